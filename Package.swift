@@ -1,0 +1,62 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "haul",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "haul", targets: ["haul"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
+    ],
+    targets: [
+        // Value types and pure logic: no I/O, no terminal.
+        .target(name: "HaulCore", swiftSettings: swiftSettings),
+        // The JSON state file: schema, atomic save, lock, recovery.
+        .target(name: "HaulStore", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
+        // The engine actor: HTTP transfers into .part files, resume, retries, limits.
+        .target(
+            name: "HaulEngine",
+            dependencies: [
+                "HaulCore",
+                "HaulStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The executable: argument parsing and wiring.
+        .executableTarget(
+            name: "haul",
+            dependencies: [
+                "HaulCore",
+                "HaulStore",
+                "HaulEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Real servers and processes for tests: nginx on loopback, a fault-injecting server, spawning.
+        .target(name: "HaulTestSupport", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
+
+        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "HaulStoreTests", dependencies: ["HaulStore", "HaulTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HaulEngineTests",
+            dependencies: ["HaulEngine", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "HaulCLITests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,124 @@
+import Foundation
+
+/// One download: what to fetch, where it goes, and how far it got.
+///
+/// A plain value. The engine owns the live copies; the state file stores them;
+/// the UI keeps its own copies updated from ``EngineEvent``s.
+public struct Download: Codable, Sendable, Equatable, Identifiable {
+    public var id: DownloadID
+    /// The URL the user asked for. Resumes start here again, not at a redirect target.
+    public var url: String
+    /// The directory the file lands in (absolute).
+    public var directory: String
+    /// The name the user asked for with `-o`, if any.
+    public var requestedName: String?
+    /// The final file name, decided at the first response (or from `-o`); unique in ``directory``.
+    public var fileName: String?
+    public var state: DownloadState
+    /// Set while ``state`` is `.paused`.
+    public var pauseCause: PauseCause?
+    /// Set while ``state`` is `.failed`: a human reason such as "link expired or removed (HTTP 410)".
+    public var failureReason: String?
+    public var receivedBytes: Int64
+    /// Nil while unknown.
+    public var totalBytes: Int64?
+    public var headers: [RequestHeader]
+    /// Expected SHA-256 (lowercase hex), verified when the transfer completes.
+    public var sha256: String?
+    public var allowMetered: Bool
+    /// Validators of the remote file, used for `If-Range` on resume.
+    public var etag: String?
+    public var lastModified: String?
+    /// Whether the server honours ranges; nil until known.
+    public var resumable: Bool?
+    /// Where the last request ended up after redirects.
+    public var finalURL: String?
+    /// Transient failures retried in a row, reset when bytes arrive.
+    public var retries: Int
+    /// The most recent error, kept after a retry succeeds (for the details view).
+    public var lastError: String?
+    /// Something the user should know, e.g. "remote file changed; started over".
+    public var notice: String?
+    /// FIFO position among waiting downloads; set each time the download is queued.
+    public var queueOrder: UInt64
+    public var addedAt: Date
+    public var finishedAt: Date?
+
+    public init(
+        id: DownloadID,
+        url: String,
+        directory: String,
+        requestedName: String? = nil,
+        headers: [RequestHeader] = [],
+        sha256: String? = nil,
+        allowMetered: Bool = false,
+        paused: Bool = false,
+        queueOrder: UInt64,
+        addedAt: Date = Date()
+    ) {
+        self.id = id
+        self.url = url
+        self.directory = directory
+        self.requestedName = requestedName
+        self.fileName = requestedName
+        self.state = paused ? .paused : .waiting
+        self.pauseCause = paused ? .user : nil
+        self.receivedBytes = 0
+        self.headers = headers
+        self.sha256 = sha256
+        self.allowMetered = allowMetered
+        self.retries = 0
+        self.queueOrder = queueOrder
+        self.addedAt = addedAt
+    }
+
+    /// The final path, once the name is known.
+    public var path: String? { fileName.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 } }
+
+    /// Where the bytes go while the transfer is incomplete.
+    public var partPath: String? { path.map { $0 + ".part" } }
+
+    /// A short human reason for the current state, or nil when there is nothing to say.
+    public var reason: String? {
+        switch state {
+        case .paused:
+            switch pauseCause ?? .user {
+            case .user: return "paused by user"
+            case .metered: return "waiting for unmetered network"
+            }
+        case .failed: return failureReason ?? "failed"
+        case .waiting, .downloading, .finished: return nil
+        }
+    }
+
+    /// The name to show: the final name, else the user's, else the URL.
+    public var displayName: String { fileName ?? requestedName ?? Redaction.url(url) }
+
+    // Fields added later must decode from older files, so only the identity is required.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(DownloadID.self, forKey: .id)
+        url = try c.decode(String.self, forKey: .url)
+        directory = try c.decode(String.self, forKey: .directory)
+        requestedName = try c.decodeIfPresent(String.self, forKey: .requestedName)
+        fileName = try c.decodeIfPresent(String.self, forKey: .fileName)
+        state = try c.decodeIfPresent(DownloadState.self, forKey: .state) ?? .waiting
+        pauseCause = try c.decodeIfPresent(PauseCause.self, forKey: .pauseCause)
+        failureReason = try c.decodeIfPresent(String.self, forKey: .failureReason)
+        receivedBytes = try c.decodeIfPresent(Int64.self, forKey: .receivedBytes) ?? 0
+        totalBytes = try c.decodeIfPresent(Int64.self, forKey: .totalBytes)
+        headers = try c.decodeIfPresent([RequestHeader].self, forKey: .headers) ?? []
+        sha256 = try c.decodeIfPresent(String.self, forKey: .sha256)
+        allowMetered = try c.decodeIfPresent(Bool.self, forKey: .allowMetered) ?? false
+        etag = try c.decodeIfPresent(String.self, forKey: .etag)
+        lastModified = try c.decodeIfPresent(String.self, forKey: .lastModified)
+        resumable = try c.decodeIfPresent(Bool.self, forKey: .resumable)
+        finalURL = try c.decodeIfPresent(String.self, forKey: .finalURL)
+        retries = try c.decodeIfPresent(Int.self, forKey: .retries) ?? 0
+        lastError = try c.decodeIfPresent(String.self, forKey: .lastError)
+        notice = try c.decodeIfPresent(String.self, forKey: .notice)
+        queueOrder = try c.decodeIfPresent(UInt64.self, forKey: .queueOrder) ?? 0
+        addedAt = try c.decodeIfPresent(Date.self, forKey: .addedAt) ?? Date(timeIntervalSince1970: 0)
+        finishedAt = try c.decodeIfPresent(Date.self, forKey: .finishedAt)
+    }
+}

@@ -1,0 +1,24 @@
+/// Where a download is in its life.
+public enum DownloadState: String, Codable, Sendable, CaseIterable {
+    /// Queued; starts when a transfer slot is free.
+    case waiting
+    /// A transfer is running.
+    case downloading
+    /// Stopped on purpose; see ``PauseCause``.
+    case paused
+    /// The file is complete at its final path.
+    case finished
+    /// Stopped for good until retried; see ``Download/failureReason``.
+    case failed
+
+    /// Whether the download still has work to do without anybody acting.
+    public var isActive: Bool { self == .waiting || self == .downloading }
+}
+
+/// Why a download is paused.
+public enum PauseCause: String, Codable, Sendable {
+    /// The user paused it.
+    case user
+    /// The metered-network policy paused it; it resumes by itself.
+    case metered
+}

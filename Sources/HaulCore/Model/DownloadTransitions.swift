@@ -1,0 +1,62 @@
+/// The state changes a user can ask for. Each returns whether anything changed, so
+/// repeating a command is harmless (idempotent) and callers know when to save.
+extension Download {
+    /// waiting/downloading → paused. A policy pause never overrides a user pause.
+    @discardableResult
+    public mutating func pause(_ cause: PauseCause) -> Bool {
+        switch state {
+        case .waiting, .downloading:
+            state = .paused
+            pauseCause = cause
+            return true
+        case .paused where cause == .user && pauseCause != .user:
+            pauseCause = .user
+            return true
+        case .paused, .finished, .failed:
+            return false
+        }
+    }
+
+    /// paused → waiting, at the back of the queue.
+    @discardableResult
+    public mutating func resume(queueOrder: UInt64) -> Bool {
+        guard state == .paused else { return false }
+        requeue(queueOrder)
+        return true
+    }
+
+    /// failed (or paused) → waiting, with the retry count cleared.
+    @discardableResult
+    public mutating func retry(queueOrder: UInt64) -> Bool {
+        guard state == .failed || state == .paused else { return false }
+        retries = 0
+        requeue(queueOrder)
+        return true
+    }
+
+    /// Stops for good and forgets the partial data. Finished downloads are left alone.
+    @discardableResult
+    public mutating func cancel() -> Bool {
+        guard state != .finished, !(state == .failed && failureReason == Download.cancelledReason) else { return false }
+        state = .failed
+        pauseCause = nil
+        failureReason = Download.cancelledReason
+        receivedBytes = 0
+        return true
+    }
+
+    public mutating func fail(_ reason: String) {
+        state = .failed
+        pauseCause = nil
+        failureReason = reason
+    }
+
+    public mutating func requeue(_ order: UInt64) {
+        state = .waiting
+        pauseCause = nil
+        failureReason = nil
+        queueOrder = order
+    }
+
+    public static let cancelledReason = "cancelled by user"
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Validation of URLs that users hand to haul.
+public enum DownloadURL {
+    public static let supportedSchemes: Set<String> = ["http", "https"]
+
+    /// A normalized http(s) URL string, or a clear error.
+    public static func validate(_ text: String) throws(InputError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let shown = TerminalText.sanitize(trimmed)
+        guard !trimmed.isEmpty else { throw InputError("empty URL") }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) else {
+            throw InputError("'\(shown)' is not a valid URL (it contains spaces or control characters)")
+        }
+        guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
+            throw InputError("'\(shown)' is not a valid URL (expected http://… or https://…)")
+        }
+        guard supportedSchemes.contains(scheme) else {
+            throw InputError("unsupported scheme '\(TerminalText.sanitize(scheme))' in '\(shown)': haul downloads http and https")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw InputError("'\(shown)' has no host name")
+        }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw InputError("'\(shown)' has an invalid port")
+        }
+        return trimmed
+    }
+}

@@ -1,0 +1,43 @@
+/// Which downloads a command applies to.
+public enum DownloadSelection: Codable, Sendable, Equatable {
+    case all
+    case ids([DownloadID])
+}
+
+/// What a user wants a new download to be.
+public struct AddRequest: Codable, Sendable, Equatable {
+    public var url: String
+    /// Absolute directory; created if missing is *not* done: a missing directory is an error.
+    public var directory: String
+    public var fileName: String?
+    public var headers: [RequestHeader]
+    public var sha256: String?
+    public var allowMetered: Bool
+    public var paused: Bool
+
+    public init(
+        url: String, directory: String, fileName: String? = nil, headers: [RequestHeader] = [],
+        sha256: String? = nil, allowMetered: Bool = false, paused: Bool = false
+    ) {
+        self.url = url
+        self.directory = directory
+        self.fileName = fileName
+        self.headers = headers
+        self.sha256 = sha256
+        self.allowMetered = allowMetered
+        self.paused = paused
+    }
+}
+
+/// A request to the engine. Codable so the same engine can sit behind a socket.
+public enum EngineCommand: Codable, Sendable, Equatable {
+    case add(AddRequest)
+    case pause(DownloadSelection)
+    case resume(DownloadSelection)
+    /// Stops and deletes the `.part`; finished downloads are untouched.
+    case cancel(DownloadSelection)
+    /// Takes downloads off the list. A finished file is deleted only when `deleteFiles` is true.
+    case remove(DownloadSelection, deleteFiles: Bool)
+    case retry(DownloadSelection)
+    case setConcurrency(Int)
+}

@@ -1,0 +1,38 @@
+/// A progress sample of one running download.
+public struct ProgressSample: Codable, Sendable, Equatable {
+    public var id: DownloadID
+    public var receivedBytes: Int64
+    public var totalBytes: Int64?
+    /// Smoothed bytes per second.
+    public var bytesPerSecond: Double
+    /// Seconds left at the smoothed speed; nil when unknown.
+    public var etaSeconds: Double?
+
+    public init(id: DownloadID, receivedBytes: Int64, totalBytes: Int64?, bytesPerSecond: Double, etaSeconds: Double?) {
+        self.id = id
+        self.receivedBytes = receivedBytes
+        self.totalBytes = totalBytes
+        self.bytesPerSecond = bytesPerSecond
+        self.etaSeconds = etaSeconds
+    }
+}
+
+/// Something that happened in the engine. Codable so it can cross a socket.
+public enum EngineEvent: Codable, Sendable, Equatable {
+    case added(Download)
+    /// Anything but progress changed (state, name, validators, reason...): the full new value.
+    case updated(Download)
+    case progress(ProgressSample)
+    case removed(DownloadID)
+    /// A message worth showing, e.g. "remote file changed; starting over" or "retrying in 4 s".
+    case notice(DownloadID, String)
+
+    /// The download this event is about.
+    public var downloadID: DownloadID {
+        switch self {
+        case .added(let d), .updated(let d): return d.id
+        case .progress(let p): return p.id
+        case .removed(let id), .notice(let id, _): return id
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// Turns a name suggested by a server or a URL into one safe to create in the destination.
+///
+/// The result has no path separators, is not `.` or `..`, has no control characters or
+/// escape sequences, does not start with a dot, and fits ``maximumBytes`` so that
+/// `name (NN).ext.part` still fits the 255-byte limit of Linux file systems.
+public enum FileNameSanitizer {
+    public static let maximumBytes = 240
+
+    /// A safe name, or nil if nothing usable is left.
+    public static func sanitize(_ suggestion: String) -> String? {
+        // Only the last path component counts: "../../etc/passwd" and "/etc/passwd" give "passwd".
+        let cleaned = TerminalText.sanitize(suggestion, replacement: "")
+        let lastComponent = cleaned.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        var name = lastComponent.trimmingCharacters(where: { $0 == " " || $0 == "." || $0 == "\u{A0}" })
+        name = String(name.drop(while: { $0 == "." || $0 == "-" }))
+        guard !name.isEmpty else { return nil }
+        return truncate(name, toBytes: maximumBytes)
+    }
+
+    /// Cuts `name` on a character boundary to at most `limit` UTF-8 bytes, keeping a short extension.
+    public static func truncate(_ name: String, toBytes limit: Int) -> String {
+        guard name.utf8.count > limit else { return name }
+        var stem = Substring(name)
+        var ext = Substring("")
+        if let dot = name.lastIndex(of: "."), name.distance(from: dot, to: name.endIndex) <= 16 {
+            stem = name[..<dot]
+            ext = name[dot...]
+        }
+        let budget = limit - ext.utf8.count
+        var cut = ""
+        for character in stem {
+            if cut.utf8.count + character.utf8.count > budget { break }
+            cut.append(character)
+        }
+        return cut + ext
+    }
+}
+
+extension String {
+    func trimmingCharacters(where predicate: (Character) -> Bool) -> String {
+        var slice = Substring(self)
+        while let first = slice.first, predicate(first) { slice.removeFirst() }
+        while let last = slice.last, predicate(last) { slice.removeLast() }
+        return String(slice)
+    }
+}

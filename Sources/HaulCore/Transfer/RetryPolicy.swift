@@ -1,0 +1,48 @@
+import Foundation
+
+/// When to try a failed transfer again: exponential back-off with jitter, honouring `Retry-After`.
+public struct RetryPolicy: Sendable, Equatable {
+    /// Attempts after the first before giving up.
+    public var maxRetries: Int
+    public var baseDelay: Double
+    public var maxDelay: Double
+    /// `Retry-After` longer than this is not waited for: the download fails instead.
+    public var maxRetryAfter: Double
+
+    public init(maxRetries: Int = 5, baseDelay: Double = 1, maxDelay: Double = 60, maxRetryAfter: Double = 3600) {
+        self.maxRetries = maxRetries
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.maxRetryAfter = maxRetryAfter
+    }
+
+    /// Seconds to wait before retry number `attempt` (1-based), or nil to give up.
+    /// `jitter` is a random value in 0...1; the delay is spread over the upper half of the window.
+    public func delay(beforeRetry attempt: Int, retryAfter: Double?, jitter: Double) -> Double? {
+        guard attempt <= maxRetries else { return nil }
+        if let retryAfter {
+            return retryAfter <= maxRetryAfter ? max(0, retryAfter) : nil
+        }
+        let window = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
+        return window * (0.5 + 0.5 * min(max(jitter, 0), 1))
+    }
+
+    /// Parses `Retry-After`: delay-seconds or an HTTP-date (RFC 9110 §10.2.3).
+    public static func parseRetryAfter(_ value: String, now: Date) -> Double? {
+        let text = value.trimmingASCIIWhitespace()
+        if let seconds = Int(text) { return seconds >= 0 ? Double(seconds) : nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}
+
+/// IMF-fixdate, the HTTP date format ("Sun, 06 Nov 1994 08:49:37 GMT").
+public enum HTTPDate {
+    public static func parse(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}

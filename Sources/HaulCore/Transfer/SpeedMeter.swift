@@ -1,0 +1,37 @@
+/// A smoothed transfer rate and the ETA that follows from it.
+///
+/// Samples closer together than `interval` are folded into the next one, so bursts of
+/// small chunks do not make the number jump.
+public struct SpeedMeter: Sendable {
+    public private(set) var bytesPerSecond: Double = 0
+    private var lastTime: Double?
+    private var lastBytes: Int64 = 0
+    private let interval: Double
+    private let smoothing: Double
+
+    public init(interval: Double = 0.5, smoothing: Double = 0.3) {
+        self.interval = interval
+        self.smoothing = smoothing
+    }
+
+    /// Records that `bytes` in total have arrived at monotonic time `time` (seconds).
+    public mutating func record(bytes: Int64, at time: Double) {
+        guard let previous = lastTime else {
+            lastTime = time
+            lastBytes = bytes
+            return
+        }
+        let elapsed = time - previous
+        guard elapsed >= interval else { return }
+        let rate = Double(max(0, bytes - lastBytes)) / elapsed
+        bytesPerSecond = bytesPerSecond == 0 ? rate : smoothing * rate + (1 - smoothing) * bytesPerSecond
+        lastTime = time
+        lastBytes = bytes
+    }
+
+    /// Seconds until `remaining` bytes have arrived, or nil when the speed is unknown.
+    public func eta(remaining: Int64?) -> Double? {
+        guard let remaining, bytesPerSecond > 1 else { return nil }
+        return Double(max(0, remaining)) / bytesPerSecond
+    }
+}

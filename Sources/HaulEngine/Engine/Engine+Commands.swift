@@ -1,0 +1,152 @@
+import Foundation
+import HaulCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Engine {
+    /// Carries out a command and returns the downloads it applied to.
+    /// Every command is idempotent: repeating it changes nothing more.
+    @discardableResult
+    public func perform(_ command: EngineCommand) async throws(InputError) -> [DownloadID] {
+        defer { schedule() }
+        switch command {
+        case .add(let request):
+            return [try add(request)]
+        case .pause(let selection):
+            let ids = resolve(selection)
+            for id in ids { await pause(id, cause: .user) }
+            return ids
+        case .resume(let selection):
+            let ids = resolve(selection)
+            for id in ids { requeue(id) { $0.resume(queueOrder: $1) } }
+            return ids
+        case .retry(let selection):
+            let ids = resolve(selection)
+            for id in ids { requeue(id) { $0.retry(queueOrder: $1) } }
+            return ids
+        case .cancel(let selection):
+            let ids = resolve(selection)
+            for id in ids { await cancel(id) }
+            return ids
+        case .remove(let selection, let deleteFiles):
+            let ids = resolve(selection)
+            for id in ids { await remove(id, deleteFile: deleteFiles) }
+            return ids
+        case .setConcurrency(let limit):
+            guard (1...64).contains(limit) else { throw InputError("concurrency must be between 1 and 64") }
+            settings.concurrency = limit
+            scheduleSave(delay: configuration.transitionSaveDelay)
+            return []
+        }
+    }
+
+    private func resolve(_ selection: DownloadSelection) -> [DownloadID] {
+        switch selection {
+        case .all: return order
+        case .ids(let ids): return ids.filter { downloads[$0] != nil }
+        }
+    }
+
+    private func add(_ request: AddRequest) throws(InputError) -> DownloadID {
+        let url = try DownloadURL.validate(request.url)
+        try Self.checkDirectory(request.directory)
+        if let name = request.fileName {
+            guard let safe = FileNameSanitizer.sanitize(name), safe == name else {
+                throw InputError("'\(TerminalText.sanitize(name))' is not a plain file name (no '/', no leading dot, no control characters)")
+            }
+        }
+        var sha256: String?
+        if let hex = request.sha256 {
+            let lower = hex.lowercased()
+            guard lower.count == 64, lower.allSatisfy({ $0.isHexDigit }) else {
+                throw InputError("--sha256 needs 64 hexadecimal digits")
+            }
+            sha256 = lower
+        }
+        var rng = SystemRandomNumberGenerator()
+        let id = DownloadID.generate(avoiding: Set(downloads.keys), using: &rng)
+        let download = Download(
+            id: id, url: url, directory: request.directory, requestedName: request.fileName, headers: request.headers,
+            sha256: sha256, allowMetered: request.allowMetered, paused: request.paused, queueOrder: takeQueueOrder()
+        )
+        downloads[id] = download
+        order.append(id)
+        publish(.added(download))
+        scheduleSave(delay: configuration.transitionSaveDelay)
+        return id
+    }
+
+    static func checkDirectory(_ path: String) throws(InputError) {
+        let shown = TerminalText.sanitize(path)
+        guard path.hasPrefix("/") else { throw InputError("directory '\(shown)' must be an absolute path") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError("directory '\(shown)' does not exist")
+        }
+        guard isDirectory.boolValue else { throw InputError("'\(shown)' is not a directory") }
+        guard access(path, W_OK | X_OK) == 0 else { throw InputError("directory '\(shown)' is not writable") }
+    }
+
+    func takeQueueOrder() -> UInt64 {
+        defer { nextQueueOrder += 1 }
+        return nextQueueOrder
+    }
+
+    func pause(_ id: DownloadID, cause: PauseCause) async {
+        guard var download = downloads[id], download.pause(cause) else { return }
+        downloads[id] = download
+        await stopTransfer(id)
+        refreshFromDisk(id)
+    }
+
+    private func requeue(_ id: DownloadID, _ change: (inout Download, UInt64) -> Bool) {
+        guard var download = downloads[id], change(&download, takeQueueOrder()) else { return }
+        downloads[id] = download
+        changed(download)
+    }
+
+    private func cancel(_ id: DownloadID) async {
+        guard var download = downloads[id], download.cancel() else { return }
+        download.notice = nil
+        downloads[id] = download
+        await stopTransfer(id)
+        discardPartialData(id)
+        failedThisRun.remove(id)
+        if let current = downloads[id] { changed(current) }
+    }
+
+    private func remove(_ id: DownloadID, deleteFile: Bool) async {
+        guard let download = downloads[id] else { return }
+        await stopTransfer(id)
+        if download.state == .finished {
+            if deleteFile, let path = download.path { unlink(path) }
+        } else if let part = download.partPath {
+            unlink(part)
+        }
+        downloads[id] = nil
+        order.removeAll { $0 == id }
+        failedThisRun.remove(id)
+        publish(.removed(id))
+        scheduleSave(delay: configuration.transitionSaveDelay)
+    }
+
+    /// Deletes the `.part` and forgets the claimed name and validators: a retry starts afresh.
+    private func discardPartialData(_ id: DownloadID) {
+        guard var download = downloads[id] else { return }
+        if let part = download.partPath { unlink(part) }
+        if download.requestedName == nil || download.fileName != nil { download.fileName = nil }
+        download.receivedBytes = 0
+        download.etag = nil
+        download.lastModified = nil
+        downloads[id] = download
+    }
+
+    /// After a transfer stopped: the `.part` size is what was really received.
+    func refreshFromDisk(_ id: DownloadID) {
+        guard var download = downloads[id] else { return }
+        if let part = download.partPath { download.receivedBytes = PartFile.size(at: part) ?? 0 }
+        downloads[id] = download
+        changed(download)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import HaulCore
+
+/// The calls a ``TransferRunner`` makes. Each names the generation it was started with; a
+/// report from a run that was paused, cancelled or replaced is ignored.
+extension Engine {
+    private func current(_ id: DownloadID, _ generation: UInt64) -> Download? {
+        guard transfers[id]?.generation == generation else { return nil }
+        return downloads[id]
+    }
+
+    /// Picks a free name for the file, based on `suggestion`; nil when the run is stale.
+    func transferClaimName(_ id: DownloadID, _ generation: UInt64, _ suggestion: String, keepingPart: String? = nil) -> String? {
+        guard var download = current(id, generation) else { return nil }
+        let directory = download.directory
+        let reserved = Set(downloads.values.lazy
+            .filter { $0.id != id && $0.directory == directory && $0.state != .finished }
+            .compactMap(\.fileName))
+        let fm = FileManager.default
+        let name = FileNaming.uniqueName(suggestion) { candidate in
+            let path = directory + "/" + candidate
+            return reserved.contains(candidate) || fm.fileExists(atPath: path)
+                || (path + ".part" != keepingPart && fm.fileExists(atPath: path + ".part"))
+        }
+        download.fileName = name
+        downloads[id] = download
+        changed(download)
+        return name
+    }
+
+    /// The response is good and its body is about to be written. False when the run is stale.
+    func transferBegan(_ id: DownloadID, _ generation: UInt64, _ info: ResponseInfo) -> Bool {
+        guard var download = current(id, generation) else { return false }
+        download.fileName = info.fileName
+        download.receivedBytes = info.receivedBytes
+        download.totalBytes = info.totalBytes
+        download.etag = info.etag
+        download.lastModified = info.lastModified
+        if let resumable = info.resumable { download.resumable = resumable }
+        download.finalURL = info.finalURL
+        if let reason = info.startOver {
+            download.notice = reason.rawValue
+            publish(.notice(id, reason.rawValue))
+        }
+        downloads[id] = download
+        changed(download)
+        return true
+    }
+
+    func transferProgress(_ id: DownloadID, _ generation: UInt64, received: Int64) {
+        guard var download = current(id, generation) else { return }
+        download.receivedBytes = received
+        downloads[id] = download
+        var meter = speed[id] ?? SpeedMeter()
+        meter.record(bytes: received, at: Monotonic.seconds())
+        speed[id] = meter
+        let remaining = download.totalBytes.map { $0 - received }
+        publish(.progress(ProgressSample(
+            id: id, receivedBytes: received, totalBytes: download.totalBytes,
+            bytesPerSecond: meter.bytesPerSecond, etaSeconds: meter.eta(remaining: remaining)
+        )))
+        if Monotonic.seconds() - lastSave >= configuration.progressSaveInterval { scheduleSave(delay: 0) }
+    }
+
+    func transferNotice(_ id: DownloadID, _ generation: UInt64, _ message: String) {
+        guard var download = current(id, generation) else { return }
+        download.notice = message
+        downloads[id] = download
+        publish(.notice(id, message))
+        changed(download)
+    }
+
+    /// Counts a transient failure; returns the seconds to wait before the next attempt, or nil to give up.
+    func transferWillRetry(_ id: DownloadID, _ generation: UInt64, _ error: TransferError, madeProgress: Bool) -> Double? {
+        guard var download = current(id, generation) else { return nil }
+        if madeProgress { download.retries = 0 }
+        download.retries += 1
+        download.lastError = error.description
+        if let part = download.partPath { download.receivedBytes = PartFile.size(at: part) ?? download.receivedBytes }
+        let retryAfter = error.retryAfter.flatMap { RetryPolicy.parseRetryAfter($0, now: Date()) }
+        let delay = configuration.retryPolicy.delay(beforeRetry: download.retries, retryAfter: retryAfter, jitter: Double.random(in: 0...1))
+        if let delay {
+            let message = "\(error.description); retrying in \(Formatting.duration(delay)) (attempt \(download.retries) of \(configuration.retryPolicy.maxRetries))"
+            download.notice = message
+            publish(.notice(id, message))
+        }
+        downloads[id] = download
+        changed(download)
+        return delay
+    }
+
+    func transferEnded(_ id: DownloadID, _ generation: UInt64, _ outcome: TransferOutcome) {
+        guard var download = current(id, generation) else { return }
+        transfers[id] = nil
+        speed[id] = nil
+        switch outcome {
+        case .finished(let fileName, let size):
+            download.state = .finished
+            download.fileName = fileName
+            download.receivedBytes = size
+            download.totalBytes = size
+            download.finishedAt = Date()
+            download.retries = 0
+        case .failed(let error):
+            let reason = error.isDiskFull ? "disk full: \(error.description)" : error.description
+            download.fail(reason)
+            download.lastError = error.description
+            failedThisRun.insert(id)
+        }
+        downloads[id] = download
+        changed(download)
+        schedule()
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import HaulCore
+import HaulStore
+
+/// The download engine: owns the downloads and the state file, runs transfers, and reports
+/// everything that happens as ``EngineEvent``s.
+///
+/// Commands go in through ``perform(_:)``; events come out of ``subscribe()``. Both are
+/// Codable values, so the same engine can later sit behind a socket.
+public actor Engine {
+    public let configuration: EngineConfiguration
+    /// Set when the state file had to be recovered at start: tell the user.
+    public nonisolated let recoveryMessage: String?
+
+    var downloads: [DownloadID: Download] = [:]
+    /// List order (the order downloads were added).
+    var order: [DownloadID] = []
+    var settings: StateDocument.Settings
+    var nextQueueOrder: UInt64 = 0
+
+    var hub = EventHub()
+    let stateFile: StateFile
+    let lock: StateLock
+    var saveScheduled = false
+    var lastSave = Monotonic.seconds()
+
+    /// Running transfer tasks and the generation each was started with.
+    var transfers: [DownloadID: (generation: UInt64, task: Task<Void, Never>)] = [:]
+    /// Transfers told to stop that may still be finishing a write; a restart waits for them.
+    var stopping: [DownloadID: Task<Void, Never>] = [:]
+    var nextGeneration: UInt64 = 1
+    var speed: [DownloadID: SpeedMeter] = [:]
+    var pool: HTTPClientPool?
+    var running = false
+    /// True once ``shutdown()`` was called (for example by a signal).
+    public private(set) var isShutDown = false
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Downloads that failed while this engine ran (for `haul run`'s exit code).
+    public internal(set) var failedThisRun: Set<DownloadID> = []
+
+    /// Takes the state-file lock and loads the state. Transfers start only after ``start()``.
+    public init(configuration: EngineConfiguration) throws {
+        self.configuration = configuration
+        stateFile = StateFile(path: configuration.statePath)
+        try stateFile.prepareDirectory()
+        lock = try StateLock(statePath: configuration.statePath)
+        let loaded = try stateFile.load()
+        recoveryMessage = loaded.recoveryMessage
+        settings = loaded.document.settings
+        var byID: [DownloadID: Download] = [:]
+        var ids: [DownloadID] = []
+        var queueOrder: UInt64 = 0
+        for var download in loaded.document.downloads {
+            Self.reconcileWithDisk(&download)
+            byID[download.id] = download
+            ids.append(download.id)
+            queueOrder = max(queueOrder, download.queueOrder + 1)
+        }
+        if loaded.recoveryMessage != nil {
+            try stateFile.save(StateDocument(settings: loaded.document.settings, downloads: ids.compactMap { byID[$0] }))
+        }
+        downloads = byID
+        order = ids
+        nextQueueOrder = queueOrder
+    }
+
+    /// After a restart the `.part` on disk is the truth; a transfer that was running is queued again.
+    static func reconcileWithDisk(_ download: inout Download) {
+        guard download.state != .finished else { return }
+        if download.state == .downloading { download.state = .waiting }
+        guard let part = download.partPath, let path = download.path else {
+            download.receivedBytes = 0
+            return
+        }
+        if let size = PartFile.size(at: part) {
+            download.receivedBytes = size
+        } else if let total = download.totalBytes, PartFile.size(at: path) == total, download.state != .failed {
+            // The rename happened but the crash came before the state was saved.
+            download.state = .finished
+            download.receivedBytes = total
+            download.finishedAt = download.finishedAt ?? Date()
+        } else {
+            download.receivedBytes = 0
+        }
+    }
+
+    // MARK: Reading
+
+    /// All downloads in list order.
+    public var allDownloads: [Download] { order.compactMap { downloads[$0] } }
+
+    public var concurrency: Int { settings.concurrency }
+
+    public func download(_ id: DownloadID) -> Download? { downloads[id] }
+
+    /// A stream of everything that happens from now on.
+    public func subscribe() -> AsyncStream<EngineEvent> {
+        hub.subscribe { [weak self] key in
+            guard let self else { return }
+            Task { await self.unsubscribe(key) }
+        }
+    }
+
+    private func unsubscribe(_ key: Int) { hub.unsubscribe(key) }
+
+    // MARK: Running
+
+    /// Starts transfers for waiting downloads, up to the concurrency limit.
+    public func start() {
+        guard !running else { return }
+        running = true
+        if pool == nil { pool = HTTPClientPool(configuration: configuration) }
+        schedule()
+    }
+
+    /// Returns when nothing is waiting or downloading.
+    public func waitUntilIdle() async {
+        if isIdle { return }
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    var isIdle: Bool { transfers.isEmpty && !downloads.values.contains { $0.state.isActive } }
+
+    /// Stops every transfer (they resume from their `.part` next time), saves, and closes connections.
+    public func shutdown() async {
+        guard !isShutDown else { return }
+        isShutDown = true
+        running = false
+        let stopping = transfers
+        for (id, transfer) in stopping {
+            transfer.task.cancel()
+            transfers[id] = nil
+        }
+        for (id, transfer) in stopping {
+            await transfer.task.value
+            if var download = downloads[id], download.state == .downloading {
+                download.state = .waiting
+                download.receivedBytes = download.partPath.flatMap(PartFile.size(at:)) ?? download.receivedBytes
+                downloads[id] = download
+            }
+        }
+        await pool?.shutdown()
+        pool = nil
+        saveNow()
+        hub.finishAll()
+        resumeIdleWaiters()
+    }
+
+    func resumeIdleWaiters() {
+        let waiters = idleWaiters
+        idleWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    // MARK: Scheduling
+
+    func schedule() {
+        if running {
+            let toStart = Scheduler.downloadsToStart(downloads.values, running: transfers.count, limit: settings.concurrency)
+            for id in toStart { startTransfer(id) }
+        }
+        if isIdle { resumeIdleWaiters() }
+    }
+
+    private func startTransfer(_ id: DownloadID) {
+        guard var download = downloads[id], let pool else { return }
+        let generation = nextGeneration
+        nextGeneration += 1
+        download.state = .downloading
+        download.notice = nil
+        downloads[id] = download
+        speed[id] = SpeedMeter()
+        let job = TransferJob(
+            id: id, generation: generation, url: download.url, directory: download.directory,
+            requestedName: download.requestedName, fileName: download.fileName, headers: download.headers,
+            sha256: download.sha256, etag: download.etag, lastModified: download.lastModified
+        )
+        let runner = TransferRunner(engine: self, pool: pool, configuration: configuration)
+        let previous = stopping[id]
+        transfers[id] = (generation, Task {
+            await previous?.value
+            await runner.run(job)
+        })
+        changed(download)
+    }
+
+    /// Cancels the transfer of `id`, if any, and waits until it has stopped writing.
+    func stopTransfer(_ id: DownloadID) async {
+        guard let transfer = transfers.removeValue(forKey: id) else { return }
+        transfer.task.cancel()
+        speed[id] = nil
+        stopping[id] = transfer.task
+        await transfer.task.value
+        if stopping[id] == transfer.task { stopping[id] = nil }
+    }
+
+    // MARK: Events and saving
+
+    /// Publishes a changed download and saves soon.
+    func changed(_ download: Download) {
+        hub.publish(.updated(download))
+        scheduleSave(delay: configuration.transitionSaveDelay)
+    }
+
+    func publish(_ event: EngineEvent) { hub.publish(event) }
+
+    var document: StateDocument { StateDocument(settings: settings, downloads: allDownloads) }
+
+    func scheduleSave(delay: Double) {
+        guard !saveScheduled else { return }
+        saveScheduled = true
+        Task {
+            try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+            self.saveNow()
+        }
+    }
+
+    /// Writes the state file now. A failure is reported as a notice and retried on the next change.
+    public func saveNow() {
+        saveScheduled = false
+        lastSave = Monotonic.seconds()
+        do {
+            try stateFile.save(document)
+            saveError = nil
+        } catch {
+            saveError = String(describing: error)
+        }
+    }
+
+    /// The last error saving the state file, if the most recent save failed.
+    public private(set) var saveError: String?
+}

@@ -1,0 +1,34 @@
+import HaulCore
+
+/// Everything the engine needs to know from outside.
+public struct EngineConfiguration: Sendable {
+    /// The JSON state file; locked for as long as the engine lives.
+    public var statePath: String
+    public var retryPolicy = RetryPolicy()
+    /// Seconds without a byte before a transfer counts as stalled and is retried.
+    public var stallTimeout: Double = 30
+    public var connectTimeout: Double = 15
+    public var maxRedirects = 20
+    /// Bytes asked of the socket per read; large reads are what make the engine fast.
+    public var readSize = 256 * 1024
+    /// How often running transfers report progress.
+    public var progressInterval: Double = 0.1
+    /// How soon a state change reaches the disk, and how often progress alone does.
+    public var transitionSaveDelay: Double = 0.1
+    public var progressSaveInterval: Double = 2
+    public var proxies = ProxyEnvironment(environment: [:])
+    public var userAgent = "haul/0.1"
+
+    public init(statePath: String) {
+        self.statePath = statePath
+    }
+
+    /// Reads the tunables that tests and power users set through the environment
+    /// (`HAUL_STALL_TIMEOUT`, `HAUL_RETRY_BASE`, `HAUL_MAX_RETRIES`), plus the proxy variables.
+    public mutating func apply(environment: [String: String]) {
+        proxies = ProxyEnvironment(environment: environment)
+        if let v = environment["HAUL_STALL_TIMEOUT"].flatMap(Double.init), v > 0 { stallTimeout = v }
+        if let v = environment["HAUL_RETRY_BASE"].flatMap(Double.init), v >= 0 { retryPolicy.baseDelay = v }
+        if let v = environment["HAUL_MAX_RETRIES"].flatMap(Int.init), v >= 0 { retryPolicy.maxRetries = v }
+    }
+}

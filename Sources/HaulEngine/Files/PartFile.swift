@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+
+/// The `.part` file a transfer writes into, at explicit offsets with `pwrite`.
+/// Owned by one transfer task at a time.
+final class PartFile {
+    let path: String
+    private var fd: Int32
+
+    /// Opens (creating if needed, mode 0644); `truncate` starts it over at zero bytes.
+    init(path: String, truncate: Bool) throws(FileError) {
+        self.path = path
+        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0o644)
+        guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
+    }
+
+    deinit { if fd >= 0 { Glibc.close(fd) } }
+
+    func write(_ buffer: ByteBuffer, at offset: Int64) throws(FileError) {
+        let result: Int32 = buffer.withUnsafeReadableBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += n
+            }
+            return 0
+        }
+        if result != 0 { throw FileError(operation: "write", path: path, code: result) }
+    }
+
+    /// Cuts the file to `length` bytes (used when a resume turns into a fresh start).
+    func truncate(to length: Int64) throws(FileError) {
+        guard ftruncate(fd, off_t(length)) == 0 else { throw FileError(operation: "truncate", path: path, code: errno) }
+    }
+
+    func sync() throws(FileError) {
+        guard fsync(fd) == 0 else { throw FileError(operation: "sync", path: path, code: errno) }
+    }
+
+    func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
+    /// The size of the file at `path`, or nil when there is none.
+    static func size(at path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+}
+
+/// A failed file operation, with errno kept so disk-full can be told apart.
+struct FileError: Error, CustomStringConvertible {
+    let operation: String
+    let path: String
+    let code: Int32
+
+    var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+
+    var description: String {
+        if isDiskFull { return "disk full while writing \(path)" }
+        return "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+    }
+}

@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why one transfer attempt ended badly, and whether trying again may help.
+struct TransferError: Error, CustomStringConvertible {
+    var description: String
+    var isTransient: Bool
+    /// Raw `Retry-After` of the response, if any.
+    var retryAfter: String? = nil
+    /// Set for ENOSPC: the download fails rather than retrying into a full disk.
+    var isDiskFull = false
+
+    static func permanent(_ message: String) -> TransferError { TransferError(description: message, isTransient: false) }
+    static func transient(_ message: String) -> TransferError { TransferError(description: message, isTransient: true) }
+
+    /// Maps errors from AsyncHTTPClient, NIO and the file system to a message and a verdict.
+    static func classify(_ error: Error, stallTimeout: Double) -> TransferError {
+        switch error {
+        case let e as TransferError:
+            return e
+        case let e as FileError:
+            return TransferError(description: e.description, isTransient: false, isDiskFull: e.isDiskFull)
+        case let e as HTTPClientError:
+            if e == .readTimeout { return .transient("stalled: no data for \(Int(stallTimeout)) s") }
+            if e == .connectTimeout { return .transient("connection timed out") }
+            if e == .remoteConnectionClosed { return .transient("the server closed the connection") }
+            if e == .deadlineExceeded { return .transient("request took too long") }
+            if e == .invalidURL || e == .emptyHost || e == .emptyScheme { return .permanent("invalid URL") }
+            return .transient("HTTP error: \(e)")
+        case let e as IOError:
+            return .transient(describe(errno: e.errnoCode))
+        case let e as HTTPParserError:
+            if case .invalidEOFState = e { return .transient("the connection closed before the body was complete") }
+            return .transient("malformed response from the server (\(e))")
+        case is NIOConnectionError:
+            return .transient("cannot connect (\(error))")
+        default:
+            let text = String(describing: error)
+            if text.contains("NIOSSL") || text.contains("handshake") || text.contains("certificate") {
+                return .permanent("TLS error: \(text)")
+            }
+            return .transient(text)
+        }
+    }
+
+    static func describe(errno code: Int32) -> String {
+        switch code {
+        case ECONNREFUSED: return "connection refused"
+        case ECONNRESET: return "connection reset by the server"
+        case EPIPE: return "connection broken"
+        case ETIMEDOUT: return "connection timed out"
+        case ENETUNREACH, EHOSTUNREACH: return "network unreachable"
+        default: return String(cString: strerror(code))
+        }
+    }
+}

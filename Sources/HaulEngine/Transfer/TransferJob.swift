@@ -1,0 +1,33 @@
+import HaulCore
+
+/// What a transfer task needs to know about its download, copied when it starts.
+struct TransferJob: Sendable {
+    let id: DownloadID
+    /// Distinguishes this run of the download from later ones; stale reports are ignored.
+    let generation: UInt64
+    let url: String
+    let directory: String
+    let requestedName: String?
+    var fileName: String?
+    let headers: [RequestHeader]
+    let sha256: String?
+    var etag: String?
+    var lastModified: String?
+}
+
+/// What the engine learns from a response head that will be written.
+struct ResponseInfo: Sendable {
+    var fileName: String
+    var receivedBytes: Int64
+    var totalBytes: Int64?
+    var etag: String?
+    var lastModified: String?
+    var resumable: Bool?
+    var finalURL: String
+    var startOver: StartOverReason?
+}
+
+enum TransferOutcome: Sendable {
+    case finished(fileName: String, size: Int64)
+    case failed(TransferError)
+}

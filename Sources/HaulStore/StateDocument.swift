@@ -1,0 +1,35 @@
+import HaulCore
+
+/// The whole state file: a version, settings and the downloads in list order.
+public struct StateDocument: Codable, Sendable, Equatable {
+    /// The schema this build writes. Older versions are read; newer ones are refused, not overwritten.
+    public static let currentVersion = 1
+
+    public var version: Int
+    public var settings: Settings
+    public var downloads: [Download]
+
+    public init(settings: Settings = Settings(), downloads: [Download] = []) {
+        self.version = Self.currentVersion
+        self.settings = settings
+        self.downloads = downloads
+    }
+
+    public struct Settings: Codable, Sendable, Equatable {
+        /// How many transfers run at once.
+        public var concurrency: Int
+        /// Metered-network mode: "off", "on" or "auto".
+        public var meteredMode: String
+
+        public init(concurrency: Int = 3, meteredMode: String = "off") {
+            self.concurrency = concurrency
+            self.meteredMode = meteredMode
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            concurrency = max(1, (try? c.decodeIfPresent(Int.self, forKey: .concurrency)) ?? 3)
+            meteredMode = (try? c.decodeIfPresent(String.self, forKey: .meteredMode)) ?? "off"
+        }
+    }
+}

@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HaulCore
+
+/// The JSON state file on disk: reading with recovery, atomic saving.
+public struct StateFile: Sendable {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// What loading found.
+    public struct Loaded: Sendable {
+        public var document: StateDocument
+        /// Set when something was wrong and had to be recovered: tell the user.
+        public var recoveryMessage: String?
+    }
+
+    public enum LoadError: Error, CustomStringConvertible {
+        case newerVersion(path: String, version: Int)
+        case unreadable(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .newerVersion(let path, let version):
+                return "the state file \(path) was written by a newer haul (format \(version); this haul reads up to \(StateDocument.currentVersion)); it was left untouched"
+            case .unreadable(let path, let reason):
+                return "cannot read the state file \(path): \(reason)"
+            }
+        }
+    }
+
+    /// Creates the directory (mode 0700) if needed.
+    public func prepareDirectory() throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw AtomicFile.WriteError(description: "cannot create the state directory \(directory): \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Reads the file. A missing file is an empty state; a broken one is moved aside
+    /// (never overwritten) and whatever could be read is kept.
+    public func load(now: Date = Date()) throws -> Loaded {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return Loaded(document: StateDocument(), recoveryMessage: nil)
+        } catch {
+            if !FileManager.default.fileExists(atPath: path) { return Loaded(document: StateDocument(), recoveryMessage: nil) }
+            throw LoadError.unreadable(path: path, reason: error.localizedDescription)
+        }
+        return try decode(data, now: now)
+    }
+
+    /// Reads the file without taking the lock and without repairing anything (for `haul ls`).
+    public func loadReadOnly() throws -> StateDocument {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) { throw LoadError.unreadable(path: path, reason: "permission denied") }
+            return StateDocument()
+        }
+        return try decode(data, now: Date(), repair: false).document
+    }
+
+    func decode(_ data: Data, now: Date, repair: Bool = true) throws -> Loaded {
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            guard repair else { throw LoadError.unreadable(path: path, reason: "it is damaged; the next haul command that changes it will move it aside and start afresh") }
+            let aside = try moveAside(now: now)
+            return Loaded(document: StateDocument(), recoveryMessage: "the state file \(path) was unreadable (not a haul state document); it was moved to \(aside) and haul starts with an empty list")
+        }
+        let version = root["version"] as? Int ?? 1
+        if version > StateDocument.currentVersion { throw LoadError.newerVersion(path: path, version: version) }
+
+        let decoder = Self.decoder()
+        var settings = StateDocument.Settings()
+        if let raw = root["settings"], let json = try? JSONSerialization.data(withJSONObject: raw),
+           let decoded = try? decoder.decode(StateDocument.Settings.self, from: json) {
+            settings = decoded
+        }
+        var downloads: [Download] = []
+        var unreadable = 0
+        let entries = root["downloads"] as? [Any] ?? []
+        for entry in entries {
+            if let json = try? JSONSerialization.data(withJSONObject: entry),
+               let download = try? decoder.decode(Download.self, from: json),
+               !downloads.contains(where: { $0.id == download.id }) {
+                downloads.append(download)
+            } else {
+                unreadable += 1
+            }
+        }
+        var message: String?
+        if repair, unreadable > 0 || (root["downloads"] != nil && !(root["downloads"] is [Any])) {
+            let aside = try copyAside(now: now)
+            message = "\(unreadable) of \(entries.count) downloads in \(path) could not be read and were left out; the original file is kept at \(aside)"
+        }
+        var document = StateDocument(settings: settings, downloads: downloads)
+        document.version = StateDocument.currentVersion
+        return Loaded(document: document, recoveryMessage: message)
+    }
+
+    /// Saves atomically with mode 0600.
+    public func save(_ document: StateDocument) throws {
+        let data = try Self.encoder().encode(document)
+        try AtomicFile.write(data, to: path, mode: 0o600)
+    }
+
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    private func asidePath(now: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        var candidate = "\(path).corrupt-\(formatter.string(from: now))"
+        var n = 1
+        while FileManager.default.fileExists(atPath: candidate) {
+            candidate = "\(path).corrupt-\(formatter.string(from: now))-\(n)"
+            n += 1
+        }
+        return candidate
+    }
+
+    private func moveAside(now: Date) throws -> String {
+        let target = asidePath(now: now)
+        guard rename(path, target) == 0 else {
+            throw LoadError.unreadable(path: path, reason: "it is corrupt and could not be moved aside: \(AtomicFile.errnoText())")
+        }
+        return target
+    }
+
+    private func copyAside(now: Date) throws -> String {
+        let target = asidePath(now: now)
+        do {
+            try FileManager.default.copyItem(atPath: path, toPath: target)
+        } catch {
+            throw LoadError.unreadable(path: path, reason: "it is damaged and could not be copied aside: \(error.localizedDescription)")
+        }
+        return target
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The lock that makes one process at a time the writer of a state file.
+///
+/// An `flock` on `<state>.lock`, which the kernel releases when the process dies, so a
+/// `kill -9` never leaves a stale lock. The holder's pid is written into the file so the
+/// refusal can say who holds it.
+public final class StateLock: Sendable {
+    public struct Held: Error, CustomStringConvertible, Equatable {
+        public let statePath: String
+        public let pid: Int32?
+        public var description: String {
+            let who = pid.map { "another haul (pid \($0))" } ?? "another haul"
+            return "\(who) is already using the state file \(statePath); stop it first or use --state to choose another"
+        }
+    }
+
+    public let path: String
+    private let fd: Int32
+
+    /// Takes the lock or throws ``Held``.
+    public init(statePath: String) throws {
+        path = statePath + ".lock"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw AtomicFile.WriteError(description: "cannot open lock file \(path): \(AtomicFile.errnoText())")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let pid = Self.readPID(fd)
+            close(fd)
+            throw Held(statePath: statePath, pid: pid)
+        }
+        self.fd = fd
+        ftruncate(fd, 0)
+        let text = "\(getpid())\n"
+        _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
+    }
+
+    deinit {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+
+    private static func readPID(_ fd: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let n = pread(fd, &buffer, buffer.count, 0)
+        guard n > 0 else { return nil }
+        return Int32(String(decoding: buffer[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import HaulCore
+import HaulEngine
+import HaulStore
+
+struct AddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Queue one or more URLs.",
+        discussion: "Files land in the XDG download directory (~/Downloads) unless -d says otherwise. An existing file is never overwritten: the new one becomes 'name (1).ext'. Run 'haul run' (or open 'haul') to download."
+    )
+
+    @Argument(help: ArgumentHelp("http:// or https:// URLs.", valueName: "url"))
+    var urls: [String]
+
+    @Option(name: [.customShort("d"), .long], help: ArgumentHelp("Directory to save into (must exist).", valueName: "dir"))
+    var directory: String?
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("File name to save as (one URL only).", valueName: "name"))
+    var output: String?
+
+    @Option(name: .long, help: ArgumentHelp("Expected SHA-256 of the file; a mismatch fails the download.", valueName: "hex"))
+    var sha256: String?
+
+    @Option(name: .long, help: ArgumentHelp("A request header, 'Name: value' (repeatable).", valueName: "header"))
+    var header: [String] = []
+
+    @Flag(name: .long, help: "Allow this download on a metered network.")
+    var allowMetered = false
+
+    @Flag(name: .long, help: "Add it paused.")
+    var paused = false
+
+    @OptionGroup var stateOptions: StateOptions
+
+    func validate() throws {
+        if urls.isEmpty { throw ValidationError("give at least one URL") }
+        if output != nil && urls.count > 1 { throw ValidationError("-o names one file; give one URL with it") }
+    }
+
+    func run() async throws {
+        let environment = stateOptions.environment
+        let headers: [RequestHeader]
+        let validURLs: [String]
+        let directory: String
+        do {
+            headers = try header.map { h throws(InputError) in try RequestHeader.parse(h) }
+            validURLs = try urls.map { u throws(InputError) in try DownloadURL.validate(u) }
+            directory = try resolveDirectory(environment: environment)
+        } catch {
+            throw error.reported()
+        }
+
+        let engine = try stateOptions.openEngine()
+        let existing = await engine.allDownloads
+        var added: [(DownloadID, String)] = []
+        do {
+            for url in validURLs {
+                if let duplicate = existing.first(where: { $0.url == url }) {
+                    Console.warn("\(TerminalText.sanitize(url)) is already in the list as \(duplicate.id); adding it again")
+                }
+                let request = AddRequest(
+                    url: url, directory: directory, fileName: output, headers: headers,
+                    sha256: sha256, allowMetered: allowMetered, paused: paused
+                )
+                let ids = try await engine.perform(.add(request))
+                added.append((ids[0], url))
+            }
+        } catch {
+            await engine.saveNow()
+            throw error.reported()
+        }
+        await engine.saveNow()
+        if let failure = await engine.saveError {
+            Console.error("could not save the state file: \(failure)")
+            throw ExitStatus.stateUnavailable
+        }
+        for (id, url) in added {
+            Console.out("\(id)  \(paused ? "paused " : "waiting")  \(TerminalText.sanitize(Redaction.url(url)))  → \(TerminalText.sanitize(directory))")
+        }
+    }
+
+    /// `-d` made absolute, or the XDG download directory (created when it is the default and missing).
+    private func resolveDirectory(environment: [String: String]) throws(InputError) -> String {
+        if let directory {
+            return StatePaths.absolute(directory, environment: environment)
+        }
+        let path = StatePaths.downloadDirectory(environment: environment)
+        if !FileManager.default.fileExists(atPath: path) {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw InputError("cannot create the download directory \(TerminalText.sanitize(path)): \(error.localizedDescription)")
+            }
+        }
+        return path
+    }
+}

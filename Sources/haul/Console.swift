@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import HaulCore
+
+/// Where the command line prints: results on stdout, problems on stderr as one `haul:` line.
+enum Console {
+    static func out(_ line: String) {
+        print(line)
+    }
+
+    static func error(_ message: String) {
+        FileHandleWriter.stderr("haul: \(message)\n")
+    }
+
+    static func warn(_ message: String) {
+        FileHandleWriter.stderr("haul: warning: \(message)\n")
+    }
+
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+}
+
+enum FileHandleWriter {
+    static func stderr(_ text: String) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+}
+
+/// Exit codes, documented in `haul --help` and the README.
+enum ExitStatus {
+    static let downloadFailed = ExitCode(1)
+    static let badInput = ExitCode(2)
+    static let stateUnavailable = ExitCode(3)
+    static let interrupted = ExitCode(130)
+}
+
+extension InputError {
+    /// Prints the message and gives the bad-input exit code to throw.
+    func reported() -> ExitCode {
+        Console.error(message)
+        return ExitStatus.badInput
+    }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import HaulCore
+import HaulEngine
+
+/// `ID…` or `--all`, shared by the commands that act on existing downloads.
+struct SelectionArguments: ParsableArguments {
+    @Argument(help: ArgumentHelp("Download ids, or unique prefixes of them (see 'haul ls').", valueName: "id"))
+    var ids: [String] = []
+
+    @Flag(name: .long, help: "Act on every download.")
+    var all = false
+
+    func validate() throws {
+        if ids.isEmpty && !all { throw ValidationError("give one or more ids, or --all") }
+        if !ids.isEmpty && all { throw ValidationError("give ids or --all, not both") }
+    }
+
+    func selection(in engine: Engine) async throws -> DownloadSelection {
+        if all { return .all }
+        do {
+            return .ids(try DownloadSelector.resolve(ids, among: await engine.allDownloads.map(\.id)))
+        } catch {
+            throw error.reported()
+        }
+    }
+}
+
+/// Opens the engine, applies one command, saves, and prints the outcome per download.
+protocol ControlCommand: AsyncParsableCommand {
+    var selection: SelectionArguments { get }
+    var stateOptions: StateOptions { get }
+    func command(for selection: DownloadSelection) -> EngineCommand
+    func describe(old: Download, new: Download?) -> String
+}
+
+extension ControlCommand {
+    func run() async throws {
+        let engine = try stateOptions.openEngine()
+        let selected = try await selection.selection(in: engine)
+        let before = Dictionary(uniqueKeysWithValues: await engine.allDownloads.map { ($0.id, $0) })
+        let ids = try await engine.perform(command(for: selected))
+        await engine.saveNow()
+        for id in ids {
+            guard let old = before[id] else { continue }
+            Console.out(describe(old: old, new: await engine.download(id)))
+        }
+    }
+
+    func describe(old: Download, new: Download?) -> String {
+        let name = TerminalText.sanitize(old.displayName)
+        guard let new else { return "\(old.id)  removed  \(name)" }
+        let state = new.reason.map { "\(new.state.rawValue) (\(TerminalText.sanitize($0)))" } ?? new.state.rawValue
+        return "\(new.id)  \(state)  \(name)"
+    }
+}
+
+struct PauseCommand: ControlCommand {
+    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause downloads (they keep their data).")
+    @OptionGroup var selection: SelectionArguments
+    @OptionGroup var stateOptions: StateOptions
+    func command(for selection: DownloadSelection) -> EngineCommand { .pause(selection) }
+}
+
+struct ResumeCommand: ControlCommand {
+    static let configuration = CommandConfiguration(commandName: "resume", abstract: "Queue paused downloads again.")
+    @OptionGroup var selection: SelectionArguments
+    @OptionGroup var stateOptions: StateOptions
+    func command(for selection: DownloadSelection) -> EngineCommand { .resume(selection) }
+}
+
+struct CancelCommand: ControlCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Stop downloads and delete their partial data.",
+        discussion: "Finished downloads are not touched. A cancelled download stays in the list; 'haul retry' starts it again."
+    )
+    @OptionGroup var selection: SelectionArguments
+    @OptionGroup var stateOptions: StateOptions
+    func command(for selection: DownloadSelection) -> EngineCommand { .cancel(selection) }
+}
+
+struct RetryCommand: ControlCommand {
+    static let configuration = CommandConfiguration(commandName: "retry", abstract: "Queue failed (or paused) downloads again.")
+    @OptionGroup var selection: SelectionArguments
+    @OptionGroup var stateOptions: StateOptions
+    func command(for selection: DownloadSelection) -> EngineCommand { .retry(selection) }
+}
+
+struct RemoveCommand: ControlCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm",
+        abstract: "Take downloads off the list.",
+        discussion: "Unfinished downloads lose their partial data. A finished file stays on disk unless --delete-file is given."
+    )
+    @OptionGroup var selection: SelectionArguments
+    @Flag(name: .long, help: "Also delete the downloaded files of finished downloads.")
+    var deleteFile = false
+    @OptionGroup var stateOptions: StateOptions
+    func command(for selection: DownloadSelection) -> EngineCommand { .remove(selection, deleteFiles: deleteFile) }
+
+    func describe(old: Download, new: Download?) -> String {
+        var line = "\(old.id)  removed  \(TerminalText.sanitize(old.displayName))"
+        if old.state == .finished, let path = old.path {
+            line += deleteFile ? "  (file deleted)" : "  (file kept at \(TerminalText.sanitize(path)))"
+        }
+        return line
+    }
+}

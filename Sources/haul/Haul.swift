@@ -1,0 +1,34 @@
+import ArgumentParser
+import HaulCore
+
+@main
+struct Haul: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "haul",
+        abstract: "A terminal download manager: resumable, crash-proof, keyboard-driven.",
+        discussion: """
+            Downloads are kept in a state file and resume where they stopped, even after a crash.
+            Exit codes: 0 success, 1 a download failed, 2 bad input, 3 the state file is busy or \
+            unreadable, 64 bad command-line usage, 130 interrupted.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            AddCommand.self, ListCommand.self, RunCommand.self,
+            PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self,
+        ]
+    )
+
+    static func main() async {
+        Signals.unblockAll()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HaulCore
+
+/// What `haul run` prints: on a terminal a block of live lines, one per active download,
+/// with finished/failed/notice lines scrolling above it; otherwise plain log lines.
+///
+/// Owned by the one task that consumes the event stream.
+final class RunReporter {
+    private let interactive: Bool
+    private var names: [DownloadID: String] = [:]
+    private var active: [DownloadID: ProgressSample] = [:]
+    private var activeOrder: [DownloadID] = []
+    private var drawnLines = 0
+    private var lastDraw = 0.0
+
+    init(interactive: Bool, downloads: [Download]) {
+        self.interactive = interactive
+        for d in downloads { names[d.id] = TerminalText.sanitize(d.displayName) }
+    }
+
+    func consume(_ events: AsyncStream<EngineEvent>) async {
+        for await event in events { handle(event) }
+        clearBlock()
+    }
+
+    private func handle(_ event: EngineEvent) {
+        switch event {
+        case .added(let d):
+            names[d.id] = TerminalText.sanitize(d.displayName)
+        case .updated(let d):
+            let name = TerminalText.sanitize(d.displayName)
+            names[d.id] = name
+            switch d.state {
+            case .downloading where active[d.id] == nil:
+                active[d.id] = ProgressSample(id: d.id, receivedBytes: d.receivedBytes, totalBytes: d.totalBytes, bytesPerSecond: 0, etaSeconds: nil)
+                activeOrder.append(d.id)
+                if !interactive { log("\(d.id) started \(name)") }
+            case .downloading:
+                active[d.id]?.totalBytes = d.totalBytes
+            case .finished:
+                if stopTracking(d.id) { log("\(d.id) finished \(TerminalText.sanitize(d.path ?? name)) (\(Formatting.bytes(d.receivedBytes)))") }
+            case .failed:
+                if stopTracking(d.id) || d.failureReason != Download.cancelledReason { log("\(d.id) failed \(name): \(TerminalText.sanitize(d.reason ?? "failed"))") }
+            case .paused, .waiting:
+                _ = stopTracking(d.id)
+            }
+        case .progress(let sample):
+            guard active[sample.id] != nil else { return }
+            active[sample.id] = sample
+        case .notice(let id, let message):
+            log("\(id) \(names[id] ?? ""): \(TerminalText.sanitize(message))")
+        case .removed(let id):
+            _ = stopTracking(id)
+        }
+        if interactive { redraw(force: false) }
+    }
+
+    private func stopTracking(_ id: DownloadID) -> Bool {
+        guard active.removeValue(forKey: id) != nil else { return false }
+        activeOrder.removeAll { $0 == id }
+        return true
+    }
+
+    private func log(_ line: String) {
+        if interactive {
+            clearBlock()
+            print(line)
+            redraw(force: true)
+        } else {
+            print(line)
+        }
+    }
+
+    private func redraw(force: Bool) {
+        let now = Double(DispatchTimeNanos.now()) / 1e9
+        guard force || now - lastDraw >= 0.2 else { return }
+        lastDraw = now
+        clearBlock()
+        for id in activeOrder {
+            guard let sample = active[id] else { continue }
+            print(line(for: sample))
+        }
+        drawnLines = activeOrder.count
+    }
+
+    private func clearBlock() {
+        guard interactive, drawnLines > 0 else { return }
+        // Up to the first live line, then clear to the end of the screen.
+        print("\u{1B}[\(drawnLines)F\u{1B}[J", terminator: "")
+        drawnLines = 0
+    }
+
+    private func line(for sample: ProgressSample) -> String {
+        let name = names[sample.id] ?? sample.id.rawValue
+        let percent = Formatting.percent(received: sample.receivedBytes, total: sample.totalBytes).map { "\($0)%" } ?? "  ?"
+        let size = sample.totalBytes.map { "\(Formatting.bytes(sample.receivedBytes)) / \(Formatting.bytes($0))" } ?? Formatting.bytes(sample.receivedBytes)
+        let shortName = name.count > 40 ? String(name.prefix(39)) + "…" : name
+        return "\(sample.id) \(percent) \(size)  \(Formatting.rate(sample.bytesPerSecond))  ETA \(Formatting.duration(sample.etaSeconds))  \(shortName)"
+    }
+
+    static func summary(_ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool) {
+        let finished = downloads.filter { $0.state == .finished }.count
+        let waiting = downloads.filter { $0.state.isActive }.count
+        let paused = downloads.filter { $0.state == .paused }.count
+        var parts = ["\(finished) finished"]
+        if !failedIDs.isEmpty { parts.append("\(failedIDs.count) failed") }
+        if paused > 0 { parts.append("\(paused) paused") }
+        if waiting > 0 { parts.append("\(waiting) left to resume") }
+        print((interrupted ? "interrupted; progress saved: " : "done: ") + parts.joined(separator: ", "))
+    }
+}
+
+/// Monotonic nanoseconds without Foundation.
+enum DispatchTimeNanos {
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+}
