@@ -1,0 +1,98 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Debian's nginx on a free loopback port, serving `root`, started and stopped by the test.
+///
+/// `/slow/…` serves the same files at `slowRate` so transfers can be caught mid-way.
+/// The access log records each request's `Range` and the bytes sent, to prove resumes.
+public final class NginxServer: Sendable {
+    public let port: Int
+    public let root: String
+    public let directory: String
+    private let process: ChildProcess
+
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static var executable: String? {
+        ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    public init(root: String, slowRate: String = "200k", workDirectory: String) async throws {
+        guard let nginx = Self.executable else { throw Unavailable(description: "nginx is not installed (apt-get install nginx-light)") }
+        self.root = root
+        directory = workDirectory
+        try FileManager.default.createDirectory(atPath: workDirectory + "/tmp", withIntermediateDirectories: true)
+        var lastError = ""
+        for _ in 0..<5 {
+            let port = FreePort.find()
+            let config = """
+                daemon off;
+                master_process off;
+                worker_processes 1;
+                error_log \(workDirectory)/error.log;
+                pid \(workDirectory)/nginx.pid;
+                events { worker_connections 2048; }
+                http {
+                  types { text/plain txt; application/octet-stream bin; }
+                  default_type application/octet-stream;
+                  log_format haul '$request_uri|$http_range|$http_if_range|$status|$body_bytes_sent';
+                  access_log \(workDirectory)/access.log haul;
+                  client_body_temp_path \(workDirectory)/tmp;
+                  proxy_temp_path \(workDirectory)/tmp;
+                  fastcgi_temp_path \(workDirectory)/tmp;
+                  uwsgi_temp_path \(workDirectory)/tmp;
+                  scgi_temp_path \(workDirectory)/tmp;
+                  keepalive_requests 100000;
+                  server {
+                    listen 127.0.0.1:\(port);
+                    root \(root);
+                    location /slow/ { alias \(root)/; limit_rate \(slowRate); }
+                    location /gone { return 410; }
+                  }
+                }
+                """
+            try config.write(toFile: workDirectory + "/nginx.conf", atomically: true, encoding: .utf8)
+            let child = try ChildProcess(
+                nginx, ["-c", workDirectory + "/nginx.conf", "-p", workDirectory, "-e", workDirectory + "/error.log"],
+                environment: [:], stderr: workDirectory + "/stderr.log"
+            )
+            for _ in 0..<100 {
+                if FreePort.isListening(port) {
+                    self.port = port
+                    self.process = child
+                    return
+                }
+                if await child.wait(timeout: 0.05) != nil { break }
+            }
+            await child.terminate()
+            lastError = (try? String(contentsOfFile: workDirectory + "/error.log", encoding: .utf8)) ?? ""
+        }
+        throw Unavailable(description: "nginx did not start: \(lastError)")
+    }
+
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+    public func stop() async { await process.terminate() }
+
+    /// One access-log line.
+    public struct LogEntry: Sendable, Equatable {
+        public var uri: String
+        public var range: String?
+        public var ifRange: String?
+        public var status: Int
+        public var bytesSent: Int64
+    }
+
+    public func accessLog() -> [LogEntry] {
+        let text = (try? String(contentsOfFile: directory + "/access.log", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            guard f.count == 5 else { return nil }
+            return LogEntry(uri: f[0], range: f[1] == "-" ? nil : f[1], ifRange: f[2] == "-" ? nil : f[2], status: Int(f[3]) ?? 0, bytesSent: Int64(f[4]) ?? 0)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh directory under /tmp, removed when the value is released.
+public final class TestDirectory: Sendable {
+    public let path: String
+
+    public init(_ label: String = "haul") {
+        var template = Array("/tmp/\(label)-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        path = made.map { String(cString: $0) } ?? "/tmp/\(label)-\(UUID().uuidString)"
+        if made == nil { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// `path/name`, with intermediate directories created.
+    public func subdirectory(_ name: String) -> String {
+        let p = path + "/" + name
+        try? FileManager.default.createDirectory(atPath: p, withIntermediateDirectories: true)
+        return p
+    }
+}
+
+public enum TestFiles {
+    /// Writes `size` random bytes to `path`.
+    public static func random(_ path: String, size: Int) throws {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var generator = SystemRandomNumberGenerator()
+        var remaining = size
+        while remaining > 0 {
+            let n = min(remaining, 1 << 20)
+            var chunk = [UInt8](repeating: 0, count: n)
+            chunk.withUnsafeMutableBytes { raw in
+                let words = raw.bindMemory(to: UInt64.self)
+                for i in words.indices { words[i] = generator.next() }
+                for i in (words.count * 8)..<n { raw[i] = UInt8.random(in: 0...255, using: &generator) }
+            }
+            handle.write(Data(chunk))
+            remaining -= n
+        }
+    }
+
+    public static func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+}
+
+public enum FreePort {
+    /// A TCP port on 127.0.0.1 that was free a moment ago.
+    public static func find() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts connections on 127.0.0.1:`port`.
+    public static func isListening(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } == 0
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import XCTest
+@testable import HaulCore
+
+final class SchedulerTests: XCTestCase {
+    func download(_ id: String, _ state: DownloadState, order: UInt64) -> Download {
+        var d = Download(id: DownloadID(rawValue: id), url: "http://h/\(id)", directory: "/tmp", queueOrder: order)
+        d.state = state
+        return d
+    }
+
+    func testFirstInFirstOutWithinTheLimit() {
+        let all = [download("c", .waiting, order: 3), download("a", .waiting, order: 1), download("b", .downloading, order: 0),
+                   download("d", .waiting, order: 2), download("e", .paused, order: 0)]
+        XCTAssertEqual(Scheduler.downloadsToStart(all, running: 1, limit: 3).map(\.rawValue), ["a", "d"])
+        XCTAssertEqual(Scheduler.downloadsToStart(all, running: 3, limit: 3), [])
+        XCTAssertEqual(Scheduler.downloadsToStart(all, running: 0, limit: 10).map(\.rawValue), ["a", "d", "c"])
+    }
+}
+
+final class TransitionTests: XCTestCase {
+    func testCommandsAreIdempotent() {
+        var d = Download(id: DownloadID(rawValue: "abc123"), url: "http://h/x", directory: "/tmp", queueOrder: 0)
+        XCTAssertTrue(d.pause(.user))
+        XCTAssertFalse(d.pause(.user))
+        XCTAssertEqual(d.reason, "paused by user")
+        XCTAssertTrue(d.resume(queueOrder: 5))
+        XCTAssertFalse(d.resume(queueOrder: 6))
+        XCTAssertEqual(d.queueOrder, 5)
+        XCTAssertTrue(d.cancel())
+        XCTAssertFalse(d.cancel())
+        XCTAssertEqual(d.state, .failed)
+        XCTAssertTrue(d.retry(queueOrder: 7))
+        XCTAssertEqual(d.state, .waiting)
+        d.state = .finished
+        XCTAssertFalse(d.cancel())
+        XCTAssertFalse(d.pause(.user))
+        XCTAssertEqual(d.state, .finished)
+    }
+
+    func testUserPauseOverridesPolicyPause() {
+        var d = Download(id: DownloadID(rawValue: "abc123"), url: "http://h/x", directory: "/tmp", queueOrder: 0)
+        XCTAssertTrue(d.pause(.metered))
+        XCTAssertEqual(d.reason, "waiting for unmetered network")
+        XCTAssertFalse(d.pause(.metered))
+        XCTAssertTrue(d.pause(.user))
+        XCTAssertEqual(d.pauseCause, .user)
+    }
+
+    func testDecodingToleratesMissingAndUnknownFields() throws {
+        let json = #"{"id":"a1b2c3","url":"http://h/x","directory":"/tmp","someFutureField":42}"#
+        let d = try JSONDecoder().decode(Download.self, from: Data(json.utf8))
+        XCTAssertEqual(d.state, .waiting)
+        XCTAssertEqual(d.receivedBytes, 0)
+        XCTAssertNil(d.totalBytes)
+    }
+}
+
+final class InputValidationTests: XCTestCase {
+    func testURLs() throws {
+        XCTAssertEqual(try DownloadURL.validate("  https://example.org/a.iso \n"), "https://example.org/a.iso")
+        XCTAssertThrowsError(try DownloadURL.validate("ftp://example.org/a")) { XCTAssertTrue("\($0)".contains("unsupported scheme 'ftp'")) }
+        XCTAssertThrowsError(try DownloadURL.validate("file:///etc/passwd"))
+        XCTAssertThrowsError(try DownloadURL.validate("not a url"))
+        XCTAssertThrowsError(try DownloadURL.validate("http://"))
+        XCTAssertThrowsError(try DownloadURL.validate("http://host/\u{1B}[2J")) { XCTAssertFalse("\($0)".contains("\u{1B}")) }
+    }
+
+    func testHeaders() throws {
+        XCTAssertEqual(try RequestHeader.parse("Authorization:  Bearer x "), RequestHeader(name: "Authorization", value: "Bearer x"))
+        XCTAssertThrowsError(try RequestHeader.parse("no colon"))
+        XCTAssertThrowsError(try RequestHeader.parse("Bad Name: v"))
+        XCTAssertThrowsError(try RequestHeader.parse("X: a\r\nInjected: 1"))
+        XCTAssertThrowsError(try RequestHeader.parse("Range: bytes=0-"))
+    }
+
+    func testIDPrefixes() throws {
+        let ids = ["3fa1b2", "3fb000", "a00000"].map(DownloadID.init(rawValue:))
+        XCTAssertEqual(try DownloadSelector.resolve(["3fa", "A0"], among: ids).map(\.rawValue), ["3fa1b2", "a00000"])
+        XCTAssertThrowsError(try DownloadSelector.resolve(["3f"], among: ids)) { XCTAssertTrue("\($0)".contains("ambiguous")) }
+        XCTAssertThrowsError(try DownloadSelector.resolve(["zz"], among: ids)) { XCTAssertTrue("\($0)".contains("no download")) }
+    }
+
+    func testGeneratedIDsAreShortAndUnique() {
+        var rng = SystemRandomNumberGenerator()
+        var seen = Set<DownloadID>()
+        for _ in 0..<2000 {
+            let id = DownloadID.generate(avoiding: seen, using: &rng)
+            XCTAssertEqual(id.rawValue.count, 6)
+            XCTAssertTrue(seen.insert(id).inserted)
+        }
+    }
+
+    func testRedaction() {
+        XCTAssertEqual(Redaction.url("https://me:secret@host/x"), "https://me:***@host/x")
+        XCTAssertEqual(Redaction.url("https://host/x"), "https://host/x")
+    }
+}
+
+final class FormattingTests: XCTestCase {
+    func testHumanUnits() {
+        XCTAssertEqual(Formatting.bytes(512), "512 B")
+        XCTAssertEqual(Formatting.bytes(1536), "1.5 KiB")
+        XCTAssertEqual(Formatting.bytes(1 << 30), "1.0 GiB")
+        XCTAssertEqual(Formatting.bytes(300 << 20), "300 MiB")
+        XCTAssertEqual(Formatting.duration(75), "1m15s")
+        XCTAssertEqual(Formatting.duration(4000), "1h06m")
+        XCTAssertEqual(Formatting.duration(nil), "--")
+        XCTAssertEqual(Formatting.percent(received: 50, total: 200), 25)
+        XCTAssertNil(Formatting.percent(received: 50, total: nil))
+        XCTAssertEqual(Formatting.parseSize("500K"), 512_000)
+    }
+
+    func testProxyEnvironment() {
+        let env = ProxyEnvironment(environment: ["http_proxy": "http://p:3128", "HTTPS_PROXY": "proxy.example:8080", "no_proxy": "localhost,.internal"])
+        XCTAssertEqual(env.endpoint(for: "http://example.org/x")?.port, 3128)
+        XCTAssertEqual(env.endpoint(for: "https://example.org/x")?.host, "proxy.example")
+        XCTAssertNil(env.endpoint(for: "http://localhost/x"))
+        XCTAssertNil(env.endpoint(for: "https://a.internal/x"))
+        XCTAssertNil(ProxyEnvironment(environment: ["HTTP_PROXY": "http://p:1"]).http)
+    }
+}

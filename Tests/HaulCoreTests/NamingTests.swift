@@ -1,0 +1,89 @@
+import XCTest
+@testable import HaulCore
+
+final class ContentDispositionTests: XCTestCase {
+    func testPlainFilename() {
+        XCTAssertEqual(ContentDisposition.fileName(from: "attachment; filename=report.pdf"), "report.pdf")
+        XCTAssertEqual(ContentDisposition.fileName(from: "attachment; filename=\"my report.pdf\""), "my report.pdf")
+        XCTAssertEqual(ContentDisposition.fileName(from: #"attachment; filename="a \"quoted\" name.txt""#), #"a "quoted" name.txt"#)
+    }
+
+    func testExtendedFilenameWinsOverPlain() {
+        let header = "attachment; filename=\"fallback.txt\"; filename*=UTF-8''%E6%97%A5%E6%9C%AC%E8%AA%9E.txt"
+        XCTAssertEqual(ContentDisposition.fileName(from: header), "日本語.txt")
+        XCTAssertEqual(ContentDisposition.fileName(from: "attachment; filename*=iso-8859-1'en'%A3%20rates.txt"), "£ rates.txt")
+    }
+
+    func testBrokenExtendedFallsBackToPlain() {
+        XCTAssertEqual(ContentDisposition.fileName(from: "attachment; filename*=UTF-8''%ZZ; filename=ok.bin"), "ok.bin")
+        XCTAssertEqual(ContentDisposition.fileName(from: "attachment; filename*=UTF-8''%FF%FE; filename=ok.bin"), "ok.bin")
+    }
+
+    func testNoFilename() {
+        XCTAssertNil(ContentDisposition.fileName(from: "inline"))
+        XCTAssertNil(ContentDisposition.fileName(from: "attachment; size=12"))
+    }
+}
+
+final class FileNameSanitizerTests: XCTestCase {
+    func testPathTraversalKeepsOnlyLastComponent() {
+        XCTAssertEqual(FileNameSanitizer.sanitize("../../etc/passwd"), "passwd")
+        XCTAssertEqual(FileNameSanitizer.sanitize("/etc/shadow"), "shadow")
+        XCTAssertEqual(FileNameSanitizer.sanitize("..\\..\\win.ini"), "win.ini")
+        XCTAssertNil(FileNameSanitizer.sanitize(".."))
+        XCTAssertNil(FileNameSanitizer.sanitize("../"))
+        XCTAssertNil(FileNameSanitizer.sanitize(""))
+    }
+
+    func testControlCharactersAndEscapesAreRemoved() {
+        XCTAssertEqual(FileNameSanitizer.sanitize("evil\u{1B}[31mred\u{1B}[0m.txt"), "evilred.txt")
+        XCTAssertEqual(FileNameSanitizer.sanitize("title\u{1B}]0;pwned\u{07}.txt"), "title.txt")
+        XCTAssertEqual(FileNameSanitizer.sanitize("a\u{0}b\nc\rd\u{7F}.bin"), "abcd.bin")
+        XCTAssertEqual(FileNameSanitizer.sanitize("gpj.\u{202E}exe"), "gpj.exe")
+    }
+
+    func testHiddenAndOptionLikeNamesLoseLeadingDotsAndDashes() {
+        XCTAssertEqual(FileNameSanitizer.sanitize(".bashrc"), "bashrc")
+        XCTAssertEqual(FileNameSanitizer.sanitize("-rf"), "rf")
+        XCTAssertEqual(FileNameSanitizer.sanitize("  name.txt. "), "name.txt")
+    }
+
+    func testLongNamesAreCutOnCharacterBoundariesKeepingTheExtension() {
+        let long = String(repeating: "日", count: 200) + ".tar"
+        let cut = FileNameSanitizer.sanitize(long)!
+        XCTAssertLessThanOrEqual(cut.utf8.count, FileNameSanitizer.maximumBytes)
+        XCTAssertTrue(cut.hasSuffix(".tar"))
+        XCTAssertTrue(cut.dropLast(4).allSatisfy { $0 == "日" })
+    }
+}
+
+final class FileNamingTests: XCTestCase {
+    func testSuggestedNamePrefersContentDispositionThenURL() {
+        XCTAssertEqual(FileNaming.suggestedName(contentDisposition: "attachment; filename=a.iso", url: "http://h/b.iso"), "a.iso")
+        XCTAssertEqual(FileNaming.suggestedName(contentDisposition: nil, url: "http://h/dir/my%20file.iso?x=1"), "my file.iso")
+        XCTAssertEqual(FileNaming.suggestedName(contentDisposition: nil, url: "http://h/"), "download")
+        XCTAssertEqual(FileNaming.suggestedName(contentDisposition: "attachment; filename=\"../\"", url: "http://h/x/..%2F..%2Fpasswd"), "passwd")
+    }
+
+    func testUniqueNameCountsUp() {
+        let taken: Set = ["a.txt", "a (1).txt", "b.tar.gz", "noext"]
+        XCTAssertEqual(FileNaming.uniqueName("a.txt", isTaken: taken.contains), "a (2).txt")
+        XCTAssertEqual(FileNaming.uniqueName("b.tar.gz", isTaken: taken.contains), "b (1).tar.gz")
+        XCTAssertEqual(FileNaming.uniqueName("noext", isTaken: taken.contains), "noext (1)")
+        XCTAssertEqual(FileNaming.uniqueName("free.bin", isTaken: taken.contains), "free.bin")
+    }
+}
+
+final class TerminalTextTests: XCTestCase {
+    func testEscapeSequencesNeverSurvive() {
+        let hostile = "a\u{1B}[2J\u{1B}]52;c;ZXZpbA==\u{07}b\u{9B}31mc\u{1B}Pq#0\u{1B}\\d\u{1B}c"
+        let clean = TerminalText.sanitize(hostile)
+        XCTAssertEqual(clean, "abcd")
+        XCTAssertFalse(clean.unicodeScalars.contains { TerminalText.isUnsafe($0) })
+    }
+
+    func testControlsBecomeVisible() {
+        XCTAssertEqual(TerminalText.sanitize("line1\nline2\t!"), "line1?line2?!")
+        XCTAssertEqual(TerminalText.sanitize("日本語 ok"), "日本語 ok")
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import XCTest
+@testable import HaulCore
+
+final class ContentRangeTests: XCTestCase {
+    func testParses() {
+        XCTAssertEqual(ContentRange("bytes 100-199/1000"), ContentRange(first: 100, last: 199, complete: 1000))
+        XCTAssertEqual(ContentRange("bytes 0-9/*"), ContentRange(first: 0, last: 9, complete: nil))
+        XCTAssertEqual(ContentRange("bytes */1000"), ContentRange(first: nil, last: nil, complete: 1000))
+    }
+
+    func testRejectsNonsense() {
+        XCTAssertNil(ContentRange("bytes 10-5/100"))
+        XCTAssertNil(ContentRange("bytes 0-100/100"))
+        XCTAssertNil(ContentRange("items 0-1/2"))
+        XCTAssertNil(ContentRange("bytes */*"))
+    }
+}
+
+final class ResponseInterpreterTests: XCTestCase {
+    func head(_ status: Int, _ headers: [(String, String)] = []) -> ResponseHead { ResponseHead(status: status, headers: headers) }
+
+    func testFreshDownload() {
+        XCTAssertEqual(ResponseInterpreter.interpret(head(200, [("Content-Length", "10")]), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
+                       .write(offset: 0, total: 10, startOver: nil))
+    }
+
+    func testMatchingPartialContentAppends() {
+        let h = head(206, [("Content-Range", "bytes 500-999/1000")])
+        XCTAssertEqual(ResponseInterpreter.interpret(h, requestedOffset: 500, previousETag: "\"a\"", previousLastModified: nil),
+                       .write(offset: 500, total: 1000, startOver: nil))
+    }
+
+    func testMismatchedPartialContentRestarts() {
+        let h = head(206, [("Content-Range", "bytes 0-999/1000")])
+        XCTAssertEqual(ResponseInterpreter.interpret(h, requestedOffset: 500, previousETag: nil, previousLastModified: nil), .restart(.rangeMismatch))
+        XCTAssertEqual(ResponseInterpreter.interpret(head(206), requestedOffset: 500, previousETag: nil, previousLastModified: nil), .restart(.rangeMismatch))
+    }
+
+    func testFullResponseToARangeStartsOverAndSaysWhy() {
+        let changed = head(200, [("ETag", "\"b\""), ("Content-Length", "7")])
+        XCTAssertEqual(ResponseInterpreter.interpret(changed, requestedOffset: 3, previousETag: "\"a\"", previousLastModified: nil),
+                       .write(offset: 0, total: 7, startOver: .remoteChanged))
+        let same = head(200, [("ETag", "\"a\""), ("Content-Length", "7")])
+        XCTAssertEqual(ResponseInterpreter.interpret(same, requestedOffset: 3, previousETag: "\"a\"", previousLastModified: nil),
+                       .write(offset: 0, total: 7, startOver: .rangesIgnored))
+    }
+
+    func testRangeNotSatisfiableAtFullSizeMeansDone() {
+        XCTAssertEqual(ResponseInterpreter.interpret(head(416, [("Content-Range", "bytes */1000")]), requestedOffset: 1000, previousETag: nil, previousLastModified: nil),
+                       .alreadyComplete(total: 1000))
+        XCTAssertEqual(ResponseInterpreter.interpret(head(416, [("Content-Range", "bytes */900")]), requestedOffset: 1000, previousETag: nil, previousLastModified: nil),
+                       .restart(.partLargerThanRemote))
+    }
+
+    func testFailuresCarryAHumanReason() {
+        XCTAssertEqual(ResponseInterpreter.interpret(head(410), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
+                       .fail(reason: "link expired or removed (HTTP 410)", transient: false, retryAfter: nil))
+        XCTAssertEqual(ResponseInterpreter.interpret(head(503, [("Retry-After", "7")]), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
+                       .fail(reason: "server error (HTTP 503)", transient: true, retryAfter: "7"))
+        XCTAssertEqual(ResponseInterpreter.interpret(head(302, [("Location", "/x")]), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
+                       .redirect(location: "/x"))
+    }
+
+    func testIfRangePrefersStrongETag() {
+        XCTAssertEqual(ResponseInterpreter.ifRangeValidator(etag: "\"x\"", lastModified: "Mon"), "\"x\"")
+        XCTAssertEqual(ResponseInterpreter.ifRangeValidator(etag: "W/\"x\"", lastModified: "Mon"), "Mon")
+        XCTAssertNil(ResponseInterpreter.ifRangeValidator(etag: nil, lastModified: nil))
+    }
+}
+
+final class RetryPolicyTests: XCTestCase {
+    func testBackoffDoublesWithJitterAndGivesUp() {
+        let policy = RetryPolicy(maxRetries: 4, baseDelay: 1, maxDelay: 5)
+        XCTAssertEqual(policy.delay(beforeRetry: 1, retryAfter: nil, jitter: 1), 1)
+        XCTAssertEqual(policy.delay(beforeRetry: 2, retryAfter: nil, jitter: 1), 2)
+        XCTAssertEqual(policy.delay(beforeRetry: 3, retryAfter: nil, jitter: 0), 2)
+        XCTAssertEqual(policy.delay(beforeRetry: 4, retryAfter: nil, jitter: 1), 5)
+        XCTAssertNil(policy.delay(beforeRetry: 5, retryAfter: nil, jitter: 1))
+    }
+
+    func testRetryAfterIsHonoured() {
+        let policy = RetryPolicy()
+        XCTAssertEqual(policy.delay(beforeRetry: 1, retryAfter: 30, jitter: 0), 30)
+        XCTAssertNil(policy.delay(beforeRetry: 1, retryAfter: 7200, jitter: 0))
+        let now = Date(timeIntervalSince1970: 784_111_777)
+        XCTAssertEqual(RetryPolicy.parseRetryAfter("120", now: now), 120)
+        XCTAssertEqual(RetryPolicy.parseRetryAfter("Sun, 06 Nov 1994 08:49:47 GMT", now: now), 10)
+        XCTAssertNil(RetryPolicy.parseRetryAfter("soon", now: now))
+    }
+}
+
+final class SpeedMeterTests: XCTestCase {
+    func testSmoothsAndEstimates() {
+        var meter = SpeedMeter(interval: 0.5, smoothing: 0.5)
+        meter.record(bytes: 0, at: 0)
+        meter.record(bytes: 1000, at: 1)
+        XCTAssertEqual(meter.bytesPerSecond, 1000)
+        meter.record(bytes: 1100, at: 1.1)  // too soon: folded into the next sample
+        XCTAssertEqual(meter.bytesPerSecond, 1000)
+        meter.record(bytes: 4000, at: 2)
+        XCTAssertEqual(meter.bytesPerSecond, 2000)
+        XCTAssertEqual(meter.eta(remaining: 6000), 3)
+        XCTAssertNil(SpeedMeter().eta(remaining: 10))
+    }
+}
