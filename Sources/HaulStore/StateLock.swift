@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// The lock that makes one process at a time the writer of a state file.
 ///
@@ -19,7 +20,8 @@ public final class StateLock: Sendable {
     }
 
     public let path: String
-    private let fd: Int32
+    /// The locked descriptor, or -1 once released.
+    private let fd: Mutex<Int32>
 
     /// Takes the lock or throws ``Held``.
     public init(statePath: String) throws {
@@ -33,16 +35,25 @@ public final class StateLock: Sendable {
             close(fd)
             throw Held(statePath: statePath, pid: pid)
         }
-        self.fd = fd
+        self.fd = Mutex(fd)
         ftruncate(fd, 0)
         let text = "\(getpid())\n"
         _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
     }
 
-    deinit {
-        flock(fd, LOCK_UN)
-        close(fd)
+    deinit { release() }
+
+    /// Gives the lock up (idempotent); another process may take the state file from now on.
+    public func release() {
+        fd.withLock { fd in
+            guard fd >= 0 else { return }
+            flock(fd, LOCK_UN)
+            close(fd)
+            fd = -1
+        }
     }
+
+    public var isHeld: Bool { fd.withLock { $0 >= 0 } }
 
     private static func readPID(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 32)

@@ -9,6 +9,7 @@ extension Engine {
     /// Every command is idempotent: repeating it changes nothing more.
     @discardableResult
     public func perform(_ command: EngineCommand) async throws(InputError) -> [DownloadID] {
+        guard !isShutDown else { throw InputError("the engine has shut down; the command was not applied") }
         defer { schedule() }
         switch command {
         case .add(let request):

@@ -121,7 +121,8 @@ public actor Engine {
 
     var isIdle: Bool { transfers.isEmpty && !downloads.values.contains { $0.state.isActive } }
 
-    /// Stops every transfer (they resume from their `.part` next time), saves, and closes connections.
+    /// Stops every transfer (they resume from their `.part` next time), saves, closes connections
+    /// and releases the state file for the next process.
     public func shutdown() async {
         guard !isShutDown else { return }
         isShutDown = true
@@ -142,6 +143,7 @@ public actor Engine {
         await pool?.shutdown()
         pool = nil
         saveNow()
+        lock.release()
         hub.finishAll()
         resumeIdleWaiters()
     }
@@ -218,6 +220,7 @@ public actor Engine {
     /// Writes the state file now. A failure is reported as a notice and retried on the next change.
     public func saveNow() {
         saveScheduled = false
+        guard lock.isHeld else { return }
         lastSave = Monotonic.seconds()
         do {
             try stateFile.save(document)

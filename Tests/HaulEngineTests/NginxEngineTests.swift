@@ -1,0 +1,227 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import XCTest
+@testable import HaulEngine
+
+/// The engine against Debian's nginx on loopback: the real-world HTTP cases.
+final class NginxEngineTests: EngineTestCase {
+    var nginx: NginxServer!
+    var www: String!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        www = dir.subdirectory("www")
+        nginx = try await NginxServer(root: www, slowRate: "400k", workDirectory: dir.subdirectory("nginx"))
+    }
+
+    override func tearDown() async throws {
+        await nginx?.stop()
+        try await super.tearDown()
+    }
+
+    func testFullDownloadIsByteIdenticalAndLeavesNoPart() async throws {
+        try TestFiles.random(www + "/data.bin", size: 5 << 20)
+        let engine = try makeEngine()
+        let id = try await add(engine, nginx.url("data.bin"))
+        await engine.start()
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished)
+        XCTAssertEqual(d.path, downloadDirectory + "/data.bin")
+        XCTAssertEqual(d.receivedBytes, 5 << 20)
+        assertSameContents(d.path!, www + "/data.bin")
+        XCTAssertEqual(partFiles(), [])
+    }
+
+    func testExistingFileIsNeverOverwritten() async throws {
+        try TestFiles.random(www + "/data.bin", size: 1000)
+        try "mine".write(toFile: downloadDirectory + "/data.bin", atomically: false, encoding: .utf8)
+        let engine = try makeEngine()
+        let first = try await add(engine, nginx.url("data.bin"))
+        let second = try await add(engine, nginx.url("data.bin"))
+        await engine.start()
+        let a = try await finished(engine, first)
+        let b = try await finished(engine, second)
+        XCTAssertEqual(Set([a.fileName, b.fileName]), ["data (1).bin", "data (2).bin"])
+        XCTAssertEqual(try String(contentsOfFile: downloadDirectory + "/data.bin", encoding: .utf8), "mine")
+        assertSameContents(a.path!, www + "/data.bin")
+        assertSameContents(b.path!, www + "/data.bin")
+    }
+
+    func testPauseThenResumeContinuesFromWhereItStopped() async throws {
+        let size = 1_500_000
+        try TestFiles.random(www + "/big.bin", size: size)
+        let engine = try makeEngine()
+        let id = try await add(engine, nginx.url("slow/big.bin"))
+        await engine.start()
+        try await waitFor(engine, id) { $0.receivedBytes > 200_000 }
+        try await engine.perform(.pause(.ids([id])))
+        let pausedOrNil = await engine.download(id)
+        let paused = try XCTUnwrap(pausedOrNil)
+        XCTAssertEqual(paused.state, .paused)
+        XCTAssertEqual(paused.reason, "paused by user")
+        let partPath = try XCTUnwrap(paused.partPath)
+        let stoppedAt = try XCTUnwrap(PartFile.size(at: partPath))
+        XCTAssertEqual(paused.receivedBytes, stoppedAt)
+        try await Task.sleep(for: .milliseconds(400))
+        XCTAssertEqual(PartFile.size(at: partPath), stoppedAt, "nothing may be written while paused")
+
+        try await engine.perform(.resume(.ids([id])))
+        let done = try await finished(engine, id)
+        XCTAssertEqual(done.state, .finished)
+        assertSameContents(done.path!, www + "/big.bin")
+        let requests = nginx.accessLog().filter { $0.uri == "/slow/big.bin" }
+        XCTAssertEqual(requests.count, 2)
+        XCTAssertEqual(requests.last?.range, "bytes=\(stoppedAt)-")
+        XCTAssertEqual(requests.last?.status, 206)
+        XCTAssertEqual(requests.last?.bytesSent, Int64(size) - stoppedAt, "the resume asked only for the missing bytes")
+    }
+
+    func testRemoteFileChangedBetweenRunsStartsOverAndSaysSo() async throws {
+        try TestFiles.random(www + "/file.bin", size: 1_000_000)
+        let engine = try makeEngine()
+        let id = try await add(engine, nginx.url("slow/file.bin"))
+        await engine.start()
+        try await waitFor(engine, id) { $0.receivedBytes > 100_000 }
+        try await engine.perform(.pause(.ids([id])))
+        try await Task.sleep(for: .milliseconds(1100))  // a new mtime, so a new ETag
+        try TestFiles.random(www + "/file.bin", size: 600_000)
+        try await engine.perform(.resume(.ids([id])))
+        let done = try await finished(engine, id)
+        XCTAssertEqual(done.state, .finished)
+        XCTAssertEqual(done.notice, StartOverReason.remoteChanged.rawValue)
+        assertSameContents(done.path!, www + "/file.bin")
+        let last = try XCTUnwrap(nginx.accessLog().last)
+        XCTAssertNotNil(last.ifRange, "the resume must be conditional")
+        XCTAssertEqual(last.status, 200)
+    }
+
+    func testNotFoundAndGoneFailWithAReason() async throws {
+        let engine = try makeEngine()
+        let missing = try await add(engine, nginx.url("nope.bin"))
+        let gone = try await add(engine, nginx.url("gone"))
+        await engine.start()
+        let a = try await finished(engine, missing)
+        let b = try await finished(engine, gone)
+        XCTAssertEqual(a.state, .failed)
+        XCTAssertEqual(a.reason, "link expired or removed (HTTP 404)")
+        XCTAssertEqual(b.state, .failed)
+        XCTAssertEqual(b.reason, "link expired or removed (HTTP 410)")
+        XCTAssertEqual(nginx.accessLog().count, 2, "permanent failures are not retried")
+        XCTAssertEqual(partFiles(), [])
+    }
+
+    func testThousandSmallFilesNeverExceedTheConcurrencyLimit() async throws {
+        let count = 1000
+        for i in 0..<count { try TestFiles.random(www + "/f\(i).bin", size: 2048 + i) }
+        let engine = try makeEngine()
+        try await engine.perform(.setConcurrency(3))
+        var ids: [DownloadID] = []
+        for i in 0..<count { ids.append(try await add(engine, nginx.url("f\(i).bin"))) }
+        let events = await engine.subscribe()
+        let watcher = Task { () -> Int in
+            var running = Set<DownloadID>()
+            var peak = 0
+            var finished = 0
+            for await event in events {
+                guard case .updated(let d) = event else { continue }
+                if d.state == .downloading { running.insert(d.id) } else { running.remove(d.id) }
+                peak = max(peak, running.count)
+                if d.state == .finished { finished += 1 }
+                if finished == count { break }
+            }
+            return peak
+        }
+        await engine.start()
+        await engine.waitUntilIdle()
+        let peak = await watcher.value
+        XCTAssertEqual(peak, 3, "the limit is used fully and never exceeded")
+        let all = await engine.allDownloads
+        XCTAssertEqual(all.filter { $0.state == .finished }.count, count)
+        for (i, d) in all.enumerated() where i % 97 == 0 {
+            assertSameContents(d.path!, www + "/" + d.fileName!)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloadDirectory).count, count)
+    }
+
+    func testChecksumMismatchFailsAndSaysSo() async throws {
+        try TestFiles.random(www + "/x.bin", size: 1000)
+        let engine = try makeEngine()
+        let id = try await add(engine, nginx.url("x.bin"), sha256: String(repeating: "0", count: 64))
+        await engine.start()
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .failed)
+        XCTAssertTrue(d.reason?.hasPrefix("checksum mismatch") ?? false, d.reason ?? "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: downloadDirectory + "/x.bin"))
+    }
+
+    func testChecksumMatchFinishes() async throws {
+        try TestFiles.random(www + "/x.bin", size: 100_000)
+        let expected = try XCTUnwrap(sha256(www + "/x.bin"))
+        let engine = try makeEngine()
+        let id = try await add(engine, nginx.url("x.bin"), sha256: expected.uppercased())
+        await engine.start()
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished)
+    }
+
+    func testCancelStopsAndDeletesThePart() async throws {
+        try TestFiles.random(www + "/big.bin", size: 2_000_000)
+        let engine = try makeEngine()
+        let id = try await add(engine, nginx.url("slow/big.bin"))
+        await engine.start()
+        let running = try await waitFor(engine, id) { $0.receivedBytes > 50_000 }
+        let part = try XCTUnwrap(running.partPath)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: part))
+        try await engine.perform(.cancel(.ids([id])))
+        try await engine.perform(.cancel(.ids([id])))
+        let dOrNil = await engine.download(id)
+        let d = try XCTUnwrap(dOrNil)
+        XCTAssertEqual(d.state, .failed)
+        XCTAssertEqual(d.reason, Download.cancelledReason)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: part))
+        try await engine.perform(.remove(.ids([id]), deleteFiles: false))
+        let gone = await engine.download(id)
+        XCTAssertNil(gone)
+    }
+
+    func testRemoveKeepsAFinishedFileUnlessAsked() async throws {
+        try TestFiles.random(www + "/a.bin", size: 1000)
+        try TestFiles.random(www + "/b.bin", size: 1000)
+        let engine = try makeEngine()
+        let a = try await add(engine, nginx.url("a.bin"))
+        let b = try await add(engine, nginx.url("b.bin"))
+        await engine.start()
+        _ = try await finished(engine, a)
+        _ = try await finished(engine, b)
+        try await engine.perform(.remove(.ids([a]), deleteFiles: false))
+        try await engine.perform(.remove(.ids([b]), deleteFiles: true))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: downloadDirectory + "/a.bin"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: downloadDirectory + "/b.bin"))
+        let left = await engine.allDownloads
+        XCTAssertEqual(left.count, 0)
+    }
+
+    func testStateSurvivesARestartWithThePartAsTruth() async throws {
+        try TestFiles.random(www + "/big.bin", size: 1_000_000)
+        var engine = try makeEngine()
+        let id = try await add(engine, nginx.url("slow/big.bin"))
+        await engine.start()
+        try await waitFor(engine, id) { $0.receivedBytes > 100_000 }
+        await engine.shutdown()
+        engines.removeAll()
+        let partOrNil = await engine.download(id)?.partPath
+        let part = try XCTUnwrap(partOrNil)
+        let onDisk = try XCTUnwrap(PartFile.size(at: part))
+
+        engine = try makeEngine()
+        let reloadedOrNil = await engine.download(id)
+        let reloaded = try XCTUnwrap(reloadedOrNil)
+        XCTAssertEqual(reloaded.state, .waiting, "a transfer that was running is queued again")
+        XCTAssertEqual(reloaded.receivedBytes, onDisk)
+        await engine.start()
+        let done = try await finished(engine, id)
+        assertSameContents(done.path!, www + "/big.bin")
+        XCTAssertEqual(nginx.accessLog().last?.range, "bytes=\(onDisk)-")
+    }
+}

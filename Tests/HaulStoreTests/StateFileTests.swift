@@ -1,0 +1,109 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import XCTest
+@testable import HaulStore
+
+final class StateFileTests: XCTestCase {
+    func sample(_ n: Int) -> [Download] {
+        (0..<n).map { i in
+            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "https://example.org/\(i).bin", directory: "/tmp", queueOrder: UInt64(i))
+            d.fileName = "\(i).bin"
+            d.totalBytes = i % 2 == 0 ? Int64(i * 100) : nil
+            d.etag = "\"e\(i)\""
+            return d
+        }
+    }
+
+    func testRoundTripKeepsEveryField() throws {
+        let dir = TestDirectory()
+        let file = StateFile(path: dir.path + "/state.json")
+        var document = StateDocument(settings: .init(concurrency: 5, meteredMode: "auto"), downloads: sample(20))
+        document.downloads[3].state = .paused
+        document.downloads[3].pauseCause = .metered
+        document.downloads[4].fail("link expired or removed (HTTP 410)")
+        try file.save(document)
+        let loaded = try file.load()
+        XCTAssertNil(loaded.recoveryMessage)
+        XCTAssertEqual(loaded.document.settings, document.settings)
+        XCTAssertEqual(loaded.document.downloads.count, 20)
+        XCTAssertEqual(loaded.document.downloads.map(\.id), document.downloads.map(\.id))
+        XCTAssertEqual(loaded.document.downloads[3].reason, "waiting for unmetered network")
+        XCTAssertEqual(loaded.document.downloads[4].reason, "link expired or removed (HTTP 410)")
+        XCTAssertEqual(loaded.document.downloads[7].etag, "\"e7\"")
+    }
+
+    func testSavedFileIsPrivate() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        try StateFile(path: path).save(StateDocument())
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+    }
+
+    func testLeftoverTemporaryFileFromACrashIsIgnored() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        try StateFile(path: path).save(StateDocument(downloads: sample(2)))
+        try "{ half-written".write(toFile: path + ".tmp-99999", atomically: false, encoding: .utf8)
+        let loaded = try StateFile(path: path).load()
+        XCTAssertEqual(loaded.document.downloads.count, 2)
+        XCTAssertNil(loaded.recoveryMessage)
+    }
+
+    func testCorruptFileIsMovedAsideNotOverwritten() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        try "this is not json {".write(toFile: path, atomically: false, encoding: .utf8)
+        let loaded = try StateFile(path: path).load()
+        XCTAssertEqual(loaded.document.downloads.count, 0)
+        let message = try XCTUnwrap(loaded.recoveryMessage)
+        XCTAssertTrue(message.contains("moved to"), message)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("state.json.corrupt-") }
+        XCTAssertEqual(aside.count, 1)
+        XCTAssertEqual(try String(contentsOfFile: dir.path + "/" + aside[0], encoding: .utf8), "this is not json {")
+    }
+
+    func testDamagedEntriesAreReportedAndTheRestKept() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        let json = #"{"version":1,"downloads":[{"id":"aaaaaa","url":"http://h/a","directory":"/tmp"},{"id":42},{"id":"bbbbbb","url":"http://h/b","directory":"/tmp","state":"finished"}]}"#
+        try json.write(toFile: path, atomically: false, encoding: .utf8)
+        let loaded = try StateFile(path: path).load()
+        XCTAssertEqual(loaded.document.downloads.map(\.id.rawValue), ["aaaaaa", "bbbbbb"])
+        XCTAssertTrue(loaded.recoveryMessage?.contains("1 of 3 downloads") ?? false)
+        XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasPrefix("state.json.corrupt-") })
+    }
+
+    func testNewerVersionIsRefusedAndLeftUntouched() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        let json = #"{"version":99,"downloads":[]}"#
+        try json.write(toFile: path, atomically: false, encoding: .utf8)
+        XCTAssertThrowsError(try StateFile(path: path).load()) { XCTAssertTrue("\($0)".contains("newer haul")) }
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), json)
+    }
+
+    func testSecondWriterIsRefusedWithThePidOfTheFirst() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        var first: StateLock? = try StateLock(statePath: path)
+        XCTAssertThrowsError(try StateLock(statePath: path)) { error in
+            let held = error as? StateLock.Held
+            XCTAssertEqual(held?.pid, getpid())
+            XCTAssertTrue("\(error)".contains("another haul (pid \(getpid())) is already using the state file"))
+        }
+        XCTAssertNotNil(first)
+        first = nil
+        _ = try StateLock(statePath: path)  // released with the first
+    }
+
+    func testDefaultPathsFollowXDG() {
+        XCTAssertEqual(StatePaths.stateFile(explicit: nil, environment: ["HOME": "/home/u"]), "/home/u/.local/state/haul/state.json")
+        XCTAssertEqual(StatePaths.stateFile(explicit: nil, environment: ["HOME": "/home/u", "XDG_STATE_HOME": "/s"]), "/s/haul/state.json")
+        XCTAssertEqual(StatePaths.stateFile(explicit: nil, environment: ["HOME": "/home/u", "HAUL_STATE": "/x/s.json"]), "/x/s.json")
+        XCTAssertEqual(StatePaths.stateFile(explicit: "/y.json", environment: ["HAUL_STATE": "/x/s.json"]), "/y.json")
+        XCTAssertEqual(StatePaths.downloadDirectory(environment: ["HOME": "/nonexistent-home"]), "/nonexistent-home/Downloads")
+        XCTAssertEqual(StatePaths.downloadDirectory(environment: ["HOME": "/h", "XDG_DOWNLOAD_DIR": "/dl"]), "/dl")
+    }
+}
