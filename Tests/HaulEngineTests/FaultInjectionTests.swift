@@ -1,0 +1,238 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import XCTest
+@testable import HaulEngine
+
+/// The engine against a server that misbehaves on purpose.
+final class FaultInjectionTests: EngineTestCase {
+    var servers: [FaultServer] = []
+
+    override func tearDown() async throws {
+        servers.forEach { $0.stop() }
+        servers = []
+        try await super.tearDown()
+    }
+
+    func serve(_ handler: @escaping FaultServer.Handler) throws -> FaultServer {
+        let server = try FaultServer(handler)
+        servers.append(server)
+        return server
+    }
+
+    func randomBody(_ size: Int) -> [UInt8] {
+        var rng = SystemRandomNumberGenerator()
+        return (0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    }
+
+    func assertContents(_ download: Download, equal body: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(download.state, .finished, download.reason ?? "", file: file, line: line)
+        guard let path = download.path, let data = FileManager.default.contents(atPath: path) else {
+            return XCTFail("no file for \(download)", file: file, line: line)
+        }
+        XCTAssertTrue(Array(data) == body, "contents differ (\(data.count) vs \(body.count) bytes)", file: file, line: line)
+    }
+
+    func testConnectionResetMidBodyIsRetriedAndCompletes() async throws {
+        let body = randomBody(1_000_000)
+        let server = try serve { request, index in
+            if index == 0 {
+                return [.send(FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\""), ("Accept-Ranges", "bytes")]) + Array(body[..<300_000])),
+                        .sleep(0.2), .reset]
+            }
+            return FaultServer.serve(body, for: request)
+        }
+        let engine = try makeEngine()
+        let id = try await add(engine, server.url("file.bin"))
+        await engine.start()
+        let d = try await finished(engine, id)
+        assertContents(d, equal: body)
+        let requests = server.requests
+        XCTAssertEqual(requests.count, 2)
+        let range = try XCTUnwrap(requests[1].headers["range"])
+        XCTAssertNotEqual(range, "bytes=0-")
+        XCTAssertEqual(requests[1].headers["if-range"], "\"v1\"")
+        XCTAssertNotNil(d.lastError)
+    }
+
+    func testStallIsDetectedAndRetried() async throws {
+        let body = randomBody(200_000)
+        let server = try serve { request, index in
+            if index == 0 {
+                return [.send(FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\"")]) + Array(body[..<50_000])), .sleep(8)]
+            }
+            return FaultServer.serve(body, for: request)
+        }
+        let engine = try makeEngine { $0.stallTimeout = 1 }
+        let id = try await add(engine, server.url("file.bin"))
+        let started = Date()
+        await engine.start()
+        let d = try await finished(engine, id)
+        assertContents(d, equal: body)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 6, "the stall was noticed before the server woke up")
+        XCTAssertTrue(d.lastError?.contains("stalled") ?? false, d.lastError ?? "")
+    }
+
+    func testServiceUnavailableHonoursRetryAfter() async throws {
+        let body = randomBody(10_000)
+        let server = try serve { request, index in
+            if index == 0 { return [.send(FaultServer.head(503, [("Retry-After", "2"), ("Content-Length", "0")]))] }
+            return FaultServer.serve(body, for: request)
+        }
+        let engine = try makeEngine()
+        let id = try await add(engine, server.url("file.bin"))
+        await engine.start()
+        let d = try await finished(engine, id)
+        assertContents(d, equal: body)
+        let requests = server.requests
+        XCTAssertEqual(requests.count, 2)
+        XCTAssertGreaterThanOrEqual(requests[1].receivedAt.timeIntervalSince(requests[0].receivedAt), 1.9)
+    }
+
+    func testPersistentServerErrorsGiveUpAfterTheRetryLimit() async throws {
+        let server = try serve { _, _ in [.send(FaultServer.head(500, [("Content-Length", "0")]))] }
+        let engine = try makeEngine { $0.retryPolicy.maxRetries = 3 }
+        let id = try await add(engine, server.url("file.bin"))
+        await engine.start()
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .failed)
+        XCTAssertEqual(d.reason, "server error (HTTP 500)")
+        XCTAssertEqual(server.requests.count, 4)
+    }
+
+    func testServerIgnoringRangesStartsOverAndIsMarkedNotResumable() async throws {
+        let body = randomBody(500_000)
+        let server = try serve { request, index in
+            if index == 0 {
+                return [.send(FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\"")]) + Array(body[..<200_000])), .sleep(0.2), .reset]
+            }
+            return FaultServer.serve(body, for: request, ranges: false)
+        }
+        let engine = try makeEngine()
+        let id = try await add(engine, server.url("file.bin"))
+        await engine.start()
+        let d = try await finished(engine, id)
+        assertContents(d, equal: body)
+        XCTAssertEqual(d.resumable, false)
+        XCTAssertEqual(d.notice, StartOverReason.rangesIgnored.rawValue)
+        XCTAssertNotNil(server.requests[1].headers["range"])
+    }
+
+    func testBodyShorterThanContentLengthIsNotFinishedButRetried() async throws {
+        let body = randomBody(100_000)
+        let server = try serve { request, index in
+            if index == 0 {
+                // Claims the full length, sends 40 %, then closes cleanly.
+                return [.send(FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\""), ("Accept-Ranges", "bytes")]) + Array(body[..<40_000]))]
+            }
+            return FaultServer.serve(body, for: request)
+        }
+        let engine = try makeEngine()
+        let id = try await add(engine, server.url("file.bin"))
+        await engine.start()
+        let d = try await finished(engine, id)
+        assertContents(d, equal: body)
+        XCTAssertEqual(server.requests.count, 2)
+        XCTAssertEqual(server.requests[1].headers["range"], "bytes=40000-")
+    }
+
+    func testHostileContentDispositionGivesASafeNameInsideTheDestination() async throws {
+        let cases: [(header: String, expected: String)] = [
+            ("attachment; filename=\"../../etc/passwd\"", "passwd"),
+            ("attachment; filename=\"/etc/cron.d/evil\"", "evil"),
+            ("attachment; filename*=UTF-8''%1B%5B2J%1B%5D0%3Bowned%07clean%1B%5B31m.txt", "clean.txt"),
+            ("attachment; filename*=UTF-8''..%2F..%2F%1B%5B1mx%0Ay.sh", "xy.sh"),
+            ("attachment; filename=\"..\"", "file.bin"),
+            ("attachment; filename=\"\(String(repeating: "n", count: 400)).iso\"", String(repeating: "n", count: 236) + ".iso"),
+        ]
+        let server = try serve { request, _ in
+            let index = Int(request.path.split(separator: "=").last!)!
+            return [.send(FaultServer.head(200, [("Content-Length", "2"), ("Content-Disposition", cases[index].header)]) + [104, 105])]
+        }
+        let engine = try makeEngine()
+        var ids: [DownloadID] = []
+        for i in cases.indices { ids.append(try await add(engine, server.url("file.bin?case=\(i)"))) }
+        await engine.start()
+        await engine.waitUntilIdle()
+        for (i, id) in ids.enumerated() {
+            let dOrNil = await engine.download(id)
+            let d = try XCTUnwrap(dOrNil)
+            XCTAssertEqual(d.state, .finished, "case \(i)")
+            XCTAssertEqual(d.fileName, cases[i].expected, "case \(i)")
+            XCTAssertEqual(((d.path ?? "") as NSString).deletingLastPathComponent, downloadDirectory)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/etc/passwd"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloadDirectory).count, cases.count)
+    }
+
+    func testRawControlCharactersInAHeaderAreAProtocolErrorNotAName() async throws {
+        let server = try serve { _, _ in
+            [.send(FaultServer.head(200, [("Content-Length", "2"), ("Content-Disposition", "attachment; filename=\"a\u{1B}[2Jb.txt\"")]) + [104, 105])]
+        }
+        let engine = try makeEngine { $0.retryPolicy.maxRetries = 1 }
+        let id = try await add(engine, server.url("x.bin"))
+        await engine.start()
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .failed)
+        XCTAssertTrue(d.reason?.hasPrefix("malformed response from the server") ?? false, d.reason ?? "")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: downloadDirectory), [])
+    }
+
+    func testRedirectsAreFollowedAndNonHTTPSchemesRefused() async throws {
+        let body = randomBody(5000)
+        let server = try serve { request, _ in
+            switch request.path {
+            case "/start": return [.send(FaultServer.head(302, [("Location", "/middle"), ("Content-Length", "0")]))]
+            case "/middle": return [.send(FaultServer.head(301, [("Location", "/final.bin"), ("Content-Length", "0")]))]
+            case "/evil": return [.send(FaultServer.head(302, [("Location", "file:///etc/passwd"), ("Content-Length", "0")]))]
+            case "/loop": return [.send(FaultServer.head(302, [("Location", "/loop"), ("Content-Length", "0")]))]
+            default: return FaultServer.serve(body, for: request)
+            }
+        }
+        let engine = try makeEngine()
+        let ok = try await add(engine, server.url("start"))
+        let evil = try await add(engine, server.url("evil"))
+        let loop = try await add(engine, server.url("loop"))
+        await engine.start()
+        await engine.waitUntilIdle()
+        let a = await engine.download(ok)
+        assertContents(try XCTUnwrap(a), equal: body)
+        XCTAssertEqual(a?.fileName, "final.bin")
+        XCTAssertEqual(a?.finalURL, server.url("final.bin"))
+        let b = await engine.download(evil)
+        XCTAssertEqual(b?.state, .failed)
+        XCTAssertEqual(b?.reason, "redirect to an unsupported scheme 'file' refused")
+        let c = await engine.download(loop)
+        XCTAssertEqual(c?.state, .failed)
+        XCTAssertEqual(c?.reason, "too many redirects (more than 20)")
+    }
+
+    func testRangeNotSatisfiableAtTheFullSizeCompletesWithoutDownloading() async throws {
+        let body = randomBody(3000)
+        let server = try serve { request, _ in
+            if request.headers["range"] == "bytes=3000-" {
+                return [.send(FaultServer.head(416, [("Content-Range", "bytes */3000"), ("Content-Length", "0")]))]
+            }
+            return FaultServer.serve(body, for: request)
+        }
+        // A previous run wrote every byte but stopped before the final rename.
+        let statePath = dir.path + "/state/state.json"
+        try FileManager.default.createDirectory(atPath: dir.path + "/state", withIntermediateDirectories: true)
+        let state = """
+            {"version":1,"downloads":[{"id":"abcdef","url":"\(server.url("whole.bin"))","directory":"\(downloadDirectory!)",
+            "fileName":"whole.bin","etag":"\\"v1\\"","state":"downloading","totalBytes":3000}]}
+            """
+        try state.write(toFile: statePath, atomically: true, encoding: .utf8)
+        try Data(body).write(to: URL(fileURLWithPath: downloadDirectory + "/whole.bin.part"))
+        let engine = try makeEngine()
+        let id = DownloadID(rawValue: "abcdef")
+        let reloaded = await engine.download(id)
+        XCTAssertEqual(reloaded?.receivedBytes, 3000)
+        XCTAssertEqual(reloaded?.state, .waiting)
+        await engine.start()
+        let d = try await finished(engine, id)
+        assertContents(d, equal: body)
+        XCTAssertEqual(server.requests.count, 1, "only the range probe was sent")
+        XCTAssertEqual(partFiles(), [])
+    }
+}
