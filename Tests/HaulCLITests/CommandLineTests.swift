@@ -1,0 +1,159 @@
+import Foundation
+import HaulTestSupport
+import XCTest
+
+/// The `haul` command line as users run it, against nginx on loopback.
+final class CommandLineTests: CLITestCase {
+    var nginx: NginxServer!
+    var www: String!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        www = dir.subdirectory("www")
+        nginx = try await NginxServer(root: www, slowRate: "1m", workDirectory: dir.subdirectory("nginx"))
+    }
+
+    override func tearDown() async throws {
+        await nginx?.stop()
+        try await super.tearDown()
+    }
+
+    func testAddRunAndListJSON() async throws {
+        try TestFiles.random(www + "/a.bin", size: 300_000)
+        let add = try await haul("add", nginx.url("a.bin"), nginx.url("gone"))
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertEqual(add.stdout.split(separator: "\n").count, 2)
+
+        let run = try await haul("run")
+        XCTAssertEqual(run.status, 1, "a failed download makes the exit code non-zero")
+        XCTAssertTrue(run.stdout.contains("finished"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("link expired or removed (HTTP 410)"), run.stdout)
+        XCTAssertTrue(sameFile(downloads + "/a.bin", www + "/a.bin"))
+
+        let list = try await listJSON()
+        XCTAssertEqual(list.count, 2)
+        let finished = list[0]
+        XCTAssertEqual(finished["state"] as? String, "finished")
+        XCTAssertEqual(finished["path"] as? String, downloads + "/a.bin")
+        XCTAssertEqual(finished["receivedBytes"] as? Int, 300_000)
+        XCTAssertEqual(finished["totalBytes"] as? Int, 300_000)
+        XCTAssertTrue(finished["reason"] is NSNull)
+        XCTAssertEqual((finished["id"] as? String)?.count, 6)
+        let failed = list[1]
+        XCTAssertEqual(failed["state"] as? String, "failed")
+        XCTAssertEqual(failed["reason"] as? String, "link expired or removed (HTTP 410)")
+        XCTAssertTrue(failed["totalBytes"] is NSNull)
+        XCTAssertTrue(failed["path"] is NSNull)
+        XCTAssertEqual(failed["url"] as? String, nginx.url("gone"))
+
+        let table = try await haul("ls")
+        XCTAssertTrue(table.stdout.contains("a.bin"), table.stdout)
+    }
+
+    func testKillNineMidDownloadThenRunAgainAsksOnlyForTheMissingRange() async throws {
+        let size = 4_000_000
+        try TestFiles.random(www + "/big.bin", size: size)
+        let add = try await haul("add", nginx.url("slow/big.bin"))
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let first = try spawnHaul(["run"], log: dir.path + "/run1.log")
+        let part = downloads + "/big.bin.part"
+        try await waitUntil { (fileSize(part) ?? 0) > 800_000 }
+        first.signal(SIGKILL)
+        _ = await first.wait()
+        let atKill = try XCTUnwrap(fileSize(part))
+        XCTAssertLessThan(atKill, Int64(size))
+
+        // The state file still parses after the kill.
+        let list = try await listJSON()
+        XCTAssertEqual(list.count, 1)
+
+        let second = try await haul("run")
+        XCTAssertEqual(second.status, 0, second.stdout + second.stderr)
+        XCTAssertTrue(sameFile(downloads + "/big.bin", www + "/big.bin"))
+        XCTAssertNil(fileSize(part))
+        let requests = nginx.accessLog().filter { $0.uri == "/slow/big.bin" }
+        XCTAssertEqual(requests.count, 2)
+        let range = try XCTUnwrap(requests.last?.range)
+        let resumedFrom = try XCTUnwrap(Int64(range.dropFirst("bytes=".count).dropLast()))
+        XCTAssertGreaterThanOrEqual(resumedFrom, atKill)
+        XCTAssertEqual(requests.last?.bytesSent, Int64(size) - resumedFrom)
+        XCTAssertEqual(requests.last?.status, 206)
+    }
+
+    func testSecondProcessIsRefusedWhileRunIsWorking() async throws {
+        try TestFiles.random(www + "/big.bin", size: 3_000_000)
+        _ = try await haul("add", nginx.url("slow/big.bin"))
+        let runner = try spawnHaul(["run"], log: dir.path + "/run.log")
+        try await waitUntil { (fileSize(downloads + "/big.bin.part") ?? 0) > 0 }
+        let refused = try await haul("add", nginx.url("x.bin"))
+        XCTAssertEqual(refused.status, 3)
+        XCTAssertTrue(refused.stderr.contains("another haul (pid \(runner.pid)) is already using the state file"), refused.stderr)
+        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, "one clear line")
+        // Reading is still allowed.
+        let list = try await haul("ls")
+        XCTAssertEqual(list.status, 0)
+        runner.signal(SIGTERM)
+        let status = await runner.wait(timeout: 10)
+        XCTAssertEqual(status, 130, "SIGTERM stops haul run cleanly")
+        let after = try await listJSON()
+        XCTAssertEqual(after.first?["state"] as? String, "waiting")
+        XCTAssertGreaterThan(after.first?["receivedBytes"] as? Int ?? 0, 0)
+    }
+
+    func testPauseResumeCancelAndRemoveByIDPrefix() async throws {
+        try TestFiles.random(www + "/a.bin", size: 1000)
+        _ = try await haul("add", nginx.url("a.bin"), "--paused")
+        var list = try await listJSON()
+        let id = try XCTUnwrap(list.first?["id"] as? String)
+        XCTAssertEqual(list.first?["reason"] as? String, "paused by user")
+        var result = try await haul("run")
+        XCTAssertEqual(result.status, 0)
+        XCTAssertNil(fileSize(downloads + "/a.bin"), "paused downloads are not started")
+
+        result = try await haul("resume", String(id.prefix(3)))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        result = try await haul("resume", id)
+        XCTAssertEqual(result.status, 0, "idempotent")
+        result = try await haul("run")
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(sameFile(downloads + "/a.bin", www + "/a.bin"))
+
+        result = try await haul("cancel", "--all")
+        XCTAssertEqual(result.status, 0)
+        list = try await listJSON()
+        XCTAssertEqual(list.first?["state"] as? String, "finished", "cancel leaves finished downloads alone")
+        result = try await haul("rm", id)
+        XCTAssertTrue(result.stdout.contains("file kept"), result.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: downloads + "/a.bin"))
+        list = try await listJSON()
+        XCTAssertEqual(list.count, 0)
+    }
+
+    func testBadInputGetsOneClearLineAndChangesNothing() async throws {
+        let cases: [([String], Int32, String)] = [
+            (["add", "ftp://example.org/x"], 2, "unsupported scheme 'ftp'"),
+            (["add", "not a url"], 2, "is not a valid URL"),
+            (["add", "-d", "/nonexistent/dir", "http://127.0.0.1/x"], 2, "does not exist"),
+            (["add", "--header", "Bad", "http://127.0.0.1/x"], 2, "is not of the form"),
+            (["add", "--sha256", "xyz", "http://127.0.0.1/x"], 2, "64 hexadecimal digits"),
+            (["pause", "zzzzzz"], 2, "no download with id 'zzzzzz'"),
+            (["pause"], 64, "give one or more ids, or --all"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try await ChildProcess.run(HaulBinary.path, arguments, environment: environment(), in: dir.path)
+            XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "", "\(arguments)")
+        }
+        let list = try await listJSON()
+        XCTAssertEqual(list.count, 0)
+    }
+
+    func testNoArgumentsPrintsHelp() async throws {
+        let result = try await haul()
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stdout.contains("USAGE: haul"), result.stdout)
+        let help = try await haul("add", "--help")
+        XCTAssertTrue(help.stdout.contains("--sha256"), help.stdout)
+    }
+}
