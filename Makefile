@@ -1,0 +1,36 @@
+# haul — build, run and test. `make run` and `make test` install what they need first.
+
+SYSTEM_PACKAGES := nginx-light tmux curl libncurses-dev pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN := .build/debug/haul
+
+.PHONY: all deps build run test release clean
+
+all: build
+
+# Debian/Ubuntu packages the tests and the TUI use; installed only when missing.
+deps:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build:
+	swift build
+
+# Build and start haul; pass arguments with ARGS, e.g. make run ARGS="add https://example.org/file.iso"
+run: deps build
+	$(BIN) $(ARGS)
+
+# The whole test suite: unit tests, engine tests against nginx and a fault-injecting server,
+# and the real binary driven end to end.
+test: deps
+	swift build --build-tests
+	swift test --skip-build
+
+release:
+	swift build -c release
+
+clean:
+	rm -rf .build
