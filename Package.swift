@@ -36,6 +36,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The screen model, views, key map and the row-binding observer layer: no terminal needed.
+        .target(name: "HaulUI", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
+        // ncursesw, the only C the project touches.
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // The thin curses backend: draws HaulUI's grid and reads keys. The only code calling ncurses.
+        .target(name: "HaulTerminal", dependencies: ["CNcurses", "HaulUI"], swiftSettings: swiftSettings),
         // The executable: argument parsing and wiring.
         .executableTarget(
             name: "haul",
@@ -43,7 +49,12 @@ let package = Package(
                 "HaulCore",
                 "HaulStore",
                 "HaulEngine",
+                "HaulUI",
+                "HaulTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -57,6 +68,7 @@ let package = Package(
             dependencies: ["HaulEngine", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "HaulUITests", dependencies: ["HaulUI"], swiftSettings: swiftSettings),
         .testTarget(name: "HaulCLITests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: swiftSettings),
     ]
 )

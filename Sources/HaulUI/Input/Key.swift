@@ -1,0 +1,60 @@
+/// A key press, as the backend decodes it.
+public enum Key: Equatable, Sendable {
+    case character(Character)
+    case up, down, left, right, pageUp, pageDown, home, end
+    case enter, escape, backspace, delete, tab, backTab
+    /// Ctrl plus a letter, e.g. `.control("u")`.
+    case control(Character)
+    case resize
+}
+
+/// What a key asks for in the list.
+public enum ListAction: Equatable, Sendable {
+    case moveUp, moveDown, pageUp, pageDown, top, bottom
+    case add, togglePause, cancel, remove, retry, togglePauseAll
+    case filter, cycleSort, details, help, quit
+}
+
+/// The list's key bindings (htop/tig habits).
+public enum KeyMap {
+    public static func action(for key: Key) -> ListAction? {
+        switch key {
+        case .up, .character("k"): return .moveUp
+        case .down, .character("j"): return .moveDown
+        case .pageUp, .control("b"): return .pageUp
+        case .pageDown, .control("f"): return .pageDown
+        case .home, .character("g"): return .top
+        case .end, .character("G"): return .bottom
+        case .character("a"): return .add
+        case .character("p"), .character(" "): return .togglePause
+        case .character("c"): return .cancel
+        case .character("d"), .delete: return .remove
+        case .character("r"): return .retry
+        case .character("P"): return .togglePauseAll
+        case .character("/"): return .filter
+        case .character("s"): return .cycleSort
+        case .enter: return .details
+        case .character("?"), .character("h"): return .help
+        case .character("q"), .control("c"): return .quit
+        default: return nil
+        }
+    }
+
+    /// The help screen: key, meaning.
+    public static let help: [(String, String)] = [
+        ("↑/↓  j/k", "move the selection"),
+        ("PgUp/PgDn", "page up / down"),
+        ("g / G", "first / last download"),
+        ("a", "add a URL (Tab moves between URL, directory and name)"),
+        ("p or space", "pause / resume the selected download"),
+        ("c", "cancel the selected download (asks; deletes its partial data)"),
+        ("d", "remove from the list (asks; asks again before deleting a finished file)"),
+        ("r", "retry a failed download"),
+        ("P", "pause all / resume all"),
+        ("/", "filter by name (Esc clears)"),
+        ("s", "sort: added, name, progress, speed, state"),
+        ("Enter", "details of the selected download"),
+        ("?", "this help"),
+        ("q", "quit (everything is saved; downloads resume next time)"),
+    ]
+}

@@ -1,0 +1,80 @@
+import HaulCore
+
+/// The UI's copy of the downloads, kept up to date from engine events, with the live numbers
+/// (speed, ETA) that only progress events carry and the per-state counts for the header.
+public struct DownloadListModel: Sendable {
+    public private(set) var downloads: [DownloadID: Download] = [:]
+    /// List order: the order downloads were added.
+    public private(set) var order: [DownloadID] = []
+    public private(set) var live: [DownloadID: ProgressSample] = [:]
+    public private(set) var counts: [DownloadState: Int] = [:]
+    /// Bumped whenever the set of downloads or any state changes (for re-sorting/filtering).
+    public private(set) var structureVersion = 0
+
+    public init(_ downloads: [Download] = []) {
+        for d in downloads { insert(d) }
+    }
+
+    public subscript(_ id: DownloadID) -> Download? { downloads[id] }
+
+    public var totalSpeed: Double {
+        live.values.reduce(0) { $0 + $1.bytesPerSecond }
+    }
+
+    public func count(_ state: DownloadState) -> Int { counts[state] ?? 0 }
+
+    /// Applies an event; returns whether the download's state changed (or it came or went).
+    @discardableResult
+    public mutating func apply(_ event: EngineEvent) -> Bool {
+        switch event {
+        case .added(let d):
+            if downloads[d.id] != nil { return replace(d) }
+            insert(d)
+            return true
+        case .updated(let d):
+            if downloads[d.id] == nil {
+                insert(d)
+                return true
+            }
+            return replace(d)
+        case .progress(let sample):
+            guard var d = downloads[sample.id] else { return false }
+            d.receivedBytes = sample.receivedBytes
+            d.totalBytes = sample.totalBytes ?? d.totalBytes
+            downloads[sample.id] = d
+            if d.state == .downloading { live[sample.id] = sample }
+            return false
+        case .removed(let id):
+            guard let d = downloads.removeValue(forKey: id) else { return false }
+            counts[d.state, default: 1] -= 1
+            order.removeAll { $0 == id }
+            live[id] = nil
+            structureVersion += 1
+            return true
+        case .notice(let id, let message):
+            downloads[id]?.notice = message
+            return false
+        }
+    }
+
+    /// Speed and ETA of a running download.
+    public func sample(for id: DownloadID) -> ProgressSample? { live[id] }
+
+    private mutating func insert(_ d: Download) {
+        downloads[d.id] = d
+        order.append(d.id)
+        counts[d.state, default: 0] += 1
+        structureVersion += 1
+    }
+
+    private mutating func replace(_ d: Download) -> Bool {
+        let old = downloads[d.id]
+        downloads[d.id] = d
+        if d.state != .downloading { live[d.id] = nil }
+        guard let old, old.state != d.state || old.fileName != d.fileName else { return false }
+        counts[old.state, default: 1] -= 1
+        counts[d.state, default: 0] += 1
+        structureVersion += 1
+        return true
+    }
+}

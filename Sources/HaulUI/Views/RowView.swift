@@ -1,0 +1,103 @@
+import HaulCore
+
+/// One download on one line: name, bar, percent, received/total, speed, ETA, state.
+/// Paused rows say why; failed rows show the reason where the numbers would be.
+enum RowView {
+    static func draw(
+        _ download: Download, sample: ProgressSample?, into grid: inout Grid, row: Int,
+        columns c: Columns, selected: Bool, glyphs: Glyphs
+    ) {
+        grid.clear(row: row)
+        let base = style(for: download.state)
+        var x = 0
+        x = grid.write(selected ? glyphs.marker + " " : "  ", row: row, column: x, style: .bold)
+        let name = TerminalText.sanitize(download.displayName)
+        x = grid.write(DisplayWidth.fit(name, width: c.name, ellipsis: glyphs.ellipsis) + " ", row: row, column: x, style: download.state == .waiting ? .dim : .plain)
+
+        let stateWidth = c.state
+        let numbersWidth = grid.width - x - (stateWidth + 1)
+        if download.state == .failed {
+            let reason = TerminalText.sanitize(download.reason ?? "failed")
+            x = grid.write(DisplayWidth.fit(reason, width: max(0, numbersWidth), ellipsis: glyphs.ellipsis) + " ", row: row, column: x, style: base)
+        } else {
+            let percent = Formatting.percent(received: download.receivedBytes, total: download.totalBytes)
+            if c.bar > 0 {
+                x = grid.write(bar(percent: download.state == .finished ? 100 : percent, received: download.receivedBytes, total: download.totalBytes, width: c.bar, glyphs: glyphs), row: row, column: x, style: Style(color: download.state == .finished ? .green : .cyan))
+                x += 1
+            }
+            if c.percent > 0 {
+                let text = percent.map { "\($0)%" } ?? (download.state == .finished ? "100%" : "--")
+                x = grid.write(DisplayWidth.right(text, width: c.percent) + " ", row: row, column: x, style: .plain)
+            }
+            if c.size > 0 {
+                x = grid.write(DisplayWidth.fit(sizeText(download), width: c.size) + " ", row: row, column: x, style: .plain)
+            }
+            let live = c.speed + (c.speed > 0 ? 1 : 0) + c.eta + (c.eta > 0 ? 1 : 0)
+            if live > 0 {
+                switch download.state {
+                case .downloading:
+                    if c.speed > 0 {
+                        let speed = sample.map { Formatting.rate($0.bytesPerSecond) } ?? ""
+                        x = grid.write(DisplayWidth.right(speed, width: c.speed) + " ", row: row, column: x, style: .plain)
+                    }
+                    if c.eta > 0 {
+                        x = grid.write(DisplayWidth.right(Formatting.duration(sample?.etaSeconds), width: c.eta) + " ", row: row, column: x, style: .plain)
+                    }
+                case .paused:
+                    let why = download.pauseCause == .metered ? "metered net" : "by user"
+                    x = grid.write(DisplayWidth.right(why, width: live - 1) + " ", row: row, column: x, style: base)
+                case .waiting, .finished, .failed:
+                    x += live
+                }
+            }
+        }
+        if stateWidth > 0 {
+            grid.write(DisplayWidth.fit(stateLabel(download), width: stateWidth), row: row, column: grid.width - stateWidth, style: base)
+        }
+        if selected { grid.restyle(row: row) { $0.reverse = true } }
+    }
+
+    static func stateLabel(_ d: Download) -> String {
+        switch d.state {
+        case .waiting: return "waiting"
+        case .downloading: return "downloading"
+        case .paused: return d.pauseCause == .metered ? "metered" : "paused"
+        case .finished: return "done"
+        case .failed: return d.failureReason == Download.cancelledReason ? "cancelled" : "failed"
+        }
+    }
+
+    static func style(for state: DownloadState) -> Style {
+        switch state {
+        case .waiting: return .dim
+        case .downloading: return .plain
+        case .paused: return Style(color: .yellow)
+        case .finished: return Style(color: .green)
+        case .failed: return Style(color: .red)
+        }
+    }
+
+    static func sizeText(_ d: Download) -> String {
+        if let total = d.totalBytes {
+            return d.state == .finished ? Formatting.bytes(total) : "\(Formatting.bytes(d.receivedBytes))/\(Formatting.bytes(total))"
+        }
+        return d.receivedBytes > 0 ? Formatting.bytes(d.receivedBytes) : ""
+    }
+
+    /// `██████▌░░░░` — full cells, one partial cell (Unicode only), empty cells.
+    static func bar(percent: Int?, received: Int64, total: Int64?, width: Int, glyphs: Glyphs) -> String {
+        guard width > 0 else { return "" }
+        var fraction = Double(percent ?? 0) / 100
+        if let total, total > 0 { fraction = min(1, Double(received) / Double(total)) }
+        if percent == 100 { fraction = 1 }
+        let eighths = Int((fraction * Double(width * 8)).rounded(.down))
+        let full = eighths / 8
+        var text = String(repeating: glyphs.barFull, count: full)
+        var used = full
+        if used < width, glyphs.barPartial.count == 8, eighths % 8 > 0 {
+            text += glyphs.barPartial[eighths % 8]
+            used += 1
+        }
+        return text + String(repeating: glyphs.barEmpty, count: width - used)
+    }
+}

@@ -1,0 +1,95 @@
+import HaulCore
+import XCTest
+@testable import HaulUI
+
+final class KeyHandlingTests: XCTestCase {
+    func controller(_ states: [DownloadState]) -> TUIController {
+        let downloads = states.enumerated().map { i, state -> Download in
+            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl", queueOrder: UInt64(i))
+            d.fileName = "f\(i)"
+            d.state = state
+            return d
+        }
+        let c = TUIController(downloads: downloads, width: 80, height: 24, defaultDirectory: "/dl", home: "/home/u")
+        _ = c.frame(now: 0)
+        return c
+    }
+
+    let id0 = DownloadID(rawValue: "000000"), id1 = DownloadID(rawValue: "000001")
+
+    func testPauseResumeToggle() {
+        let c = controller([.downloading, .paused])
+        XCTAssertEqual(c.handle(.character("p")), [.send(.pause(.ids([id0])))])
+        _ = c.handle(.character("j"))
+        XCTAssertEqual(c.handle(.character(" ")), [.send(.resume(.ids([id1])))])
+    }
+
+    func testCancelAsksFirst() {
+        let c = controller([.downloading])
+        XCTAssertEqual(c.handle(.character("c")), [])
+        XCTAssertEqual(c.mode, .confirm(.cancel(id0)))
+        XCTAssertEqual(c.handle(.character("n")), [])
+        _ = c.handle(.character("c"))
+        XCTAssertEqual(c.handle(.character("y")), [.send(.cancel(.ids([id0])))])
+    }
+
+    func testRemovingAFinishedDownloadAsksAgainBeforeDeletingTheFile() {
+        let c = controller([.finished])
+        _ = c.handle(.character("d"))
+        XCTAssertEqual(c.handle(.character("y")), [])
+        XCTAssertEqual(c.mode, .confirm(.deleteFile(id0)))
+        XCTAssertEqual(c.handle(.character("n")), [.send(.remove(.ids([id0]), deleteFiles: false))])
+        _ = c.handle(.character("d"))
+        _ = c.handle(.character("y"))
+        XCTAssertEqual(c.handle(.character("y")), [.send(.remove(.ids([id0]), deleteFiles: true))])
+    }
+
+    func testPauseAllThenResumeAll() {
+        let c = controller([.downloading, .waiting])
+        XCTAssertEqual(c.handle(.character("P")), [.send(.pause(.all))])
+        let d = controller([.paused, .finished])
+        XCTAssertEqual(d.handle(.character("P")), [.send(.resume(.all))])
+    }
+
+    func testAddFormValidatesAndSends() {
+        let c = controller([])
+        _ = c.handle(.character("a"))
+        for ch in "ftp://x" { _ = c.handle(.character(ch)) }
+        XCTAssertEqual(c.handle(.enter), [])
+        XCTAssertEqual(c.status?.isError, true)
+        _ = c.handle(.control("u"))
+        for ch in "https://example.org/a.iso" { _ = c.handle(.character(ch)) }
+        _ = c.handle(.tab)
+        _ = c.handle(.control("u"))
+        for ch in "~/isos" { _ = c.handle(.character(ch)) }
+        _ = c.handle(.tab)
+        for ch in "x.iso" { _ = c.handle(.character(ch)) }
+        XCTAssertEqual(c.handle(.enter), [.send(.add(AddRequest(url: "https://example.org/a.iso", directory: "/home/u/isos", fileName: "x.iso")))])
+        XCTAssertEqual(c.mode, .list)
+    }
+
+    func testSortCyclesAndNavigationClamps() {
+        let c = controller([.finished, .downloading, .failed])
+        for expected in [SortOrder.name, .progress, .speed, .state, .added] {
+            _ = c.handle(.character("s"))
+            XCTAssertEqual(c.sort, expected)
+        }
+        _ = c.handle(.character("G"))
+        _ = c.frame(now: 1)
+        XCTAssertEqual(c.selectedIndex, 2)
+        _ = c.handle(.down)
+        XCTAssertEqual(c.selectedIndex, 2)
+        _ = c.handle(.character("g"))
+        XCTAssertEqual(c.selectedIndex, 0)
+        XCTAssertEqual(c.handle(.character("q")), [.quit])
+    }
+
+    func testLineEditorIgnoresControlCharactersFromPaste() {
+        var e = LineEditor()
+        for ch in "a\u{1B}b\nc" { _ = e.handle(.character(ch)) }
+        XCTAssertEqual(e.string, "abc")
+        _ = e.handle(.left)
+        _ = e.handle(.backspace)
+        XCTAssertEqual(e.string, "ac")
+    }
+}

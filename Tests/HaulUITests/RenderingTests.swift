@@ -1,0 +1,123 @@
+import HaulCore
+import XCTest
+@testable import HaulUI
+
+/// Frames rendered into the in-memory grid, compared as text.
+final class RenderingTests: XCTestCase {
+    func sample() -> [Download] {
+        var a = Download(id: DownloadID(rawValue: "aaaaaa"), url: "http://h/a", directory: "/dl", queueOrder: 0)
+        a.fileName = "debian-12.iso"
+        a.state = .downloading
+        a.receivedBytes = 512 << 20
+        a.totalBytes = 1 << 30
+        var b = Download(id: DownloadID(rawValue: "bbbbbb"), url: "http://h/b", directory: "/dl", queueOrder: 1)
+        b.fileName = "日本語のファイル名がとても長いです.zip"
+        b.state = .paused
+        b.pauseCause = .user
+        b.receivedBytes = 100
+        b.totalBytes = 400
+        var c = Download(id: DownloadID(rawValue: "cccccc"), url: "http://h/c", directory: "/dl", queueOrder: 2)
+        c.fail("link expired or removed (HTTP 410)")
+        var d = Download(id: DownloadID(rawValue: "dddddd"), url: "http://h/d", directory: "/dl", queueOrder: 3)
+        d.fileName = "done.txt"
+        d.state = .finished
+        d.receivedBytes = 2048
+        d.totalBytes = 2048
+        return [a, b, c, d]
+    }
+
+    func render(width: Int, height: Int, unicode: Bool = true) -> TUIController {
+        let c = TUIController(downloads: sample(), width: width, height: height, defaultDirectory: "/dl", home: "/root", unicode: unicode)
+        c.apply(.progress(ProgressSample(id: DownloadID(rawValue: "aaaaaa"), receivedBytes: 512 << 20, totalBytes: 1 << 30, bytesPerSecond: 2_097_152, etaSeconds: 256)))
+        XCTAssertEqual(c.frame(now: 0), .full)
+        return c
+    }
+
+    func testGoldenFrameAt80x24() {
+        let c = render(width: 80, height: 12)
+        let expected = [
+            " haul  ↓ 2.0 MiB/s  1 active  1 paused  1 done  1 failed           metered: off ",
+            "  NAME                           PROGRESS        %      SPEED    ETA STATE      ",
+            "▶ debian-12.iso                  ██████░░░░░░  50%  2.0 MiB/s  4m16s downloading",
+            "  日本語のファイル名がとても長…  ███░░░░░░░░░  25%           by user paused     ",
+            "  http://h/c                     link expired or removed (HTTP 410)  failed     ",
+            "  done.txt                       ████████████ 100%                   done       ",
+        ]
+        for (i, line) in expected.enumerated() {
+            XCTAssertEqual(c.grid.text(row: i), line, "row \(i)")
+        }
+        XCTAssertEqual(c.grid.text(row: 10), DisplayWidth.fit("sort: added · 4 of 4 shown", width: 80))
+        XCTAssertTrue(c.grid.text(row: 11).hasPrefix("a Add  p Pause  c Cancel  d Remove  r Retry"))
+    }
+
+    func testEveryLineFitsTheWidthAtAnySize() {
+        for (w, h) in [(80, 24), (160, 50), (60, 20), (40, 12), (200, 60)] {
+            let c = render(width: w, height: h)
+            for row in 0..<h {
+                XCTAssertEqual(DisplayWidth.of(c.grid.text(row: row)), w, "\(w)x\(h) row \(row): \(c.grid.text(row: row))")
+            }
+        }
+    }
+
+    func testNarrowScreensDropColumnsInOrder() {
+        XCTAssertEqual(Columns.forWidth(160).size, 17)
+        XCTAssertGreaterThan(Columns.forWidth(160).bar, 12)
+        XCTAssertEqual(Columns.forWidth(80).size, 0)
+        XCTAssertEqual(Columns.forWidth(80).bar, 12)
+        XCTAssertEqual(Columns.forWidth(60).bar, 0)
+        XCTAssertEqual(Columns.forWidth(60).eta, 6)
+        XCTAssertEqual(Columns.forWidth(40).speed, 0)
+        XCTAssertGreaterThanOrEqual(Columns.forWidth(40).name, 20)
+    }
+
+    func testWideCharactersNeverStraddleTheCut() {
+        XCTAssertEqual(DisplayWidth.of("日本語"), 6)
+        XCTAssertEqual(DisplayWidth.of("👍🏽x"), 3)
+        XCTAssertEqual(DisplayWidth.of("e\u{301}"), 1)
+        XCTAssertEqual(DisplayWidth.fit("日本語", width: 5), "日本…")
+        XCTAssertEqual(DisplayWidth.fit("日本語", width: 4), "日… ")
+        XCTAssertEqual(DisplayWidth.fit("abc", width: 5), "abc  ")
+    }
+
+    func testStylesOfSpans() {
+        let c = render(width: 100, height: 10)
+        let failedRow = c.grid.spans(row: 4)
+        XCTAssertTrue(failedRow.contains { $0.text.contains("link expired") && $0.style.color == .red })
+        let selectedRow = c.grid.spans(row: 2)
+        XCTAssertTrue(selectedRow.allSatisfy { $0.style.reverse }, "the selection is reverse video")
+        let doneRow = c.grid.spans(row: 5)
+        XCTAssertTrue(doneRow.contains { $0.text.contains("done") && $0.style.color == .green })
+    }
+
+    func testMonochromeGlyphs() {
+        let c = render(width: 80, height: 8, unicode: false)
+        XCTAssertTrue(c.grid.text(row: 2).contains("######------"))
+        XCTAssertTrue(c.grid.text(row: 2).hasPrefix("> "))
+    }
+
+    func testServerSuppliedTextIsSanitizedBeforeDrawing() {
+        var evil = Download(id: DownloadID(rawValue: "eeeeee"), url: "http://h/e", directory: "/dl", queueOrder: 0)
+        evil.fileName = "a\u{1B}[2Jb\u{7}c"
+        evil.fail("bad \u{1B}]0;title\u{7} reason")
+        let c = TUIController(downloads: [evil], width: 80, height: 8, defaultDirectory: "/dl", home: "/root")
+        _ = c.frame(now: 0)
+        for row in 0..<8 {
+            XCTAssertFalse(c.grid.text(row: row).unicodeScalars.contains { $0.value < 0x20 }, "row \(row)")
+        }
+        XCTAssertTrue(c.grid.text(row: 2).contains("ab?c"))
+    }
+
+    func testDetailsAndHelpOverlays() {
+        let c = render(width: 100, height: 30)
+        _ = c.handle(.enter)
+        XCTAssertEqual(c.frame(now: 0.1), .full)
+        let text = c.grid.lines.joined(separator: "\n")
+        XCTAssertTrue(text.contains("Details"))
+        XCTAssertTrue(text.contains("URL         http://h/a"))
+        XCTAssertTrue(text.contains("Resumable   unknown yet"))
+        _ = c.handle(.escape)
+        _ = c.handle(.character("?"))
+        _ = c.frame(now: 0.2)
+        XCTAssertTrue(c.grid.lines.joined().contains("pause / resume the selected download"))
+    }
+}
