@@ -39,7 +39,7 @@ let package = Package(
         // The screen model, views, key map and the row-binding observer layer: no terminal needed.
         .target(name: "HaulUI", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
         // ncursesw, the only C the project touches.
-        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // The thin curses backend: draws HaulUI's grid and reads keys. The only code calling ncurses.
         .target(name: "HaulTerminal", dependencies: ["CNcurses", "HaulUI"], swiftSettings: swiftSettings),
         // The executable: argument parsing and wiring.

@@ -5,7 +5,7 @@ import HaulCore
 struct Haul: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "haul",
-        abstract: "A terminal download manager: resumable, crash-proof, keyboard-driven.",
+        abstract: "A terminal download manager: resumable, crash-proof, keyboard-driven. With no command, opens the full-screen UI.",
         discussion: """
             Downloads are kept in a state file and resume where they stopped, even after a crash.
             Exit codes: 0 success, 1 a download failed, 2 bad input, 3 the state file is busy or \
@@ -17,6 +17,13 @@ struct Haul: AsyncParsableCommand {
             PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self,
         ]
     )
+
+    @OptionGroup var stateOptions: StateOptions
+
+    /// No subcommand: the full-screen UI.
+    func run() async throws {
+        try await TUIApp.run(stateOptions)
+    }
 
     static func main() async {
         Signals.unblockAll()

@@ -48,6 +48,8 @@ final class RenderingTests: XCTestCase {
         }
         XCTAssertEqual(c.grid.text(row: 10), DisplayWidth.fit("sort: added · 4 of 4 shown", width: 80))
         XCTAssertTrue(c.grid.text(row: 11).hasPrefix("a Add  p Pause  c Cancel  d Remove  r Retry"))
+        XCTAssertTrue(c.grid.text(row: 11).hasSuffix("? Help  q Quit  "))
+        XCTAssertTrue(render(width: 40, height: 10).grid.text(row: 9).contains("q Quit"))
     }
 
     func testEveryLineFitsTheWidthAtAnySize() {

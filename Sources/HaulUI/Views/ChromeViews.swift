@@ -33,21 +33,30 @@ enum TitleView {
     }
 }
 
-/// The key hints on the last line.
+/// The key hints on the last line; "? Help  q Quit" stay pinned to the right edge.
 enum FooterView {
     static let hints: [(String, String)] = [
         ("a", "Add"), ("p", "Pause"), ("c", "Cancel"), ("d", "Remove"), ("r", "Retry"), ("P", "All"),
-        ("/", "Filter"), ("s", "Sort"), ("Enter", "Details"), ("?", "Help"), ("q", "Quit"),
+        ("/", "Filter"), ("s", "Sort"), ("Enter", "Details"),
     ]
+    static let pinned: [(String, String)] = [("?", "Help"), ("q", "Quit")]
 
     static func draw(into grid: inout Grid, row: Int) {
         grid.clear(row: row)
+        let pinnedWidth = pinned.reduce(0) { $0 + width($1) }
         var x = 0
-        for (key, label) in hints {
-            let width = DisplayWidth.of(key) + DisplayWidth.of(label) + 3
-            if x + width > grid.width { break }
-            x = grid.write(key, row: row, column: x, style: Style(color: .cyan, bold: true))
-            x = grid.write(" " + label + "  ", row: row, column: x, style: .plain)
+        for hint in hints {
+            if x + width(hint) > grid.width - pinnedWidth { break }
+            x = put(hint, into: &grid, row: row, column: x)
         }
+        x = max(x, grid.width - pinnedWidth)
+        for hint in pinned { x = put(hint, into: &grid, row: row, column: x) }
+    }
+
+    private static func width(_ hint: (String, String)) -> Int { DisplayWidth.of(hint.0) + DisplayWidth.of(hint.1) + 3 }
+
+    private static func put(_ hint: (String, String), into grid: inout Grid, row: Int, column: Int) -> Int {
+        let x = grid.write(hint.0, row: row, column: column, style: Style(color: .cyan, bold: true))
+        return grid.write(" " + hint.1 + "  ", row: row, column: x, style: .plain)
     }
 }

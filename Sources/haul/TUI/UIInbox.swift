@@ -1,0 +1,32 @@
+import HaulCore
+import Synchronization
+
+/// What other threads hand to the UI thread: engine events and the outcome of commands.
+enum UIMessage: Sendable {
+    case event(EngineEvent)
+    case report(String, isError: Bool)
+    /// The engine's event stream ended.
+    case engineStopped
+}
+
+/// A queue the engine side fills and the UI thread drains once per loop turn.
+final class UIInbox: Sendable {
+    private let queue = Mutex<[UIMessage]>([])
+    private let stop = Atomic<Bool>(false)
+
+    /// Asks the UI loop to end (from a signal handler's queue).
+    func requestStop() { stop.store(true, ordering: .relaxed) }
+
+    var stopRequested: Bool { stop.load(ordering: .relaxed) }
+
+    func push(_ message: UIMessage) {
+        queue.withLock { $0.append(message) }
+    }
+
+    func drain() -> [UIMessage] {
+        queue.withLock { queue in
+            defer { queue.removeAll(keepingCapacity: true) }
+            return queue
+        }
+    }
+}
