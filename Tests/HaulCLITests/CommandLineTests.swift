@@ -149,8 +149,15 @@ final class CommandLineTests: CLITestCase {
         XCTAssertEqual(list.count, 0)
     }
 
-    func testNoArgumentsPrintsHelp() async throws {
+    func testWithoutATerminalTheTUISaysSoAndFails() async throws {
         let result = try await haul()
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("needs a terminal"), result.stderr)
+        XCTAssertEqual(result.stdout, "")
+    }
+
+    func testHelp() async throws {
+        let result = try await haul("--help")
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stdout.contains("USAGE: haul"), result.stdout)
         let help = try await haul("add", "--help")

@@ -132,11 +132,11 @@ extension Engine {
         scheduleSave(delay: configuration.transitionSaveDelay)
     }
 
-    /// Deletes the `.part` and forgets the claimed name and validators: a retry starts afresh.
+    /// Deletes the `.part` and forgets the validators: a retry starts afresh. The name stays
+    /// (for display, and reserved); placement never overwrites if it gets taken meanwhile.
     private func discardPartialData(_ id: DownloadID) {
         guard var download = downloads[id] else { return }
         if let part = download.partPath { unlink(part) }
-        if download.requestedName == nil || download.fileName != nil { download.fileName = nil }
         download.receivedBytes = 0
         download.etag = nil
         download.lastModified = nil

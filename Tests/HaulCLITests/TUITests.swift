@@ -1,0 +1,136 @@
+import Foundation
+import HaulTestSupport
+import XCTest
+
+/// The real `haul` TUI in a real terminal (tmux), against nginx on loopback.
+final class TUITests: CLITestCase {
+    var nginx: NginxServer!
+    var www: String!
+    var sessions: [TmuxSession] = []
+
+    override func setUp() async throws {
+        try await super.setUp()
+        www = dir.subdirectory("www")
+        nginx = try await NginxServer(root: www, slowRate: "300k", workDirectory: dir.subdirectory("nginx"))
+    }
+
+    override func tearDown() async throws {
+        for session in sessions { await session.kill() }
+        sessions = []
+        await nginx?.stop()
+        try await super.tearDown()
+    }
+
+    /// Opens haul in a shell inside tmux; after haul exits, the shell reports its exit code
+    /// and whether the tty is back in canonical mode with echo.
+    func openTUI(width: Int = 100, height: Int = 30, name: String = "tui") async throws -> TmuxSession {
+        let script = "'\(HaulBinary.path)'; echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; sleep 600"
+        let session = try await TmuxSession(
+            command: script, width: width, height: height,
+            environment: environment(["TERM": "xterm-256color"]), workDirectory: dir.subdirectory(name)
+        )
+        sessions.append(session)
+        try await session.waitFor { $0.contains("metered:") && $0.contains("q Quit") }
+        return session
+    }
+
+    func stateOfFirstDownload() -> String? {
+        guard let data = FileManager.default.contents(atPath: statePath),
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let downloads = root["downloads"] as? [[String: Any]] else { return nil }
+        return downloads.first?["state"] as? String
+    }
+
+    static func percent(in screen: String, row name: String) -> Int? {
+        guard let line = screen.split(separator: "\n").first(where: { $0.contains(name) }),
+              let range = line.range(of: #"\d+%"#, options: .regularExpression) else { return nil }
+        return Int(line[range].dropLast())
+    }
+
+    func testAddWatchPauseResumeCancelResizeQuitAndRestart() async throws {
+        try TestFiles.random(www + "/big.bin", size: 1_500_000)
+        try TestFiles.random(www + "/other.bin", size: 3_000_000)
+        let tui = try await openTUI()
+
+        // a: add a URL through the dialog.
+        try await tui.send("a")
+        try await tui.waitFor { $0.contains("Add a download") }
+        try await tui.send(nginx.url("slow/big.bin"), literal: true)
+        try await tui.send("Enter")
+        let first = try await tui.waitFor { (Self.percent(in: $0, row: "big.bin") ?? 0) > 0 }
+        let p1 = try XCTUnwrap(Self.percent(in: first, row: "big.bin"))
+        let later = try await tui.waitFor { (Self.percent(in: $0, row: "big.bin") ?? 0) > p1 }
+        XCTAssertTrue(later.contains("downloading"), later)
+
+        // p: pause; the state file says so.
+        try await tui.send("p")
+        try await tui.waitFor { $0.contains("by user") && $0.contains("paused") }
+        try await waitUntil { self.stateOfFirstDownload() == "paused" }
+
+        // p again: resumes and finishes byte-identical.
+        try await tui.send("p")
+        try await tui.waitFor(timeout: 30) { $0.split(separator: "\n").contains { $0.contains("big.bin") && $0.contains("done") } }
+        XCTAssertTrue(sameFile(downloads + "/big.bin", www + "/big.bin"))
+
+        // c: cancel asks, then removes the .part.
+        try await tui.send("a")
+        try await tui.waitFor { $0.contains("Add a download") }
+        try await tui.send(nginx.url("slow/other.bin"), literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor { (Self.percent(in: $0, row: "other.bin") ?? 0) > 0 }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: downloads + "/other.bin.part"))
+        try await tui.send("G")
+        try await tui.send("c")
+        try await tui.waitFor { $0.contains("Cancel other.bin and delete its partial data? [y/N]") }
+        try await tui.send("y")
+        try await tui.waitFor { $0.split(separator: "\n").contains { $0.contains("other.bin") && $0.contains("cancelled") } }
+        try await waitUntil { !FileManager.default.fileExists(atPath: self.downloads + "/other.bin.part") }
+
+        // Resizes redraw at once and adapt the columns.
+        try await tui.resize(width: 80, height: 24)
+        let small = try await tui.waitFor { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 24 && screen.contains("q Quit") && !screen.contains("SIZE")
+        }
+        XCTAssertTrue(small.contains("big.bin"), small)
+        try await tui.resize(width: 160, height: 50)
+        let large = try await tui.waitFor { $0.contains("SIZE") && $0.contains("q Quit") }
+        XCTAssertTrue(large.contains("other.bin"), large)
+
+        // q: quits, state saved, terminal restored.
+        try await tui.send("q")
+        let after = try await tui.waitFor { $0.contains("EXIT=") }
+        XCTAssertTrue(after.contains("EXIT=0"), after)
+        XCTAssertTrue(after.contains("icanon echo"), "the tty is back in canonical mode with echo: \(after)")
+        XCTAssertFalse(after.contains("metered:"), "the alternate screen is gone")
+
+        // A restart shows the same list.
+        let again = try await openTUI(name: "tui2")
+        let screen = try await again.waitFor { $0.contains("big.bin") && $0.contains("other.bin") }
+        XCTAssertTrue(screen.contains("done"), screen)
+        XCTAssertTrue(screen.contains("cancelled"), screen)
+        try await again.send("q")
+        try await again.waitFor { $0.contains("EXIT=0") }
+    }
+
+    func testSignalsAndCtrlCRestoreTheTerminal() async throws {
+        try TestFiles.random(www + "/big.bin", size: 3_000_000)
+        _ = try await haul("add", nginx.url("slow/big.bin"))
+        let tui = try await openTUI()
+        try await tui.waitFor { (Self.percent(in: $0, row: "big.bin") ?? 0) > 0 }
+        try await tui.send("C-c")
+        let afterCtrlC = try await tui.waitFor { $0.contains("EXIT=") }
+        XCTAssertTrue(afterCtrlC.contains("EXIT=0") && afterCtrlC.contains("icanon echo"), afterCtrlC)
+        XCTAssertEqual(stateOfFirstDownload(), "waiting", "a running download is saved to resume next time")
+
+        for signal in [SIGTERM, SIGHUP] {
+            let again = try await openTUI(name: "tui-\(signal)")
+            let lock = try String(contentsOfFile: statePath + ".lock", encoding: .utf8)
+            let pid = try XCTUnwrap(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)))
+            kill(pid, signal)
+            let after = try await again.waitFor { $0.contains("EXIT=") }
+            XCTAssertTrue(after.contains("icanon echo"), "signal \(signal): \(after)")
+            XCTAssertFalse(after.contains("metered:"), "signal \(signal): \(after)")
+        }
+    }
+}
