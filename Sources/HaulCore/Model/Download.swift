@@ -91,8 +91,10 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         }
     }
 
-    /// The name to show: the final name, else the user's, else the URL.
-    public var displayName: String { fileName ?? requestedName ?? Redaction.url(url) }
+    /// The name to show: the final name, else the user's, else what the URL suggests, else the URL.
+    public var displayName: String {
+        fileName ?? requestedName ?? FileNaming.nameFromURL(url).flatMap(FileNameSanitizer.sanitize) ?? Redaction.url(url)
+    }
 
     // Fields added later must decode from older files, so only the identity is required.
     public init(from decoder: Decoder) throws {

@@ -92,6 +92,12 @@ public final class TUIController {
     }
 
     private func handleList(_ key: Key) -> [Effect] {
+        if key == .escape, !filterText.isEmpty {
+            filterText = ""
+            listDirty = true
+            report("filter cleared")
+            return []
+        }
         guard let action = KeyMap.action(for: key) else { return [] }
         let page = max(1, layout.slotCount - 1)
         switch action {

@@ -9,12 +9,17 @@ import HaulUI
 /// `haul` with no arguments: the engine in-process, the full-screen UI on its own thread.
 enum TUIApp {
     static func run(_ stateOptions: StateOptions) async throws {
+        try requireTerminal()
+        let engine = try stateOptions.openEngine()
+        try await run(engine: engine, environment: stateOptions.environment, startMessage: engine.recoveryMessage)
+    }
+
+    /// Says so and fails when stdin or stdout is not a terminal.
+    static func requireTerminal() throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             Console.error("the full-screen UI needs a terminal on stdin and stdout; in scripts use 'haul add', 'haul run' and 'haul ls'")
             throw ExitStatus.badInput
         }
-        let engine = try stateOptions.openEngine()
-        try await run(engine: engine, environment: stateOptions.environment, startMessage: engine.recoveryMessage)
     }
 
     static func run(engine: Engine, environment: [String: String], startMessage: String?) async throws {
