@@ -18,18 +18,21 @@ public struct StateDocument: Codable, Sendable, Equatable {
     public struct Settings: Codable, Sendable, Equatable {
         /// How many transfers run at once.
         public var concurrency: Int
-        /// Metered-network mode: "off", "on" or "auto".
-        public var meteredMode: String
+        public var meteredMode: MeteredMode
+        /// Bytes per second for allowed downloads while metered; nil for no cap.
+        public var meteredLimit: Int64?
 
-        public init(concurrency: Int = 3, meteredMode: String = "off") {
+        public init(concurrency: Int = 3, meteredMode: MeteredMode = .off, meteredLimit: Int64? = nil) {
             self.concurrency = concurrency
             self.meteredMode = meteredMode
+            self.meteredLimit = meteredLimit
         }
 
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             concurrency = max(1, (try? c.decodeIfPresent(Int.self, forKey: .concurrency)) ?? 3)
-            meteredMode = (try? c.decodeIfPresent(String.self, forKey: .meteredMode)) ?? "off"
+            meteredMode = (try? c.decodeIfPresent(MeteredMode.self, forKey: .meteredMode)) ?? .off
+            meteredLimit = (try? c.decodeIfPresent(Int64.self, forKey: .meteredLimit)) ?? nil
         }
     }
 }

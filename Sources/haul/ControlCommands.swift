@@ -30,16 +30,32 @@ protocol ControlCommand: AsyncParsableCommand {
     var selection: SelectionArguments { get }
     var stateOptions: StateOptions { get }
     func command(for selection: DownloadSelection) -> EngineCommand
+    func commands(for selection: DownloadSelection) -> [EngineCommand]
     func describe(old: Download, new: Download?) -> String
 }
 
 extension ControlCommand {
+    func commands(for selection: DownloadSelection) -> [EngineCommand] { [command(for: selection)] }
+    func command(for selection: DownloadSelection) -> EngineCommand { commands(for: selection)[0] }
+
     func run() async throws {
         let engine = try stateOptions.openEngine()
         let selected = try await selection.selection(in: engine)
         let before = Dictionary(uniqueKeysWithValues: await engine.allDownloads.map { ($0.id, $0) })
-        let ids = try await engine.perform(command(for: selected))
+        var ids: [DownloadID] = []
+        for command in commands(for: selected) {
+            ids = try await engine.perform(command)
+        }
         await engine.saveNow()
+        if self is ResumeCommand, await engine.refreshedNetworkStatus().isMetered {
+            var held = 0
+            for id in ids where before[id]?.state == .paused {
+                if await engine.download(id)?.allowMetered == false { held += 1 }
+            }
+            if held > 0 {
+                Console.warn("the network is metered: \(held) download(s) will wait for an unmetered network (use --allow-metered to allow them)")
+            }
+        }
         for id in ids {
             guard let old = before[id] else { continue }
             Console.out(describe(old: old, new: await engine.download(id)))
@@ -62,10 +78,18 @@ struct PauseCommand: ControlCommand {
 }
 
 struct ResumeCommand: ControlCommand {
-    static let configuration = CommandConfiguration(commandName: "resume", abstract: "Queue paused downloads again.")
+    static let configuration = CommandConfiguration(
+        commandName: "resume",
+        abstract: "Queue paused downloads again.",
+        discussion: "While the network is metered, a download without the allowance waits for an unmetered network; --allow-metered gives it the allowance."
+    )
     @OptionGroup var selection: SelectionArguments
+    @Flag(name: .long, help: "Also allow these downloads on a metered network.")
+    var allowMetered = false
     @OptionGroup var stateOptions: StateOptions
-    func command(for selection: DownloadSelection) -> EngineCommand { .resume(selection) }
+    func commands(for selection: DownloadSelection) -> [EngineCommand] {
+        (allowMetered ? [.allowMetered(selection, true)] : []) + [.resume(selection)]
+    }
 }
 
 struct CancelCommand: ControlCommand {

@@ -14,7 +14,7 @@ struct Haul: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             AddCommand.self, ListCommand.self, RunCommand.self,
-            PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self, DemoCommand.self,
+            PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self, MeteredCommand.self, DemoCommand.self,
         ]
     )
 

@@ -53,6 +53,8 @@ final class RunReporter {
             log("\(id) \(names[id] ?? ""): \(TerminalText.sanitize(message))")
         case .removed(let id):
             _ = stopTracking(id)
+        case .network(let status):
+            log("metered network: \(status.label)")
         }
         if interactive { redraw(force: false) }
     }

@@ -18,7 +18,7 @@ final class StateFileTests: XCTestCase {
     func testRoundTripKeepsEveryField() throws {
         let dir = TestDirectory()
         let file = StateFile(path: dir.path + "/state.json")
-        var document = StateDocument(settings: .init(concurrency: 5, meteredMode: "auto"), downloads: sample(20))
+        var document = StateDocument(settings: .init(concurrency: 5, meteredMode: .auto, meteredLimit: 512_000), downloads: sample(20))
         document.downloads[3].state = .paused
         document.downloads[3].pauseCause = .metered
         document.downloads[4].fail("link expired or removed (HTTP 410)")

@@ -45,6 +45,15 @@ extension Download {
         return true
     }
 
+    /// A policy pause ends: back to waiting in the same queue position.
+    @discardableResult
+    public mutating func resumeFromPolicy() -> Bool {
+        guard state == .paused, pauseCause == .metered else { return false }
+        state = .waiting
+        pauseCause = nil
+        return true
+    }
+
     public mutating func fail(_ reason: String) {
         state = .failed
         pauseCause = nil

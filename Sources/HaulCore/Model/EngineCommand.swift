@@ -40,4 +40,9 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     case remove(DownloadSelection, deleteFiles: Bool)
     case retry(DownloadSelection)
     case setConcurrency(Int)
+    case setMeteredMode(MeteredMode)
+    /// Bytes per second for allowed downloads while metered; nil removes the cap.
+    case setMeteredLimit(Int64?)
+    /// Gives (or takes) downloads the allowance to use a metered network.
+    case allowMetered(DownloadSelection, Bool)
 }

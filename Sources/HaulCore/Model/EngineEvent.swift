@@ -26,13 +26,16 @@ public enum EngineEvent: Codable, Sendable, Equatable {
     case removed(DownloadID)
     /// A message worth showing, e.g. "remote file changed; starting over" or "retrying in 4 s".
     case notice(DownloadID, String)
+    /// The metered-network mode, the probe's verdict or the cap changed.
+    case network(NetworkStatus)
 
-    /// The download this event is about.
-    public var downloadID: DownloadID {
+    /// The download this event is about; nil for engine-wide events.
+    public var downloadID: DownloadID? {
         switch self {
         case .added(let d), .updated(let d): return d.id
         case .progress(let p): return p.id
         case .removed(let id), .notice(let id, _): return id
+        case .network: return nil
         }
     }
 }

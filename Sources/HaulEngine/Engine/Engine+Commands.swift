@@ -10,7 +10,13 @@ extension Engine {
     @discardableResult
     public func perform(_ command: EngineCommand) async throws(InputError) -> [DownloadID] {
         guard !isShutDown else { throw InputError("the engine has shut down; the command was not applied") }
-        defer { schedule() }
+        let ids = try await apply(command)
+        if running { await enforceMeteredPolicy() }
+        schedule()
+        return ids
+    }
+
+    private func apply(_ command: EngineCommand) async throws(InputError) -> [DownloadID] {
         switch command {
         case .add(let request):
             return [try add(request)]
@@ -39,6 +45,29 @@ extension Engine {
             settings.concurrency = limit
             scheduleSave(delay: configuration.transitionSaveDelay)
             return []
+        case .setMeteredMode(let mode):
+            settings.meteredMode = mode
+            if mode == .auto { await probeNow() }
+            publish(.network(networkStatus))
+            scheduleSave(delay: configuration.transitionSaveDelay)
+            return []
+        case .setMeteredLimit(let limit):
+            if let limit, limit < Throttle.minimumRate {
+                throw InputError("the metered speed cap must be at least \(Formatting.rate(Double(Throttle.minimumRate)))")
+            }
+            settings.meteredLimit = limit
+            publish(.network(networkStatus))
+            scheduleSave(delay: configuration.transitionSaveDelay)
+            return []
+        case .allowMetered(let selection, let allowed):
+            let ids = resolve(selection)
+            for id in ids {
+                guard var download = downloads[id], download.allowMetered != allowed else { continue }
+                download.allowMetered = allowed
+                downloads[id] = download
+                changed(download)
+            }
+            return ids
         }
     }
 

@@ -31,6 +31,9 @@ public actor Engine {
     var nextGeneration: UInt64 = 1
     var speed: [DownloadID: SpeedMeter] = [:]
     var pool: HTTPClientPool?
+    let throttle = Throttle()
+    var meteredVerdict: MeteredVerdict = .unknown
+    var probeTask: Task<Void, Never>?
     var running = false
     /// True once ``shutdown()`` was called (for example by a signal).
     public private(set) var isShutDown = false
@@ -106,10 +109,13 @@ public actor Engine {
     // MARK: Running
 
     /// Starts transfers for waiting downloads, up to the concurrency limit.
-    public func start() {
-        guard !running else { return }
+    public func start() async {
+        guard !running, !isShutDown else { return }
         running = true
         if pool == nil { pool = HTTPClientPool(configuration: configuration) }
+        if settings.meteredMode == .auto { await probeNow() }
+        startProbing()
+        await enforceMeteredPolicy()
         schedule()
     }
 
@@ -127,6 +133,8 @@ public actor Engine {
         guard !isShutDown else { return }
         isShutDown = true
         running = false
+        probeTask?.cancel()
+        probeTask = nil
         let stopping = transfers
         for (id, transfer) in stopping {
             transfer.task.cancel()
@@ -177,7 +185,7 @@ public actor Engine {
             requestedName: download.requestedName, fileName: download.fileName, headers: download.headers,
             sha256: download.sha256, etag: download.etag, lastModified: download.lastModified
         )
-        let runner = TransferRunner(engine: self, pool: pool, configuration: configuration)
+        let runner = TransferRunner(engine: self, pool: pool, throttle: throttle, configuration: configuration)
         let previous = stopping[id]
         transfers[id] = (generation, Task {
             await previous?.value

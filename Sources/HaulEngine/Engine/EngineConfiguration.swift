@@ -17,6 +17,10 @@ public struct EngineConfiguration: Sendable {
     public var transitionSaveDelay: Double = 0.1
     public var progressSaveInterval: Double = 2
     public var proxies = ProxyEnvironment(environment: [:])
+    /// How often `auto` metered mode asks NetworkManager.
+    public var meteredProbeInterval: Double = 5
+    /// The environment the probe runs with (`HAUL_METERED_PROBE` replaces it in tests).
+    public var environment: [String: String] = [:]
     public var userAgent = "haul/0.1"
 
     public init(statePath: String) {
@@ -24,9 +28,11 @@ public struct EngineConfiguration: Sendable {
     }
 
     /// Reads the tunables that tests and power users set through the environment
-    /// (`HAUL_STALL_TIMEOUT`, `HAUL_RETRY_BASE`, `HAUL_MAX_RETRIES`), plus the proxy variables.
+    /// (`HAUL_STALL_TIMEOUT`, `HAUL_RETRY_BASE`, `HAUL_MAX_RETRIES`, `HAUL_METERED_INTERVAL`), plus the proxy variables.
     public mutating func apply(environment: [String: String]) {
+        self.environment = environment
         proxies = ProxyEnvironment(environment: environment)
+        if let v = environment["HAUL_METERED_INTERVAL"].flatMap(Double.init), v > 0 { meteredProbeInterval = v }
         if let v = environment["HAUL_STALL_TIMEOUT"].flatMap(Double.init), v > 0 { stallTimeout = v }
         if let v = environment["HAUL_RETRY_BASE"].flatMap(Double.init), v >= 0 { retryPolicy.baseDelay = v }
         if let v = environment["HAUL_MAX_RETRIES"].flatMap(Int.init), v >= 0 { retryPolicy.maxRetries = v }

@@ -13,6 +13,7 @@ import NIOHTTP1
 struct TransferRunner: Sendable {
     let engine: Engine
     let pool: HTTPClientPool
+    let throttle: Throttle
     let configuration: EngineConfiguration
 
     func run(_ initialJob: TransferJob) async {
@@ -144,6 +145,8 @@ struct TransferRunner: Sendable {
             try part.write(buffer, at: position)
             position += Int64(buffer.readableBytes)
             progressMade = true
+            let wait = throttle.consume(buffer.readableBytes)
+            if wait > 0 { try await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
             let now = Monotonic.seconds()
             if now - lastReport >= configuration.progressInterval {
                 lastReport = now

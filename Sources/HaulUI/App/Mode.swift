@@ -5,6 +5,8 @@ public enum Mode: Equatable, Sendable {
     case list
     /// Typing a name filter on the status line; the list filters as you type.
     case filter(LineEditor)
+    /// Typing the metered speed cap on the status line.
+    case meteredLimit(LineEditor)
     case add(AddForm)
     /// A yes/no question on the status line.
     case confirm(Confirmation)
@@ -14,7 +16,7 @@ public enum Mode: Equatable, Sendable {
     var isOverlay: Bool {
         switch self {
         case .add, .details, .help: return true
-        case .list, .filter, .confirm: return false
+        case .list, .filter, .meteredLimit, .confirm: return false
         }
     }
 }
@@ -24,6 +26,8 @@ public enum Confirmation: Equatable, Sendable {
     case remove(DownloadID)
     /// Asked after `remove` for a finished download.
     case deleteFile(DownloadID)
+    /// Resuming a download without the metered allowance while the network is metered.
+    case allowAndResume(DownloadID)
 }
 
 /// What the controller asks the outside world to do.

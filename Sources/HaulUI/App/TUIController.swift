@@ -18,8 +18,8 @@ public final class TUIController {
     public private(set) var scroll = 0
     /// The line shown on the status row until the next key.
     public private(set) var status: (text: String, isError: Bool)?
-    /// Shown in the header; the metered-network issue fills it in.
-    public var meteredLabel = "off" { didSet { if meteredLabel != oldValue { fullRedraw = true } } }
+    /// The metered-network mode and verdict, as the engine last reported them.
+    public private(set) var network: NetworkStatus
 
     let glyphs: Glyphs
     let defaultDirectory: String
@@ -30,7 +30,11 @@ public final class TUIController {
     private var fullRedraw = true
     private var statusDirty = true
 
-    public init(downloads: [Download], width: Int, height: Int, defaultDirectory: String, home: String, unicode: Bool = true) {
+    public init(
+        downloads: [Download], width: Int, height: Int, defaultDirectory: String, home: String, unicode: Bool = true,
+        network: NetworkStatus = NetworkStatus(mode: .off)
+    ) {
+        self.network = network
         model = DownloadListModel(downloads)
         layout = ScreenLayout(width: width, height: height)
         columns = Columns.forWidth(layout.width)
@@ -55,6 +59,7 @@ public final class TUIController {
             break
         }
         if case .details(let id) = mode, id == event.downloadID { fullRedraw = true }
+        if case .network(let status) = event { network = status }
     }
 
     /// Shows a message on the status line (results and errors of commands).
@@ -83,6 +88,7 @@ public final class TUIController {
         switch mode {
         case .list: return handleList(key)
         case .filter(var editor): return handleFilter(key, &editor)
+        case .meteredLimit(var editor): return handleMeteredLimit(key, &editor)
         case .add(var form): return handleAdd(key, &form)
         case .confirm(let question): return handleConfirm(key, question)
         case .details, .help:
@@ -115,11 +121,17 @@ public final class TUIController {
             sort = sort.next
             listDirty = true
             report("sorted by \(sort.rawValue)")
+        case .cycleMetered:
+            let next = network.mode.next
+            report("metered network: \(next.rawValue)")
+            return [.send(.setMeteredMode(next))]
+        case .setMeteredLimit:
+            setMode(.meteredLimit(LineEditor(network.limit.map { Formatting.bytes($0).replacingOccurrences(of: " ", with: "") } ?? "")))
         case .togglePauseAll:
             let anyActive = model.count(.waiting) + model.count(.downloading) > 0
             report(anyActive ? "pausing all" : "resuming all")
             return [.send(anyActive ? .pause(.all) : .resume(.all))]
-        case .details, .togglePause, .cancel, .remove, .retry:
+        case .details, .togglePause, .cancel, .remove, .retry, .toggleAllowMetered:
             guard let d = selectedDownload else {
                 report("nothing selected — press a to add a download")
                 return []
@@ -137,7 +149,12 @@ public final class TUIController {
         case .togglePause:
             switch d.state {
             case .waiting, .downloading: return [.send(.pause(.ids([d.id])))]
-            case .paused: return [.send(.resume(.ids([d.id])))]
+            case .paused:
+                if network.isMetered && !d.allowMetered {
+                    setMode(.confirm(.allowAndResume(d.id)))
+                    return []
+                }
+                return [.send(.resume(.ids([d.id])))]
             case .failed: report("\(name) failed — press r to retry")
             case .finished: report("\(name) is already finished")
             }
@@ -148,6 +165,9 @@ public final class TUIController {
         case .retry:
             if d.state == .failed || d.state == .paused { return [.send(.retry(.ids([d.id])))] }
             report("only failed downloads can be retried")
+        case .toggleAllowMetered:
+            report(d.allowMetered ? "\(name) may no longer use a metered network" : "\(name) may use a metered network")
+            return [.send(.allowMetered(.ids([d.id]), !d.allowMetered))]
         default:
             break
         }
@@ -167,6 +187,31 @@ public final class TUIController {
             mode = .filter(editor)
             filterText = editor.string
             listDirty = true
+            statusDirty = true
+        }
+        return []
+    }
+
+    private func handleMeteredLimit(_ key: Key, _ editor: inout LineEditor) -> [Effect] {
+        switch key {
+        case .escape:
+            setMode(.list)
+        case .enter:
+            setMode(.list)
+            let text = editor.string.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty || text == "0" || text.lowercased() == "none" {
+                report("no speed cap on metered networks")
+                return [.send(.setMeteredLimit(nil))]
+            }
+            guard let limit = Formatting.parseSize(text.replacingOccurrences(of: "iB", with: "").replacingOccurrences(of: "/s", with: "")), limit > 0 else {
+                report("'\(TerminalText.sanitize(text))' is not a speed; try 500K or 2M", isError: true)
+                return []
+            }
+            report("metered speed cap: \(Formatting.rate(Double(limit)))")
+            return [.send(.setMeteredLimit(limit))]
+        default:
+            guard editor.handle(key) else { return [] }
+            mode = .meteredLimit(editor)
             statusDirty = true
         }
         return []
@@ -234,6 +279,8 @@ public final class TUIController {
             return [.send(.remove(.ids([id]), deleteFiles: false))]
         case .deleteFile(let id):
             return [.send(.remove(.ids([id]), deleteFiles: true))]
+        case .allowAndResume(let id):
+            return [.send(.allowMetered(.ids([id]), true)), .send(.resume(.ids([id])))]
         }
     }
 
@@ -311,7 +358,7 @@ public final class TUIController {
         if full { router.invalidateAll() }
         var rows: [Int] = []
         if router.takeHeaderDirty() {
-            HeaderView.draw(model, metered: meteredLabel, into: &grid, row: layout.headerRow, glyphs: glyphs)
+            HeaderView.draw(model, metered: network.label, into: &grid, row: layout.headerRow, glyphs: glyphs)
             rows.append(layout.headerRow)
         }
         for slot in router.takeDirtySlots() {
@@ -356,6 +403,9 @@ public final class TUIController {
         case .filter(let editor):
             let x = grid.write("filter: ", row: row, column: 0, style: .bold)
             grid.write(TerminalText.sanitize(editor.string) + (glyphs == .unicode ? "▏" : "_") + "   Enter keeps · Esc clears", row: row, column: x, style: .plain)
+        case .meteredLimit(let editor):
+            let x = grid.write("metered speed cap (e.g. 500K; empty = none): ", row: row, column: 0, style: .bold)
+            grid.write(TerminalText.sanitize(editor.string) + (glyphs == .unicode ? "▏" : "_"), row: row, column: x, style: .plain)
         case .confirm(let question):
             grid.write(questionText(question), row: row, column: 0, style: Style(color: .yellow, bold: true))
         default:
@@ -377,6 +427,8 @@ public final class TUIController {
         case .remove(let id): return "Remove \(name(id)) from the list? [y/N]"
         case .deleteFile(let id):
             return "Also delete the file \(model[id]?.path.map { TerminalText.sanitize($0) } ?? "")? [y/N] (N keeps it)"
+        case .allowAndResume(let id):
+            return "The network is metered. Allow \(name(id)) on metered networks and resume it? [y/N]"
         }
     }
 

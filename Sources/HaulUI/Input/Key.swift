@@ -13,6 +13,7 @@ public enum ListAction: Equatable, Sendable {
     case moveUp, moveDown, pageUp, pageDown, top, bottom
     case add, togglePause, cancel, remove, retry, togglePauseAll
     case filter, cycleSort, details, help, quit
+    case cycleMetered, toggleAllowMetered, setMeteredLimit
 }
 
 /// The list's key bindings (htop/tig habits).
@@ -36,6 +37,9 @@ public enum KeyMap {
         case .enter: return .details
         case .character("?"), .character("h"): return .help
         case .character("q"), .control("c"): return .quit
+        case .character("m"): return .cycleMetered
+        case .character("M"): return .toggleAllowMetered
+        case .character("L"): return .setMeteredLimit
         default: return nil
         }
     }
@@ -54,6 +58,9 @@ public enum KeyMap {
         ("/", "filter by name (Esc clears)"),
         ("s", "sort: added, name, progress, speed, state"),
         ("Enter", "details of the selected download"),
+        ("m", "metered network: off → on → auto (NetworkManager)"),
+        ("M", "allow / forbid the selected download on a metered network"),
+        ("L", "speed cap for allowed downloads while metered"),
         ("?", "this help"),
         ("q", "quit (everything is saved; downloads resume next time)"),
     ]

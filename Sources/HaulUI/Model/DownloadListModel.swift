@@ -10,6 +10,8 @@ public struct DownloadListModel: Sendable {
     public private(set) var counts: [DownloadState: Int] = [:]
     /// Bumped whenever the set of downloads or any state changes (for re-sorting/filtering).
     public private(set) var structureVersion = 0
+    /// The metered-network status, once the engine reported it.
+    public private(set) var network: NetworkStatus?
 
     public init(_ downloads: [Download] = []) {
         for d in downloads { insert(d) }
@@ -53,6 +55,9 @@ public struct DownloadListModel: Sendable {
             return true
         case .notice(let id, let message):
             downloads[id]?.notice = message
+            return false
+        case .network(let status):
+            network = status
             return false
         }
     }

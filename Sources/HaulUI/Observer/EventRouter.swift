@@ -21,7 +21,8 @@ public struct EventRouter: Sendable {
     public mutating func route(_ event: EngineEvent) {
         eventsRouted += 1
         headerDirty = true
-        let targets = slots.slots(for: event.downloadID)
+        guard let id = event.downloadID else { return }
+        let targets = slots.slots(for: id)
         guard !targets.isEmpty else { return }
         eventsDeliveredToRows += 1
         dirtySlots.formUnion(targets)

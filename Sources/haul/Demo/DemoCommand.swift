@@ -40,7 +40,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DOWNLOAD_DIR"] = downloadDirectory
-        try await TUIApp.run(engine: engine, environment: environment, startMessage: "demo: \(files.count) downloads from 127.0.0.1:\(server.port) into \(downloadDirectory)")
+        try await TUIApp.run(engine: engine, environment: environment, startMessage: "demo: \(files.count) downloads from 127.0.0.1:\(server.port) into \(downloadDirectory)", announceSaved: false)
         Console.out("demo files are in \(downloadDirectory)")
     }
 

@@ -22,7 +22,7 @@ enum TUIApp {
         }
     }
 
-    static func run(engine: Engine, environment: [String: String], startMessage: String?) async throws {
+    static func run(engine: Engine, environment: [String: String], startMessage: String?, announceSaved: Bool = true) async throws {
         let inbox = UIInbox()
         let events = await engine.subscribe()
         let forwarding = Task {
@@ -32,8 +32,9 @@ enum TUIApp {
         let signalSources = Signals.onTermination { _ in inbox.requestStop() }
         defer { signalSources.forEach { $0.cancel() } }
 
-        let downloads = await engine.allDownloads
         await engine.start()
+        let downloads = await engine.allDownloads
+        let network = await engine.networkStatus
         let home = StatePaths.home(environment)
         let directory = StatePaths.downloadDirectory(environment: environment)
 
@@ -49,7 +50,7 @@ enum TUIApp {
                 let size = terminal.size
                 let controller = TUIController(
                     downloads: downloads, width: size.width, height: size.height,
-                    defaultDirectory: directory, home: home, unicode: terminal.unicode
+                    defaultDirectory: directory, home: home, unicode: terminal.unicode, network: network
                 )
                 if let startMessage { controller.report(startMessage, isError: true) }
                 UILoop(terminal: terminal, controller: controller, inbox: inbox, engine: engine).run()
@@ -65,6 +66,6 @@ enum TUIApp {
         }
         let all = await engine.allDownloads
         let active = all.filter { $0.state.isActive }.count
-        if active > 0 { Console.out("haul: \(active) download(s) saved; they resume the next time you open haul or run 'haul run'") }
+        if active > 0, announceSaved { Console.out("haul: \(active) download(s) saved; they resume the next time you open haul or run 'haul run'") }
     }
 }

@@ -58,25 +58,29 @@ final class UILoop {
             let size = terminal.size
             controller.resize(width: size.width, height: size.height)
         }
+        var commands: [EngineCommand] = []
         for effect in controller.handle(key) {
             switch effect {
-            case .quit:
-                running = false
-            case .send(let command):
-                send(command)
+            case .quit: running = false
+            case .send(let command): commands.append(command)
             }
         }
+        if !commands.isEmpty { send(commands) }
     }
 
-    private func send(_ command: EngineCommand) {
+    /// Performs the commands in order, off the UI thread; outcomes come back through the inbox.
+    private func send(_ commands: [EngineCommand]) {
         let engine = self.engine
         let inbox = self.inbox
         Task {
-            do {
-                let ids = try await engine.perform(command)
-                if case .add = command, let id = ids.first { inbox.push(.report("added \(id)", isError: false)) }
-            } catch {
-                inbox.push(.report((error as? InputError)?.message ?? String(describing: error), isError: true))
+            for command in commands {
+                do {
+                    let ids = try await engine.perform(command)
+                    if case .add = command, let id = ids.first { inbox.push(.report("added \(id)", isError: false)) }
+                } catch {
+                    inbox.push(.report((error as? InputError)?.message ?? String(describing: error), isError: true))
+                    return
+                }
             }
         }
     }

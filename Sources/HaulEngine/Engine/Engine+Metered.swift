@@ -1,0 +1,64 @@
+import HaulCore
+
+/// The metered-network policy applied to live downloads: mode changes, probe verdicts and
+/// allowances act on transfers that are already running.
+extension Engine {
+    public var networkStatus: NetworkStatus {
+        NetworkStatus(mode: settings.meteredMode, verdict: meteredVerdict, limit: settings.meteredLimit)
+    }
+
+    /// Pauses what may not run on a metered network and resumes what the policy paused
+    /// and may run now. Also sets the speed cap.
+    func enforceMeteredPolicy() async {
+        let status = networkStatus
+        throttle.setRate(status.isMetered ? status.limit : nil)
+        let decision = MeteredPolicy.decide(downloads.values, metered: status.isMetered)
+        for id in decision.resume {
+            guard var download = downloads[id], download.resumeFromPolicy() else { continue }
+            downloads[id] = download
+            changed(download)
+        }
+        for id in decision.pause { await pause(id, cause: .metered) }
+    }
+
+    func networkChanged() async {
+        publish(.network(networkStatus))
+        await enforceMeteredPolicy()
+        schedule()
+    }
+
+    /// Polls the probe while the mode is `auto`.
+    func startProbing() {
+        guard probeTask == nil else { return }
+        let interval = configuration.meteredProbeInterval
+        let probe = NetworkProbe(environment: configuration.environment)
+        probeTask = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let self else { return }
+                if await self.settings.meteredMode == .auto {
+                    let verdict = await probe.check()
+                    await self.probeAnswered(verdict)
+                }
+                try? await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
+            }
+        }
+    }
+
+    private func probeAnswered(_ verdict: MeteredVerdict) async {
+        guard verdict != meteredVerdict, !isShutDown else { return }
+        meteredVerdict = verdict
+        await networkChanged()
+    }
+
+    /// The status with the probe asked afresh when the mode is `auto` (for `haul metered`).
+    public func refreshedNetworkStatus() async -> NetworkStatus {
+        if settings.meteredMode == .auto { await probeNow() }
+        return networkStatus
+    }
+
+    /// Asks the probe now (when the mode was just set to auto).
+    func probeNow() async {
+        let verdict = await NetworkProbe(environment: configuration.environment).check()
+        meteredVerdict = verdict
+    }
+}
