@@ -47,6 +47,7 @@ public final class StateLock: Sendable {
     public func release() {
         fd.withLock { fd in
             guard fd >= 0 else { return }
+            ftruncate(fd, 0)
             flock(fd, LOCK_UN)
             close(fd)
             fd = -1
@@ -54,6 +55,16 @@ public final class StateLock: Sendable {
     }
 
     public var isHeld: Bool { fd.withLock { $0 >= 0 } }
+
+    /// The pid of a live process holding the lock, without touching the lock itself
+    /// (so a reader never gets in a writer's way). A pid left by a killed process is ignored.
+    public static func currentHolder(statePath: String) -> Int32? {
+        let fd = open(statePath + ".lock", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let pid = readPID(fd), pid > 0 else { return nil }
+        return kill(pid, 0) == 0 || errno == EPERM ? pid : nil
+    }
 
     private static func readPID(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 32)

@@ -30,10 +30,21 @@ struct StateOptions: ParsableArguments {
         }
     }
 
-    /// The downloads, read without taking the lock (the file is always replaced atomically).
+    /// The downloads, read without taking the lock (the file is always replaced atomically),
+    /// with the `.part` sizes on disk as the received bytes. When no haul holds the state, a
+    /// download recorded as running was interrupted and is shown as waiting.
     func readDownloads() throws -> [Download] {
         do {
-            return try StateFile(path: statePath).loadReadOnly().downloads
+            var downloads = try StateFile(path: statePath).loadReadOnly().downloads
+            let idle = StateLock.currentHolder(statePath: statePath) == nil
+            for i in downloads.indices where downloads[i].state != .finished {
+                if idle {
+                    Engine.reconcileWithDisk(&downloads[i])
+                } else if let part = downloads[i].partPath, let size = try? FileManager.default.attributesOfItem(atPath: part)[.size] as? NSNumber {
+                    downloads[i].receivedBytes = size.int64Value
+                }
+            }
+            return downloads
         } catch {
             Console.error(String(describing: error))
             throw ExitStatus.stateUnavailable

@@ -68,7 +68,7 @@ public actor Engine {
     }
 
     /// After a restart the `.part` on disk is the truth; a transfer that was running is queued again.
-    static func reconcileWithDisk(_ download: inout Download) {
+    public static func reconcileWithDisk(_ download: inout Download) {
         guard download.state != .finished else { return }
         if download.state == .downloading { download.state = .waiting }
         guard let part = download.partPath, let path = download.path else {
