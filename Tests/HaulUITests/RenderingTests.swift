@@ -40,7 +40,7 @@ final class RenderingTests: XCTestCase {
             "  NAME                           PROGRESS        %      SPEED    ETA STATE      ",
             "▶ debian-12.iso                  ██████░░░░░░  50%  2.0 MiB/s  4m16s downloading",
             "  日本語のファイル名がとても長…  ███░░░░░░░░░  25%           by user paused     ",
-            "  http://h/c                     link expired or removed (HTTP 410)  failed     ",
+            "  c                              link expired or removed (HTTP 410)  failed     ",
             "  done.txt                       ████████████ 100%                   done       ",
         ]
         for (i, line) in expected.enumerated() {
