@@ -42,8 +42,23 @@ public enum TestFiles {
                 for i in words.indices { words[i] = generator.next() }
                 for i in (words.count * 8)..<n { raw[i] = UInt8.random(in: 0...255, using: &generator) }
             }
-            handle.write(Data(chunk))
+            try handle.write(contentsOf: Data(chunk))
             remaining -= n
+        }
+    }
+
+    /// Writes zeros to `path` until the file system is full; returns the bytes written.
+    @discardableResult
+    public static func fillFileSystem(_ path: String) -> Int64 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        let chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var total: Int64 = 0
+        while true {
+            let n = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return total }
+            total += Int64(n)
         }
     }
 

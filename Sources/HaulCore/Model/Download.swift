@@ -39,6 +39,8 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var lastError: String?
     /// Something the user should know, e.g. "remote file changed; started over".
     public var notice: String?
+    /// While paused for a full disk: how many more bytes the rest of the file needs.
+    public var diskShortfall: Int64?
     /// FIFO position among waiting downloads; set each time the download is queued.
     public var queueOrder: UInt64
     public var addedAt: Date
@@ -85,6 +87,8 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
             switch pauseCause ?? .user {
             case .user: return "paused by user"
             case .metered: return "waiting for unmetered network"
+            case .diskFull:
+                return "disk full — needs " + (diskShortfall.map { Formatting.bytes($0) + " more" } ?? "more space")
             }
         case .failed: return failureReason ?? "failed"
         case .waiting, .downloading, .finished: return nil
@@ -119,6 +123,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         retries = try c.decodeIfPresent(Int.self, forKey: .retries) ?? 0
         lastError = try c.decodeIfPresent(String.self, forKey: .lastError)
         notice = try c.decodeIfPresent(String.self, forKey: .notice)
+        diskShortfall = try c.decodeIfPresent(Int64.self, forKey: .diskShortfall)
         queueOrder = try c.decodeIfPresent(UInt64.self, forKey: .queueOrder) ?? 0
         addedAt = try c.decodeIfPresent(Date.self, forKey: .addedAt) ?? Date(timeIntervalSince1970: 0)
         finishedAt = try c.decodeIfPresent(Date.self, forKey: .finishedAt)

@@ -21,4 +21,6 @@ public enum PauseCause: String, Codable, Sendable {
     case user
     /// The metered-network policy paused it; it resumes by itself.
     case metered
+    /// The disk filled up; it resumes by itself when there is room.
+    case diskFull
 }

@@ -45,12 +45,14 @@ extension Download {
         return true
     }
 
-    /// A policy pause ends: back to waiting in the same queue position.
+    /// A pause for `cause` (metered network, full disk) ends: back to waiting in the same
+    /// queue position. A user's pause is never ended this way.
     @discardableResult
-    public mutating func resumeFromPolicy() -> Bool {
-        guard state == .paused, pauseCause == .metered else { return false }
+    public mutating func resumeFromPolicy(_ cause: PauseCause = .metered) -> Bool {
+        guard state == .paused, pauseCause == cause, cause != .user else { return false }
         state = .waiting
         pauseCause = nil
+        diskShortfall = nil
         return true
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns a name suggested by a server or a URL into one safe to create in the destination.
 ///
 /// The result has no path separators, is not `.` or `..`, has no control characters or
@@ -9,7 +11,8 @@ public enum FileNameSanitizer {
     /// A safe name, or nil if nothing usable is left.
     public static func sanitize(_ suggestion: String) -> String? {
         // Only the last path component counts: "../../etc/passwd" and "/etc/passwd" give "passwd".
-        let cleaned = TerminalText.sanitize(suggestion, replacement: "")
+        // Invalid UTF-8 from a server arrives as U+FFFD; it becomes "_" rather than a box.
+        let cleaned = TerminalText.sanitize(suggestion, replacement: "").replacingOccurrences(of: "\u{FFFD}", with: "_")
         let lastComponent = cleaned.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         var name = lastComponent.trimmingCharacters(where: { $0 == " " || $0 == "." || $0 == "\u{A0}" })
         name = String(name.drop(while: { $0 == "." || $0 == "-" }))

@@ -101,9 +101,15 @@ extension Engine {
             download.totalBytes = size
             download.finishedAt = Date()
             download.retries = 0
+        case .failed(let error) where error.isDiskFull:
+            // Not a failure: the download waits for room and resumes by itself.
+            download.pause(.diskFull)
+            download.diskShortfall = error.shortfall
+            download.lastError = error.description
+            if let part = download.partPath { download.receivedBytes = PartFile.size(at: part) ?? download.receivedBytes }
+            watchDiskSpace()
         case .failed(let error):
-            let reason = error.isDiskFull ? "disk full: \(error.description)" : error.description
-            download.fail(reason)
+            download.fail(error.description)
             download.lastError = error.description
             failedThisRun.insert(id)
         }

@@ -34,6 +34,7 @@ public actor Engine {
     let throttle = Throttle()
     var meteredVerdict: MeteredVerdict = .unknown
     var probeTask: Task<Void, Never>?
+    var diskWatch: Task<Void, Never>?
     var running = false
     /// True once ``shutdown()`` was called (for example by a signal).
     public private(set) var isShutDown = false
@@ -116,6 +117,7 @@ public actor Engine {
         if settings.meteredMode == .auto { await probeNow() }
         startProbing()
         await enforceMeteredPolicy()
+        if downloads.values.contains(where: { $0.pauseCause == .diskFull }) { watchDiskSpace() }
         schedule()
     }
 
@@ -135,6 +137,8 @@ public actor Engine {
         running = false
         probeTask?.cancel()
         probeTask = nil
+        diskWatch?.cancel()
+        diskWatch = nil
         let stopping = transfers
         for (id, transfer) in stopping {
             transfer.task.cancel()

@@ -17,6 +17,8 @@ public struct EngineConfiguration: Sendable {
     public var transitionSaveDelay: Double = 0.1
     public var progressSaveInterval: Double = 2
     public var proxies = ProxyEnvironment(environment: [:])
+    /// How often downloads paused for a full disk look for room again.
+    public var diskRecheckInterval: Double = 2
     /// How often `auto` metered mode asks NetworkManager.
     public var meteredProbeInterval: Double = 5
     /// The environment the probe runs with (`HAUL_METERED_PROBE` replaces it in tests).
@@ -33,6 +35,7 @@ public struct EngineConfiguration: Sendable {
         self.environment = environment
         proxies = ProxyEnvironment(environment: environment)
         if let v = environment["HAUL_METERED_INTERVAL"].flatMap(Double.init), v > 0 { meteredProbeInterval = v }
+        if let v = environment["HAUL_DISK_RECHECK"].flatMap(Double.init), v > 0 { diskRecheckInterval = v }
         if let v = environment["HAUL_STALL_TIMEOUT"].flatMap(Double.init), v > 0 { stallTimeout = v }
         if let v = environment["HAUL_RETRY_BASE"].flatMap(Double.init), v >= 0 { retryPolicy.baseDelay = v }
         if let v = environment["HAUL_MAX_RETRIES"].flatMap(Int.init), v >= 0 { retryPolicy.maxRetries = v }

@@ -6,7 +6,7 @@ import NIOPosix
 /// The HTTP clients the engine uses: one direct, one per proxy from the environment.
 ///
 /// Every client reads in large chunks (FIELD-NOTES: 256 KiB reads made AsyncHTTPClient faster
-/// than curl), follows no redirects itself (the engine checks each hop), never decompresses,
+/// than curl), follows no redirects itself (the engine checks each hop), decodes gzip/deflate a server sends unasked,
 /// and uses its read timeout as the stall detector.
 final class HTTPClientPool: Sendable {
     private let direct: HTTPClient
@@ -40,7 +40,9 @@ final class HTTPClientPool: Sendable {
                 connect: .milliseconds(Int64(configuration.connectTimeout * 1000)),
                 read: .milliseconds(Int64(configuration.stallTimeout * 1000))
             ),
-            decompression: .disabled
+            // haul asks for identity; a server that encodes anyway is decoded, so the file holds
+            // the resource's bytes. The ratio limit stops decompression bombs.
+            decompression: .enabled(limit: .ratio(1000))
         )
         if let proxy {
             let authorization = proxy.user.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import HaulCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -12,8 +13,15 @@ struct TransferError: Error, CustomStringConvertible {
     var isTransient: Bool
     /// Raw `Retry-After` of the response, if any.
     var retryAfter: String? = nil
-    /// Set for ENOSPC: the download fails rather than retrying into a full disk.
+    /// Set for ENOSPC: the download pauses until there is room instead of retrying.
     var isDiskFull = false
+    /// With `isDiskFull`: how many more bytes the rest of the file needs, when known.
+    var shortfall: Int64? = nil
+
+    static func diskFull(shortfall: Int64?) -> TransferError {
+        let needs = shortfall.map { "needs \(Formatting.bytes($0)) more" } ?? "needs more space"
+        return TransferError(description: "disk full — \(needs)", isTransient: false, isDiskFull: true, shortfall: shortfall)
+    }
 
     static func permanent(_ message: String) -> TransferError { TransferError(description: message, isTransient: false) }
     static func transient(_ message: String) -> TransferError { TransferError(description: message, isTransient: true) }
@@ -36,7 +44,8 @@ struct TransferError: Error, CustomStringConvertible {
             return .transient(describe(errno: e.errnoCode))
         case let e as HTTPParserError:
             if case .invalidEOFState = e { return .transient("the connection closed before the body was complete") }
-            return .transient("malformed response from the server (\(e))")
+            // A server that sends garbage once will send it again: no retries.
+            return .permanent("malformed response from the server (\(e))")
         case is NIOConnectionError:
             return .transient("cannot connect (\(error))")
         default:

@@ -13,6 +13,8 @@ struct TransferJob: Sendable {
     let sha256: String?
     var etag: String?
     var lastModified: String?
+    /// Cleared when the server encodes the body: ranges of encoded bytes can't be resumed.
+    var rangesUsable = true
 }
 
 /// What the engine learns from a response head that will be written.

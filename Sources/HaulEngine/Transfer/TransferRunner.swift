@@ -42,7 +42,7 @@ struct TransferRunner: Sendable {
         var restarts = 0
         while true {
             var offset: Int64 = 0
-            if let name = job.fileName, let size = PartFile.size(at: partPath(job, name)) { offset = size }
+            if job.rangesUsable, let name = job.fileName, let size = PartFile.size(at: partPath(job, name)) { offset = size }
 
             let (response, finalURL) = try await request(job, offset: offset)
             let head = ResponseHead(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) })
@@ -63,15 +63,34 @@ struct TransferRunner: Sendable {
                 guard let name = job.fileName else { throw TransferError.permanent("server says complete but nothing was downloaded") }
                 try await place(&job, name: name, size: total)
                 return
-            case .write(let writeOffset, let total, let startOver):
+            case .write(let writeOffset, var total, let startOver):
+                var resumable = Self.resumable(head, startOver: startOver)
+                if let coding = Self.contentCoding(head) {
+                    guard ["gzip", "x-gzip", "deflate"].contains(coding) else {
+                        throw TransferError.permanent("the server sent the file encoded as '\(TerminalText.sanitize(coding))', which haul cannot decode")
+                    }
+                    if writeOffset > 0 {
+                        job.rangesUsable = false
+                        restarts += 1
+                        guard restarts <= 2 else { throw TransferError.transient("encoded response to a range request") }
+                        continue
+                    }
+                    // The length on the wire is not the file's length, and encoded ranges can't be resumed.
+                    job.rangesUsable = false
+                    total = nil
+                    resumable = false
+                }
                 let name = try await claimName(&job, head: head, finalURL: finalURL)
+                if let total, let shortfall = DiskSpace.shortfall(writing: total - writeOffset, into: job.directory) {
+                    throw TransferError.diskFull(shortfall: shortfall)
+                }
                 let info = ResponseInfo(
                     fileName: name,
                     receivedBytes: writeOffset,
                     totalBytes: total,
                     etag: head["etag"],
                     lastModified: head["last-modified"],
-                    resumable: Self.resumable(head, startOver: startOver),
+                    resumable: resumable,
                     finalURL: finalURL,
                     startOver: startOver
                 )
@@ -100,7 +119,7 @@ struct TransferRunner: Sendable {
                 if !sameHost, ["authorization", "cookie", "proxy-authorization"].contains(header.name.lowercased()) { continue }
                 request.headers.replaceOrAdd(name: header.name, value: header.value)
             }
-            if offset > 0 {
+            if offset > 0, job.rangesUsable {
                 request.headers.add(name: "Range", value: "bytes=\(offset)-")
                 if let validator = ResponseInterpreter.ifRangeValidator(etag: job.etag, lastModified: job.lastModified) {
                     request.headers.add(name: "If-Range", value: validator)
@@ -142,7 +161,13 @@ struct TransferRunner: Sendable {
         var position = offset
         var lastReport = Monotonic.seconds()
         for try await buffer in body {
-            try part.write(buffer, at: position)
+            var writeError: FileError?
+            do { try part.write(buffer, at: position) } catch { writeError = error }
+            if let writeError {
+                guard writeError.isDiskFull else { throw writeError }
+                let shortfall = total.map { max(1, $0 - position - (DiskSpace.available(at: job.directory) ?? 0)) }
+                throw TransferError.diskFull(shortfall: shortfall)
+            }
             position += Int64(buffer.readableBytes)
             progressMade = true
             let wait = throttle.consume(buffer.readableBytes)
@@ -189,6 +214,12 @@ struct TransferRunner: Sendable {
     }
 
     private func partPath(_ job: TransferJob, _ name: String) -> String { job.directory + "/" + name + ".part" }
+
+    /// The content coding of the body, nil for none or identity.
+    static func contentCoding(_ head: ResponseHead) -> String? {
+        guard let coding = head["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased(), !coding.isEmpty, coding != "identity" else { return nil }
+        return coding
+    }
 
     static func resumable(_ head: ResponseHead, startOver: StartOverReason?) -> Bool? {
         if head.status == 206 { return true }

@@ -44,7 +44,7 @@ enum RowView {
                         x = grid.write(DisplayWidth.right(Formatting.duration(sample?.etaSeconds), width: c.eta) + " ", row: row, column: x, style: .plain)
                     }
                 case .paused:
-                    let why = download.pauseCause == .metered ? "metered net" : "by user"
+                    let why = download.pauseCause == .metered ? "metered net" : download.pauseCause == .diskFull ? "disk full" : "by user"
                     x = grid.write(DisplayWidth.right(why, width: live - 1) + " ", row: row, column: x, style: base)
                 case .waiting, .finished, .failed:
                     x += live
@@ -61,7 +61,7 @@ enum RowView {
         switch d.state {
         case .waiting: return "waiting"
         case .downloading: return "downloading"
-        case .paused: return d.pauseCause == .metered ? "metered" : "paused"
+        case .paused: return d.pauseCause == .metered ? "metered" : d.pauseCause == .diskFull ? "disk full" : "paused"
         case .finished: return "done"
         case .failed: return d.failureReason == Download.cancelledReason ? "cancelled" : "failed"
         }

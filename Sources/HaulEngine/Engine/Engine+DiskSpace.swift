@@ -1,0 +1,42 @@
+import HaulCore
+
+/// Downloads paused for a full disk resume by themselves once there is room again.
+extension Engine {
+    /// Starts checking free space while any download waits for it.
+    func watchDiskSpace() {
+        guard diskWatch == nil else { return }
+        let interval = configuration.diskRecheckInterval
+        diskWatch = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
+                guard let self, await self.recheckDiskSpace() else { return }
+            }
+        }
+    }
+
+    /// Resumes the downloads that now fit; returns whether any still wait.
+    private func recheckDiskSpace() -> Bool {
+        var stillWaiting = false
+        for var download in downloads.values where download.state == .paused && download.pauseCause == .diskFull {
+            let remaining = download.totalBytes.map { $0 - download.receivedBytes } ?? Self.unknownSizeHeadroom
+            if let shortfall = DiskSpace.shortfall(writing: remaining, into: download.directory) {
+                stillWaiting = true
+                if download.diskShortfall != shortfall, download.totalBytes != nil {
+                    download.diskShortfall = shortfall
+                    downloads[download.id] = download
+                    changed(download)
+                }
+                continue
+            }
+            download.resumeFromPolicy(.diskFull)
+            downloads[download.id] = download
+            changed(download)
+        }
+        if !stillWaiting { diskWatch = nil }
+        schedule()
+        return stillWaiting
+    }
+
+    /// Free space to wait for when the size of the rest is unknown.
+    static let unknownSizeHeadroom: Int64 = 16 << 20
+}
