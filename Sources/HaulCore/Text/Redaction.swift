@@ -8,4 +8,12 @@ public enum Redaction {
         components.percentEncodedPassword = "***"
         return components.string ?? text
     }
+
+    /// Header names whose values are secrets.
+    public static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "x-api-key", "x-auth-token"]
+
+    /// `Authorization: Bearer x` → `Authorization: ***`; other headers as they are.
+    public static func header(_ header: RequestHeader) -> String {
+        secretHeaders.contains(header.name.lowercased()) ? "\(header.name): ***" : "\(header.name): \(header.value)"
+    }
 }

@@ -52,6 +52,7 @@ enum DetailsView {
             ("Last error  \(safe(d.lastError))", d.lastError == nil ? .plain : Style(color: .red)),
             ("Note        \(safe(d.notice))", .plain),
             ("Checksum    \(d.sha256.map { "sha256 \($0)" } ?? "—")", .plain),
+            ("Headers     \(d.headers.isEmpty ? "—" : TerminalText.sanitize(d.headers.map(Redaction.header).joined(separator: ", ")))", .plain),
             ("Metered     \(d.allowMetered ? "allowed on metered networks (M toggles)" : "waits for an unmetered network (M allows)")", .plain),
             ("", .plain),
             ("Esc or Enter closes", .dim),
