@@ -71,6 +71,24 @@ public struct StateFile: Sendable {
     }
 
     func decode(_ data: Data, now: Date, repair: Bool = true) throws -> Loaded {
+        let decoder = Self.decoder()
+        // Fast path: a sound file decodes in one go; the key survey finds fields this build would drop.
+        if let survey = try? decoder.decode(KeySurvey.self, from: data) {
+            if survey.version > StateDocument.currentVersion { throw LoadError.newerVersion(path: path, version: survey.version) }
+            if var document = try? decoder.decode(StateDocument.self, from: data) {
+                document.version = StateDocument.currentVersion
+                let unknown = repair ? survey.unknownFields : []
+                guard !unknown.isEmpty else { return Loaded(document: document, recoveryMessage: nil) }
+                let aside = try copyAside(now: now)
+                let listed = unknown.prefix(5).joined(separator: ", ") + (unknown.count > 5 ? ", …" : "")
+                return Loaded(document: document, recoveryMessage: "the state file \(path) has fields this haul does not know (\(listed)); they will not be kept, so the original is saved at \(aside)")
+            }
+        }
+        return try salvage(data, now: now, repair: repair)
+    }
+
+    /// The slow path for a damaged file: keep every download that can still be read.
+    private func salvage(_ data: Data, now: Date, repair: Bool) throws -> Loaded {
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             guard repair else { throw LoadError.unreadable(path: path, reason: "it is damaged; the next haul command that changes it will move it aside and start afresh") }
             let aside = try moveAside(now: now)

@@ -107,3 +107,67 @@ final class StateFileTests: XCTestCase {
         XCTAssertEqual(StatePaths.downloadDirectory(environment: ["HOME": "/h", "XDG_DOWNLOAD_DIR": "/dl"]), "/dl")
     }
 }
+
+final class StateFileEdgeCaseTests: XCTestCase {
+    func testUnknownFieldsAreReportedAndTheOriginalKept() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        let json = #"{"version":1,"future":true,"settings":{"concurrency":2,"turbo":1},"downloads":[{"id":"aaaaaa","url":"http://h/a","directory":"/tmp","colour":"red"}]}"#
+        try json.write(toFile: path, atomically: false, encoding: .utf8)
+        let loaded = try StateFile(path: path).load()
+        XCTAssertEqual(loaded.document.downloads.count, 1)
+        XCTAssertEqual(loaded.document.settings.concurrency, 2)
+        let message = try XCTUnwrap(loaded.recoveryMessage)
+        XCTAssertTrue(message.contains("downloads[].colour, future, settings.turbo"), message)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("state.json.corrupt-") }
+        XCTAssertEqual(try String(contentsOfFile: dir.path + "/" + aside[0], encoding: .utf8), json)
+    }
+
+    func testKnownFieldsAreNotReportedAsUnknown() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        var d = Download(id: DownloadID(rawValue: "abcdef"), url: "http://h/a", directory: "/tmp", headers: [RequestHeader(name: "A", value: "b")],
+                         sha256: String(repeating: "0", count: 64), allowMetered: true, paused: true, queueOrder: 3)
+        d.fileName = "a"; d.totalBytes = 10; d.etag = "e"; d.lastModified = "m"; d.resumable = true; d.finalURL = "u"
+        d.lastError = "x"; d.notice = "n"; d.diskShortfall = 5; d.failureReason = "f"
+        d.addedAt = Date(timeIntervalSince1970: 1_700_000_000)  // ISO 8601 keeps whole seconds
+        d.finishedAt = Date(timeIntervalSince1970: 1_700_000_100)
+        try StateFile(path: path).save(StateDocument(settings: .init(concurrency: 4, meteredMode: .on, meteredLimit: 100_000), downloads: [d]))
+        let loaded = try StateFile(path: path).load()
+        XCTAssertNil(loaded.recoveryMessage)
+        XCTAssertEqual(loaded.document.downloads.first, d)
+    }
+
+    func testTruncatedFileIsMovedAside() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        var d = Download(id: DownloadID(rawValue: "abcdef"), url: "http://h/a", directory: "/tmp", queueOrder: 0)
+        d.fileName = "a"
+        try StateFile(path: path).save(StateDocument(downloads: [d, d]))
+        let full = try Data(contentsOf: URL(fileURLWithPath: path))
+        for cut in [1, full.count / 3, full.count - 1] {
+            try full.prefix(cut).write(to: URL(fileURLWithPath: path))
+            let loaded = try StateFile(path: path).load()
+            XCTAssertTrue(loaded.recoveryMessage?.contains("moved to") ?? false, "cut at \(cut)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path), "never overwritten in place")
+        }
+    }
+
+    func testAHundredThousandEntriesRoundTrip() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        let downloads = (0..<100_000).map { i -> Download in
+            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "https://example.org/files/\(i).bin", directory: "/srv/dl", queueOrder: UInt64(i))
+            d.fileName = "\(i).bin"
+            d.state = .finished
+            d.totalBytes = Int64(i) * 1000
+            d.receivedBytes = Int64(i) * 1000
+            return d
+        }
+        try StateFile(path: path).save(StateDocument(downloads: downloads))
+        let loaded = try StateFile(path: path).load()
+        XCTAssertNil(loaded.recoveryMessage)
+        XCTAssertEqual(loaded.document.downloads.count, 100_000)
+        XCTAssertEqual(loaded.document.downloads[99_999].fileName, "99999.bin")
+    }
+}
