@@ -61,14 +61,14 @@ let package = Package(
         // Real servers and processes for tests: nginx on loopback, a fault-injecting server, spawning.
         .target(name: "HaulTestSupport", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
 
-        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HaulStoreTests", dependencies: ["HaulStore", "HaulTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HaulEngineTests",
             dependencies: ["HaulEngine", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "HaulUITests", dependencies: ["HaulUI"], swiftSettings: swiftSettings),
+        .testTarget(name: "HaulUITests", dependencies: ["HaulUI", "HaulTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HaulCLITests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: swiftSettings),
     ]
 )

@@ -123,3 +123,15 @@ final class RenderingTests: XCTestCase {
         XCTAssertTrue(c.grid.lines.joined().contains("pause / resume the selected download"))
     }
 }
+
+final class GridTests: XCTestCase {
+    func testOverwritingHalfAWideCharacterBlanksTheOtherHalf() {
+        var g = Grid(width: 6, height: 1)
+        g.write("日本語", row: 0, column: 0, style: .plain)
+        g.write("x", row: 0, column: 1, style: .plain)
+        XCTAssertEqual(g.text(row: 0), " x本語")
+        g.write("y", row: 0, column: 2, style: .plain)
+        XCTAssertEqual(g.text(row: 0), " xy 語")
+        XCTAssertEqual(DisplayWidth.of(g.text(row: 0)), 6)
+    }
+}

@@ -38,12 +38,25 @@ public struct Grid: Sendable {
             if w == 0 { continue }
             if x + w > end { break }
             if x >= 0 {
+                clearWideCharacter(row: row, at: x)
+                if w == 2 { clearWideCharacter(row: row, at: x + 1) }
                 cells[row][x] = Cell(text: String(character), style: style)
                 if w == 2 { cells[row][x + 1] = Cell(text: "", style: style) }
             }
             x += w
         }
         return x
+    }
+
+    /// Before a cell is overwritten: if it is half of a wide character, blank the other half,
+    /// so the row never shows half a character or grows wider than the screen.
+    private mutating func clearWideCharacter(row: Int, at x: Int) {
+        if cells[row][x].text.isEmpty, x > 0 {
+            cells[row][x - 1] = Cell(text: " ", style: cells[row][x - 1].style)
+        }
+        if x + 1 < width, cells[row][x + 1].text.isEmpty {
+            cells[row][x + 1] = Cell(text: " ", style: cells[row][x + 1].style)
+        }
     }
 
     /// Restyles `count` cells from `column` (e.g. the selected row's highlight).
