@@ -63,11 +63,15 @@ public struct StateFile: Sendable {
 
     /// Reads the file without taking the lock and without repairing anything (for `haul ls`).
     public func loadReadOnly() throws -> StateDocument {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        var document: StateDocument
+        if let data = FileManager.default.contents(atPath: path) {
+            document = try decode(data, now: Date(), repair: false).document
+        } else {
             if FileManager.default.fileExists(atPath: path) { throw LoadError.unreadable(path: path, reason: "permission denied") }
-            return StateDocument()
+            document = StateDocument()
         }
-        return try decode(data, now: Date(), repair: false).document
+        StateJournal.apply(StateJournal.read(statePath: path), to: &document.downloads)
+        return document
     }
 
     func decode(_ data: Data, now: Date, repair: Bool = true) throws -> Loaded {

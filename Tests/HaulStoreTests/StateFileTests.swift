@@ -171,3 +171,31 @@ final class StateFileEdgeCaseTests: XCTestCase {
         XCTAssertEqual(loaded.document.downloads[99_999].fileName, "99999.bin")
     }
 }
+
+final class StateJournalTests: XCTestCase {
+    func testClaimsAndFinishesSurviveAndACutLastLineIsSkipped() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        let a = Download(id: DownloadID(rawValue: "aaaaaa"), url: "http://h/a", directory: "/d", queueOrder: 0)
+        let b = Download(id: DownloadID(rawValue: "bbbbbb"), url: "http://h/b", directory: "/d", queueOrder: 1)
+        try StateFile(path: path).save(StateDocument(downloads: [a, b]))
+        let journal = StateJournal(statePath: path)
+        journal.append(.init(id: a.id, fileName: "a.iso", totalBytes: 10, finished: false))
+        journal.append(.init(id: b.id, fileName: "b.iso", totalBytes: nil, finished: false))
+        journal.append(.init(id: a.id, fileName: "a.iso", totalBytes: 10, finished: true))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path + ".journal"))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"id":"bbbbbb","fileN"#.utf8))
+        try handle.close()
+
+        let document = try StateFile(path: path).loadReadOnly()
+        XCTAssertEqual(document.downloads[0].state, .finished)
+        XCTAssertEqual(document.downloads[0].fileName, "a.iso")
+        XCTAssertEqual(document.downloads[0].receivedBytes, 10)
+        XCTAssertEqual(document.downloads[1].state, .waiting)
+        XCTAssertEqual(document.downloads[1].fileName, "b.iso")
+
+        journal.clear()
+        XCTAssertEqual(StateJournal.read(statePath: path), [])
+    }
+}

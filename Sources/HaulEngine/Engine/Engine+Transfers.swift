@@ -10,7 +10,7 @@ extension Engine {
     }
 
     /// Picks a free name for the file, based on `suggestion`; nil when the run is stale.
-    func transferClaimName(_ id: DownloadID, _ generation: UInt64, _ suggestion: String, keepingPart: String? = nil) -> String? {
+    func transferClaimName(_ id: DownloadID, _ generation: UInt64, _ suggestion: String, total: Int64?, keepingPart: String? = nil) -> String? {
         guard var download = current(id, generation) else { return nil }
         let directory = download.directory
         let reserved = Set(downloads.values.lazy
@@ -23,7 +23,10 @@ extension Engine {
                 || (path + ".part" != keepingPart && fm.fileExists(atPath: path + ".part"))
         }
         download.fileName = name
+        if let total { download.totalBytes = total }
         downloads[id] = download
+        // Before the .part exists, so a crash can never leave a claimed name unrecorded.
+        journal.append(.init(id: id, fileName: name, totalBytes: download.totalBytes, finished: false))
         changed(download)
         return name
     }
@@ -95,6 +98,7 @@ extension Engine {
         speed[id] = nil
         switch outcome {
         case .finished(let fileName, let size):
+            journal.append(.init(id: id, fileName: fileName, totalBytes: size, finished: true))
             download.state = .finished
             download.fileName = fileName
             download.receivedBytes = size

@@ -21,6 +21,7 @@ public actor Engine {
     var hub = EventHub()
     let stateFile: StateFile
     let lock: StateLock
+    let journal: StateJournal
     var saveScheduled = false
     var lastSave = Monotonic.seconds()
 
@@ -49,19 +50,24 @@ public actor Engine {
         try stateFile.prepareDirectory()
         lock = try StateLock(statePath: configuration.statePath)
         let loaded = try stateFile.load()
+        journal = StateJournal(statePath: configuration.statePath)
+        let journaled = StateJournal.read(statePath: configuration.statePath)
+        var restored = loaded.document.downloads
+        StateJournal.apply(journaled, to: &restored)
         recoveryMessage = loaded.recoveryMessage
         settings = loaded.document.settings
         var byID: [DownloadID: Download] = [:]
         var ids: [DownloadID] = []
         var queueOrder: UInt64 = 0
-        for var download in loaded.document.downloads {
+        for var download in restored {
             Self.reconcileWithDisk(&download)
             byID[download.id] = download
             ids.append(download.id)
             queueOrder = max(queueOrder, download.queueOrder + 1)
         }
-        if loaded.recoveryMessage != nil {
+        if loaded.recoveryMessage != nil || !journaled.isEmpty {
             try stateFile.save(StateDocument(settings: loaded.document.settings, downloads: ids.compactMap { byID[$0] }))
+            journal.clear()
         }
         downloads = byID
         order = ids
@@ -78,10 +84,12 @@ public actor Engine {
         }
         if let size = PartFile.size(at: part) {
             download.receivedBytes = size
-        } else if let total = download.totalBytes, PartFile.size(at: path) == total, download.state != .failed {
-            // The rename happened but the crash came before the state was saved.
+        } else if download.state == .waiting, let size = PartFile.size(at: path), download.totalBytes == nil || download.totalBytes == size {
+            // The claimed name was free when claimed, so a file there is this download's: the
+            // rename happened but the crash came before the state (and journal) said so.
             download.state = .finished
-            download.receivedBytes = total
+            download.receivedBytes = size
+            download.totalBytes = size
             download.finishedAt = download.finishedAt ?? Date()
         } else {
             download.receivedBytes = 0
@@ -236,6 +244,7 @@ public actor Engine {
         lastSave = Monotonic.seconds()
         do {
             try stateFile.save(document)
+            journal.clear()
             saveError = nil
         } catch {
             saveError = String(describing: error)

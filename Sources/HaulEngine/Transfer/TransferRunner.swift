@@ -80,7 +80,7 @@ struct TransferRunner: Sendable {
                     total = nil
                     resumable = false
                 }
-                let name = try await claimName(&job, head: head, finalURL: finalURL)
+                let name = try await claimName(&job, head: head, finalURL: finalURL, total: total)
                 if let total, let shortfall = DiskSpace.shortfall(writing: total - writeOffset, into: job.directory) {
                     throw TransferError.diskFull(shortfall: shortfall)
                 }
@@ -143,10 +143,10 @@ struct TransferRunner: Sendable {
         throw TransferError.permanent("too many redirects (more than \(configuration.maxRedirects))")
     }
 
-    private func claimName(_ job: inout TransferJob, head: ResponseHead, finalURL: String) async throws -> String {
+    private func claimName(_ job: inout TransferJob, head: ResponseHead, finalURL: String, total: Int64?) async throws -> String {
         if let name = job.fileName { return name }
         let suggestion = job.requestedName ?? FileNaming.suggestedName(contentDisposition: head["content-disposition"], url: finalURL)
-        guard let name = await engine.transferClaimName(job.id, job.generation, suggestion) else { throw CancellationError() }
+        guard let name = await engine.transferClaimName(job.id, job.generation, suggestion, total: total) else { throw CancellationError() }
         job.fileName = name
         return name
     }
@@ -205,7 +205,7 @@ struct TransferRunner: Sendable {
                 await engine.transferEnded(job.id, job.generation, .finished(fileName: finalName, size: size))
                 return
             case .nameTaken:
-                guard let next = await engine.transferClaimName(job.id, job.generation, name, keepingPart: part) else { throw CancellationError() }
+                guard let next = await engine.transferClaimName(job.id, job.generation, name, total: size, keepingPart: part) else { throw CancellationError() }
                 finalName = next
             case .failed(let error):
                 throw error
