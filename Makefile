@@ -4,7 +4,7 @@ SYSTEM_PACKAGES := nginx-light tmux curl libncurses-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/haul
 
-.PHONY: all deps build run test release clean
+.PHONY: all deps build run test figures release clean
 
 all: build
 
@@ -28,6 +28,17 @@ run: deps build
 test: deps
 	swift build --build-tests
 	swift test --skip-build
+
+# Runs the reliability suite (chaos, fuzz, disk full, hostile servers) and writes its
+# figures into the README. Part of `make test` too; this target only adds the README update.
+figures: deps
+	swift build --build-tests
+	rm -f .build/figures.rows
+	HAUL_FIGURES_FILE=$(CURDIR)/.build/figures.rows swift test --skip-build \
+		--filter 'ChaosTests|FuzzTests|DiskFullTests|HostileServerTests|FaultInjectionTests'
+	{ echo "| what | tried | outcome |"; echo "| --- | --- | --- |"; sort .build/figures.rows; echo; \
+	  echo "_Written by \`make figures\` on $$(date -u +%Y-%m-%d), $$(nproc) cores, $$(uname -sr)._"; } > .build/figures.md
+	scripts/update-readme-block reliability .build/figures.md
 
 release:
 	swift build -c release

@@ -86,7 +86,7 @@ final class ChaosTests: CLITestCase {
     func testTUIKilledAtRandomLosesNothing() async throws {
         var rng = SeededGenerator.fromEnvironment("ChaosTests.tui")
         try await addAll()
-        let rounds = 10
+        let rounds = 50
         for round in 0..<rounds {
             let tui = try await TmuxSession(
                 command: "'\(HaulBinary.path)'; sleep 600", width: 100, height: 20,

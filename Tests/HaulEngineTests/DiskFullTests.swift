@@ -64,6 +64,8 @@ final class DiskFullTests: EngineTestCase {
         XCTAssertEqual(done.state, .finished)
         assertSameContents(done.path!, www + "/big.bin")
         XCTAssertFalse(FileManager.default.fileExists(atPath: done.partPath!))
+        Figures.record("Disk full", "an 8 MiB tmpfs filled mid-transfer; a 20 MB file into it",
+                       "paused with \"disk full — needs N more\", written bytes intact, other download unharmed, completed once space was freed; free space checked before starting")
     }
 
     func testFreeSpaceIsCheckedBeforeStartingWhenTheSizeIsKnown() async throws {
