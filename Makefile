@@ -4,7 +4,7 @@ SYSTEM_PACKAGES := nginx-light tmux curl libncurses-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/haul
 
-.PHONY: all deps build run test figures release clean
+.PHONY: all deps build run test figures bench release clean
 
 all: build
 
@@ -39,6 +39,12 @@ figures: deps
 	{ echo "| what | tried | outcome |"; echo "| --- | --- | --- |"; sort .build/figures.rows; echo; \
 	  echo "_Written by \`make figures\` on $$(date -u +%Y-%m-%d), $$(nproc) cores, $$(uname -sr)._"; } > .build/figures.md
 	scripts/update-readme-block reliability .build/figures.md
+
+# haul against curl, wget and aria2c on nginx over loopback (release build); writes the
+# results table into the README. Takes several minutes.
+bench: deps release
+	@for p in wget aria2 time python3; do dpkg -s $$p >/dev/null 2>&1 || { $(SUDO) apt-get update -qq; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wget aria2 time python3; break; }; done
+	scripts/bench
 
 release:
 	swift build -c release

@@ -26,6 +26,8 @@ public final class StateJournal {
 
     public let path: String
     private var fd: Int32 = -1
+    /// Entries appended so far (a save compares it before and after to know what it covered).
+    public private(set) var appendCount = 0
     private let encoder = JSONEncoder()
 
     public init(statePath: String) {
@@ -38,6 +40,7 @@ public final class StateJournal {
         if fd < 0 { fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
         guard fd >= 0, var line = try? encoder.encode(entry) else { return }
         line.append(UInt8(ascii: "\n"))
+        appendCount += 1
         _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 

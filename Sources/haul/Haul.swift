@@ -26,6 +26,7 @@ struct Haul: AsyncParsableCommand {
     }
 
     static func main() async {
+        ProcessClock.start = MonotonicClock.seconds()
         Signals.unblockAll()
         do {
             var command = try parseAsRoot()

@@ -23,6 +23,8 @@ public actor Engine {
     let lock: StateLock
     let journal: StateJournal
     var saveScheduled = false
+    let saver: StateSaver
+    var saveSequence: UInt64 = 0
     var lastSave = Monotonic.seconds()
 
     /// Running transfer tasks and the generation each was started with.
@@ -47,6 +49,7 @@ public actor Engine {
     public init(configuration: EngineConfiguration) throws {
         self.configuration = configuration
         stateFile = StateFile(path: configuration.statePath)
+        saver = StateSaver(file: stateFile)
         try stateFile.prepareDirectory()
         lock = try StateLock(statePath: configuration.statePath)
         let loaded = try stateFile.load()
@@ -162,7 +165,7 @@ public actor Engine {
         }
         await pool?.shutdown()
         pool = nil
-        saveNow()
+        await saveNow()
         lock.release()
         hub.finishAll()
         resumeIdleWaiters()
@@ -233,22 +236,23 @@ public actor Engine {
         saveScheduled = true
         Task {
             try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
-            self.saveNow()
+            await self.saveNow()
         }
     }
 
-    /// Writes the state file now. A failure is reported as a notice and retried on the next change.
-    public func saveNow() {
+    /// Writes the state file now (through the saver, so encoding happens off this actor).
+    /// A failure is kept in ``saveError`` and retried on the next change.
+    public func saveNow() async {
         saveScheduled = false
         guard lock.isHeld else { return }
         lastSave = Monotonic.seconds()
-        do {
-            try stateFile.save(document)
-            journal.clear()
-            saveError = nil
-        } catch {
-            saveError = String(describing: error)
-        }
+        saveSequence += 1
+        let sequence = saveSequence
+        let journalMark = journal.appendCount
+        let error = await saver.write(document, sequence: sequence)
+        saveError = error
+        // Journal entries written after the snapshot must stay until a later save has them.
+        if error == nil, journal.appendCount == journalMark { journal.clear() }
     }
 
     /// The last error saving the state file, if the most recent save failed.

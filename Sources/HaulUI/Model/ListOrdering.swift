@@ -21,18 +21,25 @@ public enum ListOrdering {
         if !needle.isEmpty {
             ids = ids.filter { model[$0].map { TerminalText.sanitize($0.displayName).lowercased().contains(needle) } ?? false }
         }
+        // Keys are computed once per download, not once per comparison: 100,000 rows sort fast.
         switch sort {
         case .added:
             return ids
         case .name:
-            return ids.sorted { key(model[$0]?.displayName) < key(model[$1]?.displayName) }
+            return sorted(ids) { key(model[$0]?.displayName) }
         case .progress:
-            return ids.sorted { fraction(model[$0]) > fraction(model[$1]) }
+            return sorted(ids) { -fraction(model[$0]) }
         case .speed:
-            return ids.sorted { (model.sample(for: $0)?.bytesPerSecond ?? 0) > (model.sample(for: $1)?.bytesPerSecond ?? 0) }
+            return sorted(ids) { -(model.sample(for: $0)?.bytesPerSecond ?? 0) }
         case .state:
-            return ids.sorted { rank(model[$0]?.state) < rank(model[$1]?.state) }
+            return sorted(ids) { rank(model[$0]?.state) }
         }
+    }
+
+    /// A stable sort by a precomputed key (ties keep the list order).
+    private static func sorted<K: Comparable>(_ ids: [DownloadID], by key: (DownloadID) -> K) -> [DownloadID] {
+        let keyed = ids.enumerated().map { (key: key($0.element), index: $0.offset, id: $0.element) }
+        return keyed.sorted { ($0.key, $0.index) < ($1.key, $1.index) }.map(\.id)
     }
 
     private static func key(_ name: String?) -> String { (name ?? "").lowercased() }

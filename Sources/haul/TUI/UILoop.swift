@@ -23,9 +23,16 @@ final class UILoop {
     }
 
     func run() {
+        Thread.current.name = "haul-ui"  // Foundation sets the pthread name too: the benchmark finds the UI thread by it
         var lastFrame = 0.0
+        var trace = FrameTrace(path: ProcessInfo.processInfo.environment["HAUL_TRACE"])
+        defer { trace.write() }
+        var lastActivity = 0.0
         while running {
-            if let key = terminal.readKey(milliseconds: 50) {
+            // Short waits while events flow, long ones when idle: near-zero CPU at rest.
+            let idle = MonotonicClock.seconds() - lastActivity > 1
+            if let key = terminal.readKey(milliseconds: idle ? 500 : 50) {
+                lastActivity = MonotonicClock.seconds()
                 handle(key)
                 // A paste arrives as a burst: take it all before drawing.
                 var burst = 0
@@ -34,7 +41,9 @@ final class UILoop {
                     burst += 1
                 }
             }
-            for message in inbox.drain() {
+            let messages = inbox.drain()
+            if !messages.isEmpty { lastActivity = MonotonicClock.seconds() }
+            for message in messages {
                 switch message {
                 case .event(let event): controller.apply(event)
                 case .report(let text, let isError): controller.report(text, isError: isError)
@@ -48,6 +57,7 @@ final class UILoop {
                 if damage != .none {
                     terminal.draw(controller.grid, damage)
                     lastFrame = now
+                    trace.frame(started: now, ended: MonotonicClock.seconds())
                 }
             }
         }
@@ -84,6 +94,37 @@ final class UILoop {
             }
         }
     }
+}
+
+/// Frame timings for the benchmark (`HAUL_TRACE=path`): kept in memory, written at exit.
+struct FrameTrace {
+    let path: String?
+    private var durations: [Double] = []
+    private var firstFrame: Double?
+
+    init(path: String?) {
+        self.path = path
+    }
+
+    mutating func frame(started: Double, ended: Double) {
+        guard path != nil else { return }
+        if firstFrame == nil { firstFrame = ended - ProcessClock.start }
+        durations.append(ended - started)
+    }
+
+    func write() {
+        guard let path else { return }
+        let sorted = durations.sorted()
+        func ms(_ v: Double?) -> String { v.map { String(format: "%.3f", $0 * 1000) } ?? "-" }
+        let p99 = sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+        let text = "first_frame_ms=\(ms(firstFrame)) frames=\(sorted.count) p50_ms=\(ms(sorted.isEmpty ? nil : sorted[sorted.count / 2])) p99_ms=\(ms(p99)) max_ms=\(ms(sorted.last))\n"
+        try? text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}
+
+/// When the process started (close enough: the first line of `main`).
+enum ProcessClock {
+    nonisolated(unsafe) static var start = 0.0  // set once at the top of main, before any thread exists
 }
 
 enum MonotonicClock {

@@ -1,0 +1,24 @@
+import HaulStore
+
+/// Writes state snapshots off the engine actor, one at a time and never an older one over a
+/// newer one, so encoding a large list never holds up transfers or events.
+actor StateSaver {
+    private let file: StateFile
+    private var lastWritten: UInt64 = 0
+
+    init(file: StateFile) {
+        self.file = file
+    }
+
+    /// Writes `document` unless a newer snapshot was already written. Returns an error text.
+    func write(_ document: StateDocument, sequence: UInt64) -> String? {
+        guard sequence > lastWritten else { return nil }
+        do {
+            try file.save(document)
+            lastWritten = sequence
+            return nil
+        } catch {
+            return String(describing: error)
+        }
+    }
+}
