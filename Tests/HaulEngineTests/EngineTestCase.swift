@@ -74,3 +74,20 @@ class EngineTestCase: XCTestCase {
         ((try? FileManager.default.contentsOfDirectory(atPath: downloadDirectory)) ?? []).filter { $0.hasSuffix(".part") }
     }
 }
+
+/// An engine test against in-process ``FaultServer``s, stopped after each test.
+class FaultServerTestCase: EngineTestCase {
+    private var servers: [FaultServer] = []
+
+    override func tearDown() async throws {
+        servers.forEach { $0.stop() }
+        servers = []
+        try await super.tearDown()
+    }
+
+    func serve(_ handler: @escaping FaultServer.Handler) throws -> FaultServer {
+        let server = try FaultServer(handler)
+        servers.append(server)
+        return server
+    }
+}

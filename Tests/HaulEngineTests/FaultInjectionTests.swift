@@ -5,8 +5,7 @@ import XCTest
 @testable import HaulEngine
 
 /// The engine against a server that misbehaves on purpose.
-final class FaultInjectionTests: EngineTestCase {
-    var servers: [FaultServer] = []
+final class FaultInjectionTests: FaultServerTestCase {
     nonisolated(unsafe) static var passed = 0  // XCTest runs a class's tests one after another
 
     override class func tearDown() {
@@ -16,15 +15,7 @@ final class FaultInjectionTests: EngineTestCase {
 
     override func tearDown() async throws {
         if testRun?.totalFailureCount == 0 { Self.passed += 1 }
-        servers.forEach { $0.stop() }
-        servers = []
         try await super.tearDown()
-    }
-
-    func serve(_ handler: @escaping FaultServer.Handler) throws -> FaultServer {
-        let server = try FaultServer(handler)
-        servers.append(server)
-        return server
     }
 
     func randomBody(_ size: Int) -> [UInt8] {

@@ -6,8 +6,7 @@ import XCTest
 
 /// Servers that send what no good server sends. Each case ends in a defined, clearly
 /// worded outcome, and nothing lands outside the destination.
-final class HostileServerTests: EngineTestCase {
-    var servers: [FaultServer] = []
+final class HostileServerTests: FaultServerTestCase {
     nonisolated(unsafe) static var passed = 0  // XCTest runs a class's tests one after another
 
     override class func tearDown() {
@@ -17,15 +16,7 @@ final class HostileServerTests: EngineTestCase {
 
     override func tearDown() async throws {
         if testRun?.totalFailureCount == 0 { Self.passed += 1 }
-        servers.forEach { $0.stop() }
-        servers = []
         try await super.tearDown()
-    }
-
-    func serve(_ handler: @escaping FaultServer.Handler) throws -> FaultServer {
-        let server = try FaultServer(handler)
-        servers.append(server)
-        return server
     }
 
     func body(_ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) } }
