@@ -15,6 +15,11 @@ final class SchedulerTests: XCTestCase {
         XCTAssertEqual(Scheduler.downloadsToStart(all, running: 1, limit: 3).map(\.rawValue), ["a", "d"])
         XCTAssertEqual(Scheduler.downloadsToStart(all, running: 3, limit: 3), [])
         XCTAssertEqual(Scheduler.downloadsToStart(all, running: 0, limit: 10).map(\.rawValue), ["a", "d", "c"])
+        let waiting = Dictionary(uniqueKeysWithValues: all.filter { $0.state == .waiting }.map { ($0.id, $0.queueOrder) })
+        XCTAssertEqual(Scheduler.downloadsToStart(waiting: waiting, running: 1, limit: 3).map(\.rawValue), ["a", "d"])
+        XCTAssertEqual(Scheduler.downloadsToStart(waiting: waiting, running: 2, limit: 3).map(\.rawValue), ["a"])
+        XCTAssertEqual(Scheduler.downloadsToStart(waiting: waiting, running: 0, limit: 10).map(\.rawValue), ["a", "d", "c"])
+        XCTAssertEqual(Scheduler.downloadsToStart(waiting: waiting, running: 3, limit: 3), [])
     }
 }
 

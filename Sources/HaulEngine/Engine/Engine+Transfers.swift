@@ -12,14 +12,12 @@ extension Engine {
     /// Picks a free name for the file, based on `suggestion`; nil when the run is stale.
     func transferClaimName(_ id: DownloadID, _ generation: UInt64, _ suggestion: String, total: Int64?, keepingPart: String? = nil) -> String? {
         guard var download = current(id, generation) else { return nil }
-        let directory = download.directory
-        let reserved = Set(downloads.values.lazy
-            .filter { $0.id != id && $0.directory == directory && $0.state != .finished }
-            .compactMap(\.fileName))
+        let directory = download.directory.hasSuffix("/") ? String(download.directory.dropLast()) : download.directory
         let fm = FileManager.default
         let name = FileNaming.uniqueName(suggestion) { candidate in
             let path = directory + "/" + candidate
-            return reserved.contains(candidate) || fm.fileExists(atPath: path)
+            let claimedBy = downloads.claimedPaths[path]
+            return (claimedBy != nil && claimedBy != id) || fm.fileExists(atPath: path)
                 || (path + ".part" != keepingPart && fm.fileExists(atPath: path + ".part"))
         }
         download.fileName = name

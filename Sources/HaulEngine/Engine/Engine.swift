@@ -12,7 +12,7 @@ public actor Engine {
     /// Set when the state file had to be recovered at start: tell the user.
     public nonisolated let recoveryMessage: String?
 
-    var downloads: [DownloadID: Download] = [:]
+    var downloads = DownloadTable()
     /// List order (the order downloads were added).
     var order: [DownloadID] = []
     var settings: StateDocument.Settings
@@ -59,7 +59,7 @@ public actor Engine {
         StateJournal.apply(journaled, to: &restored)
         recoveryMessage = loaded.recoveryMessage
         settings = loaded.document.settings
-        var byID: [DownloadID: Download] = [:]
+        var byID = DownloadTable()
         var ids: [DownloadID] = []
         var queueOrder: UInt64 = 0
         for var download in restored {
@@ -138,7 +138,7 @@ public actor Engine {
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
-    var isIdle: Bool { transfers.isEmpty && !downloads.values.contains { $0.state.isActive } }
+    var isIdle: Bool { transfers.isEmpty && downloads.activeCount == 0 }
 
     /// Stops every transfer (they resume from their `.part` next time), saves, closes connections
     /// and releases the state file for the next process.
@@ -181,7 +181,7 @@ public actor Engine {
 
     func schedule() {
         if running {
-            let toStart = Scheduler.downloadsToStart(downloads.values, running: transfers.count, limit: settings.concurrency)
+            let toStart = Scheduler.downloadsToStart(waiting: downloads.waiting, running: transfers.count, limit: settings.concurrency)
             for id in toStart { startTransfer(id) }
         }
         if isIdle { resumeIdleWaiters() }
