@@ -14,7 +14,7 @@ public struct EngineConfiguration: Sendable {
     /// How often running transfers report progress.
     public var progressInterval: Double = 0.1
     /// How soon a state change reaches the disk, and how often progress alone does.
-    public var transitionSaveDelay: Double = 0.1
+    public var transitionSaveDelay: Double = 0.5
     public var progressSaveInterval: Double = 2
     public var proxies = ProxyEnvironment(environment: [:])
     /// How often downloads paused for a full disk look for room again.

@@ -10,6 +10,8 @@ public struct DownloadListModel: Sendable {
     public private(set) var counts: [DownloadState: Int] = [:]
     /// Bumped whenever the set of downloads or any state changes (for re-sorting/filtering).
     public private(set) var structureVersion = 0
+    /// Each download's name, made terminal-safe and lower-cased once, for filtering and sorting.
+    public private(set) var searchKeys: [DownloadID: String] = [:]
     /// The metered-network status, once the engine reported it.
     public private(set) var network: NetworkStatus?
 
@@ -51,6 +53,7 @@ public struct DownloadListModel: Sendable {
             counts[d.state, default: 1] -= 1
             order.removeAll { $0 == id }
             live[id] = nil
+            searchKeys[id] = nil
             structureVersion += 1
             return true
         case .notice(let id, let message):
@@ -65,8 +68,11 @@ public struct DownloadListModel: Sendable {
     /// Speed and ETA of a running download.
     public func sample(for id: DownloadID) -> ProgressSample? { live[id] }
 
+    private static func searchKey(_ d: Download) -> String { TerminalText.sanitize(d.displayName).lowercased() }
+
     private mutating func insert(_ d: Download) {
         downloads[d.id] = d
+        searchKeys[d.id] = Self.searchKey(d)
         order.append(d.id)
         counts[d.state, default: 0] += 1
         structureVersion += 1
@@ -76,6 +82,7 @@ public struct DownloadListModel: Sendable {
         let old = downloads[d.id]
         downloads[d.id] = d
         if d.state != .downloading { live[d.id] = nil }
+        if old?.fileName != d.fileName { searchKeys[d.id] = Self.searchKey(d) }
         guard let old, old.state != d.state || old.fileName != d.fileName else { return false }
         counts[old.state, default: 1] -= 1
         counts[d.state, default: 0] += 1

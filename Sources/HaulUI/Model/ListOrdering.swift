@@ -19,14 +19,14 @@ public enum ListOrdering {
         var ids = model.order
         let needle = filter.lowercased()
         if !needle.isEmpty {
-            ids = ids.filter { model[$0].map { TerminalText.sanitize($0.displayName).lowercased().contains(needle) } ?? false }
+            ids = ids.filter { model.searchKeys[$0]?.contains(needle) ?? false }
         }
         // Keys are computed once per download, not once per comparison: 100,000 rows sort fast.
         switch sort {
         case .added:
             return ids
         case .name:
-            return sorted(ids) { key(model[$0]?.displayName) }
+            return sorted(ids) { model.searchKeys[$0] ?? "" }
         case .progress:
             return sorted(ids) { -fraction(model[$0]) }
         case .speed:
@@ -41,8 +41,6 @@ public enum ListOrdering {
         let keyed = ids.enumerated().map { (key: key($0.element), index: $0.offset, id: $0.element) }
         return keyed.sorted { ($0.key, $0.index) < ($1.key, $1.index) }.map(\.id)
     }
-
-    private static func key(_ name: String?) -> String { (name ?? "").lowercased() }
 
     private static func fraction(_ d: Download?) -> Double {
         guard let d else { return 0 }
