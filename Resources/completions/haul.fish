@@ -1,0 +1,162 @@
+function __haul_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __haul_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __haul_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __haul_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __haul_parse_tokens -S
+    set -l unparsed_tokens (__haul_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'haul'
+        __haul_parse_subcommand 0 'state=' 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'add'
+            __haul_parse_subcommand -r 1 'd/directory=' 'o/output=' 'sha256=' 'header=+' 'allow-metered' 'paused' 'state=' 'version' 'h/help'
+        case 'ls'
+            __haul_parse_subcommand 0 'json' 'state=' 'version' 'h/help'
+        case 'run'
+            __haul_parse_subcommand 0 'j/concurrency=' 'state=' 'version' 'h/help'
+        case 'pause'
+            __haul_parse_subcommand -r 1 'all' 'state=' 'version' 'h/help'
+        case 'resume'
+            __haul_parse_subcommand -r 1 'all' 'allow-metered' 'state=' 'version' 'h/help'
+        case 'cancel'
+            __haul_parse_subcommand -r 1 'all' 'state=' 'version' 'h/help'
+        case 'rm'
+            __haul_parse_subcommand -r 1 'all' 'delete-file' 'state=' 'version' 'h/help'
+        case 'retry'
+            __haul_parse_subcommand -r 1 'all' 'state=' 'version' 'h/help'
+        case 'metered'
+            __haul_parse_subcommand 1 'limit=' 'state=' 'version' 'h/help'
+        case 'demo'
+            __haul_parse_subcommand 0 'count=' 'rate=' 'version' 'h/help'
+        case 'help'
+            __haul_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __haul_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __haul_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __haul_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __haul_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__haul_tokens -p)
+    if test -z "$(__haul_tokens -t)"
+        set -l index (count (__haul_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'haul' -f
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'add' -d 'Queue one or more URLs.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'ls' -d 'List downloads.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'run' -d 'Download everything queued, without the TUI, until nothing is waiting or downloading.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'pause' -d 'Pause downloads (they keep their data).'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'resume' -d 'Queue paused downloads again.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'cancel' -d 'Stop downloads and delete their partial data.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'rm' -d 'Take downloads off the list.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'retry' -d 'Queue failed (or paused) downloads again.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'metered' -d 'Show or set the metered-network mode: off, on, or auto (NetworkManager decides).'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'demo' -d 'Try haul without the internet: serves generated files on loopback and opens the UI with them queued.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" d directory' -s 'd' -l 'directory' -d 'Directory to save into (must exist).' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" o output' -s 'o' -l 'output' -d 'File name to save as (one URL only).' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" sha256' -l 'sha256' -d 'Expected SHA-256 of the file; a mismatch fails the download.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add"' -l 'header' -d 'A request header, \'Name: value\' (repeatable).' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" allow-metered' -l 'allow-metered' -d 'Allow this download on a metered network.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" paused' -l 'paused' -d 'Add it paused.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul ls" json' -l 'json' -d 'Print JSON for scripts.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul ls" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul ls" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul ls" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul run" concurrency j' -s 'j' -l 'concurrency' -d 'How many downloads run at once (saved for next time).' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul run" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul run" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul run" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul pause" all' -l 'all' -d 'Act on every download.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul pause" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul pause" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul pause" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul resume" all' -l 'all' -d 'Act on every download.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul resume" allow-metered' -l 'allow-metered' -d 'Also allow these downloads on a metered network.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul resume" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul resume" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul resume" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul cancel" all' -l 'all' -d 'Act on every download.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul cancel" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul cancel" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul cancel" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul rm" all' -l 'all' -d 'Act on every download.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul rm" delete-file' -l 'delete-file' -d 'Also delete the downloaded files of finished downloads.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul rm" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul rm" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul rm" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul retry" all' -l 'all' -d 'Act on every download.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul retry" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul retry" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul retry" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul metered" -eq 1' -fka 'off on auto'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul metered" limit' -l 'limit' -d 'Speed cap for allowed downloads while metered, e.g. 500K; \'none\' removes it.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul metered" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul metered" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul metered" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul demo" count' -l 'count' -d 'How many downloads to queue.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul demo" rate' -l 'rate' -d 'Per-download speed limit of the demo server, e.g. 300K or 1M.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul demo" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul demo" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul help" version' -l 'version' -d 'Show the version.'

@@ -1,0 +1,240 @@
+#compdef haul
+
+__haul_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__haul_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __haul_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__haul_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_haul() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'add:Queue one or more URLs.'
+            'ls:List downloads.'
+            'run:Download everything queued, without the TUI, until nothing is waiting or downloading.'
+            'pause:Pause downloads (they keep their data).'
+            'resume:Queue paused downloads again.'
+            'cancel:Stop downloads and delete their partial data.'
+            'rm:Take downloads off the list.'
+            'retry:Queue failed (or paused) downloads again.'
+            'metered:Show or set the metered-network mode: off, on, or auto (NetworkManager decides).'
+            'demo:Try haul without the internet: serves generated files on loopback and opens the UI with them queued.'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        add|ls|run|pause|resume|cancel|rm|retry|metered|demo|help)
+            "_haul_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_haul_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:url:'
+        '(-d --directory)'{-d,--directory}'[Directory to save into (must exist).]:dir:'
+        '(-o --output)'{-o,--output}'[File name to save as (one URL only).]:name:'
+        '--sha256[Expected SHA-256 of the file; a mismatch fails the download.]:hex:'
+        '*--header[A request header, '\''Name\: value'\'' (repeatable).]:header:'
+        '--allow-metered[Allow this download on a metered network.]'
+        '--paused[Add it paused.]'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_ls() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--json[Print JSON for scripts.]'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_run() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '(-j --concurrency)'{-j,--concurrency}'[How many downloads run at once (saved for next time).]:n:'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_pause() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:id:'
+        '--all[Act on every download.]'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_resume() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:id:'
+        '--all[Act on every download.]'
+        '--allow-metered[Also allow these downloads on a metered network.]'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_cancel() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:id:'
+        '--all[Act on every download.]'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_rm() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:id:'
+        '--all[Act on every download.]'
+        '--delete-file[Also delete the downloaded files of finished downloads.]'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_retry() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:id:'
+        '--all[Act on every download.]'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_metered() {
+    local -i ret=1
+    local -ar _mode=('off' 'on' 'auto')
+    local -ar arg_specs=(
+        ':mode:{__haul_complete "${_mode[@]}"}'
+        '--limit[Speed cap for allowed downloads while metered, e.g. 500K; '\''none'\'' removes it.]:rate:'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_demo() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--count[How many downloads to queue.]:count:'
+        '--rate[Per-download speed limit of the demo server, e.g. 300K or 1M.]:rate:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+        '--version[Show the version.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _haul ]]; then
+    _haul "${@}"
+else
+    compdef _haul haul
+fi
