@@ -79,7 +79,13 @@ public final class FaultServer: Sendable {
 
     private func serve(_ fd: Int32) {
         defer { close(fd) }
-        guard let request = readRequest(fd) else { return }
+        guard var request = readRequest(fd) else { return }
+        // Playing a forward proxy: accept the tunnel, then answer the request inside it.
+        if request.method == "CONNECT" {
+            log.withLock { $0.append(request) }
+            guard sendAll(fd, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)), let inner = readRequest(fd) else { return }
+            request = inner
+        }
         let index = log.withLock { log -> Int in
             log.append(request)
             return log.count - 1

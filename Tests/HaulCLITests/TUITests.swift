@@ -123,7 +123,7 @@ final class TUITests: CLITestCase {
         XCTAssertTrue(afterCtrlC.contains("EXIT=0") && afterCtrlC.contains("icanon echo"), afterCtrlC)
         XCTAssertEqual(stateOfFirstDownload(), "waiting", "a running download is saved to resume next time")
 
-        for signal in [SIGTERM, SIGHUP] {
+        for signal in [SIGTERM, SIGHUP, SIGSEGV] {
             let again = try await openTUI(name: "tui-\(signal)")
             let lock = try String(contentsOfFile: statePath + ".lock", encoding: .utf8)
             let pid = try XCTUnwrap(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)))

@@ -234,3 +234,29 @@ final class FaultInjectionTests: FaultServerTestCase {
         XCTAssertEqual(partFiles(), [])
     }
 }
+
+/// Proxies named by the environment carry the request (the fault server plays the proxy).
+final class ProxyTests: FaultServerTestCase {
+    func testHTTPProxyFromTheEnvironmentIsUsedAndNoProxyBypassesIt() async throws {
+        let body: [UInt8] = Array("through the proxy".utf8)
+        let proxy = try serve { request, _ in
+            XCTAssertEqual(request.headers["host"], "downloads.example.invalid")
+            return FaultServer.serve(body, for: request)
+        }
+        let direct = try serve { request, _ in FaultServer.serve(Array("direct".utf8), for: request) }
+        let engine = try makeEngine {
+            $0.proxies = ProxyEnvironment(environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)", "no_proxy": "127.0.0.1"])
+        }
+        let viaProxy = try await add(engine, "http://downloads.example.invalid/file.bin")
+        let bypass = try await add(engine, direct.url("d.bin"))
+        await engine.start()
+        let a = try await finished(engine, viaProxy)
+        let b = try await finished(engine, bypass)
+        XCTAssertEqual(a.state, .finished, a.reason ?? "")
+        XCTAssertEqual(TestFiles.contents(a.path!).map(Array.init), body)
+        XCTAssertEqual(TestFiles.contents(b.path!).map { String(decoding: $0, as: UTF8.self) }, "direct")
+        XCTAssertEqual(proxy.requests.map(\.method), ["CONNECT", "GET"], "tunnelled through the proxy")
+        XCTAssertEqual(proxy.requests.first?.path, "downloads.example.invalid:80")
+        XCTAssertEqual(direct.requests.count, 1)
+    }
+}
