@@ -52,9 +52,6 @@ let package = Package(
                 "HaulUI",
                 "HaulTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -62,13 +59,17 @@ let package = Package(
         .target(name: "HaulTestSupport", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
 
         .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "HaulStoreTests", dependencies: ["HaulStore", "HaulTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "HaulStoreTests", dependencies: ["HaulCore", "HaulStore", "HaulTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HaulEngineTests",
-            dependencies: ["HaulEngine", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["HaulCore", "HaulEngine", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "HaulUITests", dependencies: ["HaulUI", "HaulTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "HaulCLITests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "HaulUITests", dependencies: ["HaulCore", "HaulUI", "HaulTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HaulCLITests",
+            dependencies: ["HaulCore", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
     ]
 )
