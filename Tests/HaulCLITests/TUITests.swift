@@ -99,7 +99,7 @@ final class TUITests: CLITestCase {
 
         // q: quits, state saved, terminal restored.
         try await tui.send("q")
-        let after = try await tui.waitFor { $0.contains("EXIT=") }
+        let after = try await tui.waitFor { $0.contains("EXIT=") && $0.contains("icanon") }
         XCTAssertTrue(after.contains("EXIT=0"), after)
         XCTAssertTrue(after.contains("icanon echo"), "the tty is back in canonical mode with echo: \(after)")
         XCTAssertFalse(after.contains("metered:"), "the alternate screen is gone")
@@ -119,7 +119,7 @@ final class TUITests: CLITestCase {
         let tui = try await openTUI()
         try await tui.waitFor { (Self.percent(in: $0, row: "big.bin") ?? 0) > 0 }
         try await tui.send("C-c")
-        let afterCtrlC = try await tui.waitFor { $0.contains("EXIT=") }
+        let afterCtrlC = try await tui.waitFor { $0.contains("EXIT=") && $0.contains("icanon") }
         XCTAssertTrue(afterCtrlC.contains("EXIT=0") && afterCtrlC.contains("icanon echo"), afterCtrlC)
         XCTAssertEqual(stateOfFirstDownload(), "waiting", "a running download is saved to resume next time")
 
@@ -128,7 +128,7 @@ final class TUITests: CLITestCase {
             let lock = try String(contentsOfFile: statePath + ".lock", encoding: .utf8)
             let pid = try XCTUnwrap(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)))
             kill(pid, signal)
-            let after = try await again.waitFor { $0.contains("EXIT=") }
+            let after = try await again.waitFor { $0.contains("EXIT=") && $0.contains("icanon") }
             XCTAssertTrue(after.contains("icanon echo"), "signal \(signal): \(after)")
             XCTAssertFalse(after.contains("metered:"), "signal \(signal): \(after)")
         }
