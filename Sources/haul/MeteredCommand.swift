@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import HaulStore
 import HaulCore
 import HaulEngine
 
@@ -27,6 +29,18 @@ struct MeteredCommand: AsyncParsableCommand {
             } else {
                 throw InputError("--limit takes a speed such as 500K or 2M, or 'none'").reported()
             }
+        }
+        if mode != nil || cap != nil, let holder = StateLock.currentHolder(statePath: stateOptions.statePath) {
+            // Another haul runs: hand it the change; it applies it at once.
+            do {
+                try ControlRequest(meteredMode: mode, meteredLimit: cap).write(statePath: stateOptions.statePath)
+            } catch {
+                Console.error("cannot reach the running haul (pid \(holder)): \(error)")
+                throw ExitStatus.stateUnavailable
+            }
+            kill(holder, SIGUSR1)
+            Console.out("metered: \(mode?.rawValue ?? "unchanged") — sent to the running haul (pid \(holder))")
+            return
         }
         let engine = try stateOptions.openEngine()
         do {

@@ -6,7 +6,7 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Download everything queued, without the TUI, until nothing is waiting or downloading.",
-        discussion: "On a terminal, one updating line per active download; otherwise one log line per event. Ctrl-C stops and keeps every byte: the next run resumes. Exit code 1 if any download failed in this run, 130 if interrupted."
+        discussion: "On a terminal, one updating line per active download; otherwise one log line per event. Downloads waiting for an unmetered network or for disk space are waited for. Ctrl-C stops and keeps every byte: the next run resumes. Exit code 1 if any download failed in this run, 130 if interrupted."
     )
 
     @Option(name: [.customShort("j"), .long], help: ArgumentHelp("How many downloads run at once (saved for next time).", valueName: "n"))
@@ -25,7 +25,7 @@ struct RunCommand: AsyncParsableCommand {
         let printing = Task { await RunReporter(interactive: interactive, downloads: known).consume(events) }
         let signalSources = Signals.onTermination { _ in
             Task { await engine.shutdown() }
-        }
+        } + [Signals.onControlRequest { Task { await engine.applyControlRequest() } }]
 
         await engine.start()
         await engine.waitUntilIdle()

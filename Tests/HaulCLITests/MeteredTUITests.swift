@@ -85,6 +85,29 @@ final class MeteredTUITests: CLITestCase {
         XCTAssertEqual(try download("a.bin")?["allowMetered"] as? Bool, true)
     }
 
+    func testMeteredCommandReachesARunningHaulAtOnce() async throws {
+        try TestFiles.random(www + "/blocked.bin", size: 2_400_000)
+        _ = try await haul("add", nginx.url("slow/blocked.bin"))
+        let runner = try spawnHaul(["run"], log: dir.path + "/run.log")
+        try await waitUntil { (fileSize(downloads + "/blocked.bin.part") ?? 0) > 0 }
+
+        let on = try await haul("metered", "on")
+        XCTAssertEqual(on.status, 0, on.stderr)
+        XCTAssertTrue(on.stdout.contains("sent to the running haul (pid \(runner.pid))"), on.stdout)
+        try await waitUntil(timeout: 3) {
+            (try? self.download("blocked.bin"))??["pauseCause"] as? String == "metered"
+        }
+        let frozen = fileSize(downloads + "/blocked.bin.part")
+        try await Task.sleep(for: .milliseconds(500))
+        XCTAssertEqual(fileSize(downloads + "/blocked.bin.part"), frozen, "the running haul stopped it")
+
+        let off = try await haul("metered", "off")
+        XCTAssertEqual(off.status, 0, off.stderr)
+        let status = await runner.wait(timeout: 30)
+        XCTAssertEqual(status, 0, (try? String(contentsOfFile: dir.path + "/run.log", encoding: .utf8)) ?? "")
+        XCTAssertTrue(sameFile(downloads + "/blocked.bin", www + "/blocked.bin"))
+    }
+
     func testMeteredCommand() async throws {
         var result = try await haul("metered")
         XCTAssertEqual(result.stdout, "metered: off\n")

@@ -1,4 +1,5 @@
 import HaulCore
+import HaulStore
 
 /// The metered-network policy applied to live downloads: mode changes, probe verdicts and
 /// allowances act on transfers that are already running.
@@ -48,6 +49,13 @@ extension Engine {
         guard verdict != meteredVerdict, !isShutDown else { return }
         meteredVerdict = verdict
         await networkChanged()
+    }
+
+    /// Applies a setting change another haul process left for this one (see ``ControlRequest``).
+    public func applyControlRequest() async {
+        guard let request = ControlRequest.take(statePath: configuration.statePath) else { return }
+        if let mode = request.meteredMode { _ = try? await perform(.setMeteredMode(mode)) }
+        if let limit = request.meteredLimit { _ = try? await perform(.setMeteredLimit(limit)) }
     }
 
     /// The status with the probe asked afresh when the mode is `auto` (for `haul metered`).

@@ -125,6 +125,7 @@ public actor Engine {
         guard !running, !isShutDown else { return }
         running = true
         if pool == nil { pool = HTTPClientPool(configuration: configuration) }
+        await applyControlRequest()
         if settings.meteredMode == .auto { await probeNow() }
         startProbing()
         await enforceMeteredPolicy()
@@ -132,13 +133,14 @@ public actor Engine {
         schedule()
     }
 
-    /// Returns when nothing is waiting or downloading.
+    /// Returns when nothing is waiting or downloading, and nothing waits for an unmetered
+    /// network or for disk space (those resume by themselves).
     public func waitUntilIdle() async {
         if isIdle { return }
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
-    var isIdle: Bool { transfers.isEmpty && downloads.activeCount == 0 }
+    var isIdle: Bool { transfers.isEmpty && downloads.activeCount == 0 && downloads.heldCount == 0 }
 
     /// Stops every transfer (they resume from their `.part` next time), saves, closes connections
     /// and releases the state file for the next process.

@@ -30,6 +30,7 @@ enum TUIApp {
             inbox.push(.engineStopped)
         }
         let signalSources = Signals.onTermination { _ in inbox.requestStop() }
+            + [Signals.onControlRequest { Task { await engine.applyControlRequest() } }]
         defer { signalSources.forEach { $0.cancel() } }
 
         await engine.start()
