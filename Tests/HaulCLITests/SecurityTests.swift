@@ -76,7 +76,7 @@ final class SecurityTests: CLITestCase {
         )
         defer { Task { await tui.kill() } }
         _ = try await ChildProcess.run(TmuxSession.executable, ["-S", tui.socket, "pipe-pane", "-o", "-t", "0", "cat >> \(raw)"], environment: ["PATH": "/usr/bin:/bin"], in: dir.path)
-        try await tui.send("j")
+        try await tui.waitFor { $0.contains("evilname.txt") }
         try await tui.send("Enter")
         let screen = try await tui.waitFor { $0.contains("Details") && $0.contains("evilname.txt") }
         XCTAssertFalse(screen.contains("PWNED"))

@@ -84,6 +84,12 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertEqual(c.handle(.character("q")), [.quit])
     }
 
+    func testKeysBeforeTheFirstFrameActOnTheList() {
+        let downloads = [Download(id: DownloadID(rawValue: "000000"), url: "http://h/a", directory: "/dl", queueOrder: 0)]
+        let c = TUIController(downloads: downloads, width: 80, height: 24, defaultDirectory: "/dl", home: "/h")
+        XCTAssertEqual(c.handle(.character("p")), [.send(.pause(.ids([DownloadID(rawValue: "000000")])))])
+    }
+
     func testLineEditorIgnoresControlCharactersFromPaste() {
         var e = LineEditor()
         for ch in "a\u{1B}b\nc" { _ = e.handle(.character(ch)) }

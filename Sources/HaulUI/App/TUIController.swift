@@ -98,6 +98,8 @@ public final class TUIController {
     }
 
     private func handleList(_ key: Key) -> [Effect] {
+        // Keys typed before the first frame act on the list as it will be shown.
+        if listDirty { rebuildList(now: lastResort) }
         if key == .escape, !filterText.isEmpty {
             filterText = ""
             listDirty = true
