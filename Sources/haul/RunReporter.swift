@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import HaulCore
 
 /// What `haul run` prints: on a terminal a block of live lines, one per active download,
@@ -76,7 +73,7 @@ final class RunReporter {
     }
 
     private func redraw(force: Bool) {
-        let now = Double(DispatchTimeNanos.now()) / 1e9
+        let now = MonotonicClock.seconds()
         guard force || now - lastDraw >= 0.2 else { return }
         lastDraw = now
         clearBlock()
@@ -111,14 +108,5 @@ final class RunReporter {
         if paused > 0 { parts.append("\(paused) paused") }
         if waiting > 0 { parts.append("\(waiting) left to resume") }
         print((interrupted ? "interrupted; progress saved: " : "done: ") + parts.joined(separator: ", "))
-    }
-}
-
-/// Monotonic nanoseconds without Foundation.
-enum DispatchTimeNanos {
-    static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 }
