@@ -36,6 +36,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The Unix socket between haul processes: the owner of the state file serves its engine,
+        // the TUI and every command reach it as a `RemoteEngine`.
+        .target(name: "HaulRemote", dependencies: ["HaulCore", "HaulEngine"], swiftSettings: swiftSettings),
         // The screen model, views, key map and the row-binding observer layer: no terminal needed.
         .target(name: "HaulUI", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
         // ncursesw, the only C the project touches.
@@ -49,6 +52,7 @@ let package = Package(
                 "HaulCore",
                 "HaulStore",
                 "HaulEngine",
+                "HaulRemote",
                 "HaulUI",
                 "HaulTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -63,6 +67,11 @@ let package = Package(
         .testTarget(
             name: "HaulEngineTests",
             dependencies: ["HaulCore", "HaulEngine", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HaulRemoteTests",
+            dependencies: ["HaulCore", "HaulEngine", "HaulRemote", "HaulTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "HaulUITests", dependencies: ["HaulCore", "HaulUI", "HaulTestSupport"], swiftSettings: swiftSettings),

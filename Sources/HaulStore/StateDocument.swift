@@ -8,11 +8,14 @@ public struct StateDocument: Codable, Sendable, Equatable {
     public var version: Int
     public var settings: Settings
     public var downloads: [Download]
+    /// What a daemon did while no UI was attached, kept until a UI shows it.
+    public var away: AwayReport?
 
-    public init(settings: Settings = Settings(), downloads: [Download] = []) {
+    public init(settings: Settings = Settings(), downloads: [Download] = [], away: AwayReport? = nil) {
         self.version = Self.currentVersion
         self.settings = settings
         self.downloads = downloads
+        self.away = away
     }
 
     public struct Settings: Codable, Sendable, Equatable {

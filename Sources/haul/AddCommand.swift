@@ -52,10 +52,11 @@ struct AddCommand: AsyncParsableCommand {
             throw error.reported()
         }
 
-        let engine = try stateOptions.openEngine()
-        let existing = await engine.allDownloads
+        let access = try await EngineAccess.open(stateOptions)
+        let engine = access.session
         var added: [(DownloadID, String)] = []
         do {
+            let existing = try await engine.snapshot().downloads
             for url in validURLs {
                 if let duplicate = existing.first(where: { $0.url == url }) {
                     Console.warn("\(TerminalText.sanitize(url)) is already in the list as \(duplicate.id); adding it again")
@@ -67,14 +68,10 @@ struct AddCommand: AsyncParsableCommand {
                 let ids = try await engine.perform(.add(request))
                 added.append((ids[0], url))
             }
+            try await engine.save()
         } catch {
-            await engine.saveNow()
-            throw error.reported()
-        }
-        await engine.saveNow()
-        if let failure = await engine.saveError {
-            Console.error("could not save the state file: \(failure)")
-            throw ExitStatus.stateUnavailable
+            try? await engine.save()
+            throw Console.failure(error)
         }
         for (id, url) in added {
             Console.out("\(id)  \(paused ? "paused " : "waiting")  \(TerminalText.sanitize(Redaction.url(url)))  → \(TerminalText.sanitize(directory))")

@@ -50,3 +50,12 @@ extension InputError {
         return ExitStatus.badInput
     }
 }
+
+extension Console {
+    /// Prints a failure from a command's engine session and gives the exit code to throw:
+    /// bad input for an ``InputError`` (a refused command, or a lost connection), else as is.
+    static func failure(_ error: any Error) -> any Error {
+        if let input = error as? InputError { return input.reported() }
+        return error
+    }
+}

@@ -1,6 +1,5 @@
 import ArgumentParser
 import HaulCore
-import HaulEngine
 
 /// `ID…` or `--all`, shared by the commands that act on existing downloads.
 struct SelectionArguments: ParsableArguments {
@@ -15,10 +14,10 @@ struct SelectionArguments: ParsableArguments {
         if !ids.isEmpty && all { throw ValidationError("give ids or --all, not both") }
     }
 
-    func selection(in engine: Engine) async throws -> DownloadSelection {
+    func selection(among downloads: [Download]) throws -> DownloadSelection {
         if all { return .all }
         do {
-            return .ids(try DownloadSelector.resolve(ids, among: await engine.allDownloads.map(\.id)))
+            return .ids(try DownloadSelector.resolve(ids, among: downloads.map(\.id)))
         } catch {
             throw error.reported()
         }
@@ -39,26 +38,32 @@ extension ControlCommand {
     func command(for selection: DownloadSelection) -> EngineCommand { commands(for: selection)[0] }
 
     func run() async throws {
-        let engine = try stateOptions.openEngine()
-        let selected = try await selection.selection(in: engine)
-        let before = Dictionary(uniqueKeysWithValues: await engine.allDownloads.map { ($0.id, $0) })
+        let engine = try await EngineAccess.open(stateOptions).session
+        var after: [Download] = []
         var ids: [DownloadID] = []
-        for command in commands(for: selected) {
-            ids = try await engine.perform(command)
-        }
-        await engine.saveNow()
-        if self is ResumeCommand, await engine.refreshedNetworkStatus().isMetered {
-            var held = 0
-            for id in ids where before[id]?.state == .paused {
-                if await engine.download(id)?.allowMetered == false { held += 1 }
+        var before: [DownloadID: Download] = [:]
+        do {
+            let downloads = try await engine.snapshot().downloads
+            before = Dictionary(uniqueKeysWithValues: downloads.map { ($0.id, $0) })
+            let selected = try selection.selection(among: downloads)
+            for command in commands(for: selected) {
+                ids = try await engine.perform(command)
             }
-            if held > 0 {
-                Console.warn("the network is metered: \(held) download(s) will wait for an unmetered network (use --allow-metered to allow them)")
+            try await engine.save()
+            after = try await engine.snapshot().downloads
+            if self is ResumeCommand, try await engine.refreshedNetworkStatus().isMetered {
+                let held = after.filter { ids.contains($0.id) && before[$0.id]?.state == .paused && !$0.allowMetered }.count
+                if held > 0 {
+                    Console.warn("the network is metered: \(held) download(s) will wait for an unmetered network (use --allow-metered to allow them)")
+                }
             }
+        } catch {
+            throw Console.failure(error)
         }
+        let now = Dictionary(uniqueKeysWithValues: after.map { ($0.id, $0) })
         for id in ids {
             guard let old = before[id] else { continue }
-            Console.out(describe(old: old, new: await engine.download(id)))
+            Console.out(describe(old: old, new: now[id]))
         }
     }
 

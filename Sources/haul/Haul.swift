@@ -14,15 +14,16 @@ struct Haul: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             AddCommand.self, ListCommand.self, RunCommand.self,
-            PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self, MeteredCommand.self, DemoCommand.self,
+            PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self, MeteredCommand.self, DaemonCommand.self, DemoCommand.self,
         ]
     )
 
+    @OptionGroup var hookOptions: HookOptions
     @OptionGroup var stateOptions: StateOptions
 
     /// No subcommand: the full-screen UI.
     func run() async throws {
-        try await TUIApp.run(stateOptions)
+        try await TUIApp.run(stateOptions, hooks: hookOptions)
     }
 
     static func main() async {

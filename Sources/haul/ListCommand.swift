@@ -15,7 +15,14 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var stateOptions: StateOptions
 
     func run() async throws {
-        let downloads = try stateOptions.readDownloads()
+        let downloads: [Download]
+        if let owner = try await EngineAccess.connect(stateOptions) {
+            // A haul owns the state: ask it, the file may be a moment behind.
+            do { downloads = try await owner.snapshot().downloads } catch { throw Console.failure(error) }
+            owner.close()
+        } else {
+            downloads = try stateOptions.readDownloads()
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import HaulStore
 import HaulCore
-import HaulEngine
 
 struct MeteredCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,30 +28,18 @@ struct MeteredCommand: AsyncParsableCommand {
                 throw InputError("--limit takes a speed such as 500K or 2M, or 'none'").reported()
             }
         }
-        if mode != nil || cap != nil, let holder = StateLock.currentHolder(statePath: stateOptions.statePath) {
-            // Another haul runs: hand it the change; it applies it at once.
-            do {
-                try ControlRequest(meteredMode: mode, meteredLimit: cap).write(statePath: stateOptions.statePath)
-            } catch {
-                Console.error("cannot reach the running haul (pid \(holder)): \(error)")
-                throw ExitStatus.stateUnavailable
-            }
-            kill(holder, SIGUSR1)
-            Console.out("metered: \(mode?.rawValue ?? "unchanged") — sent to the running haul (pid \(holder))")
-            return
-        }
-        let engine = try stateOptions.openEngine()
+        let engine = try await EngineAccess.open(stateOptions).session
+        let line: String
         do {
             if let mode { try await engine.perform(.setMeteredMode(mode)) }
             if let cap { try await engine.perform(.setMeteredLimit(cap)) }
+            try await engine.save()
+            let status = try await engine.refreshedNetworkStatus()
+            let held = try await engine.snapshot().downloads.filter { $0.state == .paused && $0.pauseCause == .metered }.count
+            line = "metered: \(status.label)" + (held > 0 ? " — \(held) download(s) waiting for an unmetered network" : "")
         } catch {
-            throw error.reported()
+            throw Console.failure(error)
         }
-        await engine.saveNow()
-        let status = await engine.refreshedNetworkStatus()
-        let held = await engine.allDownloads.filter { $0.state == .paused && $0.pauseCause == .metered }.count
-        var line = "metered: \(status.label)"
-        if held > 0 { line += " — \(held) download(s) waiting for an unmetered network" }
         Console.out(line)
     }
 }

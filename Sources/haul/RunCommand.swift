@@ -1,42 +1,82 @@
 import ArgumentParser
 import HaulCore
 import HaulEngine
+import HaulRemote
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Download everything queued, without the TUI, until nothing is waiting or downloading.",
-        discussion: "On a terminal, one updating line per active download; otherwise one log line per event. Downloads waiting for an unmetered network or for disk space are waited for. Ctrl-C stops and keeps every byte: the next run resumes. Exit code 1 if any download failed in this run, 130 if interrupted."
+        discussion: "On a terminal, one updating line per active download; otherwise one log line per event. Downloads waiting for an unmetered network or for disk space are waited for. Ctrl-C stops and keeps every byte: the next run resumes. When a daemon or a TUI already runs the downloads, this follows them instead (Ctrl-C then only stops following). Exit code 1 if any download failed in this run, 130 if interrupted."
     )
 
     @Option(name: [.customShort("j"), .long], help: ArgumentHelp("How many downloads run at once (saved for next time).", valueName: "n"))
     var concurrency: Int?
 
+    @OptionGroup var hookOptions: HookOptions
     @OptionGroup var stateOptions: StateOptions
 
     func run() async throws {
-        let engine = try stateOptions.openEngine()
+        let onComplete = try hookOptions.words()
+        switch try await EngineAccess.open(stateOptions) {
+        case .local(let engine): try await runHere(engine, onComplete: onComplete)
+        case .remote(let owner): try await follow(owner)
+        }
+    }
+
+    private func runHere(_ engine: Engine, onComplete: [String]?) async throws {
         if let concurrency {
             do { try await engine.perform(.setConcurrency(concurrency)) } catch { throw error.reported() }
         }
         let events = await engine.subscribe()
-        let interactive = Console.stdoutIsTerminal
         let known = await engine.allDownloads
-        let printing = Task { await RunReporter(interactive: interactive, downloads: known).consume(events) }
+        let printing = Task { await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known).consume(events) }
+        let host = await EngineHost.start(engine, options: stateOptions, kind: .run, onComplete: onComplete, log: { Console.warn($0) })
         let signalSources = Signals.onTermination { _ in
             Task { await engine.shutdown() }
-        } + [Signals.onControlRequest { Task { await engine.applyControlRequest() } }]
+        }
 
         await engine.start()
         await engine.waitUntilIdle()
         let interrupted = await engine.isShutDown
-        await engine.shutdown()
+        await host.stop()
         await printing.value
         _ = signalSources
 
         let failed = await engine.failedThisRun
         let all = await engine.allDownloads
         RunReporter.summary(all, failedIDs: failed, interrupted: interrupted)
+        if interrupted { throw ExitStatus.interrupted }
+        if !failed.isEmpty { throw ExitStatus.downloadFailed }
+    }
+
+    /// Another haul owns the downloads: show them until nothing is left to do there.
+    private func follow(_ owner: RemoteEngine) async throws {
+        Console.warn("haul (pid \(owner.pid), \(owner.kind.rawValue)) is running the downloads; following it (Ctrl-C stops following, not the downloads)")
+        let signalSources = Signals.onTermination { _ in owner.close() }
+        var interrupted = false
+        let before: [Download]
+        var after: [Download] = []
+        do {
+            if let concurrency { try await owner.perform(.setConcurrency(concurrency)) }
+            let attachment = try await owner.attach(ui: false)
+            before = attachment.snapshot.downloads
+            let printing = Task { await RunReporter(interactive: Console.stdoutIsTerminal, downloads: before).consume(attachment.events) }
+            do {
+                try await owner.waitUntilIdle()
+                after = try await owner.snapshot().downloads
+            } catch {
+                interrupted = true
+            }
+            owner.close()
+            await printing.value
+        } catch {
+            throw Console.failure(error)
+        }
+        _ = signalSources
+        let failedBefore = Set(before.filter { $0.state == .failed }.map(\.id))
+        let failed = Set(after.filter { $0.state == .failed && !failedBefore.contains($0.id) }.map(\.id))
+        RunReporter.summary(interrupted ? before : after, failedIDs: failed, interrupted: interrupted)
         if interrupted { throw ExitStatus.interrupted }
         if !failed.isEmpty { throw ExitStatus.downloadFailed }
     }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HaulCore
 
 /// What `haul run` prints: on a terminal a block of live lines, one per active download,
@@ -69,6 +72,7 @@ final class RunReporter {
             redraw(force: true)
         } else {
             print(line)
+            fflush(nil)  // a log file or pipe (the daemon's log) sees each line as it happens
         }
     }
 

@@ -12,15 +12,6 @@ enum Signals {
         pthread_sigmask(SIG_SETMASK, &empty, nil)
     }
 
-    /// Calls `handler` when another haul announces a control request (SIGUSR1).
-    static func onControlRequest(_ handler: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
-        signal(SIGUSR1, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
-        source.setEventHandler(handler: handler)
-        source.resume()
-        return source
-    }
-
     /// Calls `handler` (once per signal) on a background queue instead of dying.
     static func onTermination(_ handler: @escaping @Sendable (Int32) -> Void) -> [DispatchSourceSignal] {
         [SIGINT, SIGTERM, SIGHUP].map { signo in

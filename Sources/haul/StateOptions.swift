@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HaulCore
 import HaulEngine
+import HaulRemote
 import HaulStore
 
 /// `--state`, shared by every command, and how commands open the engine.
@@ -13,21 +14,14 @@ struct StateOptions: ParsableArguments {
 
     var statePath: String { StatePaths.stateFile(explicit: state, environment: environment) }
 
-    /// Opens the engine (taking the state-file lock), or prints why not and exits.
-    func openEngine() throws -> Engine {
+    /// Where the owner of this state file listens.
+    var socketLocation: SocketLocation { SocketLocation(statePath: statePath, environment: environment) }
+
+    /// The engine's configuration from the state path and the environment.
+    func engineConfiguration() -> EngineConfiguration {
         var configuration = EngineConfiguration(statePath: statePath)
         configuration.apply(environment: environment)
-        do {
-            let engine = try Engine(configuration: configuration)
-            if let message = engine.recoveryMessage { Console.warn(message) }
-            return engine
-        } catch let held as StateLock.Held {
-            Console.error(held.description)
-            throw ExitStatus.stateUnavailable
-        } catch {
-            Console.error(String(describing: error))
-            throw ExitStatus.stateUnavailable
-        }
+        return configuration
     }
 
     /// The downloads, read without taking the lock (the file is always replaced atomically),

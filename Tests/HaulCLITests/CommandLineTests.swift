@@ -80,24 +80,40 @@ final class CommandLineTests: CLITestCase {
         XCTAssertEqual(requests.last?.status, 206)
     }
 
-    func testSecondProcessIsRefusedWhileRunIsWorking() async throws {
+    func testCommandsReachARunningHaulRun() async throws {
         try TestFiles.random(www + "/big.bin", size: 3_000_000)
+        try TestFiles.random(www + "/x.bin", size: 100_000)
         _ = try await haul("add", nginx.url("slow/big.bin"))
         let runner = try spawnHaul(["run"], log: dir.path + "/run.log")
         try await waitUntil { (fileSize(downloads + "/big.bin.part") ?? 0) > 0 }
-        let refused = try await haul("add", nginx.url("x.bin"))
-        XCTAssertEqual(refused.status, 3)
-        XCTAssertTrue(refused.stderr.contains("another haul (pid \(runner.pid)) is already using the state file"), refused.stderr)
-        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, "one clear line")
-        // Reading is still allowed.
+        // Once refused ("already using the state file"); now handed to the running haul over its socket.
+        let added = try await haul("add", nginx.url("x.bin"))
+        XCTAssertEqual(added.status, 0, added.stderr)
+        try await waitUntil(timeout: 10) { self.sameFile(self.downloads + "/x.bin", self.www + "/x.bin") }
         let list = try await haul("ls")
         XCTAssertEqual(list.status, 0)
+        XCTAssertTrue(list.stdout.contains("x.bin") && list.stdout.contains("finished"), list.stdout)
         runner.signal(SIGTERM)
         let status = await runner.wait(timeout: 10)
         XCTAssertEqual(status, 130, "SIGTERM stops haul run cleanly")
         let after = try await listJSON()
         XCTAssertEqual(after.first?["state"] as? String, "waiting")
         XCTAssertGreaterThan(after.first?["receivedBytes"] as? Int ?? 0, 0)
+    }
+
+    func testAStateHeldWithoutASocketIsWaitedForThenRefused() async throws {
+        // A process holding the lock without serving a socket (as `haul add` briefly does).
+        try FileManager.default.createDirectory(atPath: dir.path + "/state", withIntermediateDirectories: true)
+        let fd = open(statePath + ".lock", O_RDWR | O_CREAT, 0o600)
+        defer { close(fd) }
+        XCTAssertEqual(flock(fd, LOCK_EX), 0)
+        _ = "\(getpid())\n".withCString { write(fd, $0, strlen($0)) }
+        let refused = try await haul("add", nginx.url("x.bin"), env: ["HAUL_LOCK_WAIT": "0.3"])
+        XCTAssertEqual(refused.status, 3)
+        XCTAssertTrue(refused.stderr.contains("another haul (pid \(getpid())) is already using the state file"), refused.stderr)
+        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, "one clear line")
+        let list = try await haul("ls")
+        XCTAssertEqual(list.status, 0, "reading is still allowed")
     }
 
     func testPauseResumeCancelAndRemoveByIDPrefix() async throws {

@@ -80,9 +80,13 @@ final class MeteredTUITests: CLITestCase {
         try await tui.waitFor { $0.contains("The network is metered. Allow a.bin on metered networks and resume it? [y/N]") }
         try await tui.send("y")
         try await tui.waitFor { self.line($0, "a.bin").contains("downloading") }
+        // Quitting with it running asks; n pauses it.
         try await tui.send("q")
+        try await tui.waitFor { $0.contains("1 download is running. Keep downloading in the background? [y]es · [n]o, pause") }
+        try await tui.send("n")
         try await tui.waitFor { $0.contains("EXIT=0") }
         XCTAssertEqual(try download("a.bin")?["allowMetered"] as? Bool, true)
+        XCTAssertEqual(try download("a.bin")?["state"] as? String, "paused")
     }
 
     func testMeteredCommandReachesARunningHaulAtOnce() async throws {
@@ -93,7 +97,7 @@ final class MeteredTUITests: CLITestCase {
 
         let on = try await haul("metered", "on")
         XCTAssertEqual(on.status, 0, on.stderr)
-        XCTAssertTrue(on.stdout.contains("sent to the running haul (pid \(runner.pid))"), on.stdout)
+        XCTAssertTrue(on.stdout.hasPrefix("metered: on"), on.stdout)  // applied by the running haul, reached over its socket
         try await waitUntil(timeout: 3) {
             (try? self.download("blocked.bin"))??["pauseCause"] as? String == "metered"
         }

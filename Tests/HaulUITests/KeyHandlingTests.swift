@@ -81,7 +81,25 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertEqual(c.selectedIndex, 2)
         _ = c.handle(.character("g"))
         XCTAssertEqual(c.selectedIndex, 0)
-        XCTAssertEqual(c.handle(.character("q")), [.quit])
+    }
+
+    func testQuittingWithDownloadsRunningAsksWhetherToKeepThemGoing() {
+        let c = controller([.finished, .downloading, .failed])
+        XCTAssertEqual(c.handle(.character("q")), [])
+        XCTAssertEqual(c.mode, .confirm(.quitWhileRunning(count: 1)))
+        _ = c.frame(now: 1)
+        XCTAssertTrue(c.grid.text(row: c.layout.statusRow).contains("1 download is running. Keep downloading in the background? [y]es"))
+        XCTAssertEqual(c.handle(.escape), [], "Esc stays")
+        XCTAssertEqual(c.mode, .list)
+        _ = c.handle(.character("q"))
+        XCTAssertEqual(c.handle(.character("y")), [.quit(.background)])
+        _ = c.handle(.escape)
+        _ = c.handle(.character("q"))
+        XCTAssertEqual(c.handle(.character("n")), [.quit(.pause)])
+
+        XCTAssertEqual(controller([.finished, .failed]).handle(.character("q")), [.quit(.leave)], "nothing runs: no question")
+        let held = controller([.paused])
+        XCTAssertEqual(held.handle(.character("q")), [.quit(.leave)], "paused by the user: nothing goes on by itself")
     }
 
     func testKeysBeforeTheFirstFrameActOnTheList() {

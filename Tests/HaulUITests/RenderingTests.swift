@@ -135,3 +135,31 @@ final class GridTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.of(g.text(row: 0)), 6)
     }
 }
+
+final class AwayRenderingTests: XCTestCase {
+    func testTheAwaySummaryShowsOnceAndAnyKeyClosesIt() {
+        var finished = Download(id: DownloadID(rawValue: "00000a"), url: "http://h/a.iso", directory: "/dl", queueOrder: 0)
+        finished.fileName = "a.iso"
+        finished.state = .finished
+        var failed = Download(id: DownloadID(rawValue: "00000b"), url: "http://h/b.zip", directory: "/dl", queueOrder: 1)
+        failed.fileName = "b\u{1B}[31m.zip"
+        failed.state = .failed
+        failed.failureReason = "link expired or removed (HTTP 410)"
+        var report = AwayReport(since: Date(timeIntervalSince1970: 0))
+        report.record(finished)
+        report.record(failed)
+        let c = TUIController(downloads: [finished, failed], width: 80, height: 24, defaultDirectory: "/dl", home: "/h")
+        c.showAway(report)
+        XCTAssertEqual(c.frame(now: 0), .full)
+        let screen = (0..<24).map { c.grid.text(row: $0) }.joined(separator: "\n")
+        XCTAssertTrue(screen.contains("While you were away"), screen)
+        XCTAssertTrue(screen.contains("1 finished · 1 failed"), screen)
+        XCTAssertTrue(screen.contains("failed    b.zip — link expired or removed (HTTP 410)"), "newest first, escape sequence removed: \(screen)")
+        XCTAssertFalse(screen.contains("\u{1B}"))
+        XCTAssertTrue(screen.contains("finished  a.iso"), screen)
+        XCTAssertEqual(c.handle(.character("j")), [])
+        XCTAssertEqual(c.mode, .list)
+        _ = c.frame(now: 1)
+        XCTAssertFalse((0..<24).map { c.grid.text(row: $0) }.joined().contains("While you were away"))
+    }
+}

@@ -51,13 +51,6 @@ extension Engine {
         await networkChanged()
     }
 
-    /// Applies a setting change another haul process left for this one (see ``ControlRequest``).
-    public func applyControlRequest() async {
-        guard let request = ControlRequest.take(statePath: configuration.statePath) else { return }
-        if let mode = request.meteredMode { _ = try? await perform(.setMeteredMode(mode)) }
-        if let limit = request.meteredLimit { _ = try? await perform(.setMeteredLimit(limit)) }
-    }
-
     /// The status with the probe asked afresh when the mode is `auto` (for `haul metered`).
     public func refreshedNetworkStatus() async -> NetworkStatus {
         if settings.meteredMode == .auto { await probeNow() }

@@ -16,6 +16,9 @@ public actor Engine {
     /// List order (the order downloads were added).
     var order: [DownloadID] = []
     var settings: StateDocument.Settings
+    /// Outcomes recorded while no UI was attached; see ``AwayReport``.
+    var away: AwayReport?
+    var attachedUIs = 0
     var nextQueueOrder: UInt64 = 0
 
     var hub = EventHub()
@@ -59,6 +62,7 @@ public actor Engine {
         StateJournal.apply(journaled, to: &restored)
         recoveryMessage = loaded.recoveryMessage
         settings = loaded.document.settings
+        away = loaded.document.away ?? (configuration.recordsAway ? AwayReport(since: Date()) : nil)
         var byID = DownloadTable()
         var ids: [DownloadID] = []
         var queueOrder: UInt64 = 0
@@ -69,7 +73,7 @@ public actor Engine {
             queueOrder = max(queueOrder, download.queueOrder + 1)
         }
         if loaded.recoveryMessage != nil || !journaled.isEmpty {
-            try stateFile.save(StateDocument(settings: loaded.document.settings, downloads: ids.compactMap { byID[$0] }))
+            try stateFile.save(StateDocument(settings: loaded.document.settings, downloads: ids.compactMap { byID[$0] }, away: away))
             journal.clear()
         }
         downloads = byID
@@ -125,7 +129,6 @@ public actor Engine {
         guard !running, !isShutDown else { return }
         running = true
         if pool == nil { pool = HTTPClientPool(configuration: configuration) }
-        await applyControlRequest()
         if settings.meteredMode == .auto { await probeNow() }
         startProbing()
         await enforceMeteredPolicy()
@@ -140,7 +143,7 @@ public actor Engine {
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
-    var isIdle: Bool { transfers.isEmpty && downloads.activeCount == 0 && downloads.heldCount == 0 }
+    public var isIdle: Bool { transfers.isEmpty && downloads.activeCount == 0 && downloads.heldCount == 0 }
 
     /// Stops every transfer (they resume from their `.part` next time), saves, closes connections
     /// and releases the state file for the next process.
@@ -226,12 +229,13 @@ public actor Engine {
     /// Publishes a changed download and saves soon.
     func changed(_ download: Download) {
         hub.publish(.updated(download))
+        recordAway(download)
         scheduleSave(delay: configuration.transitionSaveDelay)
     }
 
     func publish(_ event: EngineEvent) { hub.publish(event) }
 
-    var document: StateDocument { StateDocument(settings: settings, downloads: allDownloads) }
+    var document: StateDocument { StateDocument(settings: settings, downloads: allDownloads, away: away) }
 
     func scheduleSave(delay: Double) {
         guard !saveScheduled else { return }

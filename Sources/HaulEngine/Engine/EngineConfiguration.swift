@@ -24,6 +24,8 @@ public struct EngineConfiguration: Sendable {
     /// The environment the probe runs with (`HAUL_METERED_PROBE` replaces it in tests).
     public var environment: [String: String] = [:]
     public var userAgent = "haul/0.1"
+    /// Whether outcomes are recorded for the next UI while none is attached (a daemon).
+    public var recordsAway = false
 
     public init(statePath: String) {
         self.statePath = statePath

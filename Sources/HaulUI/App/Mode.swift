@@ -12,10 +12,12 @@ public enum Mode: Equatable, Sendable {
     case confirm(Confirmation)
     case details(DownloadID)
     case help
+    /// What happened while no UI was attached (shown once, on attaching).
+    case away(AwayReport)
 
     var isOverlay: Bool {
         switch self {
-        case .add, .details, .help: return true
+        case .add, .details, .help, .away: return true
         case .list, .filter, .meteredLimit, .confirm: return false
         }
     }
@@ -28,12 +30,24 @@ public enum Confirmation: Equatable, Sendable {
     case deleteFile(DownloadID)
     /// Resuming a download without the metered allowance while the network is metered.
     case allowAndResume(DownloadID)
+    /// Quitting while downloads run: keep them going in the background?
+    case quitWhileRunning(count: Int)
+}
+
+/// How the user left the TUI.
+public enum QuitChoice: Equatable, Sendable {
+    /// Nothing was running, or the question did not apply: just leave.
+    case leave
+    /// Keep downloading in the background (a daemon takes over).
+    case background
+    /// Pause what runs, then leave.
+    case pause
 }
 
 /// What the controller asks the outside world to do.
 public enum Effect: Equatable, Sendable {
     case send(EngineCommand)
-    case quit
+    case quit(QuitChoice)
 }
 
 /// What changed on screen since the last frame.

@@ -22,6 +22,8 @@ public final class TUIController {
     public private(set) var network: NetworkStatus
 
     let glyphs: Glyphs
+    /// Whether quitting with downloads running offers to keep them going in the background.
+    let asksToKeepRunning: Bool
     let defaultDirectory: String
     let home: String
     private var selectedID: DownloadID?
@@ -32,9 +34,10 @@ public final class TUIController {
 
     public init(
         downloads: [Download], width: Int, height: Int, defaultDirectory: String, home: String, unicode: Bool = true,
-        network: NetworkStatus = NetworkStatus(mode: .off)
+        network: NetworkStatus = NetworkStatus(mode: .off), asksToKeepRunning: Bool = true
     ) {
         self.network = network
+        self.asksToKeepRunning = asksToKeepRunning
         model = DownloadListModel(downloads)
         layout = ScreenLayout(width: width, height: height)
         columns = Columns.forWidth(layout.width)
@@ -91,6 +94,9 @@ public final class TUIController {
         case .meteredLimit(var editor): return handleMeteredLimit(key, &editor)
         case .add(var form): return handleAdd(key, &form)
         case .confirm(let question): return handleConfirm(key, question)
+        case .away:
+            setMode(.list)
+            return []
         case .details, .help:
             if key == .escape || key == .enter || key == .character("q") || key == .character("?") { setMode(.list) }
             return []
@@ -115,7 +121,10 @@ public final class TUIController {
         case .pageDown: select(selectedIndex + page)
         case .top: select(0)
         case .bottom: select(visible.count - 1)
-        case .quit: return [.quit]
+        case .quit:
+            let running = model.order.compactMap { model[$0] }.filter(Self.keepsGoing).count
+            if running == 0 || !asksToKeepRunning { return [.quit(.leave)] }
+            setMode(.confirm(.quitWhileRunning(count: running)))
         case .help: setMode(.help)
         case .add: setMode(.add(AddForm(directory: defaultDirectory)))
         case .filter: setMode(.filter(LineEditor(filterText)))
@@ -261,6 +270,13 @@ public final class TUIController {
 
     private func handleConfirm(_ key: Key, _ question: Confirmation) -> [Effect] {
         let yes = key == .character("y") || key == .character("Y")
+        if case .quitWhileRunning = question {
+            if yes { return [.quit(.background)] }
+            if key == .character("n") || key == .character("N") { return [.quit(.pause)] }
+            setMode(.list)
+            report("still here")
+            return []
+        }
         setMode(.list)
         guard yes else {
             if case .deleteFile(let id) = question {
@@ -283,7 +299,24 @@ public final class TUIController {
             return [.send(.remove(.ids([id]), deleteFiles: true))]
         case .allowAndResume(let id):
             return [.send(.allowMetered(.ids([id]), true)), .send(.resume(.ids([id])))]
+        case .quitWhileRunning:
+            return []
         }
+    }
+
+    /// Downloads that go on without the user: running, queued, or held by a policy that lifts by itself.
+    public static func keepsGoing(_ d: Download) -> Bool {
+        switch d.state {
+        case .waiting, .downloading: return true
+        case .paused: return d.pauseCause == .metered || d.pauseCause == .diskFull
+        case .finished, .failed: return false
+        }
+    }
+
+    /// Shows what happened while no UI was attached; any key closes it.
+    public func showAway(_ report: AwayReport) {
+        guard !report.isEmpty else { return }
+        setMode(.away(report))
     }
 
     private func setMode(_ new: Mode) {
@@ -431,6 +464,9 @@ public final class TUIController {
             return "Also delete the file \(model[id]?.path.map { TerminalText.sanitize($0) } ?? "")? [y/N] (N keeps it)"
         case .allowAndResume(let id):
             return "The network is metered. Allow \(name(id)) on metered networks and resume it? [y/N]"
+        case .quitWhileRunning(let count):
+            let what = count == 1 ? "1 download is" : "\(count) downloads are"
+            return "\(what) running. Keep downloading in the background? [y]es · [n]o, pause · Esc stays"
         }
     }
 
@@ -444,6 +480,8 @@ public final class TUIController {
             BoxView.draw(title: "Keys", lines: lines, into: &grid, glyphs: glyphs)
         case .add(let form):
             BoxView.draw(title: "Add a download", lines: form.lines(width: min(grid.width - 2, 100), glyphs: glyphs), into: &grid, glyphs: glyphs)
+        case .away(let report):
+            BoxView.draw(title: "While you were away", lines: AwayView.lines(report, glyphs: glyphs, height: grid.height - 4), into: &grid, glyphs: glyphs)
         default:
             break
         }

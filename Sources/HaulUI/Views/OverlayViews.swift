@@ -87,3 +87,30 @@ public struct AddForm: Equatable, Sendable {
         return result
     }
 }
+
+/// The summary a UI shows on attaching: what finished, failed or waits for an unmetered
+/// network while no UI was there.
+enum AwayView {
+    static func lines(_ report: AwayReport, glyphs: Glyphs, height: Int) -> [(String, Style)] {
+        let finished = report.count(.finished), failed = report.count(.failed), metered = report.count(.metered)
+        var parts: [String] = []
+        if finished > 0 { parts.append("\(finished) finished") }
+        if failed > 0 { parts.append("\(failed) failed") }
+        if metered > 0 { parts.append("\(metered) waiting for an unmetered network") }
+        var lines: [(String, Style)] = [(parts.joined(separator: " · "), .bold), ("", .plain)]
+        let room = max(1, height - 5)
+        let entries = report.entries.reversed()  // newest first
+        for entry in entries.prefix(room) {
+            let name = TerminalText.sanitize(entry.name)
+            switch entry.outcome {
+            case .finished: lines.append(("finished  \(name)", RowView.style(for: .finished)))
+            case .failed: lines.append(("failed    \(name) — \(TerminalText.sanitize(entry.reason ?? "failed"))", RowView.style(for: .failed)))
+            case .metered: lines.append(("metered   \(name) (resumes on an unmetered network)", RowView.style(for: .paused)))
+            }
+        }
+        if entries.count > room { lines.append(("\(glyphs.ellipsis) and \(entries.count - room) more", .dim)) }
+        lines.append(("", .plain))
+        lines.append(("any key closes", .dim))
+        return lines
+    }
+}

@@ -40,7 +40,13 @@ struct DemoCommand: AsyncParsableCommand {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DOWNLOAD_DIR"] = downloadDirectory
-        try await TUIApp.run(engine: engine, environment: environment, startMessage: "demo: \(files.count) downloads from 127.0.0.1:\(server.port) into \(downloadDirectory)", announceSaved: false)
+        await engine.start()
+        // The demo server ends with this process, so nothing is offered to go on in the background.
+        _ = try await TUIApp.present(
+            engine, inbox: UIInbox(), environment: environment,
+            startMessage: "demo: \(files.count) downloads from 127.0.0.1:\(server.port) into \(downloadDirectory)", asksToKeepRunning: false
+        )
+        await engine.shutdown()
         Console.out("demo files are in \(downloadDirectory)")
     }
 

@@ -2,16 +2,28 @@ import ArgumentParser
 import Foundation
 import HaulCore
 import HaulEngine
+import HaulRemote
 import HaulStore
 import HaulTerminal
 import HaulUI
 
-/// `haul` with no arguments: the engine in-process, the full-screen UI on its own thread.
+/// `haul` with no arguments: the full-screen UI on its own thread, attached to the haul that
+/// owns the state file (a daemon), or running the engine in-process when none does.
 enum TUIApp {
-    static func run(_ stateOptions: StateOptions) async throws {
+    static func run(_ options: StateOptions, hooks: HookOptions) async throws {
         try requireTerminal()
-        let engine = try stateOptions.openEngine()
-        try await run(engine: engine, environment: stateOptions.environment, startMessage: engine.recoveryMessage)
+        let onComplete = try hooks.words()
+        switch try await EngineAccess.open(options) {
+        case .local(let engine):
+            let inbox = UIInbox()
+            let host = await EngineHost.start(engine, options: options, kind: .tui, onComplete: onComplete) { inbox.push(.report($0, isError: true)) }
+            await engine.start()
+            let exit = try await present(engine, inbox: inbox, environment: options.environment, startMessage: engine.recoveryMessage)
+            try await leave(host, exit, options: options, hooks: hooks)
+        case .remote(let owner):
+            let exit = try await present(owner, inbox: UIInbox(), environment: options.environment, startMessage: nil)
+            await leave(owner, exit)
+        }
     }
 
     /// Says so and fails when stdin or stdout is not a terminal.
@@ -22,51 +34,93 @@ enum TUIApp {
         }
     }
 
-    static func run(engine: Engine, environment: [String: String], startMessage: String?, announceSaved: Bool = true) async throws {
-        let inbox = UIInbox()
-        let events = await engine.subscribe()
+    /// Runs the UI thread until the user leaves; the terminal is restored when this returns.
+    static func present(
+        _ engine: any EngineSession, inbox: UIInbox, environment: [String: String], startMessage: String?, asksToKeepRunning: Bool = true
+    ) async throws -> UIExit {
+        let attachment: EngineAttachment
+        do { attachment = try await engine.attach(ui: true) } catch { throw Console.failure(error) }
         let forwarding = Task {
-            for await event in events { inbox.push(.event(event)) }
+            for await event in attachment.events { inbox.push(.event(event)) }
             inbox.push(.engineStopped)
         }
+        defer { forwarding.cancel() }
         let signalSources = Signals.onTermination { _ in inbox.requestStop() }
-            + [Signals.onControlRequest { Task { await engine.applyControlRequest() } }]
         defer { signalSources.forEach { $0.cancel() } }
-
-        await engine.start()
-        let downloads = await engine.allDownloads
-        let network = await engine.networkStatus
         let home = StatePaths.home(environment)
         let directory = StatePaths.downloadDirectory(environment: environment)
 
-        let failure: String? = await withCheckedContinuation { continuation in
+        let outcome: Result<UIExit, InputError> = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 let terminal: CursesTerminal
                 do {
                     terminal = try CursesTerminal(environment: environment)
                 } catch {
-                    continuation.resume(returning: String(describing: error))
+                    continuation.resume(returning: .failure(InputError(String(describing: error))))
                     return
                 }
                 let size = terminal.size
                 let controller = TUIController(
-                    downloads: downloads, width: size.width, height: size.height,
-                    defaultDirectory: directory, home: home, unicode: terminal.unicode, network: network
+                    downloads: attachment.snapshot.downloads, width: size.width, height: size.height,
+                    defaultDirectory: directory, home: home, unicode: terminal.unicode, network: attachment.snapshot.network,
+                    asksToKeepRunning: asksToKeepRunning
                 )
                 if let startMessage { controller.report(startMessage, isError: true) }
-                UILoop(terminal: terminal, controller: controller, inbox: inbox, engine: engine).run()
+                if let away = attachment.away { controller.showAway(away) }
+                let exit = UILoop(terminal: terminal, controller: controller, inbox: inbox, engine: engine).run()
                 terminal.shutdown()
-                continuation.resume(returning: nil)
+                continuation.resume(returning: .success(exit))
             }
         }
-        await engine.shutdown()
-        forwarding.cancel()
-        if let failure {
-            Console.error(failure)
-            throw ExitStatus.badInput
+        switch outcome {
+        case .success(let exit): return exit
+        case .failure(let error): throw error.reported()
         }
-        let all = await engine.allDownloads
-        let active = all.filter { $0.state.isActive }.count
-        if active > 0, announceSaved { Console.out("haul: \(active) download(s) saved; they resume the next time you open haul or run 'haul run'") }
+    }
+
+    /// Leaving a TUI that ran the engine itself: hand over to a daemon, pause, or stop.
+    static func leave(_ host: EngineHost, _ exit: UIExit, options: StateOptions, hooks: HookOptions) async throws {
+        let engine = host.engine
+        if exit == .quit(.pause) { _ = try? await engine.perform(.pause(.ids(await runningIDs(engine)))) }
+        let keepGoing = await engine.allDownloads.filter(TUIController.keepsGoing).count
+        await host.stop()
+        switch exit {
+        case .quit(.background):
+            do {
+                let pid = try await DaemonLauncher.launch(options, onComplete: hooks.onComplete)
+                Console.out("haul: \(keepGoing) download(s) continue in the background (haul daemon, pid \(pid)); open haul to see them, 'haul daemon --stop' stops them")
+            } catch {
+                Console.error("could not start the background daemon: \(error); the downloads are saved and resume the next time you open haul or run 'haul run'")
+                throw ExitStatus.stateUnavailable
+            }
+        case .quit(.pause):
+            Console.out("haul: paused; 'haul resume --all' or P in haul resumes")
+        case .quit(.leave), .signal, .ownerStopped:
+            if keepGoing > 0 { Console.out("haul: \(keepGoing) download(s) saved; they resume the next time you open haul or run 'haul run'") }
+        }
+    }
+
+    /// Leaving a TUI attached to a daemon: it keeps the downloads going, unless asked to pause.
+    static func leave(_ owner: RemoteEngine, _ exit: UIExit) async {
+        switch exit {
+        case .quit(.pause):
+            if let downloads = try? await owner.snapshot().downloads {
+                let ids = downloads.filter { $0.state == .waiting || $0.state == .downloading }.map(\.id)
+                _ = try? await owner.perform(.pause(.ids(ids)))
+                try? await owner.save()
+            }
+            owner.close()
+            Console.out("haul: paused; 'haul resume --all' or P in haul resumes")
+        case .quit(.background), .quit(.leave), .signal:
+            let running = (try? await owner.snapshot().downloads.filter(TUIController.keepsGoing).count) ?? 0
+            owner.close()
+            if running > 0 { Console.out("haul: \(running) download(s) continue in the background (haul \(owner.kind.rawValue), pid \(owner.pid))") }
+        case .ownerStopped:
+            Console.error("the haul serving the downloads (pid \(owner.pid)) stopped; nothing is lost: open haul again to go on")
+        }
+    }
+
+    private static func runningIDs(_ engine: Engine) async -> [DownloadID] {
+        await engine.allDownloads.filter { $0.state == .waiting || $0.state == .downloading }.map(\.id)
     }
 }

@@ -12,17 +12,19 @@ final class UILoop {
     private let terminal: CursesTerminal
     private let controller: TUIController
     private let inbox: UIInbox
-    private let engine: Engine
+    private let engine: any EngineSession
     private var running = true
+    private var exit = UIExit.signal
 
-    init(terminal: CursesTerminal, controller: TUIController, inbox: UIInbox, engine: Engine) {
+    init(terminal: CursesTerminal, controller: TUIController, inbox: UIInbox, engine: any EngineSession) {
         self.terminal = terminal
         self.controller = controller
         self.inbox = inbox
         self.engine = engine
     }
 
-    func run() {
+    /// Runs until the user quits, a signal asks to stop, or the engine's owner goes away.
+    func run() -> UIExit {
         Thread.current.name = "haul-ui"  // Foundation sets the pthread name too: the benchmark finds the UI thread by it
         var lastFrame = 0.0
         var trace = FrameTrace(path: ProcessInfo.processInfo.environment["HAUL_TRACE"])
@@ -47,10 +49,15 @@ final class UILoop {
                 switch message {
                 case .event(let event): controller.apply(event)
                 case .report(let text, let isError): controller.report(text, isError: isError)
-                case .engineStopped: running = false
+                case .engineStopped:
+                    running = false
+                    exit = .ownerStopped
                 }
             }
-            if inbox.stopRequested { running = false }
+            if inbox.stopRequested {
+                running = false
+                exit = .signal
+            }
             let now = MonotonicClock.seconds()
             if now - lastFrame >= Self.frameInterval {
                 let damage = controller.frame(now: now)
@@ -61,6 +68,7 @@ final class UILoop {
                 }
             }
         }
+        return exit
     }
 
     private func handle(_ key: Key) {
@@ -71,7 +79,9 @@ final class UILoop {
         var commands: [EngineCommand] = []
         for effect in controller.handle(key) {
             switch effect {
-            case .quit: running = false
+            case .quit(let choice):
+                running = false
+                exit = .quit(choice)
             case .send(let command): commands.append(command)
             }
         }
@@ -94,6 +104,15 @@ final class UILoop {
             }
         }
     }
+}
+
+/// Why the UI loop ended.
+enum UIExit: Sendable, Equatable {
+    case quit(QuitChoice)
+    /// SIGINT, SIGTERM or SIGHUP.
+    case signal
+    /// The event stream ended: the engine stopped, or the daemon serving it went away.
+    case ownerStopped
 }
 
 /// Frame timings for the benchmark (`HAUL_TRACE=path`): kept in memory, written at exit.

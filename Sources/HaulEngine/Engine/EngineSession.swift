@@ -1,0 +1,47 @@
+import HaulCore
+
+/// The engine as a UI or a command sees it: the engine itself in-process, or a connection
+/// to the haul process that owns the state file (see `RemoteEngine`).
+public protocol EngineSession: Sendable {
+    /// Downloads and network status now, plus every event from here on. A UI also takes
+    /// the away report.
+    func attach(ui: Bool) async throws -> EngineAttachment
+    func snapshot() async throws -> EngineSnapshot
+    @discardableResult
+    func perform(_ command: EngineCommand) async throws -> [DownloadID]
+    /// Makes the changes so far durable in the state file.
+    func save() async throws
+    /// The network status with the metered probe asked afresh.
+    func refreshedNetworkStatus() async throws -> NetworkStatus
+    /// Returns when nothing is waiting or downloading.
+    func waitUntilIdle() async throws
+}
+
+public struct EngineAttachment: Sendable {
+    public var snapshot: EngineSnapshot
+    public var away: AwayReport?
+    public var events: AsyncStream<EngineEvent>
+
+    public init(snapshot: EngineSnapshot, away: AwayReport?, events: AsyncStream<EngineEvent>) {
+        self.snapshot = snapshot
+        self.away = away
+        self.events = events
+    }
+}
+
+extension Engine: EngineSession {
+    public func attach(ui: Bool) -> EngineAttachment {
+        // Subscribe first: an event racing the snapshot is then seen twice, never missed.
+        let events = subscribe()
+        return EngineAttachment(snapshot: snapshot(), away: ui ? attachUI() : nil, events: events)
+    }
+
+    public func snapshot() -> EngineSnapshot {
+        EngineSnapshot(downloads: allDownloads, network: networkStatus)
+    }
+
+    public func save() async throws(InputError) {
+        await saveNow()
+        if let saveError { throw InputError("could not save the state file: \(saveError)") }
+    }
+}

@@ -1,0 +1,237 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HaulCore
+import HaulEngine
+import Synchronization
+
+/// A connection to the haul process that owns a state file (a daemon, a TUI or `haul run`),
+/// standing in for the engine itself.
+public final class RemoteEngine: EngineSession {
+    /// The serving process.
+    public let pid: Int32
+    public let kind: HostKind
+    private let connection: LineConnection
+    private let state: Mutex<State>
+
+    private struct State {
+        var nextID: UInt64 = 0
+        var pending: [UInt64: CheckedContinuation<ServerReply, any Error>] = [:]
+        var events: AsyncStream<EngineEvent>.Continuation?
+        var closed = false
+    }
+
+    /// Connects to the owner of the state file, or returns nil when no haul serves it
+    /// (no socket, or a stale one left by a killed process). Throws when the socket is not
+    /// private to this user, or the server refuses.
+    public static func connect(_ location: SocketLocation) async throws(InputError) -> RemoteEngine? {
+        guard access(location.path, F_OK) == 0 else { return nil }
+        do {
+            try SocketTrust.verify(location)
+        } catch {
+            throw InputError(error.description)
+        }
+        let fd: Int32
+        do {
+            fd = try UnixSocket.connect(to: location.path)
+        } catch {
+            if error.code == ECONNREFUSED || error.code == ENOENT { return nil }
+            throw InputError(error.description)
+        }
+        guard let peer = UnixSocket.peer(of: fd), peer.uid == geteuid() else {
+            Glibc.close(fd)
+            throw InputError("refusing \(TerminalText.sanitize(location.path)): it is served by another user")
+        }
+        let connection = LineConnection(fd: fd, label: "server")
+        let greeting = Greeting()
+        let engine = Mutex<RemoteEngine?>(nil)
+        connection.start(
+            onLine: { line in
+                guard let message = try? Wire.decode(ServerMessage.self, from: line) else {
+                    connection.close()
+                    return
+                }
+                if let remote = engine.withLock({ $0 }) {
+                    remote.receive(message)
+                } else {
+                    greeting.receive(message)
+                }
+            },
+            onClose: {
+                greeting.fail("the haul serving \(location.path) closed the connection")
+                engine.withLock { $0 }?.disconnected()
+            }
+        )
+        let hello: (pid: Int32, kind: HostKind)
+        do {
+            hello = try await greeting.wait(seconds: 10)
+        } catch {
+            connection.close()
+            throw InputError(TerminalText.sanitize(String(describing: error)))
+        }
+        let remote = RemoteEngine(pid: hello.pid, kind: hello.kind, connection: connection)
+        engine.withLock { $0 = remote }
+        return remote
+    }
+
+    private init(pid: Int32, kind: HostKind, connection: LineConnection) {
+        self.pid = pid
+        self.kind = kind
+        self.connection = connection
+        state = Mutex(State())
+    }
+
+    /// Ends the connection; a UI detaches, and a daemon carries on.
+    public func close() { connection.close() }
+
+    // MARK: EngineSession
+
+    public func attach(ui: Bool) async throws -> EngineAttachment {
+        let (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self, bufferingPolicy: .unbounded)
+        state.withLock { $0.events = continuation }
+        guard case .attached(let snapshot, let away) = try await request(.attach(ui: ui)) else { throw unexpected() }
+        return EngineAttachment(snapshot: snapshot, away: away, events: events)
+    }
+
+    public func snapshot() async throws -> EngineSnapshot {
+        guard case .snapshot(let snapshot) = try await request(.snapshot) else { throw unexpected() }
+        return snapshot
+    }
+
+    @discardableResult
+    public func perform(_ command: EngineCommand) async throws -> [DownloadID] {
+        guard case .ids(let ids) = try await request(.perform(command)) else { throw unexpected() }
+        return ids
+    }
+
+    public func save() async throws {
+        _ = try await request(.save)
+    }
+
+    public func refreshedNetworkStatus() async throws -> NetworkStatus {
+        guard case .network(let status) = try await request(.refreshNetwork) else { throw unexpected() }
+        return status
+    }
+
+    public func waitUntilIdle() async throws {
+        _ = try await request(.waitUntilIdle)
+    }
+
+    /// Asks a daemon to stop.
+    public func shutdownDaemon() async throws {
+        _ = try await request(.shutdown)
+    }
+
+    // MARK: Wire
+
+    private func request(_ request: ClientRequest) async throws -> ServerReply {
+        let reply = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ServerReply, any Error>) in
+            let id = state.withLock { state -> UInt64? in
+                guard !state.closed else { return nil }
+                state.nextID += 1
+                state.pending[state.nextID] = continuation
+                return state.nextID
+            }
+            guard let id else {
+                continuation.resume(throwing: lost())
+                return
+            }
+            do {
+                connection.send(try Wire.encode(ClientMessage(id: id, request: request)))
+            } catch {
+                state.withLock { _ = $0.pending.removeValue(forKey: id) }
+                continuation.resume(throwing: error)
+            }
+        }
+        if case .failed(let message) = reply { throw InputError(TerminalText.sanitize(message)) }
+        return reply
+    }
+
+    private func receive(_ message: ServerMessage) {
+        switch message {
+        case .reply(let id, let reply):
+            state.withLock { $0.pending.removeValue(forKey: id) }?.resume(returning: reply)
+        case .event(let event):
+            _ = state.withLock { $0.events }?.yield(event)
+        case .hello, .refused:
+            break
+        }
+    }
+
+    private func disconnected() {
+        let (pending, events) = state.withLock { state in
+            state.closed = true
+            defer {
+                state.pending = [:]
+                state.events = nil
+            }
+            return (Array(state.pending.values), state.events)
+        }
+        for continuation in pending { continuation.resume(throwing: lost()) }
+        events?.finish()
+    }
+
+    private func lost() -> InputError {
+        InputError("lost the connection to haul (pid \(pid))")
+    }
+
+    private func unexpected() -> InputError {
+        InputError("haul (pid \(pid)) gave an unexpected answer; are both the same version?")
+    }
+}
+
+/// The first message of a connection, awaited with a deadline.
+private final class Greeting: Sendable {
+    private enum Outcome {
+        case waiting(CheckedContinuation<(pid: Int32, kind: HostKind), any Error>?)
+        case hello(Int32, HostKind)
+        case failed(String)
+    }
+    private let outcome = Mutex(Outcome.waiting(nil))
+
+    func receive(_ message: ServerMessage) {
+        switch message {
+        case .hello(let pid, let kind): settle(.hello(pid, kind))
+        case .refused(let reason): settle(.failed("the running haul refused the connection: \(reason)"))
+        case .reply, .event: settle(.failed("the running haul did not greet"))
+        }
+    }
+
+    func fail(_ reason: String) { settle(.failed(reason)) }
+
+    func wait(seconds: Double) async throws -> (pid: Int32, kind: HostKind) {
+        let timeout = Task {
+            try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+            self.fail("the running haul did not answer within \(Int(seconds)) s")
+        }
+        defer { timeout.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let ready = outcome.withLock { outcome -> Outcome? in
+                if case .waiting = outcome {
+                    outcome = .waiting(continuation)
+                    return nil
+                }
+                return outcome
+            }
+            if let ready { Self.resume(continuation, with: ready) }
+        }
+    }
+
+    private func settle(_ result: Outcome) {
+        let waiter = outcome.withLock { outcome -> CheckedContinuation<(pid: Int32, kind: HostKind), any Error>?? in
+            guard case .waiting(let continuation) = outcome else { return .none }
+            outcome = result
+            return .some(continuation)
+        }
+        if case .some(.some(let continuation)) = waiter { Self.resume(continuation, with: result) }
+    }
+
+    private static func resume(_ continuation: CheckedContinuation<(pid: Int32, kind: HostKind), any Error>, with outcome: Outcome) {
+        switch outcome {
+        case .hello(let pid, let kind): continuation.resume(returning: (pid, kind))
+        case .failed(let reason): continuation.resume(throwing: InputError(reason))
+        case .waiting: break
+        }
+    }
+}

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HaulCore
+import HaulEngine
+
+/// One connected client: its requests are answered in the order they came, its events
+/// forwarded once it attached.
+actor ServedClient {
+    private let server: EngineServer
+    private let connection: LineConnection
+    private var forwarding: Task<Void, Never>?
+    private var isUI = false
+    private var waits: [Task<Void, Never>] = []
+
+    init(server: EngineServer, connection: LineConnection) {
+        self.server = server
+        self.connection = connection
+    }
+
+    func serve(_ requests: AsyncStream<ClientMessage>) async {
+        for await message in requests {
+            if let reply = await answer(message) { send(.reply(id: message.id, reply)) }
+        }
+        forwarding?.cancel()
+        for wait in waits { wait.cancel() }
+        if isUI { await server.engine.detachUI() }
+    }
+
+    /// The reply, or nil when it is sent later.
+    private func answer(_ message: ClientMessage) async -> ServerReply? {
+        let engine = server.engine
+        switch message.request {
+        case .attach(let ui):
+            guard forwarding == nil else { return .failed("already attached") }
+            let attachment = await engine.attach(ui: ui)
+            isUI = ui
+            send(.reply(id: message.id, .attached(attachment.snapshot, away: attachment.away)))
+            let connection = self.connection
+            forwarding = Task {
+                for await event in attachment.events {
+                    if let bytes = try? Wire.encode(ServerMessage.event(event)) { connection.send(bytes) }
+                }
+                connection.close()  // the engine stopped
+            }
+            return nil
+        case .snapshot:
+            return .snapshot(await engine.snapshot())
+        case .perform(let command):
+            do {
+                return .ids(try await engine.perform(command))
+            } catch {
+                return .failed(error.message)
+            }
+        case .save:
+            do {
+                try await engine.save()
+                return .done
+            } catch {
+                return .failed(error.message)
+            }
+        case .refreshNetwork:
+            return .network(await engine.refreshedNetworkStatus())
+        case .waitUntilIdle:
+            // Answered from its own task so the client's other requests are not held up.
+            let id = message.id
+            waits.append(Task {
+                await engine.waitUntilIdle()
+                if !Task.isCancelled { self.send(.reply(id: id, .done)) }
+            })
+            return nil
+        case .shutdown:
+            guard server.kind == .daemon else {
+                return .failed("this haul is not a daemon (it is the \(server.kind.rawValue) of pid \(getpid()))")
+            }
+            send(.reply(id: message.id, .done))
+            server.onShutdownRequest()
+            return nil
+        }
+    }
+
+    private nonisolated func send(_ message: ServerMessage) {
+        if let bytes = try? Wire.encode(message) { connection.send(bytes) }
+    }
+}

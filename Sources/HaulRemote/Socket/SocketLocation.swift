@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HaulCore
+
+/// Where the socket of the haul process owning a state file lives:
+/// `$XDG_RUNTIME_DIR/haul/<hash>.sock`, or `<state directory>/run/<hash>.sock` without a
+/// runtime directory. The hash of the state path keeps two state files apart.
+public struct SocketLocation: Sendable, Equatable {
+    public let directory: String
+    public let path: String
+
+    public init(statePath: String, environment: [String: String]) {
+        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let stateDirectory = statePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        directory = runtime.map { ($0.hasSuffix("/") ? String($0.dropLast()) : $0) + "/haul" } ?? stateDirectory + "/run"
+        path = directory + "/" + Self.hash(statePath) + ".sock"
+    }
+
+    /// 64-bit FNV-1a as 16 hex digits: stable across runs and builds (Swift's `Hasher` is not).
+    static func hash(_ text: String) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            h ^= UInt64(byte)
+            h = h &* 0x100_0000_01b3
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// `sun_path` holds 108 bytes including the terminating zero.
+    public var fitsSocketAddress: Bool { path.utf8.count < 108 }
+}
+
+/// Why a socket is not trusted: anything another user could have made or could reach.
+public struct UntrustedSocket: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// The permission checks on both ends: the directory must be a real directory owned by this
+/// user and closed to everyone else (0700), the socket owned by this user and 0600.
+public enum SocketTrust {
+    /// The server's side: creates the directory 0700, or tightens one this user owns.
+    public static func prepareDirectory(_ directory: String) throws(UntrustedSocket) {
+        if mkdir(directory, 0o700) == 0 { return }
+        guard errno == EEXIST else {
+            throw UntrustedSocket(description: "cannot create the socket directory \(TerminalText.sanitize(directory)): \(String(cString: strerror(errno)))")
+        }
+        let info = try status(directory)
+        try requireOwnedDirectory(directory, info)
+        if info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
+    }
+
+    /// The client's side: refuses a directory or socket that is not private to this user.
+    public static func verify(_ location: SocketLocation) throws(UntrustedSocket) {
+        let info = try status(location.directory)
+        try requireOwnedDirectory(location.directory, info)
+        if info.st_mode & 0o077 != 0 {
+            throw UntrustedSocket(description: "refusing the socket directory \(TerminalText.sanitize(location.directory)): other users can reach it (mode \(octal(info.st_mode))); it must be 0700")
+        }
+        let socketInfo = try status(location.path)
+        guard socketInfo.st_mode & S_IFMT == S_IFSOCK, socketInfo.st_uid == geteuid() else {
+            throw UntrustedSocket(description: "refusing \(TerminalText.sanitize(location.path)): not a socket owned by you")
+        }
+        if socketInfo.st_mode & 0o077 != 0 {
+            throw UntrustedSocket(description: "refusing the socket \(TerminalText.sanitize(location.path)): other users can use it (mode \(octal(socketInfo.st_mode))); it must be 0600")
+        }
+    }
+
+    private static func status(_ path: String) throws(UntrustedSocket) -> stat {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw UntrustedSocket(description: "cannot inspect \(TerminalText.sanitize(path)): \(String(cString: strerror(errno)))")
+        }
+        return info
+    }
+
+    private static func requireOwnedDirectory(_ path: String, _ info: stat) throws(UntrustedSocket) {
+        guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else {
+            throw UntrustedSocket(description: "refusing the socket directory \(TerminalText.sanitize(path)): it is not a directory owned by you")
+        }
+    }
+
+    static func octal(_ mode: mode_t) -> String {
+        "0" + String(mode & 0o777, radix: 8)
+    }
+}

@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HaulRemote
+
+/// Starts `haul daemon` in a session of its own to take the downloads over from a TUI that is
+/// quitting, and waits until it serves the state file.
+enum DaemonLauncher {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The daemon's log: next to the state file.
+    static func logPath(statePath: String) -> String { statePath + ".daemon.log" }
+
+    /// Returns the daemon's pid once its socket answers (the caller has released the state file).
+    static func launch(_ options: StateOptions, onComplete: String?) async throws -> pid_t {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var arguments = [executable, "daemon", "--exit-when-idle", "--state", options.statePath]
+        if let onComplete { arguments += ["--on-complete", onComplete] }
+        let log = logPath(statePath: options.statePath)
+        let pid = try ProcessLauncher.spawn(arguments, environment: options.environment, output: log, newSession: true)
+        for _ in 0..<100 {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                throw Failure(description: "haul daemon exited at once (see \(log))")
+            }
+            if let owner = try? await RemoteEngine.connect(options.socketLocation) {
+                owner.close()
+                return owner.pid
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Failure(description: "haul daemon (pid \(pid)) did not answer within 5 s (see \(log))")
+    }
+}

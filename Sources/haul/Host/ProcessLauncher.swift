@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Starts programs directly (never through a shell) with an empty signal mask, default
+/// signal dispositions and no descriptors but 0–2, so a child never holds haul's sockets
+/// or state lock.
+enum ProcessLauncher {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// `POSIX_SPAWN_SETSID` (glibc, needs `_GNU_SOURCE`, which the Swift Glibc module does not set).
+    private static let setSessionFlag: Int32 = 0x80
+
+    /// Starts `arguments[0]` (looked up in `PATH` when it has no slash). With `newSession`
+    /// the child leaves haul's session and terminal: it outlives the TUI and ignores its hangup.
+    @discardableResult
+    static func spawn(
+        _ arguments: [String], environment: [String: String], output: String = "/dev/null", newSession: Bool = false
+    ) throws(Failure) -> pid_t {
+        precondition(!arguments.isEmpty)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        closeDescriptors(from: 3, in: &actions)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        if newSession { flags |= setSessionFlag }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child = pid_t()
+        let result = posix_spawnp(&child, arguments[0], &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(result)))")
+        }
+        return child
+    }
+
+    /// Reaps `pid` on a thread of its own; `done` gets the exit status (128+N for signal N).
+    static func reap(_ pid: pid_t, done: @escaping @Sendable (Int32) -> Void = { _ in }) {
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            let signal = status & 0x7F
+            done(signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+        }
+    }
+
+    /// Whether `name` is an executable in `PATH`.
+    static func isInstalled(_ name: String, environment: [String: String]) -> Bool {
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").contains { access("\($0)/\(name)", X_OK) == 0 }
+    }
+
+    /// Closes every descriptor from `first` on in the child (`posix_spawn_file_actions_addclosefrom_np`,
+    /// glibc 2.34+, looked up at run time because the Swift Glibc module hides GNU extensions).
+    /// Without it, haul's own descriptors are close-on-exec anyway.
+    private static func closeDescriptors(from first: Int32, in actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, first)
+    }
+}

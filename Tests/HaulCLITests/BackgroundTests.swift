@@ -1,0 +1,234 @@
+import Foundation
+import HaulTestSupport
+import XCTest
+
+/// Background transfers: the daemon, handing over from the TUI, re-attaching, commands
+/// reaching the owner of the state, recovery after `kill -9`, the socket's permissions and
+/// the completion hooks. Real binary, real nginx, real tmux.
+final class BackgroundTests: CLITestCase {
+    var nginx: NginxServer!
+    var www: String!
+    var sessions: [TmuxSession] = []
+    var children: [ChildProcess] = []
+
+    override func setUp() async throws {
+        try await super.setUp()
+        www = dir.subdirectory("www")
+        nginx = try await NginxServer(root: www, slowRate: "400k", workDirectory: dir.subdirectory("nginx"))
+    }
+
+    override func tearDown() async throws {
+        for session in sessions { await session.kill() }
+        for child in children { await child.terminate() }
+        if let pid = lockHolder(), pid != getpid() { kill(pid, SIGKILL) }  // a daemon the test left behind
+        await nginx?.stop()
+        try await super.tearDown()
+    }
+
+    func openTUI(name: String = "tui", env: [String: String] = [:]) async throws -> TmuxSession {
+        let script = "'\(HaulBinary.path)'; echo \"EXIT=$?\"; sleep 600"
+        let session = try await TmuxSession(
+            command: script, width: 110, height: 30,
+            environment: environment(["TERM": "xterm-256color"].merging(env) { $1 }), workDirectory: dir.subdirectory(name)
+        )
+        sessions.append(session)
+        try await session.waitFor { $0.contains("q Quit") }
+        return session
+    }
+
+    /// The pid in the lock file when that process is alive.
+    func lockHolder() -> Int32? {
+        guard let text = try? String(contentsOfFile: statePath + ".lock", encoding: .utf8),
+              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0, kill(pid, 0) == 0 else { return nil }
+        return pid
+    }
+
+    func commandLine(_ pid: Int32) -> String {
+        let raw = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+        return String(decoding: raw, as: UTF8.self).replacingOccurrences(of: "\0", with: " ")
+    }
+
+    func row(_ screen: String, _ name: String) -> String {
+        String(screen.split(separator: "\n").first { $0.contains(name) } ?? "")
+    }
+
+    func testQuittingToTheBackgroundKeepsDownloadingAndTheNextTUIShowsWhatHappened() async throws {
+        try TestFiles.random(www + "/one.bin", size: 1_600_000)
+        try TestFiles.random(www + "/two.bin", size: 1_200_000)
+        _ = try await haul("add", nginx.url("slow/one.bin"), nginx.url("slow/two.bin"))
+        let tui = try await openTUI()
+        try await tui.waitFor { (TUITests.percent(in: $0, row: "one.bin") ?? 0) > 0 && (TUITests.percent(in: $0, row: "two.bin") ?? 0) > 0 }
+        let tuiPID = try XCTUnwrap(lockHolder())
+
+        try await tui.send("q")
+        try await tui.waitFor { $0.contains("2 downloads are running. Keep downloading in the background? [y]es · [n]o, pause · Esc stays") }
+        try await tui.send("y")
+        let after = try await tui.waitFor { $0.contains("EXIT=") }
+        XCTAssertTrue(after.contains("EXIT=0"), after)
+        XCTAssertTrue(after.contains("2 download(s) continue in the background (haul daemon, pid"), after)
+
+        // No TUI process any more; a daemon owns the state, and the files keep growing.
+        XCTAssertNotEqual(kill(tuiPID, 0), 0, "the TUI process is gone")
+        let daemon = try XCTUnwrap(lockHolder())
+        XCTAssertNotEqual(daemon, tuiPID)
+        XCTAssertTrue(commandLine(daemon).contains("daemon"), commandLine(daemon))
+        let grown = fileSize(downloads + "/one.bin.part") ?? 0
+        try await waitUntil(timeout: 10) { (self.fileSize(self.downloads + "/one.bin.part") ?? Int64.max) > grown }
+
+        // They finish in the background; the daemon then exits by itself.
+        try await waitUntil(timeout: 30) {
+            self.sameFile(self.downloads + "/one.bin", self.www + "/one.bin") && self.sameFile(self.downloads + "/two.bin", self.www + "/two.bin")
+        }
+        try await waitUntil(timeout: 10) { kill(daemon, 0) != 0 }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: downloads + "/one.bin.part"))
+
+        // A new TUI shows what happened while it was away, once.
+        let again = try await openTUI(name: "tui2")
+        let summary = try await again.waitFor { $0.contains("While you were away") }
+        XCTAssertTrue(summary.contains("2 finished"), summary)
+        XCTAssertTrue(row(summary, "finished  one.bin").contains("one.bin"), summary)
+        try await again.send("x")
+        try await again.waitFor { !$0.contains("While you were away") }
+        try await again.send("q")
+        try await again.waitFor { $0.contains("EXIT=0") }
+        let third = try await openTUI(name: "tui3")
+        try await Task.sleep(for: .milliseconds(300))
+        let screen = try await third.capture()
+        XCTAssertFalse(screen.contains("While you were away"), "the report is shown once")
+    }
+
+    func testAnAddFromAnotherShellAppearsInAnOpenTUIWithinASecond() async throws {
+        try TestFiles.random(www + "/late.bin", size: 100_000)
+        let tui = try await openTUI()
+        try await tui.waitFor { $0.contains("No downloads yet") }
+        let added = try await haul("add", nginx.url("late.bin"))
+        XCTAssertEqual(added.status, 0, added.stderr)
+        try await tui.waitFor(timeout: 1) { $0.contains("late.bin") }
+        try await tui.waitFor(timeout: 10) { self.row($0, "late.bin").contains("done") }
+        XCTAssertTrue(sameFile(downloads + "/late.bin", www + "/late.bin"))
+        // Other commands reach the TUI's engine too.
+        let paused = try await haul("pause", "--all")
+        XCTAssertEqual(paused.status, 0, paused.stderr)
+        let metered = try await haul("metered", "on")
+        XCTAssertEqual(metered.status, 0, metered.stderr)
+        try await tui.waitFor(timeout: 1) { $0.contains("metered: on") }
+        try await tui.send("q")
+        try await tui.waitFor { $0.contains("EXIT=0") }
+    }
+
+    func testADaemonKilledWithSIGKILLIsResumedByteIdenticalByTheNextHaul() async throws {
+        try TestFiles.random(www + "/a.bin", size: 1_500_000)
+        try TestFiles.random(www + "/b.bin", size: 1_000_000)
+        _ = try await haul("add", nginx.url("slow/a.bin"), nginx.url("slow/b.bin"))
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        children.append(daemon)
+        try await waitUntil { (self.fileSize(self.downloads + "/a.bin.part") ?? 0) > 100_000 && (self.fileSize(self.downloads + "/b.bin.part") ?? 0) > 100_000 }
+        let list = try await haul("ls")
+        XCTAssertTrue(list.stdout.contains("downloading"), "ls asks the daemon: \(list.stdout)")
+        let second = try await haul("daemon")
+        XCTAssertEqual(second.status, 3)
+        XCTAssertTrue(second.stderr.contains("haul (pid \(daemon.pid), daemon) already runs the downloads"), second.stderr)
+
+        daemon.signal(SIGKILL)
+        _ = await daemon.wait(timeout: 10)
+        let atKill = fileSize(downloads + "/a.bin.part") ?? 0
+        let run = try await haul("run")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(sameFile(downloads + "/a.bin", www + "/a.bin"))
+        XCTAssertTrue(sameFile(downloads + "/b.bin", www + "/b.bin"))
+        let resumed = nginx.accessLog().filter { $0.uri.hasSuffix("/a.bin") }
+        XCTAssertEqual(resumed.last?.status, 206, "resumed by range, not started over")
+        let from = Int64(resumed.last?.range?.dropFirst("bytes=".count).dropLast() ?? "") ?? -1
+        XCTAssertGreaterThanOrEqual(from, atKill - 300_000, "from about where the daemon was killed")
+        XCTAssertGreaterThan(from, 0)
+    }
+
+    func testDaemonStopKeepsEveryByte() async throws {
+        try TestFiles.random(www + "/a.bin", size: 1_500_000)
+        _ = try await haul("add", nginx.url("slow/a.bin"))
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        children.append(daemon)
+        try await waitUntil { (self.fileSize(self.downloads + "/a.bin.part") ?? 0) > 0 }
+        let stop = try await haul("daemon", "--stop")
+        XCTAssertEqual(stop.status, 0, stop.stderr)
+        XCTAssertTrue(stop.stdout.contains("stopped haul daemon (pid \(daemon.pid))"), stop.stdout)
+        let status = await daemon.wait(timeout: 10)
+        XCTAssertEqual(status, 0)
+        let list = try await listJSON()
+        XCTAssertEqual(list.first?["state"] as? String, "waiting")
+        XCTAssertEqual(list.first?["receivedBytes"] as? Int64 ?? Int64(list.first?["receivedBytes"] as? Int ?? 0), fileSize(downloads + "/a.bin.part"))
+        let none = try await haul("daemon", "--stop")
+        XCTAssertTrue(none.stdout.contains("no haul daemon runs"), none.stdout)
+    }
+
+    func testASocketOthersCanReachIsRefused() async throws {
+        _ = try await haul("add", "--paused", nginx.url("a.bin"))
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        children.append(daemon)
+        let runDirectory = dir.path + "/state/run"
+        try await waitUntil { ((try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? []).contains { $0.hasSuffix(".sock") } }
+        let socket = runDirectory + "/" + (try FileManager.default.contentsOfDirectory(atPath: runDirectory).first { $0.hasSuffix(".sock") } ?? "")
+        var info = stat()
+        XCTAssertEqual(lstat(runDirectory, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700)
+        XCTAssertEqual(lstat(socket, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+
+        chmod(runDirectory, 0o755)
+        var result = try await haul("ls")
+        XCTAssertEqual(result.status, 3)
+        XCTAssertTrue(result.stderr.contains("other users can reach it (mode 0755); it must be 0700"), result.stderr)
+        chmod(runDirectory, 0o700)
+        chmod(socket, 0o666)
+        result = try await haul("pause", "--all")
+        XCTAssertEqual(result.status, 3)
+        XCTAssertTrue(result.stderr.contains("other users can use it (mode 0666); it must be 0600"), result.stderr)
+        chmod(socket, 0o600)
+        result = try await haul("ls")
+        XCTAssertEqual(result.status, 0, result.stderr)
+
+        // Another uid that gets through loosened permissions is refused by the daemon itself.
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+              FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { return }
+        chmod(dir.path + "/state", 0o711)
+        chmod(runDirectory, 0o711)
+        chmod(socket, 0o666)
+        let foreign = try await ChildProcess.run(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/curl", "-s", "--http0.9", "--max-time", "5", "--unix-socket", socket, "http://haul/"],
+            environment: ["PATH": "/usr/bin:/bin"], in: dir.path
+        )
+        chmod(socket, 0o600)
+        chmod(runDirectory, 0o700)
+        XCTAssertTrue(foreign.stdout.contains("connection refused"), "stdout: \(foreign.stdout) stderr: \(foreign.stderr)")
+        XCTAssertFalse(foreign.stdout.contains("hello"), foreign.stdout)
+        try await waitUntil(timeout: 5) {
+            ((try? String(contentsOfFile: self.dir.path + "/daemon.log", encoding: .utf8)) ?? "").contains("refused a connection from uid 65534")
+        }
+    }
+
+    func testOnCompleteRunsTheCommandWithThePathAndNoShellAndNotifies() async throws {
+        let name = "a $(touch PWNED) b;c.bin"
+        try TestFiles.random(www + "/file.bin", size: 50_000)
+        let bin = dir.subdirectory("bin")
+        let record = dir.path + "/hook.txt"
+        let notified = dir.path + "/notify.txt"
+        try "#!/bin/sh\nprintf '%s|%s\\n' \"$1\" \"$2\" >> '\(record)'\n".write(toFile: bin + "/hook", atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nprintf '%s|' \"$@\" >> '\(notified)'\necho >> '\(notified)'\n".write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
+        chmod(bin + "/hook", 0o755)
+        chmod(bin + "/notify-send", 0o755)
+        _ = try await haul("add", "-o", name, nginx.url("file.bin"))
+        let env = ["PATH": bin + ":/usr/bin:/bin"]
+        let run = try await haul("run", "--on-complete", "hook 'first arg'", env: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let path = downloads + "/" + name
+        XCTAssertTrue(sameFile(path, www + "/file.bin"))
+        try await waitUntil(timeout: 5) { FileManager.default.fileExists(atPath: record) }
+        XCTAssertEqual(try String(contentsOfFile: record, encoding: .utf8), "first arg|\(path)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/PWNED"), "the name never reached a shell")
+        XCTAssertEqual(try String(contentsOfFile: notified, encoding: .utf8), "--app-name=haul|Download finished|\(name)|\n")
+
+        let bad = try await haul("run", "--on-complete", "hook 'unfinished")
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("unfinished quote"), bad.stderr)
+    }
+}

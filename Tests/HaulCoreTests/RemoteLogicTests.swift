@@ -1,0 +1,77 @@
+import Foundation
+import HaulCore
+import XCTest
+
+final class LineFramerTests: XCTestCase {
+    func testLinesSplitAcrossChunksComeOutWhole() throws {
+        var framer = LineFramer(maxLineLength: 100)
+        framer.append(Array("{\"a\":1}\n{\"b\"".utf8))
+        XCTAssertEqual(try framer.nextLine().map { String(decoding: $0, as: UTF8.self) }, "{\"a\":1}")
+        XCTAssertNil(try framer.nextLine())
+        framer.append(Array(":2}\n\n".utf8))
+        XCTAssertEqual(try framer.nextLine().map { String(decoding: $0, as: UTF8.self) }, "{\"b\":2}")
+        XCTAssertEqual(try framer.nextLine(), [])
+        XCTAssertNil(try framer.nextLine())
+        for i in 0..<1000 { framer.append(Array("\(i)\n".utf8)) }
+        for i in 0..<1000 { XCTAssertEqual(try framer.nextLine().map { String(decoding: $0, as: UTF8.self) }, "\(i)") }
+    }
+
+    func testAnEndlessLineIsRefused() {
+        var framer = LineFramer(maxLineLength: 10)
+        framer.append(Array("0123456789".utf8))
+        XCTAssertNil(try framer.nextLine())
+        framer.append([0x41])
+        XCTAssertThrowsError(try framer.nextLine())
+    }
+
+    func testMessagesSurviveTheWire() throws {
+        let message = ServerMessage.event(.notice(DownloadID(rawValue: "abcdef"), "line one\nline two"))
+        let bytes = try Wire.encode(message)
+        XCTAssertEqual(bytes.filter { $0 == 0x0A }.count, 1, "exactly one newline: the terminator")
+        XCTAssertEqual(try Wire.decode(ServerMessage.self, from: Array(bytes.dropLast())), message)
+    }
+}
+
+final class CommandWordsTests: XCTestCase {
+    func testQuotesAndBackslashesGroupWordsAndNothingElseIsInterpreted() throws {
+        XCTAssertEqual(try CommandWords.split("mpv --fs"), ["mpv", "--fs"])
+        XCTAssertEqual(try CommandWords.split("  notify 'two words'  \"and \\\"this\\\"\" a\\ b "), ["notify", "two words", "and \"this\"", "a b"])
+        XCTAssertEqual(try CommandWords.split("echo $(rm -rf ~) `x` *; |"), ["echo", "$(rm", "-rf", "~)", "`x`", "*;", "|"])
+        XCTAssertEqual(try CommandWords.split("cmd ''"), ["cmd", ""])
+        XCTAssertThrowsError(try CommandWords.split("cmd 'open"))
+        XCTAssertThrowsError(try CommandWords.split("   "))
+    }
+}
+
+final class AwayReportTests: XCTestCase {
+    func download(_ id: String, _ state: DownloadState, cause: PauseCause? = nil) -> Download {
+        var d = Download(id: DownloadID(rawValue: id), url: "http://h/\(id).bin", directory: "/dl", queueOrder: 0)
+        d.state = state
+        d.pauseCause = cause
+        if state == .failed { d.failureReason = "HTTP 404" }
+        return d
+    }
+
+    func testOneEntryPerDownloadWithItsLatestOutcome() {
+        var report = AwayReport(since: Date())
+        XCTAssertFalse(report.record(download("000001", .downloading)))
+        XCTAssertTrue(report.record(download("000001", .paused, cause: .metered)))
+        XCTAssertEqual(report.count(.metered), 1)
+        XCTAssertFalse(report.record(download("000001", .paused, cause: .metered)), "the same outcome twice is one entry")
+        XCTAssertTrue(report.record(download("000001", .downloading)), "resumed: no longer waiting")
+        XCTAssertTrue(report.isEmpty)
+        report.record(download("000001", .finished))
+        report.record(download("000002", .failed))
+        XCTAssertFalse(report.record(download("000003", .paused, cause: .user)), "a user's pause is not news")
+        XCTAssertEqual(report.entries.map(\.outcome), [.finished, .failed])
+        XCTAssertEqual(report.entries.last?.reason, "HTTP 404")
+        XCTAssertEqual(report.entries.first?.name, "000001.bin")
+    }
+
+    func testTheReportIsBounded() {
+        var report = AwayReport(since: Date())
+        for i in 0..<(AwayReport.capacity + 10) { report.record(download(String(format: "%06x", i), .finished)) }
+        XCTAssertEqual(report.entries.count, AwayReport.capacity)
+        XCTAssertEqual(report.entries.first?.id.rawValue, String(format: "%06x", 10), "the oldest go first")
+    }
+}

@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import HaulCore
+import HaulEngine
+import HaulTestSupport
+import XCTest
+@testable import HaulRemote
+
+/// A real engine served on a real Unix socket, reached by real `RemoteEngine` clients.
+final class EngineServerTests: XCTestCase {
+    var dir: TestDirectory!
+    var engine: Engine!
+    var server: EngineServer?
+
+    override func setUp() async throws {
+        dir = TestDirectory("haul-remote")
+        var configuration = EngineConfiguration(statePath: dir.path + "/state/state.json")
+        configuration.recordsAway = true
+        engine = try Engine(configuration: configuration)
+    }
+
+    override func tearDown() async throws {
+        server?.stop()
+        await engine.shutdown()
+        dir = nil
+    }
+
+    var location: SocketLocation { SocketLocation(statePath: dir.path + "/state/state.json", environment: [:]) }
+
+    func serve(allowedUID: uid_t = geteuid()) throws -> EngineServer {
+        let server = EngineServer(engine: engine, location: location, kind: .daemon, allowedUID: allowedUID)
+        try server.start()
+        self.server = server
+        return server
+    }
+
+    func add(_ session: any EngineSession, _ name: String) async throws -> DownloadID {
+        try await session.perform(.add(AddRequest(url: "http://127.0.0.1:9/\(name)", directory: dir.path, paused: true)))[0]
+    }
+
+    func testSocketLocationFollowsTheRuntimeDirectoryAndKeepsStateFilesApart() {
+        let a = SocketLocation(statePath: "/home/u/.local/state/haul/state.json", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
+        XCTAssertEqual(a.directory, "/run/user/1000/haul")
+        XCTAssertTrue(a.path.hasPrefix("/run/user/1000/haul/") && a.path.hasSuffix(".sock"))
+        let b = SocketLocation(statePath: "/home/u/other.json", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
+        XCTAssertNotEqual(a.path, b.path)
+        XCTAssertEqual(a, SocketLocation(statePath: "/home/u/.local/state/haul/state.json", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]), "stable")
+        let fallback = SocketLocation(statePath: "/home/u/.local/state/haul/state.json", environment: ["XDG_RUNTIME_DIR": "relative"])
+        XCTAssertEqual(fallback.directory, "/home/u/.local/state/haul/run")
+    }
+
+    func testCommandsFromOneClientReachAnotherAttachedClientAsEvents() async throws {
+        _ = try serve()
+        let ui = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        XCTAssertEqual(ui.kind, .daemon)
+        XCTAssertEqual(ui.pid, getpid())
+        let attachment = try await ui.attach(ui: true)
+        XCTAssertEqual(attachment.snapshot.downloads, [])
+        var events = attachment.events.makeAsyncIterator()
+
+        let command = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        let id = try await add(command, "x.iso")
+        try await command.save()
+        guard case .added(let added)? = await events.next() else { return XCTFail("expected the added event") }
+        XCTAssertEqual(added.id, id)
+        let listed = try await command.snapshot().downloads.map(\.id)
+        XCTAssertEqual(listed, [id])
+        let attachedUIs = await engine.attachedUICount
+        XCTAssertEqual(attachedUIs, 1)
+
+        do {
+            try await command.perform(.resume(.ids([DownloadID(rawValue: "ffffff")])))
+        } catch let error as InputError {
+            XCTAssertFalse(error.message.isEmpty, "the engine's refusal comes back as one message")
+        }
+        ui.close()
+        try await waitUntil { await self.engine.attachedUICount == 0 }
+        command.close()
+    }
+
+    func testWhatHappensWithoutAUIIsHandedToTheNextOne() async throws {
+        _ = try serve()
+        let command = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        let id = try await add(command, "gone.bin")
+        try await command.perform(.remove(.ids([id]), deleteFiles: false))
+        let failing = try await add(command, "y.bin")
+        try await command.perform(.cancel(.ids([failing])))  // cancelled: failed, "cancelled by user"
+        let ui = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        let away = try await ui.attach(ui: true).away
+        XCTAssertEqual(away?.entries.map(\.outcome), [.failed])
+        XCTAssertEqual(away?.entries.first?.name, "y.bin")
+        let again = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        let second = try await again.attach(ui: true)
+        XCTAssertNil(second.away, "taken by the first UI")
+    }
+
+    func testAnotherUIDIsRefusedBeforeAnythingIsServed() async throws {
+        _ = try serve(allowedUID: geteuid() &+ 4242)
+        do {
+            _ = try await RemoteEngine.connect(location)
+            XCTFail("connected although the server serves another uid")
+        } catch {
+            XCTAssertTrue(error.message.contains("refused"), error.message)
+        }
+    }
+
+    func testNoServerMeansNilAndAStaleSocketIsReplaced() async throws {
+        let none = try await RemoteEngine.connect(location)
+        XCTAssertNil(none)
+        let first = try serve()
+        first.stop()
+        // A killed server leaves its socket file; connecting to it finds no one.
+        _ = try UnixSocket.listen(at: location.path)  // bound but never accepting, then closed below
+        let fd = try UnixSocket.connect(to: location.path)
+        close(fd)
+        let second = try serve()
+        let remote = try await RemoteEngine.connect(location)
+        XCTAssertNotNil(remote, "the new server replaced the stale socket")
+        remote?.close()
+        second.stop()
+    }
+
+    func testLoosePermissionsAreRefusedByTheClient() async throws {
+        _ = try serve()
+        chmod(location.directory, 0o755)
+        do {
+            _ = try await RemoteEngine.connect(location)
+            XCTFail("a directory others can reach was trusted")
+        } catch {
+            XCTAssertTrue(error.message.contains("it must be 0700"), error.message)
+        }
+        chmod(location.directory, 0o700)
+        chmod(location.path, 0o660)
+        do {
+            _ = try await RemoteEngine.connect(location)
+            XCTFail("a socket others can use was trusted")
+        } catch {
+            XCTAssertTrue(error.message.contains("it must be 0600"), error.message)
+        }
+    }
+
+    func XCTUnwrapAsync<T>(_ value: @autoclosure () async throws -> T?) async throws -> T {
+        let v = try await value()
+        return try XCTUnwrap(v)
+    }
+
+    func waitUntil(timeout: Double = 5, _ condition: () async -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        XCTFail("timed out")
+    }
+}
