@@ -96,6 +96,8 @@ final class KeyHandlingTests: XCTestCase {
         _ = c.handle(.escape)
         _ = c.handle(.character("q"))
         XCTAssertEqual(c.handle(.character("n")), [.quit(.pause)])
+        _ = c.handle(.escape)
+        XCTAssertEqual(c.handle(.control("c")), [.quit(.leave)], "Ctrl-C leaves at once")
 
         XCTAssertEqual(controller([.finished, .failed]).handle(.character("q")), [.quit(.leave)], "nothing runs: no question")
         let held = controller([.paused])

@@ -18,6 +18,8 @@ public final class EngineServer: Sendable {
 
     private struct State {
         var listener: Int32 = -1
+        /// The socket file this server made, so ``stop()`` never removes a successor's.
+        var socketFile: (device: UInt64, inode: UInt64)?
         var stopped = false
         var clients: [Int: LineConnection] = [:]
         var nextClient = 0
@@ -49,7 +51,11 @@ public final class EngineServer: Sendable {
         do {
             try SocketTrust.prepareDirectory(location.directory)
             let fd = try UnixSocket.listen(at: location.path)
-            state.withLock { $0.listener = fd }
+            let file = Self.identity(of: location.path)
+            state.withLock {
+                $0.listener = fd
+                $0.socketFile = file
+            }
         } catch let error as UntrustedSocket {
             throw StartError(description: error.description)
         } catch {
@@ -60,13 +66,20 @@ public final class EngineServer: Sendable {
 
     /// Stops accepting, removes the socket file and ends every connection.
     public func stop() {
-        let clients = state.withLock { state -> [LineConnection] in
-            guard !state.stopped else { return [] }
+        let (clients, file) = state.withLock { state -> ([LineConnection], (device: UInt64, inode: UInt64)?) in
+            guard !state.stopped else { return ([], nil) }
             state.stopped = true
-            return Array(state.clients.values)
+            return (Array(state.clients.values), state.socketFile)
         }
-        unlink(location.path)
+        // The state lock may be gone already and the next owner bound its own socket here.
+        if let file, let current = Self.identity(of: location.path), current == file { unlink(location.path) }
         for client in clients { client.close() }
+    }
+
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
     private func acceptLoop() {

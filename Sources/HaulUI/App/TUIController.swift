@@ -112,6 +112,8 @@ public final class TUIController {
             report("filter cleared")
             return []
         }
+        // Ctrl-C leaves at once, like a signal: nothing is asked, everything is saved.
+        if key == .control("c") { return [.quit(.leave)] }
         guard let action = KeyMap.action(for: key) else { return [] }
         let page = max(1, layout.slotCount - 1)
         switch action {

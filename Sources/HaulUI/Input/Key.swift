@@ -62,6 +62,6 @@ public enum KeyMap {
         ("M", "allow / forbid the selected download on a metered network"),
         ("L", "speed cap for allowed downloads while metered"),
         ("?", "this help"),
-        ("q", "quit (everything is saved; downloads resume next time)"),
+        ("q", "quit; asks whether running downloads go on in the background"),
     ]
 }

@@ -24,6 +24,8 @@ enum DaemonLauncher {
         for _ in 0..<100 {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
+                // Exit 0: everything finished before it could be reached.
+                if status == 0 { return pid }
                 throw Failure(description: "haul daemon exited at once (see \(log))")
             }
             if let owner = try? await RemoteEngine.connect(options.socketLocation) {

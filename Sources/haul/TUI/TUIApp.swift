@@ -85,6 +85,8 @@ enum TUIApp {
         let keepGoing = await engine.allDownloads.filter(TUIController.keepsGoing).count
         await host.stop()
         switch exit {
+        case .quit(.background) where keepGoing == 0:
+            Console.out("haul: nothing left to download")
         case .quit(.background):
             do {
                 let pid = try await DaemonLauncher.launch(options, onComplete: hooks.onComplete)
