@@ -97,6 +97,36 @@ final class BackgroundTests: CLITestCase {
         XCTAssertFalse(screen.contains("While you were away"), "the report is shown once")
     }
 
+    func testATUIAttachedToADaemonLeavesItRunningOrPausesIt() async throws {
+        try TestFiles.random(www + "/long.bin", size: 8_000_000)
+        _ = try await haul("add", nginx.url("slow/long.bin"))
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        children.append(daemon)
+        try await waitUntil { (self.fileSize(self.downloads + "/long.bin.part") ?? 0) > 0 }
+
+        let tui = try await openTUI()
+        let first = try await tui.waitFor { self.row($0, "long.bin").contains("downloading") }
+        XCTAssertFalse(first.contains("While you were away"), "nothing happened yet")
+        XCTAssertEqual(lockHolder(), daemon.pid, "the TUI attached; the daemon still owns the state")
+        try await tui.send("q")
+        try await tui.waitFor { $0.contains("Keep downloading in the background?") }
+        try await tui.send("y")
+        let left = try await tui.waitFor { $0.contains("EXIT=") }
+        XCTAssertTrue(left.contains("1 download(s) continue in the background (haul daemon, pid \(daemon.pid))"), left)
+        let grown = fileSize(downloads + "/long.bin.part") ?? 0
+        try await waitUntil(timeout: 10) { (self.fileSize(self.downloads + "/long.bin.part") ?? 0) > grown }
+
+        let again = try await openTUI(name: "tui2")
+        try await again.waitFor { self.row($0, "long.bin").contains("downloading") }
+        try await again.send("q")
+        try await again.waitFor { $0.contains("Keep downloading in the background?") }
+        try await again.send("n")
+        try await again.waitFor { $0.contains("EXIT=0") }
+        let list = try await listJSON()
+        XCTAssertEqual(list.first?["state"] as? String, "paused", "n paused it in the daemon")
+        XCTAssertEqual(lockHolder(), daemon.pid, "the daemon itself goes on")
+    }
+
     func testAnAddFromAnotherShellAppearsInAnOpenTUIWithinASecond() async throws {
         try TestFiles.random(www + "/late.bin", size: 100_000)
         let tui = try await openTUI()
