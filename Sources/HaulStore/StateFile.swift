@@ -75,26 +75,34 @@ public struct StateFile: Sendable {
     }
 
     func decode(_ data: Data, now: Date, repair: Bool = true) throws -> Loaded {
+        // Fast path: a sound file in one pass over its bytes, unknown fields noted on the way.
+        if let fast = try? FastStateDecoder.decode(data) {
+            return try accept(fast.document, unknownFields: repair ? fast.unknownFields : [], now: now)
+        }
         let decoder = Self.decoder()
         // A reader repairs nothing, so it needs no survey of unknown fields.
-        if !repair, var document = try? decoder.decode(StateDocument.self, from: data) {
-            if document.version > StateDocument.currentVersion { throw LoadError.newerVersion(path: path, version: document.version) }
-            document.version = StateDocument.currentVersion
-            return Loaded(document: document, recoveryMessage: nil)
+        if !repair, let document = try? decoder.decode(StateDocument.self, from: data) {
+            return try accept(document, unknownFields: [], now: now)
         }
-        // Fast path: a sound file decodes in one go; the key survey finds fields this build would drop.
+        // Foundation's path (older files with ISO 8601 dates); the key survey finds fields this build would drop.
         if let survey = try? decoder.decode(KeySurvey.self, from: data) {
             if survey.version > StateDocument.currentVersion { throw LoadError.newerVersion(path: path, version: survey.version) }
-            if var document = try? decoder.decode(StateDocument.self, from: data) {
-                document.version = StateDocument.currentVersion
-                let unknown = repair ? survey.unknownFields : []
-                guard !unknown.isEmpty else { return Loaded(document: document, recoveryMessage: nil) }
-                let aside = try copyAside(now: now)
-                let listed = unknown.prefix(5).joined(separator: ", ") + (unknown.count > 5 ? ", …" : "")
-                return Loaded(document: document, recoveryMessage: "the state file \(path) has fields this haul does not know (\(listed)); they will not be kept, so the original is saved at \(aside)")
+            if let document = try? decoder.decode(StateDocument.self, from: data) {
+                return try accept(document, unknownFields: repair ? survey.unknownFields : [], now: now)
             }
         }
         return try salvage(data, now: now, repair: repair)
+    }
+
+    /// A document read whole: refused when newer, and with unknown fields the original is kept aside.
+    private func accept(_ document: StateDocument, unknownFields unknown: [String], now: Date) throws -> Loaded {
+        if document.version > StateDocument.currentVersion { throw LoadError.newerVersion(path: path, version: document.version) }
+        var document = document
+        document.version = StateDocument.currentVersion
+        guard !unknown.isEmpty else { return Loaded(document: document, recoveryMessage: nil) }
+        let aside = try copyAside(now: now)
+        let listed = unknown.prefix(5).joined(separator: ", ") + (unknown.count > 5 ? ", …" : "")
+        return Loaded(document: document, recoveryMessage: "the state file \(path) has fields this haul does not know (\(listed)); they will not be kept, so the original is saved at \(aside)")
     }
 
     /// The slow path for a damaged file: keep every download that can still be read.

@@ -1,0 +1,91 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import XCTest
+@testable import HaulStore
+
+/// The one-pass decoder must read every file haul writes exactly as Foundation does.
+final class FastStateDecoderTests: XCTestCase {
+    func randomDocument(_ rng: inout SeededGenerator, count: Int) -> StateDocument {
+        let texts = ["plain.iso", "日本語の資料.pdf", "quote\"back\\slash", "tab\tnew\nline", "emoji 🎉 e\u{301}", "/slashes/", "\u{1}\u{1F}ctl", ""]
+        var downloads: [Download] = []
+        for i in 0..<count {
+            var d = Download(
+                id: DownloadID(rawValue: String(format: "%06x", i)), url: "https://h/\(texts.randomElement(using: &rng)!)",
+                directory: "/dl/" + texts.randomElement(using: &rng)!, queueOrder: UInt64.random(in: 0...1_000_000, using: &rng),
+                addedAt: Date(timeIntervalSince1970: Double.random(in: 0...2_000_000_000, using: &rng))
+            )
+            if Bool.random(using: &rng) { d.fileName = texts.randomElement(using: &rng)! }
+            if Bool.random(using: &rng) { d.requestedName = texts.randomElement(using: &rng)! }
+            d.state = DownloadState.allCases.randomElement(using: &rng)!
+            if d.state == .paused { d.pauseCause = [.user, .metered, .diskFull].randomElement(using: &rng)! }
+            if d.state == .failed { d.failureReason = texts.randomElement(using: &rng)! }
+            d.receivedBytes = Int64.random(in: 0...Int64.max / 2, using: &rng)
+            if Bool.random(using: &rng) { d.totalBytes = Int64.random(in: 0...(1 << 50), using: &rng) }
+            if Bool.random(using: &rng) { d.headers = [RequestHeader(name: "Authorization", value: "Bearer " + texts.randomElement(using: &rng)!)] }
+            if Bool.random(using: &rng) { d.sha256 = String(repeating: "ab", count: 32) }
+            d.allowMetered = Bool.random(using: &rng)
+            if Bool.random(using: &rng) { d.etag = "\"" + texts.randomElement(using: &rng)! + "\"" }
+            if Bool.random(using: &rng) { d.lastModified = "Sun, 22 Nov 2026 06:00:00 GMT" }
+            if Bool.random(using: &rng) { d.resumable = Bool.random(using: &rng) }
+            if Bool.random(using: &rng) { d.finalURL = "https://mirror/" + texts.randomElement(using: &rng)! }
+            d.retries = Int.random(in: 0...5, using: &rng)
+            if Bool.random(using: &rng) { d.lastError = texts.randomElement(using: &rng)! }
+            if Bool.random(using: &rng) { d.notice = texts.randomElement(using: &rng)! }
+            if Bool.random(using: &rng) { d.diskShortfall = Int64.random(in: 0...(1 << 40), using: &rng) }
+            if Bool.random(using: &rng) { d.finishedAt = Date(timeIntervalSince1970: Double.random(in: 0...2_000_000_000, using: &rng)) }
+            downloads.append(d)
+        }
+        var away = AwayReport(since: Date(timeIntervalSince1970: 1_700_000_000.25))
+        for d in downloads.prefix(5) { away.record(d, at: Date(timeIntervalSince1970: 1_700_000_001)) }
+        return StateDocument(
+            settings: StateDocument.Settings(concurrency: Int.random(in: 1...16, using: &rng), meteredMode: .auto, meteredLimit: 500_000),
+            downloads: downloads, away: Bool.random(using: &rng) ? away : nil
+        )
+    }
+
+    func testEveryWrittenDocumentReadsBackAsFoundationReadsIt() throws {
+        var rng = SeededGenerator(seed: 7)
+        for round in 0..<200 {
+            let document = randomDocument(&rng, count: round % 20)
+            let data = try StateFile.encoder().encode(document)
+            let fast = try FastStateDecoder.decode(data)
+            let foundation = try StateFile.decoder().decode(StateDocument.self, from: data)
+            XCTAssertEqual(fast.document, foundation, "round \(round)")
+            XCTAssertEqual(fast.document, document, "round \(round)")
+            XCTAssertEqual(fast.unknownFields, [])
+        }
+    }
+
+    func testUnknownFieldsAreNamedAndEscapesAndNullsRead() throws {
+        let json = #"""
+        { "version" : 1, "extra": [1, {"a": null}], "settings": {"concurrency": 2, "future": true},
+          "downloads": [ {"id": "00000a", "url": "http://h/\u00e9\ud83c\udf89\/x", "directory": "/dl", "fileName": null,
+                          "state": "paused", "pauseCause": "metered", "mystery": {"deep": [true, false, -1.5e3]},
+                          "addedAt": 1700000000.5, "receivedBytes": -0, "headers": []} ] }
+        """#
+        let result = try FastStateDecoder.decode(Data(json.utf8))
+        XCTAssertEqual(result.unknownFields, ["downloads[].mystery", "extra", "settings.future"])
+        let d = try XCTUnwrap(result.document.downloads.first)
+        XCTAssertEqual(d.url, "http://h/é🎉/x")
+        XCTAssertNil(d.fileName)
+        XCTAssertEqual(d.pauseCause, .metered)
+        XCTAssertEqual(d.addedAt, Date(timeIntervalSince1970: 1_700_000_000.5))
+        XCTAssertEqual(result.document.settings.concurrency, 2)
+    }
+
+    func testWhatItCannotReadIsLeftToFoundation() {
+        let cases = [
+            #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d","addedAt":"2026-11-22T06:00:00Z"}]}"#,  // ISO 8601 date
+            #"{"version":1,"downloads":[{"id":"a","url":"u"}]}"#,  // no directory
+            #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d","state":"sleeping"}]}"#,
+            #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d","receivedBytes":"12"}]}"#,
+            #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d"}]} trailing"#,
+            #"{"version":1,"downloads":[{"id":"a","url":"u\#u{1}","directory":"d"}]}"#,  // raw control byte
+            #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d""#,  // truncated
+        ]
+        for json in cases {
+            XCTAssertThrowsError(try FastStateDecoder.decode(Data(json.utf8)), json)
+        }
+    }
+}
