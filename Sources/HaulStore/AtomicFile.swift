@@ -10,7 +10,7 @@ public enum AtomicFile {
         public let description: String
     }
 
-    public static func write(_ data: Data, to path: String, mode: mode_t = 0o600) throws {
+    public static func write(_ data: some ContiguousBytes, to path: String, mode: mode_t = 0o600) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = "\(path).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)

@@ -145,7 +145,7 @@ public struct StateFile: Sendable {
 
     /// Saves atomically with mode 0600.
     public func save(_ document: StateDocument) throws {
-        let data = try Self.encoder().encode(document)
+        let data = try FastStateEncoder.encode(document)
         try AtomicFile.write(data, to: path, mode: 0o600)
     }
 

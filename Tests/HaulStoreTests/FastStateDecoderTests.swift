@@ -5,8 +5,9 @@ import XCTest
 @testable import HaulStore
 
 /// The one-pass decoder must read every file haul writes exactly as Foundation does.
-final class FastStateDecoderTests: XCTestCase {
-    func randomDocument(_ rng: inout SeededGenerator, count: Int) -> StateDocument {
+/// Random documents with every field and awkward text, as haul could write them.
+enum RandomDocuments {
+    static func make(_ rng: inout SeededGenerator, count: Int) -> StateDocument {
         let texts = ["plain.iso", "日本語の資料.pdf", "quote\"back\\slash", "tab\tnew\nline", "emoji 🎉 e\u{301}", "/slashes/", "\u{1}\u{1F}ctl", ""]
         var downloads: [Download] = []
         for i in 0..<count {
@@ -43,11 +44,14 @@ final class FastStateDecoderTests: XCTestCase {
             downloads: downloads, away: Bool.random(using: &rng) ? away : nil
         )
     }
+}
+
+final class FastStateDecoderTests: XCTestCase {
 
     func testEveryWrittenDocumentReadsBackAsFoundationReadsIt() throws {
         var rng = SeededGenerator(seed: 7)
         for round in 0..<200 {
-            let document = randomDocument(&rng, count: round % 20)
+            let document = RandomDocuments.make(&rng, count: round % 20)
             let data = try StateFile.encoder().encode(document)
             let fast = try FastStateDecoder.decode(data)
             let foundation = try StateFile.decoder().decode(StateDocument.self, from: data)
@@ -86,6 +90,19 @@ final class FastStateDecoderTests: XCTestCase {
         ]
         for json in cases {
             XCTAssertThrowsError(try FastStateDecoder.decode(Data(json.utf8)), json)
+        }
+    }
+}
+
+final class FastStateEncoderTests: XCTestCase {
+    func testWhatItWritesFoundationAndTheFastDecoderReadBackUnchanged() throws {
+        var rng = SeededGenerator(seed: 11)
+        for round in 0..<200 {
+            let document = RandomDocuments.make(&rng, count: round % 20)
+            let data = Data(try FastStateEncoder.encode(document))
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: data), "valid JSON, round \(round)")
+            XCTAssertEqual(try StateFile.decoder().decode(StateDocument.self, from: data), document, "round \(round)")
+            XCTAssertEqual(try FastStateDecoder.decode(data).document, document, "round \(round)")
         }
     }
 }

@@ -3,6 +3,7 @@ public enum TerminalText {
     /// Removes escape sequences (CSI, OSC, DCS and two-byte ESC forms) and replaces every other
     /// control or bidi-override character with `replacement`.
     public static func sanitize(_ text: String, replacement: String = "?") -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }  // printable ASCII: nothing to do
         var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars[...]
         while let scalar = scalars.popFirst() {

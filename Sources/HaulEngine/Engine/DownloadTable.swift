@@ -23,6 +23,10 @@ struct DownloadTable {
         }
     }
 
+    mutating func reserveCapacity(_ count: Int) {
+        storage.reserveCapacity(count)
+    }
+
     var values: Dictionary<DownloadID, Download>.Values { storage.values }
     var ids: Dictionary<DownloadID, Download>.Keys { storage.keys }
 

@@ -64,7 +64,9 @@ public actor Engine {
         settings = loaded.document.settings
         away = loaded.document.away ?? (configuration.recordsAway ? AwayReport(since: Date()) : nil)
         var byID = DownloadTable()
+        byID.reserveCapacity(restored.count)
         var ids: [DownloadID] = []
+        ids.reserveCapacity(restored.count)
         var queueOrder: UInt64 = 0
         for var download in restored {
             Self.reconcileWithDisk(&download)

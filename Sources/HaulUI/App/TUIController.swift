@@ -31,6 +31,8 @@ public final class TUIController {
     private var lastResort = -Double.infinity
     private var fullRedraw = true
     private var statusDirty = true
+    private var filterCache: (needle: String, version: Int, ids: [DownloadID])?
+    private var nameRankCache: (version: Int, ranks: [DownloadID: Int])?
 
     public init(
         downloads: [Download], width: Int, height: Int, defaultDirectory: String, home: String, unicode: Bool = true,
@@ -371,7 +373,7 @@ public final class TUIController {
         listDirty = false
         lastResort = now
         let oldSelectedSlot = selectedIndex - scroll
-        visible = ListOrdering.visibleIDs(model, filter: filterText, sort: sort)
+        visible = ListOrdering.sorted(filteredIDs(), by: sort, in: model, nameRanks: sort == .name ? nameRanks() : nil)
         if let id = selectedID, let index = visible.firstIndex(of: id) {
             selectedIndex = index
         } else {
@@ -383,6 +385,27 @@ public final class TUIController {
         router.invalidate(oldSelectedSlot)
         router.invalidate(selectedIndex - scroll)
         statusDirty = true
+    }
+
+    /// The list narrowed by the filter. Typing extends the filter, so the last result is narrowed
+    /// further instead of searching every download again.
+    private func filteredIDs() -> [DownloadID] {
+        let needle = filterText.lowercased()
+        guard !needle.isEmpty else { return model.order }
+        if let cache = filterCache, cache.needle == needle, cache.version == model.structureVersion { return cache.ids }
+        var base = model.order
+        if let cache = filterCache, cache.version == model.structureVersion, needle.contains(cache.needle) { base = cache.ids }
+        let ids = ListOrdering.filtered(base, by: needle, in: model)
+        filterCache = (needle, model.structureVersion, ids)
+        return ids
+    }
+
+    /// Name order, computed once per change of names rather than at every sort.
+    private func nameRanks() -> [DownloadID: Int] {
+        if let cache = nameRankCache, cache.version == model.namesVersion { return cache.ranks }
+        let ranks = ListOrdering.nameRanks(model)
+        nameRankCache = (model.namesVersion, ranks)
+        return ranks
     }
 
     // MARK: Frames

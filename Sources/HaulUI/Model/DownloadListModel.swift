@@ -10,12 +10,17 @@ public struct DownloadListModel: Sendable {
     public private(set) var counts: [DownloadState: Int] = [:]
     /// Bumped whenever the set of downloads or any state changes (for re-sorting/filtering).
     public private(set) var structureVersion = 0
+    /// Bumped when a download comes or goes or its name changes (for the name order).
+    public private(set) var namesVersion = 0
     /// Each download's name, made terminal-safe and lower-cased once, for filtering and sorting.
     public private(set) var searchKeys: [DownloadID: String] = [:]
     /// The metered-network status, once the engine reported it.
     public private(set) var network: NetworkStatus?
 
     public init(_ downloads: [Download] = []) {
+        self.downloads.reserveCapacity(downloads.count)
+        searchKeys.reserveCapacity(downloads.count)
+        order.reserveCapacity(downloads.count)
         for d in downloads { insert(d) }
     }
 
@@ -55,6 +60,7 @@ public struct DownloadListModel: Sendable {
             live[id] = nil
             searchKeys[id] = nil
             structureVersion += 1
+            namesVersion += 1
             return true
         case .notice(let id, let message):
             downloads[id]?.notice = message
@@ -76,13 +82,17 @@ public struct DownloadListModel: Sendable {
         order.append(d.id)
         counts[d.state, default: 0] += 1
         structureVersion += 1
+        namesVersion += 1
     }
 
     private mutating func replace(_ d: Download) -> Bool {
         let old = downloads[d.id]
         downloads[d.id] = d
         if d.state != .downloading { live[d.id] = nil }
-        if old?.fileName != d.fileName { searchKeys[d.id] = Self.searchKey(d) }
+        if old?.fileName != d.fileName {
+            searchKeys[d.id] = Self.searchKey(d)
+            namesVersion += 1
+        }
         guard let old, old.state != d.state || old.fileName != d.fileName else { return false }
         counts[old.state, default: 1] -= 1
         counts[d.state, default: 0] += 1

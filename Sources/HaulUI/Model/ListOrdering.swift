@@ -16,16 +16,23 @@ public enum SortOrder: String, CaseIterable, Sendable {
 /// Which downloads are listed, and in what order.
 public enum ListOrdering {
     public static func visibleIDs(_ model: DownloadListModel, filter: String, sort: SortOrder) -> [DownloadID] {
-        var ids = model.order
         let needle = filter.lowercased()
-        if !needle.isEmpty {
-            ids = ids.filter { model.searchKeys[$0]?.contains(needle) ?? false }
-        }
-        // Keys are computed once per download, not once per comparison: 100,000 rows sort fast.
+        return sorted(needle.isEmpty ? model.order : filtered(model.order, by: needle, in: model), by: sort, in: model)
+    }
+
+    /// The ids (in their order) whose name contains `needle` (lower-cased).
+    public static func filtered(_ ids: [DownloadID], by needle: String, in model: DownloadListModel) -> [DownloadID] {
+        let pattern = Array(needle.utf8)
+        return ids.filter { model.searchKeys[$0].map { contains($0, pattern) } ?? false }
+    }
+
+    /// `ids` in `sort` order. Keys are computed once per download, not once per comparison.
+    public static func sorted(_ ids: [DownloadID], by sort: SortOrder, in model: DownloadListModel, nameRanks: [DownloadID: Int]? = nil) -> [DownloadID] {
         switch sort {
         case .added:
             return ids
         case .name:
+            if let nameRanks { return sorted(ids) { nameRanks[$0] ?? Int.max } }
             return sorted(ids) { model.searchKeys[$0] ?? "" }
         case .progress:
             return sorted(ids) { -fraction(model[$0]) }
@@ -36,10 +43,40 @@ public enum ListOrdering {
         }
     }
 
+    /// Every download's position in name order, to sort any subset by integers.
+    public static func nameRanks(_ model: DownloadListModel) -> [DownloadID: Int] {
+        let order = sorted(model.order) { model.searchKeys[$0] ?? "" }
+        var ranks: [DownloadID: Int] = [:]
+        ranks.reserveCapacity(order.count)
+        for (i, id) in order.enumerated() { ranks[id] = i }
+        return ranks
+    }
+
     /// A stable sort by a precomputed key (ties keep the list order).
     private static func sorted<K: Comparable>(_ ids: [DownloadID], by key: (DownloadID) -> K) -> [DownloadID] {
         let keyed = ids.enumerated().map { (key: key($0.element), index: $0.offset, id: $0.element) }
         return keyed.sorted { ($0.key, $0.index) < ($1.key, $1.index) }.map(\.id)
+    }
+
+    /// Substring search on UTF-8 bytes (names are short; this beats `String.contains` by far).
+    static func contains(_ text: String, _ pattern: [UInt8]) -> Bool {
+        guard !pattern.isEmpty else { return true }
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= pattern.count else { return false }
+            let first = pattern[0]
+            var i = 0
+            let last = bytes.count - pattern.count
+            while i <= last {
+                if bytes[i] == first {
+                    var j = 1
+                    while j < pattern.count, bytes[i + j] == pattern[j] { j += 1 }
+                    if j == pattern.count { return true }
+                }
+                i += 1
+            }
+            return false
+        }
     }
 
     private static func fraction(_ d: Download?) -> Double {

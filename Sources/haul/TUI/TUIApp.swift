@@ -6,6 +6,7 @@ import HaulRemote
 import HaulStore
 import HaulTerminal
 import HaulUI
+import Synchronization
 
 /// `haul` with no arguments: the full-screen UI on its own thread, attached to the haul that
 /// owns the state file (a daemon), or running the engine in-process when none does.
@@ -38,10 +39,11 @@ enum TUIApp {
     static func present(
         _ engine: any EngineSession, inbox: UIInbox, environment: [String: String], startMessage: String?, asksToKeepRunning: Bool = true
     ) async throws -> UIExit {
-        let attachment: EngineAttachment
+        var attachment: EngineAttachment
         do { attachment = try await engine.attach(ui: true) } catch { throw Console.failure(error) }
+        let events = attachment.events
         let forwarding = Task {
-            for await event in attachment.events { inbox.push(.event(event)) }
+            for await event in events { inbox.push(.event(event)) }
             inbox.push(.engineStopped)
         }
         defer { forwarding.cancel() }
@@ -50,6 +52,11 @@ enum TUIApp {
         let home = StatePaths.home(environment)
         let directory = StatePaths.downloadDirectory(environment: environment)
 
+        // The controller keeps its own copy; the snapshot (100,000 entries in a big list) is not held on to.
+        let snapshot = Snapshot(attachment.snapshot.downloads)
+        let network = attachment.snapshot.network
+        let away = attachment.away
+        attachment.snapshot.downloads = []
         let outcome: Result<UIExit, InputError> = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 let terminal: CursesTerminal
@@ -61,12 +68,12 @@ enum TUIApp {
                 }
                 let size = terminal.size
                 let controller = TUIController(
-                    downloads: attachment.snapshot.downloads, width: size.width, height: size.height,
-                    defaultDirectory: directory, home: home, unicode: terminal.unicode, network: attachment.snapshot.network,
+                    downloads: snapshot.take(), width: size.width, height: size.height,
+                    defaultDirectory: directory, home: home, unicode: terminal.unicode, network: network,
                     asksToKeepRunning: asksToKeepRunning
                 )
                 if let startMessage { controller.report(startMessage, isError: true) }
-                if let away = attachment.away { controller.showAway(away) }
+                if let away { controller.showAway(away) }
                 let exit = UILoop(terminal: terminal, controller: controller, inbox: inbox, engine: engine).run()
                 terminal.shutdown()
                 continuation.resume(returning: .success(exit))
@@ -120,6 +127,13 @@ enum TUIApp {
         case .ownerStopped:
             Console.error("the haul serving the downloads (pid \(owner.pid)) stopped; nothing is lost: open haul again to go on")
         }
+    }
+
+    /// Hands the snapshot's list to the UI thread exactly once, so no other reference keeps it alive.
+    private final class Snapshot: Sendable {
+        private let downloads: Mutex<[Download]>
+        init(_ list: [Download]) { downloads = Mutex(list) }
+        func take() -> [Download] { downloads.withLock { list in defer { list = [] }; return list } }
     }
 
     private static func runningIDs(_ engine: Engine) async -> [DownloadID] {

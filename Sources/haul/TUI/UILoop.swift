@@ -31,18 +31,6 @@ final class UILoop {
         defer { trace.write() }
         var lastActivity = 0.0
         while running {
-            // Short waits while events flow, long ones when idle: near-zero CPU at rest.
-            let idle = MonotonicClock.seconds() - lastActivity > 1
-            if let key = terminal.readKey(milliseconds: idle ? 500 : 50) {
-                lastActivity = MonotonicClock.seconds()
-                handle(key)
-                // A paste arrives as a burst: take it all before drawing.
-                var burst = 0
-                while running, burst < 4096, let more = terminal.readKey(milliseconds: 0) {
-                    handle(more)
-                    burst += 1
-                }
-            }
             let messages = inbox.drain()
             if !messages.isEmpty { lastActivity = MonotonicClock.seconds() }
             for message in messages {
@@ -58,6 +46,7 @@ final class UILoop {
                 running = false
                 exit = .signal
             }
+            // Drawn before waiting for keys: the first frame goes out at once.
             let now = MonotonicClock.seconds()
             if now - lastFrame >= Self.frameInterval {
                 let damage = controller.frame(now: now)
@@ -65,6 +54,19 @@ final class UILoop {
                     terminal.draw(controller.grid, damage)
                     lastFrame = now
                     trace.frame(started: now, ended: MonotonicClock.seconds())
+                }
+            }
+            guard running else { break }
+            // Short waits while events flow, long ones when idle: near-zero CPU at rest.
+            let idle = MonotonicClock.seconds() - lastActivity > 1
+            if let key = terminal.readKey(milliseconds: idle ? 500 : 50) {
+                lastActivity = MonotonicClock.seconds()
+                handle(key)
+                // A paste arrives as a burst: take it all before drawing.
+                var burst = 0
+                while running, burst < 4096, let more = terminal.readKey(milliseconds: 0) {
+                    handle(more)
+                    burst += 1
                 }
             }
         }

@@ -1,0 +1,110 @@
+import Foundation
+import HaulCore
+
+/// Writes the state document straight into bytes: the whole file is rewritten on every save,
+/// and `JSONEncoder` builds a tree of the 100,000 entries first (seconds, hundreds of MiB).
+/// The output is plain JSON that both ``FastStateDecoder`` and Foundation read.
+enum FastStateEncoder {
+    static func encode(_ document: StateDocument) throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + document.downloads.count * 320)
+        out.append(contentsOf: #"{"version":"#.utf8)
+        out.append(contentsOf: String(document.version).utf8)
+        out.append(contentsOf: #","settings":"#.utf8)
+        out.append(contentsOf: try StateFile.encoder().encode(document.settings))
+        if let away = document.away {
+            out.append(contentsOf: #","away":"#.utf8)
+            out.append(contentsOf: try StateFile.encoder().encode(away))
+        }
+        out.append(contentsOf: #","downloads":["#.utf8)
+        for (i, d) in document.downloads.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            write(d, into: &out)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+
+    private static func write(_ d: Download, into out: inout [UInt8]) {
+        var first = true
+        func key(_ name: StaticString) {
+            out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            first = false
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            out.append(contentsOf: "\":".utf8)
+        }
+        func string(_ name: StaticString, _ value: String?) {
+            guard let value else { return }
+            key(name)
+            quoted(value, into: &out)
+        }
+        func number(_ name: StaticString, _ value: (some BinaryInteger)?) {
+            guard let value else { return }
+            key(name)
+            out.append(contentsOf: String(value).utf8)
+        }
+        func bool(_ name: StaticString, _ value: Bool?) {
+            guard let value else { return }
+            key(name)
+            out.append(contentsOf: (value ? "true" : "false").utf8)
+        }
+        func date(_ name: StaticString, _ value: Date?) {
+            guard let value else { return }
+            key(name)
+            out.append(contentsOf: value.timeIntervalSince1970.description.utf8)  // shortest text that reads back exactly
+        }
+        string("id", d.id.rawValue)
+        string("url", d.url)
+        string("directory", d.directory)
+        string("requestedName", d.requestedName)
+        string("fileName", d.fileName)
+        string("state", d.state.rawValue)
+        string("pauseCause", d.pauseCause?.rawValue)
+        string("failureReason", d.failureReason)
+        number("receivedBytes", d.receivedBytes)
+        number("totalBytes", d.totalBytes)
+        if !d.headers.isEmpty {
+            key("headers")
+            out.append(UInt8(ascii: "["))
+            for (i, header) in d.headers.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #"{"name":"#.utf8)
+                quoted(header.name, into: &out)
+                out.append(contentsOf: #","value":"#.utf8)
+                quoted(header.value, into: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        string("sha256", d.sha256)
+        bool("allowMetered", d.allowMetered)
+        string("etag", d.etag)
+        string("lastModified", d.lastModified)
+        bool("resumable", d.resumable)
+        string("finalURL", d.finalURL)
+        number("retries", d.retries)
+        string("lastError", d.lastError)
+        string("notice", d.notice)
+        number("diskShortfall", d.diskShortfall)
+        number("queueOrder", d.queueOrder)
+        date("addedAt", d.addedAt)
+        date("finishedAt", d.finishedAt)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    private static func quoted(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0..<0x20: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
