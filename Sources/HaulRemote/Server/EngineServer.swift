@@ -101,7 +101,7 @@ public final class EngineServer: Sendable {
             if let refusal = try? Wire.encode(ServerMessage.refused("this haul belongs to uid \(allowedUID); connection refused")) {
                 _ = UnixSocket.writeAll(fd, refusal)
             }
-            close(fd)
+            UnixSocket.closeGently(fd)
             return
         }
         let connection = LineConnection(fd: fd, label: "client")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 /// The few Unix-domain socket calls haul needs, as throwing functions on plain descriptors.
 enum UnixSocket {
@@ -47,6 +48,24 @@ enum UnixSocket {
             offset += n
         }
         return true
+    }
+
+    /// Closes after the peer has had the chance to read what was sent: closing with its
+    /// request still unread would reset the connection and could lose our last message.
+    static func closeGently(_ fd: Int32) {
+        shutdown(fd, Int32(SHUT_WR))
+        Thread.detachNewThread {
+            var timeout = timeval(tv_sec: 0, tv_usec: 300_000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var sink = [UInt8](repeating: 0, count: 4096)
+            var drained = 0
+            while drained < 1 << 16 {  // a peer that never stops sending is not waited for
+                let n = sink.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n <= 0 { break }
+                drained += n
+            }
+            close(fd)
+        }
     }
 
     private static func make() throws(Failure) -> Int32 {

@@ -55,53 +55,75 @@ enum FastStateDecoder {
         return Result(document: document, unknownFields: unknown.sorted())
     }
 
+    /// The fields of a download, found by their key's bytes without making a `String` per key.
+    private enum Field: String, CaseIterable {
+        case id, url, directory, requestedName, fileName, state, pauseCause, failureReason, receivedBytes, totalBytes
+        case headers, sha256, allowMetered, etag, lastModified, resumable, finalURL, retries, lastError, notice
+        case diskShortfall, queueOrder, addedAt, finishedAt
+
+        /// Keys grouped by length, then compared byte by byte.
+        static let byLength: [[(key: [UInt8], field: Field)]] = {
+            var table = [[(key: [UInt8], field: Field)]](repeating: [], count: 32)
+            for field in allCases { table[field.rawValue.utf8.count].append((Array(field.rawValue.utf8), field)) }
+            return table
+        }()
+
+        static func find(_ key: UnsafeBufferPointer<UInt8>) -> Field? {
+            guard key.count < byLength.count else { return nil }
+            for candidate in byLength[key.count] where candidate.key.elementsEqual(key) { return candidate.field }
+            return nil
+        }
+    }
+
     private static func download(_ s: inout JSONScanner, unknown: inout Set<String>) throws(JSONScanner.Unsupported) -> Download {
         var id: String?, url: String?, directory: String?
         var d = Download(id: DownloadID(rawValue: ""), url: "", directory: "", queueOrder: 0, addedAt: Date(timeIntervalSince1970: 0))
-        try s.object { s, key throws(JSONScanner.Unsupported) in
-            // `null` is what an absent optional decodes as, for every field.
-            if try s.null() {
-                guard !["id", "url", "directory"].contains(key) else { throw JSONScanner.Unsupported() }
+        try s.objectKeys { s, key throws(JSONScanner.Unsupported) in
+            guard let field = Field.find(key) else {
+                unknown.insert("downloads[].\(String(decoding: key, as: UTF8.self))")
+                _ = try s.rawValue()
                 return
             }
-            switch key {
-            case "id": id = try s.string()
-            case "url": url = try s.string()
-            case "directory": directory = try s.string()
-            case "requestedName": d.requestedName = try s.string()
-            case "fileName": d.fileName = try s.string()
-            case "state":
+            // `null` is what an absent optional decodes as, for every field.
+            if try s.null() {
+                guard field != .id, field != .url, field != .directory else { throw JSONScanner.Unsupported() }
+                return
+            }
+            switch field {
+            case .id: id = try s.string()
+            case .url: url = try s.string()
+            case .directory: directory = try s.string()
+            case .requestedName: d.requestedName = try s.string()
+            case .fileName: d.fileName = try s.string()
+            case .state:
                 guard let state = DownloadState(rawValue: try s.string()) else { throw JSONScanner.Unsupported() }
                 d.state = state
-            case "pauseCause":
+            case .pauseCause:
                 guard let cause = PauseCause(rawValue: try s.string()) else { throw JSONScanner.Unsupported() }
                 d.pauseCause = cause
-            case "failureReason": d.failureReason = try s.string()
-            case "receivedBytes": d.receivedBytes = try s.int64()
-            case "totalBytes": d.totalBytes = try s.int64()
-            case "headers":
+            case .failureReason: d.failureReason = try s.string()
+            case .receivedBytes: d.receivedBytes = try s.int64()
+            case .totalBytes: d.totalBytes = try s.int64()
+            case .headers:
                 if try s.peek() == UInt8(ascii: "["), case let raw = try s.rawValue(), raw.count > 2 {
                     d.headers = try foundation([RequestHeader].self, raw)
                 }
-            case "sha256": d.sha256 = try s.string()
-            case "allowMetered": d.allowMetered = try s.bool()
-            case "etag": d.etag = try s.string()
-            case "lastModified": d.lastModified = try s.string()
-            case "resumable": d.resumable = try s.bool()
-            case "finalURL": d.finalURL = try s.string()
-            case "retries": d.retries = Int(try s.int64())
-            case "lastError": d.lastError = try s.string()
-            case "notice": d.notice = try s.string()
-            case "diskShortfall": d.diskShortfall = try s.int64()
-            case "queueOrder":
+            case .sha256: d.sha256 = try s.string()
+            case .allowMetered: d.allowMetered = try s.bool()
+            case .etag: d.etag = try s.string()
+            case .lastModified: d.lastModified = try s.string()
+            case .resumable: d.resumable = try s.bool()
+            case .finalURL: d.finalURL = try s.string()
+            case .retries: d.retries = Int(try s.int64())
+            case .lastError: d.lastError = try s.string()
+            case .notice: d.notice = try s.string()
+            case .diskShortfall: d.diskShortfall = try s.int64()
+            case .queueOrder:
                 let order = try s.int64()
                 guard order >= 0 else { throw JSONScanner.Unsupported() }
                 d.queueOrder = UInt64(order)
-            case "addedAt": d.addedAt = Date(timeIntervalSince1970: try s.double())
-            case "finishedAt": d.finishedAt = Date(timeIntervalSince1970: try s.double())
-            default:
-                unknown.insert("downloads[].\(key)")
-                _ = try s.rawValue()
+            case .addedAt: d.addedAt = Date(timeIntervalSince1970: try s.double())
+            case .finishedAt: d.finishedAt = Date(timeIntervalSince1970: try s.double())
             }
         }
         guard let id, let url, let directory else { throw JSONScanner.Unsupported() }

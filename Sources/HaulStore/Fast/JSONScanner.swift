@@ -46,6 +46,26 @@ struct JSONScanner {
         return true
     }
 
+    /// Calls `body` with each key of an object as raw bytes (no `String` made); `body` must read the value.
+    mutating func objectKeys(_ body: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Void) throws(Unsupported) {
+        try expect(UInt8(ascii: "{"))
+        if try take(UInt8(ascii: "}")) { return }
+        repeat {
+            try expect(UInt8(ascii: "\""))
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                guard bytes[index] != UInt8(ascii: "\\") else { throw Unsupported() }  // haul's keys have no escapes
+                index += 1
+            }
+            guard index < bytes.count else { throw Unsupported() }
+            let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            index += 1
+            try expect(UInt8(ascii: ":"))
+            try body(&self, key)
+        } while try take(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"))
+    }
+
     /// Calls `body` with each key of an object; `body` must read the value.
     mutating func object(_ body: (inout JSONScanner, String) throws(Unsupported) -> Void) throws(Unsupported) {
         try expect(UInt8(ascii: "{"))

@@ -67,6 +67,26 @@ public final class TUIController {
         if case .network(let status) = event { network = status }
     }
 
+    /// True until ``load(_:network:)`` gives the downloads (the screen is up before the state is read).
+    public private(set) var isLoading = false
+
+    /// Starts with an empty, loading list.
+    public func beginLoading() {
+        isLoading = true
+        fullRedraw = true
+    }
+
+    /// The downloads arrived: the list shows them.
+    public func load(_ downloads: [Download], network: NetworkStatus) {
+        model = DownloadListModel(downloads)
+        self.network = network
+        isLoading = false
+        filterCache = nil
+        nameRankCache = nil
+        listDirty = true
+        fullRedraw = true
+    }
+
     /// Shows a message on the status line (results and errors of commands).
     public func report(_ text: String, isError: Bool = false) {
         status = (TerminalText.sanitize(text), isError)
@@ -448,7 +468,7 @@ public final class TUIController {
         guard let id = router.slots.id(at: slot), let d = model[id] else {
             grid.clear(row: row)
             if slot == 0, visible.isEmpty {
-                let hint = model.order.isEmpty ? "No downloads yet — press a to add a URL." : "Nothing matches the filter — press / then Esc to clear it."
+                let hint = isLoading ? "Loading the downloads…" : model.order.isEmpty ? "No downloads yet — press a to add a URL." : "Nothing matches the filter — press / then Esc to clear it."
                 grid.write(hint, row: row, column: 2, style: .dim)
             }
             return

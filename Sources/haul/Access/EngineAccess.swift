@@ -18,29 +18,43 @@ enum EngineAccess {
         }
     }
 
+    struct Failure: Error {
+        let message: String
+    }
+
     /// Connects to the owner, else takes the state file. A short-lived command (`haul add`)
     /// holds the lock without serving; that is waited out for up to 10 s (`HAUL_LOCK_WAIT`).
     /// Prints why and throws an exit code when neither works.
     static func open(_ options: StateOptions, configure: (inout EngineConfiguration) -> Void = { _ in }) async throws -> EngineAccess {
+        do {
+            let access = try await attempt(options, configure: configure)
+            if case .local(let engine) = access, let message = engine.recoveryMessage { Console.warn(message) }
+            return access
+        } catch {
+            Console.error(error.message)
+            throw ExitStatus.stateUnavailable
+        }
+    }
+
+    /// ``open(_:configure:)`` without printing (the TUI shows problems itself).
+    static func attempt(_ options: StateOptions, configure: (inout EngineConfiguration) -> Void = { _ in }) async throws(Failure) -> EngineAccess {
         var configuration = options.engineConfiguration()
         configure(&configuration)
         let patience = options.environment["HAUL_LOCK_WAIT"].flatMap(Double.init) ?? 10
         let deadline = Date().addingTimeInterval(patience)
         while true {
-            if let remote = try await connect(options) { return .remote(remote) }
             do {
-                let engine = try Engine(configuration: configuration)
-                if let message = engine.recoveryMessage { Console.warn(message) }
-                return .local(engine)
-            } catch let held as StateLock.Held {
-                if Date() > deadline {
-                    Console.error(held.description)
-                    throw ExitStatus.stateUnavailable
-                }
-                try await Task.sleep(for: .milliseconds(50))
+                if let remote = try await RemoteEngine.connect(options.socketLocation) { return .remote(remote) }
             } catch {
-                Console.error(String(describing: error))
-                throw ExitStatus.stateUnavailable
+                throw Failure(message: error.message)
+            }
+            do {
+                return .local(try Engine(configuration: configuration))
+            } catch let held as StateLock.Held {
+                if Date() > deadline { throw Failure(message: held.description) }
+                try? await Task.sleep(for: .milliseconds(50))
+            } catch {
+                throw Failure(message: String(describing: error))
             }
         }
     }

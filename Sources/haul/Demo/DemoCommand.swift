@@ -43,9 +43,9 @@ struct DemoCommand: AsyncParsableCommand {
         await engine.start()
         // The demo server ends with this process, so nothing is offered to go on in the background.
         _ = try await TUIApp.present(
-            engine, inbox: UIInbox(), environment: environment,
+            inbox: UIInbox(), environment: environment,
             startMessage: "demo: \(files.count) downloads from 127.0.0.1:\(server.port) into \(downloadDirectory)", asksToKeepRunning: false
-        )
+        ) { engine }
         await engine.shutdown()
         Console.out("demo files are in \(downloadDirectory)")
     }

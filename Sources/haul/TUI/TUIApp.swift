@@ -10,21 +10,42 @@ import Synchronization
 
 /// `haul` with no arguments: the full-screen UI on its own thread, attached to the haul that
 /// owns the state file (a daemon), or running the engine in-process when none does.
+///
+/// The screen comes up first and the downloads follow: reading a state file with 100,000
+/// entries takes a moment, and the terminal should answer at once.
 enum TUIApp {
     static func run(_ options: StateOptions, hooks: HookOptions) async throws {
         try requireTerminal()
         let onComplete = try hooks.words()
-        switch try await EngineAccess.open(options) {
-        case .local(let engine):
-            let inbox = UIInbox()
-            let host = await EngineHost.start(engine, options: options, kind: .tui, onComplete: onComplete) { inbox.push(.report($0, isError: true)) }
-            await engine.start()
-            let exit = try await present(engine, inbox: inbox, environment: options.environment, startMessage: engine.recoveryMessage)
-            try await leave(host, exit, options: options, hooks: hooks)
-        case .remote(let owner):
-            let exit = try await present(owner, inbox: UIInbox(), environment: options.environment, startMessage: nil)
-            await leave(owner, exit)
+        let inbox = UIInbox()
+        let opened = Mutex<Opened?>(nil)
+        let exit = try await present(inbox: inbox, environment: options.environment) {
+            switch try await EngineAccess.attempt(options) {
+            case .local(let engine):
+                let host = await EngineHost.start(engine, options: options, kind: .tui, onComplete: onComplete) { inbox.push(.report($0, isError: true)) }
+                opened.withLock { $0 = .local(host) }
+                if let message = engine.recoveryMessage { inbox.push(.report(message, isError: true)) }
+                await engine.start()
+                return engine
+            case .remote(let owner):
+                opened.withLock { $0 = .remote(owner) }
+                return owner
+            }
         }
+        switch opened.withLock({ $0 }) {
+        case .local(let host): try await leave(host, exit, options: options, hooks: hooks)
+        case .remote(let owner): await leave(owner, exit)
+        case nil: break
+        }
+        if case .failed(let message) = exit {
+            Console.error(message)
+            throw ExitStatus.stateUnavailable
+        }
+    }
+
+    private enum Opened: Sendable {
+        case local(EngineHost)
+        case remote(RemoteEngine)
     }
 
     /// Says so and fails when stdin or stdout is not a terminal.
@@ -36,27 +57,30 @@ enum TUIApp {
     }
 
     /// Runs the UI thread until the user leaves; the terminal is restored when this returns.
+    /// `open` reaches the engine while the screen already shows; its failure ends the UI.
     static func present(
-        _ engine: any EngineSession, inbox: UIInbox, environment: [String: String], startMessage: String?, asksToKeepRunning: Bool = true
+        inbox: UIInbox, environment: [String: String], startMessage: String? = nil, asksToKeepRunning: Bool = true,
+        open: @escaping @Sendable () async throws -> any EngineSession
     ) async throws -> UIExit {
-        var attachment: EngineAttachment
-        do { attachment = try await engine.attach(ui: true) } catch { throw Console.failure(error) }
-        let events = attachment.events
-        let forwarding = Task {
-            for await event in events { inbox.push(.event(event)) }
-            inbox.push(.engineStopped)
-        }
-        defer { forwarding.cancel() }
         let signalSources = Signals.onTermination { _ in inbox.requestStop() }
         defer { signalSources.forEach { $0.cancel() } }
+        let connecting = Task {
+            do {
+                let engine = try await open()
+                let attachment = try await engine.attach(ui: true)
+                inbox.push(.attached(engine, attachment.snapshot, away: attachment.away))
+                for await event in attachment.events { inbox.push(.event(event)) }
+                inbox.push(.engineStopped)
+            } catch let failure as EngineAccess.Failure {
+                inbox.push(.failed(failure.message))
+            } catch {
+                inbox.push(.failed((error as? InputError)?.message ?? String(describing: error)))
+            }
+        }
+        defer { connecting.cancel() }
         let home = StatePaths.home(environment)
         let directory = StatePaths.downloadDirectory(environment: environment)
 
-        // The controller keeps its own copy; the snapshot (100,000 entries in a big list) is not held on to.
-        let snapshot = Snapshot(attachment.snapshot.downloads)
-        let network = attachment.snapshot.network
-        let away = attachment.away
-        attachment.snapshot.downloads = []
         let outcome: Result<UIExit, InputError> = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 let terminal: CursesTerminal
@@ -68,13 +92,12 @@ enum TUIApp {
                 }
                 let size = terminal.size
                 let controller = TUIController(
-                    downloads: snapshot.take(), width: size.width, height: size.height,
-                    defaultDirectory: directory, home: home, unicode: terminal.unicode, network: network,
-                    asksToKeepRunning: asksToKeepRunning
+                    downloads: [], width: size.width, height: size.height,
+                    defaultDirectory: directory, home: home, unicode: terminal.unicode, asksToKeepRunning: asksToKeepRunning
                 )
+                controller.beginLoading()
                 if let startMessage { controller.report(startMessage, isError: true) }
-                if let away { controller.showAway(away) }
-                let exit = UILoop(terminal: terminal, controller: controller, inbox: inbox, engine: engine).run()
+                let exit = UILoop(terminal: terminal, controller: controller, inbox: inbox).run()
                 terminal.shutdown()
                 continuation.resume(returning: .success(exit))
             }
@@ -104,7 +127,7 @@ enum TUIApp {
             }
         case .quit(.pause):
             Console.out("haul: paused; 'haul resume --all' or P in haul resumes")
-        case .quit(.leave), .signal, .ownerStopped:
+        case .quit(.leave), .signal, .ownerStopped, .failed:
             if keepGoing > 0 { Console.out("haul: \(keepGoing) download(s) saved; they resume the next time you open haul or run 'haul run'") }
         }
     }
@@ -120,20 +143,13 @@ enum TUIApp {
             }
             owner.close()
             Console.out("haul: paused; 'haul resume --all' or P in haul resumes")
-        case .quit(.background), .quit(.leave), .signal:
+        case .quit(.background), .quit(.leave), .signal, .failed:
             let running = (try? await owner.snapshot().downloads.filter(TUIController.keepsGoing).count) ?? 0
             owner.close()
             if running > 0 { Console.out("haul: \(running) download(s) continue in the background (haul \(owner.kind.rawValue), pid \(owner.pid))") }
         case .ownerStopped:
             Console.error("the haul serving the downloads (pid \(owner.pid)) stopped; nothing is lost: open haul again to go on")
         }
-    }
-
-    /// Hands the snapshot's list to the UI thread exactly once, so no other reference keeps it alive.
-    private final class Snapshot: Sendable {
-        private let downloads: Mutex<[Download]>
-        init(_ list: [Download]) { downloads = Mutex(list) }
-        func take() -> [Download] { downloads.withLock { list in defer { list = [] }; return list } }
     }
 
     private static func runningIDs(_ engine: Engine) async -> [DownloadID] {

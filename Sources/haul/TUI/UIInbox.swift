@@ -1,8 +1,13 @@
 import HaulCore
+import HaulEngine
 import Synchronization
 
 /// What other threads hand to the UI thread: engine events and the outcome of commands.
 enum UIMessage: Sendable {
+    /// The engine is ready (the screen was up before): its downloads, and what happened while away.
+    case attached(any EngineSession, EngineSnapshot, away: AwayReport?)
+    /// The engine could not be reached; the UI ends and the message is printed.
+    case failed(String)
     case event(EngineEvent)
     case report(String, isError: Bool)
     /// The engine's event stream ended.

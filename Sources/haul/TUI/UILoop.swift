@@ -12,15 +12,16 @@ final class UILoop {
     private let terminal: CursesTerminal
     private let controller: TUIController
     private let inbox: UIInbox
-    private let engine: any EngineSession
+    /// Nil until the engine is attached; keys typed before then wait in ``earlyKeys``.
+    private var engine: (any EngineSession)?
+    private var earlyKeys: [Key] = []
     private var running = true
     private var exit = UIExit.signal
 
-    init(terminal: CursesTerminal, controller: TUIController, inbox: UIInbox, engine: any EngineSession) {
+    init(terminal: CursesTerminal, controller: TUIController, inbox: UIInbox) {
         self.terminal = terminal
         self.controller = controller
         self.inbox = inbox
-        self.engine = engine
     }
 
     /// Runs until the user quits, a signal asks to stop, or the engine's owner goes away.
@@ -35,6 +36,16 @@ final class UILoop {
             if !messages.isEmpty { lastActivity = MonotonicClock.seconds() }
             for message in messages {
                 switch message {
+                case .attached(let session, let snapshot, let away):
+                    engine = session
+                    controller.load(snapshot.downloads, network: snapshot.network)
+                    if let away { controller.showAway(away) }
+                    let keys = earlyKeys
+                    earlyKeys = []
+                    for key in keys where running { handle(key) }
+                case .failed(let message):
+                    running = false
+                    exit = .failed(message)
                 case .event(let event): controller.apply(event)
                 case .report(let text, let isError): controller.report(text, isError: isError)
                 case .engineStopped:
@@ -74,6 +85,15 @@ final class UILoop {
     }
 
     private func handle(_ key: Key) {
+        if engine == nil, key != .resize {
+            if key == .control("c") || key == .character("q") {  // leaving while loading: nothing to ask yet
+                running = false
+                exit = .quit(.leave)
+            } else {
+                earlyKeys.append(key)
+            }
+            return
+        }
         if key == .resize {
             let size = terminal.size
             controller.resize(width: size.width, height: size.height)
@@ -92,7 +112,7 @@ final class UILoop {
 
     /// Performs the commands in order, off the UI thread; outcomes come back through the inbox.
     private func send(_ commands: [EngineCommand]) {
-        let engine = self.engine
+        guard let engine else { return }
         let inbox = self.inbox
         Task {
             for command in commands {
@@ -115,6 +135,8 @@ enum UIExit: Sendable, Equatable {
     case signal
     /// The event stream ended: the engine stopped, or the daemon serving it went away.
     case ownerStopped
+    /// The engine could not be opened or reached.
+    case failed(String)
 }
 
 /// Frame timings for the benchmark (`HAUL_TRACE=path`): kept in memory, written at exit.
