@@ -119,3 +119,34 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertEqual(e.string, "ac")
     }
 }
+
+final class FilterNarrowingTests: XCTestCase {
+    func testTypingNarrowsAndDeletingWidensAgain() {
+        let names = ["alpha.iso", "alps.zip", "beta.iso", "gamma.tar", "ALPINE.bin"]
+        let downloads = names.enumerated().map { i, name -> Download in
+            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl", queueOrder: UInt64(i))
+            d.fileName = name
+            return d
+        }
+        let c = TUIController(downloads: downloads, width: 80, height: 24, defaultDirectory: "/dl", home: "/h")
+        _ = c.frame(now: 0)
+        func shown() -> [String] { c.visible.compactMap { c.model[$0]?.fileName } }
+        _ = c.handle(.character("/"))
+        for (typed, expected) in [("a", names), ("l", ["alpha.iso", "alps.zip", "ALPINE.bin"]), ("p", ["alpha.iso", "alps.zip", "ALPINE.bin"]),
+                                  ("h", ["alpha.iso"])] {
+            _ = c.handle(.character(Character(typed)))
+            _ = c.frame(now: 1)
+            XCTAssertEqual(shown(), expected, "after typing \(typed)")
+        }
+        _ = c.handle(.backspace)
+        _ = c.frame(now: 2)
+        XCTAssertEqual(shown(), ["alpha.iso", "alps.zip", "ALPINE.bin"], "deleting widens the result again")
+        c.apply(.added({ var d = Download(id: DownloadID(rawValue: "0000ff"), url: "http://h/x", directory: "/dl", queueOrder: 9); d.fileName = "alpaca.mp4"; return d }()))
+        _ = c.frame(now: 3)
+        XCTAssertEqual(shown(), ["alpha.iso", "alps.zip", "ALPINE.bin", "alpaca.mp4"], "a new download that matches appears")
+        _ = c.handle(.enter)
+        _ = c.handle(.character("s"))  // name order
+        _ = c.frame(now: 4)
+        XCTAssertEqual(shown(), ["alpaca.mp4", "alpha.iso", "ALPINE.bin", "alps.zip"])
+    }
+}

@@ -31,6 +31,7 @@ final class UILoop {
         var trace = FrameTrace(path: ProcessInfo.processInfo.environment["HAUL_TRACE"])
         defer { trace.write() }
         var lastActivity = 0.0
+        var listArrived = false
         while running {
             let messages = inbox.drain()
             if !messages.isEmpty { lastActivity = MonotonicClock.seconds() }
@@ -38,6 +39,7 @@ final class UILoop {
                 switch message {
                 case .attached(let session, let snapshot, let away):
                     engine = session
+                    listArrived = true
                     controller.load(snapshot.downloads, network: snapshot.network)
                     if let away { controller.showAway(away) }
                     let keys = earlyKeys
@@ -64,7 +66,8 @@ final class UILoop {
                 if damage != .none {
                     terminal.draw(controller.grid, damage)
                     lastFrame = now
-                    trace.frame(started: now, ended: MonotonicClock.seconds())
+                    trace.frame(started: now, ended: MonotonicClock.seconds(), showsList: listArrived)
+                    listArrived = false
                 }
             }
             guard running else { break }
@@ -149,9 +152,12 @@ struct FrameTrace {
         self.path = path
     }
 
-    mutating func frame(started: Double, ended: Double) {
+    private var listFrame: Double?
+
+    mutating func frame(started: Double, ended: Double, showsList: Bool) {
         guard path != nil else { return }
         if firstFrame == nil { firstFrame = ended - ProcessClock.start }
+        if showsList, listFrame == nil { listFrame = ended - ProcessClock.start }
         durations.append(ended - started)
     }
 
@@ -160,7 +166,7 @@ struct FrameTrace {
         let sorted = durations.sorted()
         func ms(_ v: Double?) -> String { v.map { String(format: "%.3f", $0 * 1000) } ?? "-" }
         let p99 = sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
-        let text = "first_frame_ms=\(ms(firstFrame)) frames=\(sorted.count) p50_ms=\(ms(sorted.isEmpty ? nil : sorted[sorted.count / 2])) p99_ms=\(ms(p99)) max_ms=\(ms(sorted.last))\n"
+        let text = "first_frame_ms=\(ms(firstFrame)) list_ms=\(ms(listFrame)) frames=\(sorted.count) p50_ms=\(ms(sorted.isEmpty ? nil : sorted[sorted.count / 2])) p99_ms=\(ms(p99)) max_ms=\(ms(sorted.last))\n"
         try? text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
