@@ -180,3 +180,27 @@ final class CommandLineTests: CLITestCase {
         XCTAssertTrue(help.stdout.contains("--sha256"), help.stdout)
     }
 }
+
+final class SameNameTests: CLITestCase {
+    func testTwoDownloadsAskingForTheSameNameNeverShareAFile() async throws {
+        let www = dir.subdirectory("www")
+        let nginx = try await NginxServer(root: www, slowRate: "2m", workDirectory: dir.subdirectory("nginx"))
+        defer { Task { await nginx.stop() } }
+        try TestFiles.random(www + "/a.bin", size: 1_500_000)
+        try TestFiles.random(www + "/b.bin", size: 900_000)
+        try "mine".write(toFile: downloads + "/same.bin", atomically: true, encoding: .utf8)
+        _ = try await haul("add", "-o", "same.bin", nginx.url("slow/a.bin"))
+        _ = try await haul("add", "-o", "same.bin", nginx.url("slow/b.bin"))
+        let run = try await haul("run")
+        XCTAssertEqual(run.status, 0, run.stderr + run.stdout)
+        XCTAssertEqual(try String(contentsOfFile: downloads + "/same.bin", encoding: .utf8), "mine", "an existing file is never touched")
+        let list = try await listJSON()
+        let paths = list.compactMap { $0["path"] as? String }
+        XCTAssertEqual(Set(paths).count, 2, "two different names: \(paths)")
+        for entry in list {
+            let url = try XCTUnwrap(entry["url"] as? String)
+            let path = try XCTUnwrap(entry["path"] as? String)
+            XCTAssertTrue(sameFile(path, www + "/" + (url.hasSuffix("a.bin") ? "a.bin" : "b.bin")), path)
+        }
+    }
+}

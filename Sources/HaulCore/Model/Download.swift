@@ -62,7 +62,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         self.url = url
         self.directory = directory
         self.requestedName = requestedName
-        self.fileName = requestedName
+        // The final name is claimed when the transfer starts (unique in the directory), also for `-o`.
         self.state = paused ? .paused : .waiting
         self.pauseCause = paused ? .user : nil
         self.receivedBytes = 0
