@@ -165,11 +165,14 @@ _haul() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--state)
+    local -a non_repeating_options=(--on-complete --state)
     __haul_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
+    '--on-complete')
+        return
+        ;;
     '--state')
         return
         ;;
@@ -180,13 +183,13 @@ _haul() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|run|pause|resume|cancel|rm|retry|metered|demo|help)
+    add|ls|run|pause|resume|cancel|rm|retry|metered|daemon|demo|help)
         # Offer subcommand argument completions
         "_haul_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls run pause resume cancel rm retry metered demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls run pause resume cancel rm retry metered daemon demo help' -- "${cur}"))
         ;;
     esac
 }
@@ -237,12 +240,15 @@ _haul_run() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(-j --concurrency --state)
+    non_repeating_options=(-j --concurrency --on-complete --state)
     __haul_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '-j'|'--concurrency')
+        return
+        ;;
+    '--on-complete')
         return
         ;;
     '--state')
@@ -347,6 +353,24 @@ _haul_metered() {
     case "${positional_number}" in
     1)
         __haul_add_completions -W 'off'$'\n''on'$'\n''auto'
+        return
+        ;;
+    esac
+}
+
+_haul_daemon() {
+    repeating_flags=()
+    non_repeating_flags=(--exit-when-idle --stop --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--on-complete --state)
+    __haul_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--on-complete')
+        return
+        ;;
+    '--state')
         return
         ;;
     esac

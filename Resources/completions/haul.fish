@@ -20,14 +20,14 @@ function __haul_parse_tokens -S
     set -l unparsed_tokens (__haul_tokens -pc)
     switch $unparsed_tokens[1]
     case 'haul'
-        __haul_parse_subcommand 0 'state=' 'version' 'h/help'
+        __haul_parse_subcommand 0 'on-complete=' 'state=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'add'
             __haul_parse_subcommand -r 1 'd/directory=' 'o/output=' 'sha256=' 'header=+' 'allow-metered' 'paused' 'state=' 'version' 'h/help'
         case 'ls'
             __haul_parse_subcommand 0 'json' 'state=' 'version' 'h/help'
         case 'run'
-            __haul_parse_subcommand 0 'j/concurrency=' 'state=' 'version' 'h/help'
+            __haul_parse_subcommand 0 'j/concurrency=' 'on-complete=' 'state=' 'version' 'h/help'
         case 'pause'
             __haul_parse_subcommand -r 1 'all' 'state=' 'version' 'h/help'
         case 'resume'
@@ -40,6 +40,8 @@ function __haul_parse_tokens -S
             __haul_parse_subcommand -r 1 'all' 'state=' 'version' 'h/help'
         case 'metered'
             __haul_parse_subcommand 1 'limit=' 'state=' 'version' 'h/help'
+        case 'daemon'
+            __haul_parse_subcommand 0 'exit-when-idle' 'stop' 'on-complete=' 'state=' 'version' 'h/help'
         case 'demo'
             __haul_parse_subcommand 0 'count=' 'rate=' 'version' 'h/help'
         case 'help'
@@ -97,6 +99,7 @@ function __haul_custom_completion
 end
 
 complete -c 'haul' -f
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" on-complete' -l 'on-complete' -d 'A command run for each finished download with the file\'s path as its last argument, e.g. \'mpv --fs\'. Run directly, not through a shell.' -rfka ''
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" state' -l 'state' -d 'The state file.' -rfka ''
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" version' -l 'version' -d 'Show the version.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -109,6 +112,7 @@ complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq
 complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'rm' -d 'Take downloads off the list.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'retry' -d 'Queue failed (or paused) downloads again.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'metered' -d 'Show or set the metered-network mode: off, on, or auto (NetworkManager decides).'
+complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'daemon' -d 'Run the downloads in the background, without a terminal.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'demo' -d 'Try haul without the internet: serves generated files on loopback and opens the UI with them queued.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" d directory' -s 'd' -l 'directory' -d 'Directory to save into (must exist).' -rfka ''
@@ -125,6 +129,7 @@ complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "hau
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul ls" version' -l 'version' -d 'Show the version.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul ls" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul run" concurrency j' -s 'j' -l 'concurrency' -d 'How many downloads run at once (saved for next time).' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul run" on-complete' -l 'on-complete' -d 'A command run for each finished download with the file\'s path as its last argument, e.g. \'mpv --fs\'. Run directly, not through a shell.' -rfka ''
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul run" state' -l 'state' -d 'The state file.' -rfka ''
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul run" version' -l 'version' -d 'Show the version.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul run" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -155,6 +160,12 @@ complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "hau
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul metered" state' -l 'state' -d 'The state file.' -rfka ''
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul metered" version' -l 'version' -d 'Show the version.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul metered" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul daemon" exit-when-idle' -l 'exit-when-idle' -d 'Exit once nothing is left to download and no TUI is attached.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul daemon" stop' -l 'stop' -d 'Stop the daemon serving this state file.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul daemon" on-complete' -l 'on-complete' -d 'A command run for each finished download with the file\'s path as its last argument, e.g. \'mpv --fs\'. Run directly, not through a shell.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul daemon" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul daemon" version' -l 'version' -d 'Show the version.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul daemon" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul demo" count' -l 'count' -d 'How many downloads to queue.' -rfka ''
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul demo" rate' -l 'rate' -d 'Per-download speed limit of the demo server, e.g. 300K or 1M.' -rfka ''
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul demo" version' -l 'version' -d 'Show the version.'

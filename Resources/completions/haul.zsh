@@ -41,6 +41,7 @@ _haul() {
 
     local -i ret=1
     local -ar arg_specs=(
+        '--on-complete[A command run for each finished download with the file'\''s path as its last argument, e.g. '\''mpv --fs'\''. Run directly, not through a shell.]:command:'
         '--state[The state file.]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -60,6 +61,7 @@ _haul() {
             'rm:Take downloads off the list.'
             'retry:Queue failed (or paused) downloads again.'
             'metered:Show or set the metered-network mode: off, on, or auto (NetworkManager decides).'
+            'daemon:Run the downloads in the background, without a terminal.'
             'demo:Try haul without the internet: serves generated files on loopback and opens the UI with them queued.'
             'help:Show subcommand help information.'
         )
@@ -67,7 +69,7 @@ _haul() {
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|run|pause|resume|cancel|rm|retry|metered|demo|help)
+        add|ls|run|pause|resume|cancel|rm|retry|metered|daemon|demo|help)
             "_haul_${words[1]}" && ret=0
             ;;
         esac
@@ -113,6 +115,7 @@ _haul_run() {
     local -i ret=1
     local -ar arg_specs=(
         '(-j --concurrency)'{-j,--concurrency}'[How many downloads run at once (saved for next time).]:n:'
+        '--on-complete[A command run for each finished download with the file'\''s path as its last argument, e.g. '\''mpv --fs'\''. Run directly, not through a shell.]:command:'
         '--state[The state file.]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -200,6 +203,21 @@ _haul_metered() {
     local -ar arg_specs=(
         ':mode:{__haul_complete "${_mode[@]}"}'
         '--limit[Speed cap for allowed downloads while metered, e.g. 500K; '\''none'\'' removes it.]:rate:'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_daemon() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--exit-when-idle[Exit once nothing is left to download and no TUI is attached.]'
+        '--stop[Stop the daemon serving this state file.]'
+        '--on-complete[A command run for each finished download with the file'\''s path as its last argument, e.g. '\''mpv --fs'\''. Run directly, not through a shell.]:command:'
         '--state[The state file.]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
