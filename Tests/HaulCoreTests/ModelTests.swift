@@ -122,3 +122,17 @@ final class FormattingTests: XCTestCase {
         XCTAssertNil(ProxyEnvironment(environment: ["HTTP_PROXY": "http://p:1"]).http)
     }
 }
+
+final class DownloadIDTests: XCTestCase {
+    func testEqualityAndHashingFollowTheTextExactly() {
+        let texts = ["00000a", "0000a", "a", "00a", "0a", "", "ABCDEF", "abcdef", "abcdefa", "abcdefab", "abcdefabc", "xyz", "00000A", "fffffff"]
+        for x in texts {
+            for y in texts {
+                let a = DownloadID(rawValue: x), b = DownloadID(rawValue: y)
+                XCTAssertEqual(a == b, x == y, "\(x) vs \(y)")
+                if x == y { XCTAssertEqual(a.hashValue, b.hashValue) }
+            }
+        }
+        XCTAssertEqual(Set(texts.map { DownloadID(rawValue: $0) }).count, Set(texts).count)
+    }
+}

@@ -1,4 +1,5 @@
 import HaulCore
+import HaulTestSupport
 import XCTest
 @testable import HaulUI
 
@@ -148,5 +149,44 @@ final class FilterNarrowingTests: XCTestCase {
         _ = c.handle(.character("s"))  // name order
         _ = c.frame(now: 4)
         XCTAssertEqual(shown(), ["alpaca.mp4", "alpha.iso", "ALPINE.bin", "alps.zip"])
+    }
+}
+
+final class ListOrderingTests: XCTestCase {
+    /// The fast positional sorts against a plain reference, on random lists with removals and filters.
+    func testEveryOrderMatchesAPlainStableSort() {
+        var rng = SeededGenerator(seed: 3)
+        let names = ["b.iso", "a.zip", "c.tar", "a.zip", "B.iso", "日本.pdf", "z"]
+        for round in 0..<50 {
+            var model = DownloadListModel()
+            for i in 0..<Int.random(in: 0...60, using: &rng) {
+                var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl", queueOrder: UInt64(i))
+                d.fileName = names.randomElement(using: &rng)!
+                d.state = DownloadState.allCases.randomElement(using: &rng)!
+                d.receivedBytes = Int64.random(in: 0...100, using: &rng)
+                d.totalBytes = Bool.random(using: &rng) ? 100 : nil
+                model.apply(.added(d))
+                if d.state == .downloading, Bool.random(using: &rng) {
+                    model.apply(.progress(ProgressSample(id: d.id, receivedBytes: 50, totalBytes: 100, bytesPerSecond: Double.random(in: 0...10, using: &rng).rounded(), etaSeconds: nil)))
+                }
+            }
+            for id in model.order where Int.random(in: 0..<5, using: &rng) == 0 { model.apply(.removed(id)) }
+            let filter = ["", "a", "iso", "x"].randomElement(using: &rng)!
+            let base = filter.isEmpty ? model.order : model.order.filter { model.searchKeys[$0]!.contains(filter) }
+            func reference<K: Comparable>(_ key: (DownloadID) -> K) -> [DownloadID] {
+                base.enumerated().sorted { (key($0.element), $0.offset) < (key($1.element), $1.offset) }.map(\.element)
+            }
+            func fraction(_ d: Download) -> Double {
+                d.state == .finished ? 1 : d.totalBytes.map { $0 > 0 ? Double(d.receivedBytes) / Double($0) : 0 } ?? 0
+            }
+            let rank: [DownloadState: Int] = [.downloading: 0, .waiting: 1, .paused: 2, .failed: 3, .finished: 4]
+            let ranks = ListOrdering.nameRanks(order: model.order, searchKeys: model.searchKeys)
+            XCTAssertEqual(ListOrdering.visibleIDs(model, filter: filter, sort: .added), base, "round \(round)")
+            XCTAssertEqual(ListOrdering.sorted(base, by: .name, in: model), reference { model.searchKeys[$0]! }, "round \(round)")
+            XCTAssertEqual(ListOrdering.sorted(base, by: .name, in: model, nameRanks: ranks), reference { model.searchKeys[$0]! }, "round \(round)")
+            XCTAssertEqual(ListOrdering.sorted(base, by: .progress, in: model), reference { -fraction(model[$0]!) }, "round \(round)")
+            XCTAssertEqual(ListOrdering.sorted(base, by: .state, in: model), reference { rank[model[$0]!.state]! }, "round \(round)")
+            XCTAssertEqual(ListOrdering.sorted(base, by: .speed, in: model), reference { -(model.sample(for: $0)?.bytesPerSecond ?? 0) }, "round \(round)")
+        }
     }
 }

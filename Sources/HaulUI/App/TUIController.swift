@@ -32,7 +32,7 @@ public final class TUIController {
     private var fullRedraw = true
     private var statusDirty = true
     private var filterCache: (needle: String, version: Int, ids: [DownloadID])?
-    private var nameRankCache: (version: Int, ranks: [DownloadID: Int])?
+    private var nameRankCache: (version: Int, ranks: [Int32])?
 
     public init(
         downloads: [Download], width: Int, height: Int, defaultDirectory: String, home: String, unicode: Bool = true,
@@ -421,11 +421,23 @@ public final class TUIController {
     }
 
     /// Name order, computed once per change of names rather than at every sort.
-    private func nameRanks() -> [DownloadID: Int] {
+    private func nameRanks() -> [Int32] {
         if let cache = nameRankCache, cache.version == model.namesVersion { return cache.ranks }
-        let ranks = ListOrdering.nameRanks(model)
+        let ranks = ListOrdering.nameRanks(order: model.order, searchKeys: model.searchKeys)
         nameRankCache = (model.namesVersion, ranks)
         return ranks
+    }
+
+    /// What a worker needs to compute the name order ahead of time, if it is not known yet.
+    public var nameRankRequest: (version: Int, order: [DownloadID], searchKeys: [DownloadID: String])? {
+        if let cache = nameRankCache, cache.version == model.namesVersion { return nil }
+        return (model.namesVersion, model.order, model.searchKeys)
+    }
+
+    /// Name ranks computed elsewhere; ignored when the names changed meanwhile.
+    public func adoptNameRanks(_ ranks: [Int32], version: Int) {
+        guard version == model.namesVersion else { return }
+        nameRankCache = (version, ranks)
     }
 
     // MARK: Frames

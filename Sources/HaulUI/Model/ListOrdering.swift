@@ -26,36 +26,52 @@ public enum ListOrdering {
         return ids.filter { model.searchKeys[$0].map { contains($0, pattern) } ?? false }
     }
 
-    /// `ids` in `sort` order. Keys are computed once per download, not once per comparison.
-    public static func sorted(_ ids: [DownloadID], by sort: SortOrder, in model: DownloadListModel, nameRanks: [DownloadID: Int]? = nil) -> [DownloadID] {
+    /// `ids` (the list, or a filtered part of it, in list order) in `sort` order. `nameRanks`
+    /// are the names' ranks by position in the list (see ``nameRanks(order:searchKeys:)``).
+    public static func sorted(_ ids: [DownloadID], by sort: SortOrder, in model: DownloadListModel, nameRanks: [Int32]? = nil) -> [DownloadID] {
+        guard sort != .added else { return ids }
+        // Positions in the list; a filter keeps list order, so they rise and break ties stably.
+        let positions: [Int32] = ids.count == model.order.count
+            ? Array(0..<Int32(ids.count))
+            : ids.map { Int32(model.positions[$0] ?? 0) }
+        let info = model.sortInfos
         switch sort {
         case .added:
             return ids
         case .name:
-            if let nameRanks { return sorted(ids) { nameRanks[$0] ?? Int.max } }
-            return sorted(ids) { model.searchKeys[$0] ?? "" }
+            if let nameRanks, nameRanks.count == model.order.count { return sorted(positions, of: model.order) { nameRanks[Int($0)] } }
+            return sorted(positions, of: model.order) { model.searchKeys[model.order[Int($0)]] ?? "" }
         case .progress:
-            return sorted(ids) { -fraction(model[$0]) }
+            return sorted(positions, of: model.order) { -info[Int($0)].fraction }
         case .speed:
-            return sorted(ids) { -(model.sample(for: $0)?.bytesPerSecond ?? 0) }
+            // Only running downloads have a speed; the rest keep their order after them.
+            return sorted(positions, of: model.order) { -(model.live[model.order[Int($0)]]?.bytesPerSecond ?? 0) }
         case .state:
-            return sorted(ids) { rank(model[$0]?.state) }
+            return sorted(positions, of: model.order) { info[Int($0)].stateRank }
         }
     }
 
-    /// Every download's position in name order, to sort any subset by integers.
-    public static func nameRanks(_ model: DownloadListModel) -> [DownloadID: Int] {
-        let order = sorted(model.order) { model.searchKeys[$0] ?? "" }
-        var ranks: [DownloadID: Int] = [:]
-        ranks.reserveCapacity(order.count)
-        for (i, id) in order.enumerated() { ranks[id] = i }
+    /// Each position's rank in name order. Takes only the list and the names, which progress
+    /// never changes, so a worker thread can compute it ahead of time.
+    public static func nameRanks(order ids: [DownloadID], searchKeys: [DownloadID: String]) -> [Int32] {
+        let byName = sortedPositions(Array(0..<Int32(ids.count))) { searchKeys[ids[Int($0)]] ?? "" }
+        var ranks = [Int32](repeating: 0, count: ids.count)
+        for (rank, position) in byName.enumerated() { ranks[Int(position)] = Int32(rank) }
         return ranks
     }
 
-    /// A stable sort by a precomputed key (ties keep the list order).
-    private static func sorted<K: Comparable>(_ ids: [DownloadID], by key: (DownloadID) -> K) -> [DownloadID] {
-        let keyed = ids.enumerated().map { (key: key($0.element), index: $0.offset, id: $0.element) }
-        return keyed.sorted { ($0.key, $0.index) < ($1.key, $1.index) }.map(\.id)
+    /// A stable sort of list positions by a key (ties keep the list order), returning ids.
+    /// Sorts small (key, position) pairs, so nothing is retained or released while sorting.
+    private static func sorted<K: Comparable>(_ positions: [Int32], of order: [DownloadID], by key: (Int32) -> K) -> [DownloadID] {
+        sortedPositions(positions, by: key).map { order[Int($0)] }
+    }
+
+    private static func sortedPositions<K: Comparable>(_ positions: [Int32], by key: (Int32) -> K) -> [Int32] {
+        var keyed: [(key: K, position: Int32)] = []
+        keyed.reserveCapacity(positions.count)
+        for position in positions { keyed.append((key(position), position)) }
+        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
+        return keyed.map(\.position)
     }
 
     /// Substring search on UTF-8 bytes (names are short; this beats `String.contains` by far).
@@ -76,25 +92,6 @@ public enum ListOrdering {
                 i += 1
             }
             return false
-        }
-    }
-
-    private static func fraction(_ d: Download?) -> Double {
-        guard let d else { return 0 }
-        if d.state == .finished { return 1 }
-        guard let total = d.totalBytes, total > 0 else { return 0 }
-        return Double(d.receivedBytes) / Double(total)
-    }
-
-    /// Active first, then what needs attention, then what is done.
-    private static func rank(_ state: DownloadState?) -> Int {
-        switch state {
-        case .downloading: return 0
-        case .waiting: return 1
-        case .paused: return 2
-        case .failed: return 3
-        case .finished: return 4
-        case nil: return 5
         }
     }
 }

@@ -9,6 +9,8 @@ enum UIMessage: Sendable {
     /// The engine could not be reached; the UI ends and the message is printed.
     case failed(String)
     case event(EngineEvent)
+    /// The name order, computed on a worker thread for this version of the names.
+    case nameRanks([Int32], version: Int)
     case report(String, isError: Bool)
     /// The engine's event stream ended.
     case engineStopped

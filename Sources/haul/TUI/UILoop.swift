@@ -15,6 +15,7 @@ final class UILoop {
     /// Nil until the engine is attached; keys typed before then wait in ``earlyKeys``.
     private var engine: (any EngineSession)?
     private var earlyKeys: [Key] = []
+    private var rankingInFlight = false
     private var running = true
     private var exit = UIExit.signal
 
@@ -48,6 +49,9 @@ final class UILoop {
                 case .failed(let message):
                     running = false
                     exit = .failed(message)
+                case .nameRanks(let ranks, let version):
+                    controller.adoptNameRanks(ranks, version: version)
+                    rankingInFlight = false
                 case .event(let event): controller.apply(event)
                 case .report(let text, let isError): controller.report(text, isError: isError)
                 case .engineStopped:
@@ -59,6 +63,7 @@ final class UILoop {
                 running = false
                 exit = .signal
             }
+            prepareNameOrder()
             // Drawn before waiting for keys: the first frame goes out at once.
             let now = MonotonicClock.seconds()
             if now - lastFrame >= Self.frameInterval {
@@ -85,6 +90,18 @@ final class UILoop {
             }
         }
         return exit
+    }
+
+    /// Sorting 100,000 names takes longer than a frame: a worker does it ahead of time, so
+    /// choosing the name order later costs only an integer sort.
+    private func prepareNameOrder() {
+        guard engine != nil, !rankingInFlight, let request = controller.nameRankRequest else { return }
+        rankingInFlight = true
+        let inbox = self.inbox
+        Thread.detachNewThread {
+            let ranks = ListOrdering.nameRanks(order: request.order, searchKeys: request.searchKeys)
+            inbox.push(.nameRanks(ranks, version: request.version))
+        }
     }
 
     private func handle(_ key: Key) {
