@@ -14,6 +14,8 @@ public struct DownloadListModel: Sendable {
     public private(set) var namesVersion = 0
     /// Each download's name, made terminal-safe and lower-cased once, for filtering and sorting.
     public private(set) var searchKeys: [DownloadID: String] = [:]
+    /// ``searchKeys`` by position in ``order``, for filtering without hash lookups.
+    public private(set) var searchKeyList: [String] = []
     /// Where each download is in ``order``.
     public private(set) var positions: [DownloadID: Int] = [:]
     /// What the progress and state orders sort by, by position in ``order``: sorting 100,000 rows
@@ -27,6 +29,7 @@ public struct DownloadListModel: Sendable {
         searchKeys.reserveCapacity(downloads.count)
         positions.reserveCapacity(downloads.count)
         sortInfos.reserveCapacity(downloads.count)
+        searchKeyList.reserveCapacity(downloads.count)
         order.reserveCapacity(downloads.count)
         for d in downloads { insert(d) }
     }
@@ -67,6 +70,7 @@ public struct DownloadListModel: Sendable {
             if let position = positions.removeValue(forKey: id) {
                 order.remove(at: position)
                 sortInfos.remove(at: position)
+                searchKeyList.remove(at: position)
                 for later in position..<order.count { positions[order[later]] = later }
             }
             live[id] = nil
@@ -90,7 +94,9 @@ public struct DownloadListModel: Sendable {
 
     private mutating func insert(_ d: Download) {
         downloads[d.id] = d
-        searchKeys[d.id] = Self.searchKey(d)
+        let key = Self.searchKey(d)
+        searchKeys[d.id] = key
+        searchKeyList.append(key)
         positions[d.id] = order.count
         sortInfos.append(SortInfo(d))
         order.append(d.id)
@@ -106,6 +112,7 @@ public struct DownloadListModel: Sendable {
         if d.state != .downloading { live[d.id] = nil }
         if old?.fileName != d.fileName {
             searchKeys[d.id] = Self.searchKey(d)
+            if let position = positions[d.id] { searchKeyList[position] = searchKeys[d.id]! }
             namesVersion += 1
         }
         guard let old, old.state != d.state || old.fileName != d.fileName else { return false }

@@ -23,6 +23,11 @@ public enum ListOrdering {
     /// The ids (in their order) whose name contains `needle` (lower-cased).
     public static func filtered(_ ids: [DownloadID], by needle: String, in model: DownloadListModel) -> [DownloadID] {
         let pattern = Array(needle.utf8)
+        if ids.count == model.order.count {  // the whole list: by position, no lookups
+            var result: [DownloadID] = []
+            for (position, key) in model.searchKeyList.enumerated() where contains(key, pattern) { result.append(model.order[position]) }
+            return result
+        }
         return ids.filter { model.searchKeys[$0].map { contains($0, pattern) } ?? false }
     }
 
