@@ -17,8 +17,13 @@ struct ListCommand: AsyncParsableCommand {
     func run() async throws {
         let downloads: [Download]
         if let owner = try await EngineAccess.connect(stateOptions) {
-            // A haul owns the state: ask it, the file may be a moment behind.
-            do { downloads = try await owner.snapshot().downloads } catch { throw Console.failure(error) }
+            // A haul owns the state: ask it, the file may be a moment behind. If it dies meanwhile,
+            // the file is the truth again.
+            if let live = try? await owner.snapshot().downloads {
+                downloads = live
+            } else {
+                downloads = try stateOptions.readDownloads()
+            }
             owner.close()
         } else {
             downloads = try stateOptions.readDownloads()

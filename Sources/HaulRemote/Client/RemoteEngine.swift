@@ -59,13 +59,15 @@ public final class RemoteEngine: EngineSession {
                 }
             },
             onClose: {
-                greeting.fail("the haul serving \(location.path) closed the connection")
+                greeting.closed()
                 engine.withLock { $0 }?.disconnected()
             }
         )
         let hello: (pid: Int32, kind: HostKind)
         do {
             hello = try await greeting.wait(seconds: 10)
+        } catch is Greeting.Gone {
+            return nil  // it died as we came (a kill -9): no one serves the state file now
         } catch {
             connection.close()
             throw InputError(TerminalText.sanitize(String(describing: error)))
@@ -183,10 +185,14 @@ public final class RemoteEngine: EngineSession {
 
 /// The first message of a connection, awaited with a deadline.
 private final class Greeting: Sendable {
+    /// The connection closed before any greeting: the serving process is gone.
+    struct Gone: Error {}
+
     private enum Outcome {
         case waiting(CheckedContinuation<(pid: Int32, kind: HostKind), any Error>?)
         case hello(Int32, HostKind)
         case failed(String)
+        case gone
     }
     private let outcome = Mutex(Outcome.waiting(nil))
 
@@ -199,6 +205,8 @@ private final class Greeting: Sendable {
     }
 
     func fail(_ reason: String) { settle(.failed(reason)) }
+
+    func closed() { settle(.gone) }
 
     func wait(seconds: Double) async throws -> (pid: Int32, kind: HostKind) {
         let timeout = Task {
@@ -231,6 +239,7 @@ private final class Greeting: Sendable {
         switch outcome {
         case .hello(let pid, let kind): continuation.resume(returning: (pid, kind))
         case .failed(let reason): continuation.resume(throwing: InputError(reason))
+        case .gone: continuation.resume(throwing: Gone())
         case .waiting: break
         }
     }
