@@ -172,7 +172,7 @@ final class ListOrderingTests: XCTestCase {
             }
             for id in model.order where Int.random(in: 0..<5, using: &rng) == 0 { model.apply(.removed(id)) }
             let filter = ["", "a", "iso", "x"].randomElement(using: &rng)!
-            let base = filter.isEmpty ? model.order : model.order.filter { model.searchKeys[$0]!.contains(filter) }
+            let base = filter.isEmpty ? model.order : model.order.filter { model.searchKey(for: $0)!.contains(filter) }
             func reference<K: Comparable>(_ key: (DownloadID) -> K) -> [DownloadID] {
                 base.enumerated().sorted { (key($0.element), $0.offset) < (key($1.element), $1.offset) }.map(\.element)
             }
@@ -180,10 +180,10 @@ final class ListOrderingTests: XCTestCase {
                 d.state == .finished ? 1 : d.totalBytes.map { $0 > 0 ? Double(d.receivedBytes) / Double($0) : 0 } ?? 0
             }
             let rank: [DownloadState: Int] = [.downloading: 0, .waiting: 1, .paused: 2, .failed: 3, .finished: 4]
-            let ranks = ListOrdering.nameRanks(order: model.order, searchKeys: model.searchKeys)
+            let ranks = ListOrdering.nameRanks(model.searchKeyList)
             XCTAssertEqual(ListOrdering.visibleIDs(model, filter: filter, sort: .added), base, "round \(round)")
-            XCTAssertEqual(ListOrdering.sorted(base, by: .name, in: model), reference { model.searchKeys[$0]! }, "round \(round)")
-            XCTAssertEqual(ListOrdering.sorted(base, by: .name, in: model, nameRanks: ranks), reference { model.searchKeys[$0]! }, "round \(round)")
+            XCTAssertEqual(ListOrdering.sorted(base, by: .name, in: model), reference { model.searchKey(for: $0)! }, "round \(round)")
+            XCTAssertEqual(ListOrdering.sorted(base, by: .name, in: model, nameRanks: ranks), reference { model.searchKey(for: $0)! }, "round \(round)")
             XCTAssertEqual(ListOrdering.sorted(base, by: .progress, in: model), reference { -fraction(model[$0]!) }, "round \(round)")
             XCTAssertEqual(ListOrdering.sorted(base, by: .state, in: model), reference { rank[model[$0]!.state]! }, "round \(round)")
             XCTAssertEqual(ListOrdering.sorted(base, by: .speed, in: model), reference { -(model.sample(for: $0)?.bytesPerSecond ?? 0) }, "round \(round)")

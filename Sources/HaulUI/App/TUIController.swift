@@ -423,15 +423,15 @@ public final class TUIController {
     /// Name order, computed once per change of names rather than at every sort.
     private func nameRanks() -> [Int32] {
         if let cache = nameRankCache, cache.version == model.namesVersion { return cache.ranks }
-        let ranks = ListOrdering.nameRanks(order: model.order, searchKeys: model.searchKeys)
+        let ranks = ListOrdering.nameRanks(model.searchKeyList)
         nameRankCache = (model.namesVersion, ranks)
         return ranks
     }
 
     /// What a worker needs to compute the name order ahead of time, if it is not known yet.
-    public var nameRankRequest: (version: Int, order: [DownloadID], searchKeys: [DownloadID: String])? {
+    public var nameRankRequest: (version: Int, searchKeyList: [String])? {
         if let cache = nameRankCache, cache.version == model.namesVersion { return nil }
-        return (model.namesVersion, model.order, model.searchKeys)
+        return (model.namesVersion, model.searchKeyList)
     }
 
     /// Name ranks computed elsewhere; ignored when the names changed meanwhile.

@@ -12,9 +12,8 @@ public struct DownloadListModel: Sendable {
     public private(set) var structureVersion = 0
     /// Bumped when a download comes or goes or its name changes (for the name order).
     public private(set) var namesVersion = 0
-    /// Each download's name, made terminal-safe and lower-cased once, for filtering and sorting.
-    public private(set) var searchKeys: [DownloadID: String] = [:]
-    /// ``searchKeys`` by position in ``order``, for filtering without hash lookups.
+    /// Each download's name, made terminal-safe and lower-cased once, by position in ``order``:
+    /// filtering and sorting by name read it without hash lookups.
     public private(set) var searchKeyList: [String] = []
     /// Where each download is in ``order``.
     public private(set) var positions: [DownloadID: Int] = [:]
@@ -26,7 +25,6 @@ public struct DownloadListModel: Sendable {
 
     public init(_ downloads: [Download] = []) {
         self.downloads.reserveCapacity(downloads.count)
-        searchKeys.reserveCapacity(downloads.count)
         positions.reserveCapacity(downloads.count)
         sortInfos.reserveCapacity(downloads.count)
         searchKeyList.reserveCapacity(downloads.count)
@@ -74,7 +72,6 @@ public struct DownloadListModel: Sendable {
                 for later in position..<order.count { positions[order[later]] = later }
             }
             live[id] = nil
-            searchKeys[id] = nil
             structureVersion += 1
             namesVersion += 1
             return true
@@ -87,6 +84,9 @@ public struct DownloadListModel: Sendable {
         }
     }
 
+    /// The download's name as filtering and sorting see it.
+    public func searchKey(for id: DownloadID) -> String? { positions[id].map { searchKeyList[$0] } }
+
     /// Speed and ETA of a running download.
     public func sample(for id: DownloadID) -> ProgressSample? { live[id] }
 
@@ -94,9 +94,7 @@ public struct DownloadListModel: Sendable {
 
     private mutating func insert(_ d: Download) {
         downloads[d.id] = d
-        let key = Self.searchKey(d)
-        searchKeys[d.id] = key
-        searchKeyList.append(key)
+        searchKeyList.append(Self.searchKey(d))
         positions[d.id] = order.count
         sortInfos.append(SortInfo(d))
         order.append(d.id)
@@ -111,8 +109,7 @@ public struct DownloadListModel: Sendable {
         if let position = positions[d.id] { sortInfos[position] = SortInfo(d) }
         if d.state != .downloading { live[d.id] = nil }
         if old?.fileName != d.fileName {
-            searchKeys[d.id] = Self.searchKey(d)
-            if let position = positions[d.id] { searchKeyList[position] = searchKeys[d.id]! }
+            if let position = positions[d.id] { searchKeyList[position] = Self.searchKey(d) }
             namesVersion += 1
         }
         guard let old, old.state != d.state || old.fileName != d.fileName else { return false }

@@ -28,11 +28,11 @@ public enum ListOrdering {
             for (position, key) in model.searchKeyList.enumerated() where contains(key, pattern) { result.append(model.order[position]) }
             return result
         }
-        return ids.filter { model.searchKeys[$0].map { contains($0, pattern) } ?? false }
+        return ids.filter { model.searchKey(for: $0).map { contains($0, pattern) } ?? false }
     }
 
     /// `ids` (the list, or a filtered part of it, in list order) in `sort` order. `nameRanks`
-    /// are the names' ranks by position in the list (see ``nameRanks(order:searchKeys:)``).
+    /// are the names' ranks by position in the list (see ``nameRanks(_:)``).
     public static func sorted(_ ids: [DownloadID], by sort: SortOrder, in model: DownloadListModel, nameRanks: [Int32]? = nil) -> [DownloadID] {
         guard sort != .added else { return ids }
         // Positions in the list; a filter keeps list order, so they rise and break ties stably.
@@ -45,7 +45,7 @@ public enum ListOrdering {
             return ids
         case .name:
             if let nameRanks, nameRanks.count == model.order.count { return sorted(positions, of: model.order) { nameRanks[Int($0)] } }
-            return sorted(positions, of: model.order) { model.searchKeys[model.order[Int($0)]] ?? "" }
+            return sorted(positions, of: model.order) { model.searchKeyList[Int($0)] }
         case .progress:
             return sorted(positions, of: model.order) { -info[Int($0)].fraction }
         case .speed:
@@ -56,11 +56,11 @@ public enum ListOrdering {
         }
     }
 
-    /// Each position's rank in name order. Takes only the list and the names, which progress
-    /// never changes, so a worker thread can compute it ahead of time.
-    public static func nameRanks(order ids: [DownloadID], searchKeys: [DownloadID: String]) -> [Int32] {
-        let byName = sortedPositions(Array(0..<Int32(ids.count))) { searchKeys[ids[Int($0)]] ?? "" }
-        var ranks = [Int32](repeating: 0, count: ids.count)
+    /// Each position's rank in name order, from the names by position (which progress never
+    /// changes, so a worker thread can compute it ahead of time).
+    public static func nameRanks(_ searchKeyList: [String]) -> [Int32] {
+        let byName = sortedPositions(Array(0..<Int32(searchKeyList.count))) { searchKeyList[Int($0)] }
+        var ranks = [Int32](repeating: 0, count: searchKeyList.count)
         for (rank, position) in byName.enumerated() { ranks[Int(position)] = Int32(rank) }
         return ranks
     }

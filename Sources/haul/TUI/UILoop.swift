@@ -99,7 +99,7 @@ final class UILoop {
         rankingInFlight = true
         let inbox = self.inbox
         Thread.detachNewThread {
-            let ranks = ListOrdering.nameRanks(order: request.order, searchKeys: request.searchKeys)
+            let ranks = ListOrdering.nameRanks(request.searchKeyList)
             inbox.push(.nameRanks(ranks, version: request.version))
         }
     }
