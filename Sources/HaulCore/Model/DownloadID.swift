@@ -53,11 +53,17 @@ public struct DownloadID: RawRepresentable, Hashable, Codable, Sendable, Compara
 
     /// A new random id that is not in `taken`.
     public static func generate<R: RandomNumberGenerator>(avoiding taken: Set<DownloadID>, using rng: inout R) -> DownloadID {
+        generate(avoiding: { taken.contains($0) }, using: &rng)
+    }
+
+    /// A fresh random id for which `isTaken` is false; the caller's own index answers, so
+    /// adding to a large table needs no copy of its keys.
+    public static func generate<R: RandomNumberGenerator>(avoiding isTaken: (DownloadID) -> Bool, using rng: inout R) -> DownloadID {
         while true {
             let value = UInt32.random(in: 0..<0x100_0000, using: &rng)
             let hex = String(value, radix: 16)
             let id = DownloadID(rawValue: String(repeating: "0", count: 6 - hex.count) + hex)
-            if !taken.contains(id) { return id }
+            if !isTaken(id) { return id }
         }
     }
 }

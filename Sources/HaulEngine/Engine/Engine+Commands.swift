@@ -95,7 +95,7 @@ extension Engine {
             sha256 = lower
         }
         var rng = SystemRandomNumberGenerator()
-        let id = DownloadID.generate(avoiding: Set(downloads.ids), using: &rng)
+        let id = DownloadID.generate(avoiding: { downloads[$0] != nil }, using: &rng)
         let download = Download(
             id: id, url: url, directory: request.directory, requestedName: request.fileName, headers: request.headers,
             sha256: sha256, allowMetered: request.allowMetered, paused: request.paused, queueOrder: takeQueueOrder()
