@@ -17,7 +17,8 @@ final class RunReporter {
 
     init(interactive: Bool, downloads: [Download]) {
         self.interactive = interactive
-        for d in downloads { names[d.id] = TerminalText.sanitize(d.displayName) }
+        // Names are worked out when a download starts or first speaks, not for the whole list.
+        for d in downloads where d.state.isActive { names[d.id] = TerminalText.sanitize(d.displayName) }
     }
 
     func consume(_ events: AsyncStream<EngineEvent>) async {
@@ -28,21 +29,28 @@ final class RunReporter {
     private func handle(_ event: EngineEvent) {
         switch event {
         case .added(let d):
-            names[d.id] = TerminalText.sanitize(d.displayName)
+            names[d.id] = nil
         case .updated(let d):
-            let name = TerminalText.sanitize(d.displayName)
-            names[d.id] = name
+            // The name shown can change (the server names the file), so it is refreshed on each update that logs.
+            func name() -> String {
+                let name = TerminalText.sanitize(d.displayName)
+                names[d.id] = name
+                return name
+            }
             switch d.state {
             case .downloading where active[d.id] == nil:
                 active[d.id] = ProgressSample(id: d.id, receivedBytes: d.receivedBytes, totalBytes: d.totalBytes, bytesPerSecond: 0, etaSeconds: nil)
                 activeOrder.append(d.id)
-                if !interactive { log("\(d.id) started \(name)") }
+                let shown = name()
+                if !interactive { log("\(d.id) started \(shown)") }
             case .downloading:
                 active[d.id]?.totalBytes = d.totalBytes
+                if d.fileName != nil { _ = name() }
             case .finished:
-                if stopTracking(d.id) { log("\(d.id) finished \(TerminalText.sanitize(d.path ?? name)) (\(Formatting.bytes(d.receivedBytes)))") }
+                names[d.id] = nil
+                if stopTracking(d.id) { log("\(d.id) finished \(TerminalText.sanitize(d.path ?? d.displayName)) (\(Formatting.bytes(d.receivedBytes)))") }
             case .failed:
-                if stopTracking(d.id) || d.failureReason != Download.cancelledReason { log("\(d.id) failed \(name): \(TerminalText.sanitize(d.reason ?? "failed"))") }
+                if stopTracking(d.id) || d.failureReason != Download.cancelledReason { log("\(d.id) failed \(name()): \(TerminalText.sanitize(d.reason ?? "failed"))") }
             case .paused, .waiting:
                 _ = stopTracking(d.id)
             }

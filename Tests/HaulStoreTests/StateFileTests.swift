@@ -198,4 +198,18 @@ final class StateJournalTests: XCTestCase {
         journal.clear()
         XCTAssertEqual(StateJournal.read(statePath: path), [])
     }
+
+    /// The journal's lines are written by hand; Foundation must read back exactly what was written.
+    func testHandWrittenLinesReadBackExactly() {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        let names = [#"quote " and \ back"#, "tab\tnew\nline\u{1}", "日本語 ünï 🎉.bin", "plain.iso", ""]
+        let entries = names.enumerated().map { i, name in
+            StateJournal.Entry(id: DownloadID(rawValue: String(format: "%06x", i)), fileName: name,
+                               totalBytes: i % 2 == 0 ? Int64(i) * 1_000_000_007 : nil, finished: i % 3 == 0)
+        }
+        let journal = StateJournal(statePath: path)
+        entries.forEach(journal.append)
+        XCTAssertEqual(StateJournal.read(statePath: path), entries)
+    }
 }

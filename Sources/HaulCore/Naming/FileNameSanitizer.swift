@@ -12,7 +12,10 @@ public enum FileNameSanitizer {
     public static func sanitize(_ suggestion: String) -> String? {
         // Only the last path component counts: "../../etc/passwd" and "/etc/passwd" give "passwd".
         // Invalid UTF-8 from a server arrives as U+FFFD; it becomes "_" rather than a box.
-        let cleaned = TerminalText.sanitize(suggestion, replacement: "").replacingOccurrences(of: "\u{FFFD}", with: "_")
+        var cleaned = TerminalText.sanitize(suggestion, replacement: "")
+        if cleaned.unicodeScalars.contains("\u{FFFD}") {
+            cleaned = String(String.UnicodeScalarView(cleaned.unicodeScalars.map { $0 == "\u{FFFD}" ? "_" : $0 }))
+        }
         let lastComponent = cleaned.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         var name = lastComponent.trimmingCharacters(where: { $0 == " " || $0 == "." || $0 == "\u{A0}" })
         name = String(name.drop(while: { $0 == "." || $0 == "-" }))

@@ -13,12 +13,11 @@ extension Engine {
     func transferClaimName(_ id: DownloadID, _ generation: UInt64, _ suggestion: String, total: Int64?, keepingPart: String? = nil) -> String? {
         guard var download = current(id, generation) else { return nil }
         let directory = download.directory.hasSuffix("/") ? String(download.directory.dropLast()) : download.directory
-        let fm = FileManager.default
         let name = FileNaming.uniqueName(suggestion) { candidate in
             let path = directory + "/" + candidate
             let claimedBy = downloads.claimedPaths[path]
-            return (claimedBy != nil && claimedBy != id) || fm.fileExists(atPath: path)
-                || (path + ".part" != keepingPart && fm.fileExists(atPath: path + ".part"))
+            return (claimedBy != nil && claimedBy != id) || Self.somethingExists(at: path)
+                || (path + ".part" != keepingPart && Self.somethingExists(at: path + ".part"))
         }
         download.fileName = name
         if let total { download.totalBytes = total }
@@ -27,6 +26,12 @@ extension Engine {
         journal.append(.init(id: id, fileName: name, totalBytes: download.totalBytes, finished: false))
         changed(download)
         return name
+    }
+
+    /// Any entry at `path`, a dangling symlink included (`lstat`, so a link can never be written through).
+    static func somethingExists(at path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 
     /// The response is good and its body is about to be written. False when the run is stale.

@@ -107,13 +107,13 @@ struct TransferRunner: Sendable {
     /// Sends the request, following up to `maxRedirects` http(s) redirects.
     private func request(_ job: TransferJob, offset: Int64) async throws -> (HTTPClientResponse, String) {
         var url = job.url
-        let originalHost = URLComponents(string: job.url)?.host?.lowercased()
+        lazy var originalHost = URLComponents(string: job.url)?.host?.lowercased()
         for _ in 0...configuration.maxRedirects {
             var request = HTTPClientRequest(url: url)
             request.method = .GET
             request.headers.add(name: "User-Agent", value: configuration.userAgent)
             request.headers.add(name: "Accept-Encoding", value: "identity")
-            let sameHost = URLComponents(string: url)?.host?.lowercased() == originalHost
+            let sameHost = url == job.url || URLComponents(string: url)?.host?.lowercased() == originalHost
             for header in job.headers {
                 // Credentials are not handed to another host a redirect points at (as curl does).
                 if !sameHost, ["authorization", "cookie", "proxy-authorization"].contains(header.name.lowercased()) { continue }

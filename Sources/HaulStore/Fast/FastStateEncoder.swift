@@ -95,7 +95,8 @@ enum FastStateEncoder {
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    private static func quoted(_ text: String, into out: inout [UInt8]) {
+    /// `text` as a JSON string literal (shared with the journal's line writer).
+    static func quoted(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
