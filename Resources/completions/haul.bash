@@ -198,11 +198,14 @@ _haul_add() {
     repeating_flags=()
     non_repeating_flags=(--allow-metered --paused --version -h --help)
     repeating_options=(--header)
-    non_repeating_options=(-d --directory -o --output --sha256 --state)
+    non_repeating_options=(-i --input-file -d --directory -o --output --sha256 --state)
     __haul_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
+    '-i'|'--input-file')
+        return
+        ;;
     '-d'|'--directory')
         return
         ;;

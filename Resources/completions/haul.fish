@@ -23,7 +23,7 @@ function __haul_parse_tokens -S
         __haul_parse_subcommand 0 'on-complete=' 'state=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'add'
-            __haul_parse_subcommand -r 1 'd/directory=' 'o/output=' 'sha256=' 'header=+' 'allow-metered' 'paused' 'state=' 'version' 'h/help'
+            __haul_parse_subcommand -r 1 'i/input-file=' 'd/directory=' 'o/output=' 'sha256=' 'header=+' 'allow-metered' 'paused' 'state=' 'version' 'h/help'
         case 'ls'
             __haul_parse_subcommand 0 'json' 'state=' 'version' 'h/help'
         case 'run'
@@ -115,6 +115,7 @@ complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq
 complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'daemon' -d 'Run the downloads in the background, without a terminal.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'demo' -d 'Try haul without the internet: serves generated files on loopback and opens the UI with them queued.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" i input-file' -s 'i' -l 'input-file' -d 'Read URLs from a file, one per line (\'-\' for standard input); blank lines and lines starting with # are skipped.' -rfka ''
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" d directory' -s 'd' -l 'directory' -d 'Directory to save into (must exist).' -rfka ''
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" o output' -s 'o' -l 'output' -d 'File name to save as (one URL only).' -rfka ''
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul add" sha256' -l 'sha256' -d 'Expected SHA-256 of the file; a mismatch fails the download.' -rfka ''

@@ -83,6 +83,7 @@ _haul_add() {
     local -i ret=1
     local -ar arg_specs=(
         '*:url:'
+        '(-i --input-file)'{-i,--input-file}'[Read URLs from a file, one per line ('\''-'\'' for standard input); blank lines and lines starting with # are skipped.]:file:'
         '(-d --directory)'{-d,--directory}'[Directory to save into (must exist).]:dir:'
         '(-o --output)'{-o,--output}'[File name to save as (one URL only).]:name:'
         '--sha256[Expected SHA-256 of the file; a mismatch fails the download.]:hex:'

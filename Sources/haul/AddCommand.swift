@@ -12,7 +12,13 @@ struct AddCommand: AsyncParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("http:// or https:// URLs.", valueName: "url"))
-    var urls: [String]
+    var urls: [String] = []
+
+    @Option(
+        name: [.customShort("i"), .long],
+        help: ArgumentHelp("Read URLs from a file, one per line ('-' for standard input); blank lines and lines starting with # are skipped.", valueName: "file")
+    )
+    var inputFile: String?
 
     @Option(name: [.customShort("d"), .long], help: ArgumentHelp("Directory to save into (must exist).", valueName: "dir"))
     var directory: String?
@@ -35,8 +41,8 @@ struct AddCommand: AsyncParsableCommand {
     @OptionGroup var stateOptions: StateOptions
 
     func validate() throws {
-        if urls.isEmpty { throw ValidationError("give at least one URL") }
-        if output != nil && urls.count > 1 { throw ValidationError("-o names one file; give one URL with it") }
+        if urls.isEmpty && inputFile == nil { throw ValidationError("give at least one URL (or -i FILE)") }
+        if output != nil && (urls.count > 1 || inputFile != nil) { throw ValidationError("-o names one file; give one URL with it") }
     }
 
     func run() async throws {
@@ -44,9 +50,12 @@ struct AddCommand: AsyncParsableCommand {
         let headers: [RequestHeader]
         let validURLs: [String]
         let directory: String
-        do {
+        do throws(InputError) {
             headers = try header.map { h throws(InputError) in try RequestHeader.parse(h) }
-            validURLs = try urls.map { u throws(InputError) in try DownloadURL.validate(u) }
+            var listed: [String] = []
+            if let inputFile { listed = try URLListFile.read(inputFile) }
+            guard !(urls + listed).isEmpty else { throw InputError("\(TerminalText.sanitize(inputFile ?? "")) lists no URLs") }
+            validURLs = try (urls + listed).map { u throws(InputError) in try DownloadURL.validate(u) }
             directory = try resolveDirectory(environment: environment)
         } catch {
             throw error.reported()
@@ -56,10 +65,11 @@ struct AddCommand: AsyncParsableCommand {
         let engine = access.session
         var added: [(DownloadID, String)] = []
         do {
-            let existing = try await engine.snapshot().downloads
+            var existing: [String: DownloadID] = [:]
+            for d in try await engine.snapshot().downloads { existing[d.url] = d.id }
             for url in validURLs {
-                if let duplicate = existing.first(where: { $0.url == url }) {
-                    Console.warn("\(TerminalText.sanitize(url)) is already in the list as \(duplicate.id); adding it again")
+                if let duplicate = existing[url] {
+                    Console.warn("\(TerminalText.sanitize(url)) is already in the list as \(duplicate); adding it again")
                 }
                 let request = AddRequest(
                     url: url, directory: directory, fileName: output, headers: headers,
@@ -67,6 +77,7 @@ struct AddCommand: AsyncParsableCommand {
                 )
                 let ids = try await engine.perform(.add(request))
                 added.append((ids[0], url))
+                existing[url] = ids[0]
             }
             try await engine.save()
         } catch {

@@ -50,6 +50,27 @@ final class CommandLineTests: CLITestCase {
         XCTAssertTrue(table.stdout.contains("a.bin"), table.stdout)
     }
 
+    func testAddReadsAURLListFileAndOneBadLineAddsNothing() async throws {
+        for name in ["a.bin", "b.bin", "c.bin"] { try TestFiles.random(www + "/" + name, size: 50_000) }
+        let list = dir.path + "/urls.txt"
+        try "# three files\n\n  \(nginx.url("a.bin"))  \n\(nginx.url("b.bin"))\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let bad = dir.path + "/bad.txt"
+        try "\(nginx.url("c.bin"))\nftp://example.org/x\n".write(toFile: bad, atomically: true, encoding: .utf8)
+
+        let refused = try await haul("add", "-i", bad)
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("unsupported scheme 'ftp'"), refused.stderr)
+        let afterRefusal = try await listJSON()
+        XCTAssertEqual(afterRefusal.count, 0, "a bad line adds none of the list")
+
+        let add = try await haul("add", "-i", list, nginx.url("c.bin"))
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertEqual(add.stdout.split(separator: "\n").count, 3)
+        let run = try await haul("run")
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        for name in ["a.bin", "b.bin", "c.bin"] { XCTAssertTrue(sameFile(downloads + "/" + name, www + "/" + name), name) }
+    }
+
     func testKillNineMidDownloadThenRunAgainAsksOnlyForTheMissingRange() async throws {
         let size = 4_000_000
         try TestFiles.random(www + "/big.bin", size: size)
@@ -152,6 +173,9 @@ final class CommandLineTests: CLITestCase {
             (["add", "-d", "/nonexistent/dir", "http://127.0.0.1/x"], 2, "does not exist"),
             (["add", "--header", "Bad", "http://127.0.0.1/x"], 2, "is not of the form"),
             (["add", "--sha256", "xyz", "http://127.0.0.1/x"], 2, "64 hexadecimal digits"),
+            (["add", "-i", "/nonexistent/urls.txt"], 2, "cannot read the URL list /nonexistent/urls.txt"),
+            (["add", "-i", "/dev/null"], 2, "lists no URLs"),
+            (["add", "-i", "/dev/null", "-o", "x.bin"], 64, "-o names one file"),
             (["pause", "zzzzzz"], 2, "no download with id 'zzzzzz'"),
             (["pause"], 64, "give one or more ids, or --all"),
         ]
