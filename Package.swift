@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "HaulStoreTests", dependencies: ["HaulCore", "HaulStore", "HaulTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HaulEngineTests",
-            dependencies: ["HaulCore", "HaulEngine", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["HaulCore", "HaulStore", "HaulEngine", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

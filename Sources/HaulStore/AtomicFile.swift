@@ -11,6 +11,14 @@ public enum AtomicFile {
     }
 
     public static func write(_ data: some ContiguousBytes, to path: String, mode: mode_t = 0o600) throws {
+        try write(to: path, mode: mode) { sink in try data.withUnsafeBytes { try sink($0) } }
+    }
+
+    /// Hands `produce` a sink that appends bytes to the temporary file, then syncs and renames:
+    /// a large file is written as it is produced, never held whole in memory.
+    public static func write(
+        to path: String, mode: mode_t = 0o600, _ produce: (_ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = "\(path).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
@@ -18,18 +26,21 @@ public enum AtomicFile {
         var closed = false
         defer { if !closed { close(fd) } }
         fchmod(fd, mode)
-        try data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    let message = errnoText()
-                    unlink(temporary)
-                    throw WriteError(description: "cannot write \(temporary): \(message)")
+        do {
+            try produce { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw WriteError(description: "cannot write \(temporary): \(errnoText())")
+                    }
+                    offset += n
                 }
-                offset += n
             }
+        } catch {
+            unlink(temporary)
+            throw error
         }
         guard fsync(fd) == 0 else {
             let message = errnoText()

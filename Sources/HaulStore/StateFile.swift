@@ -143,10 +143,10 @@ public struct StateFile: Sendable {
         return Loaded(document: document, recoveryMessage: message)
     }
 
-    /// Saves atomically with mode 0600.
-    public func save(_ document: StateDocument) throws {
-        let data = try FastStateEncoder.encode(document)
-        try AtomicFile.write(data, to: path, mode: 0o600)
+    /// Saves atomically with mode 0600. `progress` holds newer `receivedBytes` for some
+    /// downloads (the engine keeps running downloads' counts apart from its rows).
+    public func save(_ document: StateDocument, progress: [DownloadID: Int64] = [:]) throws {
+        try AtomicFile.write(to: path, mode: 0o600) { sink in try FastStateEncoder.encode(document, progress: progress, to: sink) }
     }
 
     /// Dates are written as seconds since 1970: parsing ISO 8601 strings cost more than all the

@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulStore
 import HaulTestSupport
 import XCTest
 @testable import HaulEngine
@@ -200,6 +201,30 @@ final class NginxEngineTests: EngineTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: downloadDirectory + "/b.bin"))
         let left = await engine.allDownloads
         XCTAssertEqual(left.count, 0)
+    }
+
+    /// Running downloads' byte counts are kept apart from the engine's rows; a progress save
+    /// must still write them, and reading a download must see them.
+    func testProgressSavesWriteTheBytesReceivedWhileRunning() async throws {
+        try TestFiles.random(www + "/big.bin", size: 6_000_000)
+        let engine = try makeEngine { $0.progressSaveInterval = 0.1 }
+        let id = try await add(engine, nginx.url("slow/big.bin"))
+        await engine.start()
+        try await waitFor(engine, id) { $0.receivedBytes > 300_000 }
+        let deadline = Date().addingTimeInterval(10)
+        var saved: Int64 = 0
+        while Date() < deadline, saved < 300_000 {
+            try await Task.sleep(for: .milliseconds(50))
+            let document = try StateFile(path: dir.path + "/state/state.json").loadReadOnly()
+            let entry = document.downloads.first { $0.id == id }
+            XCTAssertEqual(entry?.state, .downloading, "still running when saved")
+            saved = entry?.receivedBytes ?? 0
+        }
+        XCTAssertGreaterThanOrEqual(saved, 300_000, "the state file has the running download's progress")
+        let live = await engine.download(id)?.receivedBytes ?? 0
+        XCTAssertGreaterThanOrEqual(live, saved)
+        let listed = await engine.allDownloads.first { $0.id == id }?.receivedBytes ?? 0
+        XCTAssertGreaterThanOrEqual(listed, saved)
     }
 
     func testStateSurvivesARestartWithThePartAsTruth() async throws {

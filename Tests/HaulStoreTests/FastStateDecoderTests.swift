@@ -105,4 +105,17 @@ final class FastStateEncoderTests: XCTestCase {
             XCTAssertEqual(try FastStateDecoder.decode(data).document, document, "round \(round)")
         }
     }
+
+    /// A save streams the file in chunks; the chunks must add up to exactly the whole.
+    func testChunkedOutputIsTheSameBytes() throws {
+        var rng = SeededGenerator(seed: 12)
+        for round in 0..<50 {
+            let document = RandomDocuments.make(&rng, count: round % 20)
+            let whole = try FastStateEncoder.encode(document)
+            var chunks: [[UInt8]] = []
+            try FastStateEncoder.encode(document, chunkSize: 1 + round * 7) { chunks.append(Array($0)) }
+            XCTAssertEqual(chunks.flatMap { $0 }, whole, "round \(round)")
+            XCTAssertGreaterThan(chunks.count, document.downloads.isEmpty ? 0 : 1, "round \(round)")
+        }
+    }
 }

@@ -73,7 +73,7 @@ extension Engine {
 
     private func resolve(_ selection: DownloadSelection) -> [DownloadID] {
         switch selection {
-        case .all: return order
+        case .all: return downloads.ids
         case .ids(let ids): return ids.filter { downloads[$0] != nil }
         }
     }
@@ -101,7 +101,6 @@ extension Engine {
             sha256: sha256, allowMetered: request.allowMetered, paused: request.paused, queueOrder: takeQueueOrder()
         )
         downloads[id] = download
-        order.append(id)
         publish(.added(download))
         scheduleSave(delay: configuration.transitionSaveDelay)
         return id
@@ -155,7 +154,6 @@ extension Engine {
             unlink(part)
         }
         downloads[id] = nil
-        order.removeAll { $0 == id }
         failedThisRun.remove(id)
         publish(.removed(id))
         scheduleSave(delay: configuration.transitionSaveDelay)

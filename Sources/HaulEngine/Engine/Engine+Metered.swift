@@ -13,7 +13,7 @@ extension Engine {
     func enforceMeteredPolicy() async {
         let status = networkStatus
         throttle.setRate(status.isMetered ? status.limit : nil)
-        let decision = MeteredPolicy.decide(downloads.values, metered: status.isMetered)
+        let decision = MeteredPolicy.decide(downloads.stored, metered: status.isMetered)
         for id in decision.resume {
             guard var download = downloads[id], download.resumeFromPolicy() else { continue }
             downloads[id] = download

@@ -54,9 +54,8 @@ extension Engine {
     }
 
     func transferProgress(_ id: DownloadID, _ generation: UInt64, received: Int64) {
-        guard var download = current(id, generation) else { return }
-        download.receivedBytes = received
-        downloads[id] = download
+        guard let download = current(id, generation) else { return }
+        downloads.recordProgress(id, received: received)
         var meter = speed[id] ?? SpeedMeter()
         meter.record(bytes: received, at: Monotonic.seconds())
         speed[id] = meter

@@ -13,8 +13,6 @@ public actor Engine {
     public nonisolated let recoveryMessage: String?
 
     var downloads = DownloadTable()
-    /// List order (the order downloads were added).
-    var order: [DownloadID] = []
     var settings: StateDocument.Settings
     /// Outcomes recorded while no UI was attached; see ``AwayReport``.
     var away: AwayReport?
@@ -58,28 +56,25 @@ public actor Engine {
         let loaded = try stateFile.load()
         journal = StateJournal(statePath: configuration.statePath)
         let journaled = StateJournal.read(statePath: configuration.statePath)
-        var restored = loaded.document.downloads
-        StateJournal.apply(journaled, to: &restored)
         recoveryMessage = loaded.recoveryMessage
         settings = loaded.document.settings
         away = loaded.document.away ?? (configuration.recordsAway ? AwayReport(since: Date()) : nil)
-        var byID = DownloadTable()
-        byID.reserveCapacity(restored.count)
-        var ids: [DownloadID] = []
-        ids.reserveCapacity(restored.count)
+        // The decoded array becomes the table's storage: with `loaded` gone it is uniquely
+        // referenced, so reconciling edits it in place instead of copying 100,000 downloads.
+        var restored = loaded.document.downloads
+        _ = consume loaded
+        StateJournal.apply(journaled, to: &restored)
         var queueOrder: UInt64 = 0
-        for var download in restored {
-            Self.reconcileWithDisk(&download)
-            byID[download.id] = download
-            ids.append(download.id)
-            queueOrder = max(queueOrder, download.queueOrder + 1)
+        for i in restored.indices {
+            Self.reconcileWithDisk(&restored[i])
+            queueOrder = max(queueOrder, restored[i].queueOrder + 1)
         }
-        if loaded.recoveryMessage != nil || !journaled.isEmpty {
-            try stateFile.save(StateDocument(settings: loaded.document.settings, downloads: ids.compactMap { byID[$0] }, away: away))
+        downloads = DownloadTable(restored)
+        restored = []
+        if recoveryMessage != nil || !journaled.isEmpty {
+            try stateFile.save(StateDocument(settings: settings, downloads: downloads.stored, away: away))
             journal.clear()
         }
-        downloads = byID
-        order = ids
         nextQueueOrder = queueOrder
     }
 
@@ -108,7 +103,7 @@ public actor Engine {
     // MARK: Reading
 
     /// All downloads in list order.
-    public var allDownloads: [Download] { order.compactMap { downloads[$0] } }
+    public var allDownloads: [Download] { downloads.all }
 
     public var concurrency: Int { settings.concurrency }
 
@@ -134,7 +129,7 @@ public actor Engine {
         if settings.meteredMode == .auto { await probeNow() }
         startProbing()
         await enforceMeteredPolicy()
-        if downloads.values.contains(where: { $0.pauseCause == .diskFull }) { watchDiskSpace() }
+        if downloads.stored.contains(where: { $0.pauseCause == .diskFull }) { watchDiskSpace() }
         schedule()
     }
 
@@ -239,6 +234,11 @@ public actor Engine {
 
     var document: StateDocument { StateDocument(settings: settings, downloads: allDownloads, away: away) }
 
+    /// What a save writes: the rows as stored (shared, not copied) and the newer byte counts of running downloads.
+    private var saveSnapshot: (StateDocument, [DownloadID: Int64]) {
+        (StateDocument(settings: settings, downloads: downloads.stored, away: away), downloads.progress)
+    }
+
     func scheduleSave(delay: Double) {
         guard !saveScheduled else { return }
         saveScheduled = true
@@ -257,7 +257,8 @@ public actor Engine {
         saveSequence += 1
         let sequence = saveSequence
         let journalMark = journal.appendCount
-        let error = await saver.write(document, sequence: sequence)
+        let (document, progress) = saveSnapshot
+        let error = await saver.write(document, progress: progress, sequence: sequence)
         saveError = error
         // Journal entries written after the snapshot must stay until a later save has them.
         if error == nil, journal.appendCount == journalMark { journal.clear() }

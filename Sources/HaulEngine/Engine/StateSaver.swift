@@ -1,3 +1,4 @@
+import HaulCore
 import HaulStore
 
 /// Writes state snapshots off the engine actor, one at a time and never an older one over a
@@ -10,11 +11,12 @@ actor StateSaver {
         self.file = file
     }
 
-    /// Writes `document` unless a newer snapshot was already written. Returns an error text.
-    func write(_ document: StateDocument, sequence: UInt64) -> String? {
+    /// Writes `document`, with `progress` as the byte counts of running downloads, unless a
+    /// newer snapshot was already written. Returns an error text.
+    func write(_ document: StateDocument, progress: [DownloadID: Int64], sequence: UInt64) -> String? {
         guard sequence > lastWritten else { return nil }
         do {
-            try file.save(document)
+            try file.save(document, progress: progress)
             lastWritten = sequence
             return nil
         } catch {

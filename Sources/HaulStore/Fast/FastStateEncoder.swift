@@ -6,8 +6,22 @@ import HaulCore
 /// The output is plain JSON that both ``FastStateDecoder`` and Foundation read.
 enum FastStateEncoder {
     static func encode(_ document: StateDocument) throws -> [UInt8] {
+        var all: [UInt8] = []
+        try encode(document, chunkSize: .max) { all.append(contentsOf: $0) }
+        return all
+    }
+
+    /// Encodes `document`, handing the bytes to `sink` about `chunkSize` at a time, so a save of
+    /// 100,000 entries holds ~1 MiB of output instead of the whole ~28 MiB file.
+    static func encode(
+        _ document: StateDocument, progress: [DownloadID: Int64] = [:], chunkSize: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         var out: [UInt8] = []
-        out.reserveCapacity(256 + document.downloads.count * 320)
+        out.reserveCapacity(min(chunkSize, 256 + document.downloads.count * 320) + 4096)
+        func flush() throws {
+            try out.withUnsafeBytes { try sink($0) }
+            out.removeAll(keepingCapacity: true)
+        }
         out.append(contentsOf: #"{"version":"#.utf8)
         out.append(contentsOf: String(document.version).utf8)
         out.append(contentsOf: #","settings":"#.utf8)
@@ -19,10 +33,17 @@ enum FastStateEncoder {
         out.append(contentsOf: #","downloads":["#.utf8)
         for (i, d) in document.downloads.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            write(d, into: &out)
+            if let received = progress[d.id] {
+                var current = d
+                current.receivedBytes = received
+                write(current, into: &out)
+            } else {
+                write(d, into: &out)
+            }
+            if out.count >= chunkSize { try flush() }
         }
         out.append(contentsOf: "]}".utf8)
-        return out
+        try flush()
     }
 
     private static func write(_ d: Download, into out: inout [UInt8]) {

@@ -1,0 +1,55 @@
+import HaulCore
+import XCTest
+@testable import HaulEngine
+
+/// The engine's table: list order, the position index, and progress kept apart from the rows.
+final class DownloadTableTests: XCTestCase {
+    private func download(_ n: Int, _ state: DownloadState = .waiting) -> Download {
+        var d = Download(id: DownloadID(rawValue: String(format: "%06x", n)), url: "http://h/\(n)", directory: "/d", queueOrder: UInt64(n))
+        d.state = state
+        return d
+    }
+
+    func testKeepsListOrderThroughReplaceAppendAndRemove() {
+        var table = DownloadTable((0..<5).map { download($0) })
+        table[download(2).id] = download(2, .paused)
+        table[download(9).id] = download(9)
+        table[download(1).id] = nil
+        XCTAssertEqual(table.ids.map(\.rawValue), ["000000", "000002", "000003", "000004", "000009"])
+        XCTAssertEqual(table[download(3).id]?.id, download(3).id, "positions moved up after the removal")
+        XCTAssertEqual(table[download(2).id]?.state, .paused)
+        XCTAssertNil(table[download(1).id])
+        XCTAssertEqual(table.activeCount, 4)
+        XCTAssertEqual(table.waiting.count, 4)
+    }
+
+    func testADuplicatedIDKeepsItsFirstPlaceAndTheLaterValue() {
+        var later = download(1)
+        later.state = .finished
+        let table = DownloadTable([download(0), download(1), download(2), later])
+        XCTAssertEqual(table.ids.map(\.rawValue), ["000000", "000001", "000002"])
+        XCTAssertEqual(table[download(1).id]?.state, .finished)
+        XCTAssertEqual(table.activeCount, 2)
+    }
+
+    func testProgressIsSeenByReadsButLeavesTheStoredRowsShared() {
+        var table = DownloadTable((0..<3).map { download($0, .downloading) })
+        let snapshot = table.stored
+        table.recordProgress(download(1).id, received: 700)
+        XCTAssertEqual(table[download(1).id]?.receivedBytes, 700)
+        XCTAssertEqual(table.all[1].receivedBytes, 700)
+        XCTAssertEqual(table.stored[1].receivedBytes, 0)
+        XCTAssertEqual(table.progress, [download(1).id: 700])
+        table.stored.withUnsafeBufferPointer { rows in
+            snapshot.withUnsafeBufferPointer { XCTAssertEqual(rows.baseAddress, $0.baseAddress, "no copy of the rows") }
+        }
+
+        var paused = table[download(1).id]!
+        paused.state = .paused
+        table[download(1).id] = paused
+        XCTAssertEqual(table.progress, [:], "a written row carries its progress")
+        XCTAssertEqual(table.stored[1].receivedBytes, 700)
+        table.recordProgress(DownloadID(rawValue: "ffffff"), received: 1)
+        XCTAssertEqual(table.progress, [:], "unknown ids are ignored")
+    }
+}
