@@ -92,7 +92,7 @@ extension StateJournal.Entry {
         FastStateEncoder.quoted(fileName, into: &out)
         if let totalBytes {
             out.append(contentsOf: #","totalBytes":"#.utf8)
-            out.append(contentsOf: String(totalBytes).utf8)
+            FastStateEncoder.appendDecimal(negative: totalBytes < 0, totalBytes.magnitude, to: &out)
         }
         out.append(contentsOf: (finished ? #","finished":true}"# : #","finished":false}"#).utf8)
         out.append(UInt8(ascii: "\n"))

@@ -106,6 +106,30 @@ final class FastStateEncoderTests: XCTestCase {
         }
     }
 
+    /// Numbers and whole-second dates are written by hand; the extremes must read back unchanged.
+    func testExtremeNumbersAndWholeSecondDatesReadBack() throws {
+        var a = Download(id: DownloadID(rawValue: "aaaaaa"), url: "https://h/a", directory: "/d", queueOrder: UInt64(Int64.max),
+                         addedAt: Date(timeIntervalSince1970: 1_763_800_000))
+        a.receivedBytes = -Int64.max
+        a.totalBytes = Int64.max
+        a.retries = 0
+        a.diskShortfall = -1
+        a.finishedAt = Date(timeIntervalSince1970: -86_400)
+        var b = Download(id: DownloadID(rawValue: "bbbbbb"), url: "https://h/b", directory: "/d", queueOrder: 0,
+                         addedAt: Date(timeIntervalSince1970: 0))
+        b.receivedBytes = 9
+        b.totalBytes = 10
+        b.finishedAt = Date(timeIntervalSince1970: 1_763_800_000.25)
+        let document = StateDocument(downloads: [a, b])
+        let data = Data(try FastStateEncoder.encode(document))
+        XCTAssertEqual(try StateFile.decoder().decode(StateDocument.self, from: data), document)
+        XCTAssertEqual(try FastStateDecoder.decode(data).document, document)
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertTrue(text.contains(#""receivedBytes":-9223372036854775807"#), text)
+        XCTAssertTrue(text.contains(#""addedAt":1763800000,"#), text)
+        XCTAssertTrue(text.contains(#""finishedAt":-86400}"#), text)
+    }
+
     /// A save streams the file in chunks; the chunks must add up to exactly the whole.
     func testChunkedOutputIsTheSameBytes() throws {
         var rng = SeededGenerator(seed: 12)

@@ -48,12 +48,11 @@ enum FastStateEncoder {
 
     private static func write(_ d: Download, into out: inout [UInt8]) {
         var first = true
+        /// `name` is the key with its quotes and colon (`"url":`), appended in one go.
         func key(_ name: StaticString) {
             out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
             first = false
-            out.append(UInt8(ascii: "\""))
             out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            out.append(contentsOf: "\":".utf8)
         }
         func string(_ name: StaticString, _ value: String?) {
             guard let value else { return }
@@ -63,30 +62,35 @@ enum FastStateEncoder {
         func number(_ name: StaticString, _ value: (some BinaryInteger)?) {
             guard let value else { return }
             key(name)
-            out.append(contentsOf: String(value).utf8)
+            appendDecimal(negative: value < 0, UInt64(value.magnitude), to: &out)
         }
         func bool(_ name: StaticString, _ value: Bool?) {
             guard let value else { return }
             key(name)
-            out.append(contentsOf: (value ? "true" : "false").utf8)
+            out.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
         }
         func date(_ name: StaticString, _ value: Date?) {
             guard let value else { return }
             key(name)
-            out.append(contentsOf: value.timeIntervalSince1970.description.utf8)  // shortest text that reads back exactly
+            let seconds = value.timeIntervalSince1970
+            if seconds == seconds.rounded(), abs(seconds) < 1e15 {
+                appendDecimal(negative: seconds < 0, UInt64(abs(seconds)), to: &out)
+            } else {
+                out.append(contentsOf: seconds.description.utf8)  // shortest text that reads back exactly
+            }
         }
-        string("id", d.id.rawValue)
-        string("url", d.url)
-        string("directory", d.directory)
-        string("requestedName", d.requestedName)
-        string("fileName", d.fileName)
-        string("state", d.state.rawValue)
-        string("pauseCause", d.pauseCause?.rawValue)
-        string("failureReason", d.failureReason)
-        number("receivedBytes", d.receivedBytes)
-        number("totalBytes", d.totalBytes)
+        string(#""id":"#, d.id.rawValue)
+        string(#""url":"#, d.url)
+        string(#""directory":"#, d.directory)
+        string(#""requestedName":"#, d.requestedName)
+        string(#""fileName":"#, d.fileName)
+        string(#""state":"#, d.state.rawValue)
+        string(#""pauseCause":"#, d.pauseCause?.rawValue)
+        string(#""failureReason":"#, d.failureReason)
+        number(#""receivedBytes":"#, d.receivedBytes)
+        number(#""totalBytes":"#, d.totalBytes)
         if !d.headers.isEmpty {
-            key("headers")
+            key(#""headers":"#)
             out.append(UInt8(ascii: "["))
             for (i, header) in d.headers.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -98,19 +102,19 @@ enum FastStateEncoder {
             }
             out.append(UInt8(ascii: "]"))
         }
-        string("sha256", d.sha256)
-        bool("allowMetered", d.allowMetered)
-        string("etag", d.etag)
-        string("lastModified", d.lastModified)
-        bool("resumable", d.resumable)
-        string("finalURL", d.finalURL)
-        number("retries", d.retries)
-        string("lastError", d.lastError)
-        string("notice", d.notice)
-        number("diskShortfall", d.diskShortfall)
-        number("queueOrder", d.queueOrder)
-        date("addedAt", d.addedAt)
-        date("finishedAt", d.finishedAt)
+        string(#""sha256":"#, d.sha256)
+        bool(#""allowMetered":"#, d.allowMetered)
+        string(#""etag":"#, d.etag)
+        string(#""lastModified":"#, d.lastModified)
+        bool(#""resumable":"#, d.resumable)
+        string(#""finalURL":"#, d.finalURL)
+        number(#""retries":"#, d.retries)
+        string(#""lastError":"#, d.lastError)
+        string(#""notice":"#, d.notice)
+        number(#""diskShortfall":"#, d.diskShortfall)
+        number(#""queueOrder":"#, d.queueOrder)
+        date(#""addedAt":"#, d.addedAt)
+        date(#""finishedAt":"#, d.finishedAt)
         out.append(UInt8(ascii: "}"))
     }
 
@@ -119,6 +123,12 @@ enum FastStateEncoder {
     /// `text` as a JSON string literal (shared with the journal's line writer).
     static func quoted(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most text needs no escaping: copy it whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -128,5 +138,24 @@ enum FastStateEncoder {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+
+    /// Appends `value` in decimal without building a `String` (a save writes ~500,000 numbers).
+    static func appendDecimal(negative: Bool, _ magnitude: UInt64, to out: inout [UInt8]) {
+        if negative { out.append(UInt8(ascii: "-")) }
+        var magnitude = magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
     }
 }
