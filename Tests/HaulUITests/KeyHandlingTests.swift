@@ -153,6 +153,25 @@ final class FilterNarrowingTests: XCTestCase {
 }
 
 final class ListOrderingTests: XCTestCase {
+    /// Progress is sorted on a `Float` first; values a `Float` cannot tell apart must still come
+    /// out in exact order, and equal ones in list order.
+    func testProgressTooCloseForAFloatStillSortsExactly() {
+        let total: Int64 = 1 << 40
+        let received: [Int64] = [total / 3, total / 3 + 1, total / 3 - 1, total / 3 + 1, 0, total / 3]
+        var model = DownloadListModel()
+        for (i, bytes) in received.enumerated() {
+            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl", queueOrder: UInt64(i))
+            d.state = .downloading
+            d.receivedBytes = bytes
+            d.totalBytes = total
+            model.apply(.added(d))
+        }
+        let sorted = ListOrdering.sorted(model.order, by: .progress, in: model).map(\.rawValue)
+        XCTAssertEqual(sorted, ["000001", "000003", "000000", "000005", "000002", "000004"])
+        let positions = ListOrdering.sortedPositions([0, 2, 3, 4], by: .progress, in: model)
+        XCTAssertEqual(positions, [3, 0, 2, 4], "a filtered part sorts the same way")
+    }
+
     /// The fast positional sorts against a plain reference, on random lists with removals and filters.
     func testEveryOrderMatchesAPlainStableSort() {
         var rng = SeededGenerator(seed: 3)

@@ -31,7 +31,7 @@ public final class TUIController {
     private var lastResort = -Double.infinity
     private var fullRedraw = true
     private var statusDirty = true
-    private var filterCache: (needle: String, version: Int, ids: [DownloadID])?
+    private var filterCache: (needle: String, version: Int, positions: [Int32])?
     private var nameRankCache: (version: Int, ranks: [Int32])?
 
     public init(
@@ -393,7 +393,9 @@ public final class TUIController {
         listDirty = false
         lastResort = now
         let oldSelectedSlot = selectedIndex - scroll
-        visible = ListOrdering.sorted(filteredIDs(), by: sort, in: model, nameRanks: sort == .name ? nameRanks() : nil)
+        let order = model.order
+        visible = ListOrdering.sortedPositions(filteredPositions(), by: sort, in: model, nameRanks: sort == .name ? nameRanks() : nil)
+            .map { order[Int($0)] }
         if let id = selectedID, let index = visible.firstIndex(of: id) {
             selectedIndex = index
         } else {
@@ -407,17 +409,17 @@ public final class TUIController {
         statusDirty = true
     }
 
-    /// The list narrowed by the filter. Typing extends the filter, so the last result is narrowed
-    /// further instead of searching every download again.
-    private func filteredIDs() -> [DownloadID] {
+    /// The list positions the filter keeps. Typing extends the filter, so the last result is
+    /// narrowed further instead of searching every download again.
+    private func filteredPositions() -> [Int32] {
         let needle = filterText.lowercased()
-        guard !needle.isEmpty else { return model.order }
-        if let cache = filterCache, cache.needle == needle, cache.version == model.structureVersion { return cache.ids }
-        var base = model.order
-        if let cache = filterCache, cache.version == model.structureVersion, needle.contains(cache.needle) { base = cache.ids }
-        let ids = ListOrdering.filtered(base, by: needle, in: model)
-        filterCache = (needle, model.structureVersion, ids)
-        return ids
+        guard !needle.isEmpty else { return Array(0..<Int32(model.order.count)) }
+        if let cache = filterCache, cache.needle == needle, cache.version == model.structureVersion { return cache.positions }
+        var base: [Int32]?
+        if let cache = filterCache, cache.version == model.structureVersion, needle.contains(cache.needle) { base = cache.positions }
+        let positions = ListOrdering.filteredPositions(base, by: needle, in: model)
+        filterCache = (needle, model.structureVersion, positions)
+        return positions
     }
 
     /// Name order, computed once per change of names rather than at every sort.

@@ -2,6 +2,7 @@
 /// combining marks and zero-width characters none. Pure, so layout tests need no locale.
 public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }  // emoji presentation
@@ -11,6 +12,7 @@ public enum DisplayWidth {
 
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
+        if v >= 0x20 && v < 0x7F { return 1 }
         if v == 0 { return 0 }
         if v < 0x20 || (0x7F..<0xA0).contains(v) { return 0 }
         switch scalar.properties.generalCategory {
@@ -22,7 +24,9 @@ public enum DisplayWidth {
     }
 
     public static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // Most names are printable ASCII: one column per byte, no Unicode tables.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + of($1) }
     }
 
     static func isWide(_ v: UInt32) -> Bool {

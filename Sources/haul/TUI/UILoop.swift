@@ -67,11 +67,12 @@ final class UILoop {
             // Drawn before waiting for keys: the first frame goes out at once.
             let now = MonotonicClock.seconds()
             if now - lastFrame >= Self.frameInterval {
+                let cpuStart = trace.isOn ? MonotonicClock.threadCPUSeconds() : 0
                 let damage = controller.frame(now: now)
                 if damage != .none {
                     terminal.draw(controller.grid, damage)
                     lastFrame = now
-                    trace.frame(started: now, ended: MonotonicClock.seconds(), showsList: listArrived)
+                    trace.frame(started: now, ended: MonotonicClock.seconds(), cpu: trace.isOn ? MonotonicClock.threadCPUSeconds() - cpuStart : 0, showsList: listArrived)
                     listArrived = false
                 }
             }
@@ -160,30 +161,42 @@ enum UIExit: Sendable, Equatable {
 }
 
 /// Frame timings for the benchmark (`HAUL_TRACE=path`): kept in memory, written at exit.
+/// Each frame's wall time and the UI thread's CPU time within it: on a busy machine the
+/// difference is time the thread was preempted, not work it did.
 struct FrameTrace {
     let path: String?
     private var durations: [Double] = []
+    private var cpuTimes: [Double] = []
     private var firstFrame: Double?
+    private var listFrame: Double?
 
     init(path: String?) {
         self.path = path
     }
 
-    private var listFrame: Double?
+    var isOn: Bool { path != nil }
 
-    mutating func frame(started: Double, ended: Double, showsList: Bool) {
+    mutating func frame(started: Double, ended: Double, cpu: Double, showsList: Bool) {
         guard path != nil else { return }
         if firstFrame == nil { firstFrame = ended - ProcessClock.start }
         if showsList, listFrame == nil { listFrame = ended - ProcessClock.start }
         durations.append(ended - started)
+        cpuTimes.append(cpu)
     }
 
     func write() {
         guard let path else { return }
-        let sorted = durations.sorted()
         func ms(_ v: Double?) -> String { v.map { String(format: "%.3f", $0 * 1000) } ?? "-" }
-        let p99 = sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
-        let text = "first_frame_ms=\(ms(firstFrame)) list_ms=\(ms(listFrame)) frames=\(sorted.count) p50_ms=\(ms(sorted.isEmpty ? nil : sorted[sorted.count / 2])) p99_ms=\(ms(p99)) max_ms=\(ms(sorted.last))\n"
+        func percentiles(_ values: [Double]) -> (p50: Double?, p99: Double?, max: Double?) {
+            let sorted = values.sorted()
+            guard !sorted.isEmpty else { return (nil, nil, nil) }
+            return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))], sorted.last)
+        }
+        let wall = percentiles(durations)
+        let cpu = percentiles(cpuTimes)
+        let text = "first_frame_ms=\(ms(firstFrame)) list_ms=\(ms(listFrame)) frames=\(durations.count) "
+            + "p50_ms=\(ms(wall.p50)) p99_ms=\(ms(wall.p99)) max_ms=\(ms(wall.max)) "
+            + "cpu_p50_ms=\(ms(cpu.p50)) cpu_p99_ms=\(ms(cpu.p99)) cpu_max_ms=\(ms(cpu.max))\n"
         try? text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
@@ -197,6 +210,13 @@ enum MonotonicClock {
     static func seconds() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// CPU time the calling thread has used.
+    static func threadCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }
