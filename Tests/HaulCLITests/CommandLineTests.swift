@@ -122,6 +122,24 @@ final class CommandLineTests: CLITestCase {
         XCTAssertGreaterThan(after.first?["receivedBytes"] as? Int ?? 0, 0)
     }
 
+    /// Cancelling the last download is what ends a `haul run`; the command that did it must
+    /// still get its answer (it used to see the connection drop and exit 2).
+    func testTheCommandThatEndsAHaulRunGetsItsAnswer() async throws {
+        try TestFiles.random(www + "/big.bin", size: 3_000_000)
+        for round in 0..<3 {
+            _ = try await haul("add", nginx.url("slow/big.bin"))
+            let runner = try spawnHaul(["run"], log: dir.path + "/run\(round).log")
+            try await waitUntil { (try? FileManager.default.contentsOfDirectory(atPath: self.downloads))?.contains { $0.hasSuffix(".part") } ?? false }
+            let cancel = try await haul("cancel", "--all")
+            XCTAssertEqual(cancel.status, 0, "round \(round): \(cancel.stderr)")
+            XCTAssertTrue(cancel.stdout.contains("cancelled by user"), cancel.stdout)
+            XCTAssertEqual(cancel.stderr, "", "round \(round)")
+            let status = await runner.wait(timeout: 10)
+            XCTAssertEqual(status, 0, "round \(round): a cancel is the user's choice, not a failure")
+            _ = try await haul("rm", "--all")
+        }
+    }
+
     func testAStateHeldWithoutASocketIsWaitedForThenRefused() async throws {
         // A process holding the lock without serving a socket (as `haul add` briefly does).
         try FileManager.default.createDirectory(atPath: dir.path + "/state", withIntermediateDirectories: true)

@@ -21,6 +21,10 @@ public final class EngineServer: Sendable {
         /// The socket file this server made, so ``stop()`` never removes a successor's.
         var socketFile: (device: UInt64, inode: UInt64)?
         var stopped = false
+        /// Requests being answered, and connected commands (clients that did not attach to the
+        /// event stream): ``stop(draining:)`` lets them finish before it hangs up.
+        var inFlight = 0
+        var commandClients: Set<Int> = []
         var clients: [Int: LineConnection] = [:]
         var nextClient = 0
     }
@@ -66,6 +70,10 @@ public final class EngineServer: Sendable {
 
     /// Stops accepting, removes the socket file and ends every connection.
     public func stop() {
+        stop(gently: false)
+    }
+
+    private func stop(gently: Bool) {
         let (clients, file) = state.withLock { state -> ([LineConnection], (device: UInt64, inode: UInt64)?) in
             guard !state.stopped else { return ([], nil) }
             state.stopped = true
@@ -73,7 +81,39 @@ public final class EngineServer: Sendable {
         }
         // The state lock may be gone already and the next owner bound its own socket here.
         if let file, let current = Self.identity(of: location.path), current == file { unlink(location.path) }
-        for client in clients { client.close() }
+        for client in clients {
+            if gently { client.closeWhenSent() } else { client.close() }
+        }
+    }
+
+    /// Like ``stop()``, but connected commands are answered until they hang up (up to
+    /// `seconds`): `haul cancel --all` can be what makes a `haul run` finish, and that command
+    /// must hear that it worked rather than see the connection drop. UIs and followers, which
+    /// stay connected, do not hold it up.
+    public func stop(draining seconds: Double) async {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while state.withLock({ $0.inFlight > 0 || !$0.commandClients.isEmpty }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        stop(gently: true)
+    }
+
+    /// Counts a request as being answered; false once the server has stopped.
+    func requestStarted() -> Bool {
+        state.withLock { state in
+            guard !state.stopped else { return false }
+            state.inFlight += 1
+            return true
+        }
+    }
+
+    func requestEnded() {
+        state.withLock { $0.inFlight -= 1 }
+    }
+
+    /// The client `key` attached to the event stream: it stays connected, so a stop does not wait for it.
+    func clientAttached(_ key: Int) {
+        state.withLock { _ = $0.commandClients.remove(key) }
     }
 
     private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
@@ -109,6 +149,7 @@ public final class EngineServer: Sendable {
             guard !state.stopped else { return nil }
             state.nextClient += 1
             state.clients[state.nextClient] = connection
+            state.commandClients.insert(state.nextClient)
             return state.nextClient
         }
         guard let key else {
@@ -128,10 +169,13 @@ public final class EngineServer: Sendable {
             },
             onClose: { [self] in
                 requestsIn.finish()
-                state.withLock { _ = $0.clients.removeValue(forKey: key) }
+                state.withLock {
+                    _ = $0.clients.removeValue(forKey: key)
+                    _ = $0.commandClients.remove(key)
+                }
             }
         )
-        let session = ServedClient(server: self, connection: connection)
+        let session = ServedClient(server: self, connection: connection, key: key)
         Task { await session.serve(requests) }
     }
 }

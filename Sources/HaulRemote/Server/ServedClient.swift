@@ -13,14 +13,22 @@ actor ServedClient {
     private var isUI = false
     private var waits: [Task<Void, Never>] = []
 
-    init(server: EngineServer, connection: LineConnection) {
+    private let key: Int
+
+    init(server: EngineServer, connection: LineConnection, key: Int) {
         self.server = server
         self.connection = connection
+        self.key = key
     }
 
     func serve(_ requests: AsyncStream<ClientMessage>) async {
         for await message in requests {
+            guard server.requestStarted() else {
+                send(.reply(id: message.id, .failed("haul has stopped")))
+                continue
+            }
             if let reply = await answer(message) { send(.reply(id: message.id, reply)) }
+            server.requestEnded()
         }
         forwarding?.cancel()
         for wait in waits { wait.cancel() }
@@ -35,6 +43,7 @@ actor ServedClient {
             guard forwarding == nil else { return .failed("already attached") }
             let attachment = await engine.attach(ui: ui)
             isUI = ui
+            server.clientAttached(key)
             send(.reply(id: message.id, .attached(attachment.snapshot, away: attachment.away)))
             let connection = self.connection
             forwarding = Task {

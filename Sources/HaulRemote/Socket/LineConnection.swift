@@ -49,6 +49,11 @@ final class LineConnection: Sendable {
     }
 
     /// Ends the connection; the reading thread notices and closes the descriptor.
+    /// Closes once the lines queued so far are written.
+    func closeWhenSent() {
+        writer.async { [self] in close() }
+    }
+
     func close() {
         if !closed.exchange(true, ordering: .acquiringAndReleasing) {
             shutdown(fd, Int32(SHUT_RDWR))

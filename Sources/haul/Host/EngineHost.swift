@@ -38,7 +38,7 @@ final class EngineHost: Sendable {
 
     /// Stops serving, stops the engine (every byte kept), and lets go of the state file.
     func stop() async {
-        server.stop()
+        await server.stop(draining: 2)
         await engine.shutdown()
         await watching?.value
         hooks.announce()
