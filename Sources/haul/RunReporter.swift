@@ -61,6 +61,8 @@ final class RunReporter {
             log("\(id) \(names[id] ?? ""): \(TerminalText.sanitize(message))")
         case .removed(let id):
             _ = stopTracking(id)
+        case .removedMany(let ids):
+            for id in ids { _ = stopTracking(id) }
         case .network(let status):
             log("metered network: \(status.label)")
         }

@@ -71,6 +71,18 @@ final class CommandLineTests: CLITestCase {
         for name in ["a.bin", "b.bin", "c.bin"] { XCTAssertTrue(sameFile(downloads + "/" + name, www + "/" + name), name) }
     }
 
+    func testRemoveAllTakesManyDownloadsAtOnce() async throws {
+        let list = dir.path + "/many.txt"
+        try (0..<300).map { nginx.url("f\($0).bin") }.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        let add = try await haul("add", "--paused", "-i", list)
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let removed = try await haul("rm", "--all")
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertEqual(removed.stdout.split(separator: "\n").filter { $0.contains("removed") }.count, 300)
+        let after = try await listJSON()
+        XCTAssertEqual(after.count, 0)
+    }
+
     func testKillNineMidDownloadThenRunAgainAsksOnlyForTheMissingRange() async throws {
         let size = 4_000_000
         try TestFiles.random(www + "/big.bin", size: size)

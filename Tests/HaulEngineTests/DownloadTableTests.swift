@@ -23,6 +23,21 @@ final class DownloadTableTests: XCTestCase {
         XCTAssertEqual(table.waiting.count, 4)
     }
 
+    func testRemovingManyAtOnceMatchesRemovingOneByOne() {
+        var one = DownloadTable((0..<50).map { download($0, $0 % 3 == 0 ? .waiting : .finished) })
+        var many = one
+        let doomed = (0..<50).filter { $0 % 4 != 1 }.map { download($0).id }
+        many.recordProgress(doomed[0], received: 5)
+        for id in doomed { one[id] = nil }
+        many.remove(Set(doomed))
+        XCTAssertEqual(many.ids, one.ids)
+        XCTAssertEqual(many.activeCount, one.activeCount)
+        XCTAssertEqual(many.waiting, one.waiting)
+        XCTAssertEqual(many.progress, [:])
+        for id in one.ids { XCTAssertEqual(many[id], one[id]) }
+        XCTAssertNil(many[doomed[1]])
+    }
+
     func testADuplicatedIDKeepsItsFirstPlaceAndTheLaterValue() {
         var later = download(1)
         later.state = .finished

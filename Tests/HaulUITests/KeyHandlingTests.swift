@@ -189,7 +189,14 @@ final class ListOrderingTests: XCTestCase {
                     model.apply(.progress(ProgressSample(id: d.id, receivedBytes: 50, totalBytes: 100, bytesPerSecond: Double.random(in: 0...10, using: &rng).rounded(), etaSeconds: nil)))
                 }
             }
-            for id in model.order where Int.random(in: 0..<5, using: &rng) == 0 { model.apply(.removed(id)) }
+            let doomed = model.order.filter { _ in Int.random(in: 0..<5, using: &rng) == 0 }
+            if round % 2 == 0 {
+                for id in doomed { model.apply(.removed(id)) }
+            } else {
+                model.apply(.removedMany(doomed))  // what `rm --all` sends: one event
+            }
+            XCTAssertEqual(model.order.count, model.positions.count, "round \(round)")
+            XCTAssertEqual(DownloadState.allCases.map { model.count($0) }.reduce(0, +), model.order.count, "round \(round)")
             let filter = ["", "a", "iso", "x"].randomElement(using: &rng)!
             let base = filter.isEmpty ? model.order : model.order.filter { model.searchKey(for: $0)!.contains(filter) }
             func reference<K: Comparable>(_ key: (DownloadID) -> K) -> [DownloadID] {

@@ -24,6 +24,9 @@ public enum EngineEvent: Codable, Sendable, Equatable {
     case updated(Download)
     case progress(ProgressSample)
     case removed(DownloadID)
+    /// Several downloads went at once (`rm --all`): one event, so that a list of 100,000 is
+    /// updated in one pass rather than 100,000.
+    case removedMany([DownloadID])
     /// A message worth showing, e.g. "remote file changed; starting over" or "retrying in 4 s".
     case notice(DownloadID, String)
     /// The metered-network mode, the probe's verdict or the cap changed.
@@ -35,7 +38,7 @@ public enum EngineEvent: Codable, Sendable, Equatable {
         case .added(let d), .updated(let d): return d.id
         case .progress(let p): return p.id
         case .removed(let id), .notice(let id, _): return id
-        case .network: return nil
+        case .network, .removedMany: return nil
         }
     }
 }

@@ -55,6 +55,24 @@ struct DownloadTable {
         }
     }
 
+    /// Removes every download in `ids` in one pass (removing them one by one is O(n) each).
+    mutating func remove(_ ids: Set<DownloadID>) {
+        guard !ids.isEmpty else { return }
+        var kept: [Download] = []
+        kept.reserveCapacity(stored.count)
+        for d in stored {
+            if ids.contains(d.id) {
+                unindex(d)
+                progress[d.id] = nil
+            } else {
+                kept.append(d)
+            }
+        }
+        stored = kept
+        positions.removeAll(keepingCapacity: true)
+        for (position, d) in stored.enumerated() { positions[d.id] = position }
+    }
+
     /// Records a running download's byte count without touching ``stored``.
     mutating func recordProgress(_ id: DownloadID, received: Int64) {
         guard positions[id] != nil else { return }

@@ -38,7 +38,7 @@ extension Engine {
             return ids
         case .remove(let selection, let deleteFiles):
             let ids = resolve(selection)
-            for id in ids { await remove(id, deleteFile: deleteFiles) }
+            await remove(ids, deleteFiles: deleteFiles)
             return ids
         case .setConcurrency(let limit):
             guard (1...64).contains(limit) else { throw InputError("concurrency must be between 1 and 64") }
@@ -145,17 +145,29 @@ extension Engine {
         if let current = downloads[id] { changed(current) }
     }
 
-    private func remove(_ id: DownloadID, deleteFile: Bool) async {
-        guard let download = downloads[id] else { return }
-        await stopTransfer(id)
-        if download.state == .finished {
-            if deleteFile, let path = download.path { unlink(path) }
-        } else if let part = download.partPath {
-            unlink(part)
+    /// Stops and forgets `ids`, deleting their `.part`s (and files, if asked); the table and
+    /// subscribers see one removal for all of them.
+    private func remove(_ ids: [DownloadID], deleteFiles: Bool) async {
+        var gone: [DownloadID] = []
+        for id in ids {
+            guard downloads[id] != nil else { continue }
+            await stopTransfer(id)
+            guard let download = downloads[id] else { continue }
+            if download.state == .finished {
+                if deleteFiles, let path = download.path { unlink(path) }
+            } else if let part = download.partPath {
+                unlink(part)
+            }
+            gone.append(id)
         }
-        downloads[id] = nil
-        failedThisRun.remove(id)
-        publish(.removed(id))
+        guard !gone.isEmpty else { return }
+        if gone.count == 1 {
+            downloads[gone[0]] = nil
+        } else {
+            downloads.remove(Set(gone))
+        }
+        for id in gone { failedThisRun.remove(id) }
+        publish(gone.count == 1 ? .removed(gone[0]) : .removedMany(gone))
         scheduleSave(delay: configuration.transitionSaveDelay)
     }
 

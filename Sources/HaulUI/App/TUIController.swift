@@ -56,7 +56,7 @@ public final class TUIController {
         let changed = model.apply(event)
         router.route(event)
         switch event {
-        case .added, .removed:
+        case .added, .removed, .removedMany:
             listDirty = true
         case .updated where changed && (sort == .state || sort == .name || !filterText.isEmpty):
             listDirty = true
@@ -64,6 +64,7 @@ public final class TUIController {
             break
         }
         if case .details(let id) = mode, id == event.downloadID { fullRedraw = true }
+        if case .details(let id) = mode, case .removedMany(let ids) = event, ids.contains(id) { fullRedraw = true }
         if case .network(let status) = event { network = status }
     }
 

@@ -78,6 +78,29 @@ public struct DownloadListModel: Sendable {
             structureVersion += 1
             namesVersion += 1
             return true
+        case .removedMany(let ids):
+            let gone = Set(ids.filter { positions[$0] != nil })
+            guard !gone.isEmpty else { return false }
+            var keep: [Bool] = []
+            keep.reserveCapacity(order.count)
+            for id in order { keep.append(!gone.contains(id)) }
+            for (position, kept) in keep.enumerated() where !kept { counts[rows[position].state, default: 1] -= 1 }
+            func kept<T>(_ array: [T]) -> [T] {
+                var result: [T] = []
+                result.reserveCapacity(array.count - gone.count)
+                for (position, element) in array.enumerated() where keep[position] { result.append(element) }
+                return result
+            }
+            rows = kept(rows)
+            order = kept(order)
+            sortInfos = kept(sortInfos)
+            searchKeyList = kept(searchKeyList)
+            positions.removeAll(keepingCapacity: true)
+            for (position, id) in order.enumerated() { positions[id] = position }
+            for id in gone { live[id] = nil }
+            structureVersion += 1
+            namesVersion += 1
+            return true
         case .notice(let id, let message):
             if let position = positions[id] { rows[position].notice = message }
             return false
