@@ -86,6 +86,7 @@ final class SecurityTests: CLITestCase {
         XCTAssertGreaterThan(stream.count, 0, "the raw output was captured")
         XCTAssertNil(stream.range(of: Data("PWNED".utf8)), "no byte of the server's OSC sequence reached the terminal")
         XCTAssertNil(stream.range(of: Data("\u{1B}]0;".utf8)))
+        await tui.kill()  // the deferred kill runs in a Task that a finishing test process may never start
     }
 
     func testBadDirectoriesAndDuplicateURLs() async throws {
