@@ -27,7 +27,7 @@ struct DownloadTable {
     private(set) var claimedPaths: [String: DownloadID] = [:]
 
     /// Reads a download (with its latest progress); setting replaces it in place, appends a
-    /// new one at the end of the list, or (nil) removes it, which is O(n): later positions move up.
+    /// new one at the end of the list, or (nil) removes it, which is O(n) (see ``remove(_:)``).
     subscript(id: DownloadID) -> Download? {
         get {
             guard let position = positions[id] else { return nil }
@@ -36,18 +36,13 @@ struct DownloadTable {
             return d
         }
         set {
+            guard let new = newValue else { return remove([id]) }
             progress[id] = nil
             if let position = positions[id] {
                 unindex(stored[position])
-                if let new = newValue {
-                    index(new)
-                    stored[position] = new
-                } else {
-                    stored.remove(at: position)
-                    positions[id] = nil
-                    for later in position..<stored.count { positions[stored[later].id] = later }
-                }
-            } else if let new = newValue {
+                index(new)
+                stored[position] = new
+            } else {
                 index(new)
                 positions[id] = stored.count
                 stored.append(new)

@@ -161,11 +161,7 @@ extension Engine {
             gone.append(id)
         }
         guard !gone.isEmpty else { return }
-        if gone.count == 1 {
-            downloads[gone[0]] = nil
-        } else {
-            downloads.remove(Set(gone))
-        }
+        downloads.remove(Set(gone))
         for id in gone { failedThisRun.remove(id) }
         publish(gone.count == 1 ? .removed(gone[0]) : .removedMany(gone))
         scheduleSave(delay: configuration.transitionSaveDelay)

@@ -232,13 +232,6 @@ public actor Engine {
 
     func publish(_ event: EngineEvent) { hub.publish(event) }
 
-    var document: StateDocument { StateDocument(settings: settings, downloads: allDownloads, away: away) }
-
-    /// What a save writes: the rows as stored (shared, not copied) and the newer byte counts of running downloads.
-    private var saveSnapshot: (StateDocument, [DownloadID: Int64]) {
-        (StateDocument(settings: settings, downloads: downloads.stored, away: away), downloads.progress)
-    }
-
     func scheduleSave(delay: Double) {
         guard !saveScheduled else { return }
         saveScheduled = true
@@ -257,8 +250,9 @@ public actor Engine {
         saveSequence += 1
         let sequence = saveSequence
         let journalMark = journal.appendCount
-        let (document, progress) = saveSnapshot
-        let error = await saver.write(document, progress: progress, sequence: sequence)
+        // The rows as stored (shared, not copied) and the newer byte counts of running downloads.
+        let document = StateDocument(settings: settings, downloads: downloads.stored, away: away)
+        let error = await saver.write(document, progress: downloads.progress, sequence: sequence)
         saveError = error
         // Journal entries written after the snapshot must stay until a later save has them.
         if error == nil, journal.appendCount == journalMark { journal.clear() }

@@ -67,40 +67,9 @@ public struct DownloadListModel: Sendable {
             if rows[position].state == .downloading { live[sample.id] = sample }
             return false
         case .removed(let id):
-            guard let position = positions.removeValue(forKey: id) else { return false }
-            counts[rows[position].state, default: 1] -= 1
-            rows.remove(at: position)
-            order.remove(at: position)
-            sortInfos.remove(at: position)
-            searchKeyList.remove(at: position)
-            for later in position..<order.count { positions[order[later]] = later }
-            live[id] = nil
-            structureVersion += 1
-            namesVersion += 1
-            return true
+            return remove([id])
         case .removedMany(let ids):
-            let gone = Set(ids.filter { positions[$0] != nil })
-            guard !gone.isEmpty else { return false }
-            var keep: [Bool] = []
-            keep.reserveCapacity(order.count)
-            for id in order { keep.append(!gone.contains(id)) }
-            for (position, kept) in keep.enumerated() where !kept { counts[rows[position].state, default: 1] -= 1 }
-            func kept<T>(_ array: [T]) -> [T] {
-                var result: [T] = []
-                result.reserveCapacity(array.count - gone.count)
-                for (position, element) in array.enumerated() where keep[position] { result.append(element) }
-                return result
-            }
-            rows = kept(rows)
-            order = kept(order)
-            sortInfos = kept(sortInfos)
-            searchKeyList = kept(searchKeyList)
-            positions.removeAll(keepingCapacity: true)
-            for (position, id) in order.enumerated() { positions[id] = position }
-            for id in gone { live[id] = nil }
-            structureVersion += 1
-            namesVersion += 1
-            return true
+            return remove(Set(ids))
         case .notice(let id, let message):
             if let position = positions[id] { rows[position].notice = message }
             return false
@@ -108,6 +77,30 @@ public struct DownloadListModel: Sendable {
             network = status
             return false
         }
+    }
+
+    /// Drops `ids` from every by-position list in one pass; false when none was listed.
+    private mutating func remove(_ ids: Set<DownloadID>) -> Bool {
+        let gone = ids.filter { positions[$0] != nil }
+        guard !gone.isEmpty else { return false }
+        let keep = order.map { !gone.contains($0) }
+        for (position, kept) in keep.enumerated() where !kept { counts[rows[position].state, default: 1] -= 1 }
+        func kept<T>(_ array: [T]) -> [T] {
+            var result: [T] = []
+            result.reserveCapacity(array.count - gone.count)
+            for (position, element) in array.enumerated() where keep[position] { result.append(element) }
+            return result
+        }
+        rows = kept(rows)
+        order = kept(order)
+        sortInfos = kept(sortInfos)
+        searchKeyList = kept(searchKeyList)
+        positions.removeAll(keepingCapacity: true)
+        for (position, id) in order.enumerated() { positions[id] = position }
+        for id in gone { live[id] = nil }
+        structureVersion += 1
+        namesVersion += 1
+        return true
     }
 
     /// The download's name as filtering and sorting see it.
