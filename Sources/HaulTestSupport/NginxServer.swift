@@ -21,7 +21,7 @@ public final class NginxServer: Sendable {
         ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    public init(root: String, slowRate: String = "200k", workDirectory: String) async throws {
+    public init(root: String, slowRate: String = "200k", keepaliveTimeout: String = "75s", workDirectory: String) async throws {
         guard let nginx = Self.executable else { throw Unavailable(description: "nginx is not installed (apt-get install nginx-light)") }
         self.root = root
         directory = workDirectory
@@ -39,7 +39,7 @@ public final class NginxServer: Sendable {
                 http {
                   types { text/plain txt; application/octet-stream bin; }
                   default_type application/octet-stream;
-                  log_format haul '$request_uri|$http_range|$http_if_range|$status|$body_bytes_sent';
+                  log_format haul '$request_uri|$http_range|$http_if_range|$status|$body_bytes_sent|$connection';
                   access_log \(workDirectory)/access.log haul;
                   client_body_temp_path \(workDirectory)/tmp;
                   proxy_temp_path \(workDirectory)/tmp;
@@ -47,6 +47,7 @@ public final class NginxServer: Sendable {
                   uwsgi_temp_path \(workDirectory)/tmp;
                   scgi_temp_path \(workDirectory)/tmp;
                   keepalive_requests 100000;
+                  keepalive_timeout \(keepaliveTimeout);
                   server {
                     listen 127.0.0.1:\(port);
                     root \(root);
@@ -85,14 +86,19 @@ public final class NginxServer: Sendable {
         public var ifRange: String?
         public var status: Int
         public var bytesSent: Int64
+        /// nginx's serial number of the connection the request came on.
+        public var connection: Int
     }
 
     public func accessLog() -> [LogEntry] {
         let text = (try? String(contentsOfFile: directory + "/access.log", encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             let f = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-            guard f.count == 5 else { return nil }
-            return LogEntry(uri: f[0], range: f[1] == "-" ? nil : f[1], ifRange: f[2] == "-" ? nil : f[2], status: Int(f[3]) ?? 0, bytesSent: Int64(f[4]) ?? 0)
+            guard f.count == 6 else { return nil }
+            return LogEntry(
+                uri: f[0], range: f[1] == "-" ? nil : f[1], ifRange: f[2] == "-" ? nil : f[2],
+                status: Int(f[3]) ?? 0, bytesSent: Int64(f[4]) ?? 0, connection: Int(f[5]) ?? 0
+            )
         }
     }
 }

@@ -40,7 +40,7 @@ final class HostileServerTests: FaultServerTestCase {
         let b = body(1500)
         let server = try serve { _, _ in [.send(FaultServer.head(200, [("Content-Length", "1000")]) + b)] }
         let d = try await run(server.url("x.bin"))
-        XCTAssertEqual(d.state, .finished)
+        XCTAssertEqual(d.state, .finished, d.reason ?? "")
         XCTAssertEqual(TestFiles.contents(d.path!).map(Array.init), Array(b.prefix(1000)))
     }
 

@@ -28,7 +28,7 @@ public struct ProxyEnvironment: Sendable, Equatable {
 
     /// The proxy to use for `url`, or nil to connect directly.
     public func endpoint(for url: String) -> Endpoint? {
-        guard let components = URLComponents(string: url), let host = components.host?.lowercased() else { return nil }
+        guard http != nil || https != nil, let components = URLComponents(string: url), let host = components.host?.lowercased() else { return nil }
         if bypasses(host) { return nil }
         return components.scheme?.lowercased() == "https" ? https : http
     }

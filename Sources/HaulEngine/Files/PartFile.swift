@@ -18,20 +18,30 @@ final class PartFile {
 
     deinit { if fd >= 0 { Glibc.close(fd) } }
 
-    func write(_ buffer: ByteBuffer, at offset: Int64) throws(FileError) {
-        let result: Int32 = buffer.withUnsafeReadableBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
+    /// A handle for writing from the event loop that receives the body. Valid until `close()`;
+    /// the transfer waits for its response to end before it closes the file.
+    var writer: Writer { Writer(fd: fd, path: path) }
+
+    /// Writes at explicit offsets into an open `.part` file.
+    struct Writer: Sendable {
+        let fd: Int32
+        let path: String
+
+        func write(_ buffer: ByteBuffer, at offset: Int64) throws(FileError) {
+            let result: Int32 = buffer.withUnsafeReadableBytes { raw in
+                var done = 0
+                while done < raw.count {
+                    let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        return errno
+                    }
+                    done += n
                 }
-                done += n
+                return 0
             }
-            return 0
+            if result != 0 { throw FileError(operation: "write", path: path, code: result) }
         }
-        if result != 0 { throw FileError(operation: "write", path: path, code: result) }
     }
 
     /// Cuts the file to `length` bytes (used when a resume turns into a fresh start).

@@ -3,7 +3,8 @@ import HaulCore
 import NIOCore
 import NIOPosix
 
-/// The HTTP clients the engine uses: one direct, one per proxy from the environment.
+/// The HTTP clients the engine uses: `PlainHTTPClient` for plain `http://` without a proxy, and
+/// AsyncHTTPClient for the rest (one direct, one per proxy from the environment).
 ///
 /// Every client reads in large chunks (FIELD-NOTES: 256 KiB reads made AsyncHTTPClient faster
 /// than curl), follows no redirects itself (the engine checks each hop), decodes gzip/deflate a server sends unasked,
@@ -12,6 +13,7 @@ final class HTTPClientPool: Sendable {
     private let direct: HTTPClient
     private let viaProxy: [ProxyEnvironment.Endpoint: HTTPClient]
     private let proxies: ProxyEnvironment
+    private let plain: PlainHTTPClient
 
     init(configuration: EngineConfiguration) {
         proxies = configuration.proxies
@@ -21,6 +23,18 @@ final class HTTPClientPool: Sendable {
             clients[endpoint] = Self.makeClient(configuration, proxy: endpoint)
         }
         viaProxy = clients
+        plain = PlainHTTPClient(
+            group: MultiThreadedEventLoopGroup.singleton,
+            connectTimeout: configuration.connectTimeout,
+            stallTimeout: configuration.stallTimeout,
+            readSize: configuration.readSize
+        )
+    }
+
+    /// The lean client, with where to send, when `url` is plain HTTP that no proxy applies to.
+    func plainClient(for url: String) -> (PlainHTTPClient, PlainHTTPClient.Target)? {
+        guard proxies.endpoint(for: url) == nil, let target = PlainHTTPClient.Target(url: url) else { return nil }
+        return (plain, target)
     }
 
     func client(for url: String) -> HTTPClient {
@@ -28,6 +42,7 @@ final class HTTPClientPool: Sendable {
     }
 
     func shutdown() async {
+        await plain.shutdown()
         for client in [direct] + Array(viaProxy.values) {
             try? await client.shutdown()
         }

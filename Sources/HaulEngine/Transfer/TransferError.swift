@@ -46,6 +46,9 @@ struct TransferError: Error, CustomStringConvertible {
             if case .invalidEOFState = e { return .transient("the connection closed before the body was complete") }
             // A server that sends garbage once will send it again: no retries.
             return .permanent("malformed response from the server (\(e))")
+        case let e as ChannelError:
+            if case .connectTimeout = e { return .transient("connection timed out") }
+            return .transient("connection error (\(e))")
         case is NIOConnectionError:
             return .transient("cannot connect (\(error))")
         default:

@@ -4,6 +4,7 @@ import HaulCore
 import HaulStore
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// Runs one download until it finishes, fails for good, or its task is cancelled:
 /// attempts, redirects, resume decisions, streaming into the `.part`, retries, final placement.
@@ -45,7 +46,10 @@ struct TransferRunner: Sendable {
             if job.rangesUsable, let name = job.fileName, let size = PartFile.size(at: partPath(job, name)) { offset = size }
 
             let (response, finalURL) = try await request(job, offset: offset)
-            let head = ResponseHead(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) })
+            // Unless `stream` takes the body, it is dropped when this attempt ends.
+            var bodyTaken = false
+            defer { if !bodyTaken { response.drop() } }
+            let head = ResponseHead(status: Int(response.head.status.code), headers: response.head.headers.map { ($0.name, $0.value) })
             let action = ResponseInterpreter.interpret(head, requestedOffset: offset, previousETag: job.etag, previousLastModified: job.lastModified)
 
             switch action {
@@ -97,38 +101,40 @@ struct TransferRunner: Sendable {
                 job.etag = info.etag
                 job.lastModified = info.lastModified
                 guard await engine.transferBegan(job.id, job.generation, info) else { throw CancellationError() }
-                let size = try await stream(response.body, into: partPath(job, name), from: writeOffset, total: total, job: job, progressMade: &progressMade)
+                bodyTaken = true
+                let size = try await stream(response, into: partPath(job, name), from: writeOffset, total: total, job: job, progressMade: &progressMade)
                 try await place(&job, name: name, size: size)
                 return
             }
         }
     }
 
-    /// Sends the request, following up to `maxRedirects` http(s) redirects.
-    private func request(_ job: TransferJob, offset: Int64) async throws -> (HTTPClientResponse, String) {
+    /// Sends the request, following up to `maxRedirects` http(s) redirects; returns once the final
+    /// response's head has arrived.
+    private func request(_ job: TransferJob, offset: Int64) async throws -> (Response, String) {
         var url = job.url
         lazy var originalHost = URLComponents(string: job.url)?.host?.lowercased()
         for _ in 0...configuration.maxRedirects {
-            var request = HTTPClientRequest(url: url)
-            request.method = .GET
-            request.headers.add(name: "User-Agent", value: configuration.userAgent)
-            request.headers.add(name: "Accept-Encoding", value: "identity")
+            var headers = HTTPHeaders()
+            headers.add(name: "User-Agent", value: configuration.userAgent)
+            headers.add(name: "Accept-Encoding", value: "identity")
             let sameHost = url == job.url || URLComponents(string: url)?.host?.lowercased() == originalHost
             for header in job.headers {
                 // Credentials are not handed to another host a redirect points at (as curl does).
                 if !sameHost, ["authorization", "cookie", "proxy-authorization"].contains(header.name.lowercased()) { continue }
-                request.headers.replaceOrAdd(name: header.name, value: header.value)
+                headers.replaceOrAdd(name: header.name, value: header.value)
             }
             if offset > 0, job.rangesUsable {
-                request.headers.add(name: "Range", value: "bytes=\(offset)-")
+                headers.add(name: "Range", value: "bytes=\(offset)-")
                 if let validator = ResponseInterpreter.ifRangeValidator(etag: job.etag, lastModified: job.lastModified) {
-                    request.headers.add(name: "If-Range", value: validator)
+                    headers.add(name: "If-Range", value: validator)
                 }
             }
-            let response = try await pool.client(for: url).execute(request, deadline: .now() + .hours(24 * 365))
-            let status = Int(response.status.code)
+            let response = try await send(url, headers: headers)
+            let status = Int(response.head.status.code)
             guard [301, 302, 303, 307, 308].contains(status) else { return (response, url) }
-            guard let location = response.headers.first(name: "location"), !location.isEmpty else {
+            response.drop()
+            guard let location = response.head.headers.first(name: "location"), !location.isEmpty else {
                 throw TransferError.permanent("redirect without a location (HTTP \(status))")
             }
             guard let next = URL(string: location, relativeTo: URL(string: url))?.absoluteURL,
@@ -143,6 +149,54 @@ struct TransferRunner: Sendable {
         throw TransferError.permanent("too many redirects (more than \(configuration.maxRedirects))")
     }
 
+    /// A request whose response head has arrived; its body waits for a plan.
+    private struct Response {
+        let head: HTTPResponseHead
+        let plan: EventLoopPromise<ResponseSink.Plan>
+        let sink: ResponseSink
+        let cancel: @Sendable () -> Void
+
+        /// Leaves the body unwritten: a small one is read and dropped so the connection can serve
+        /// the next request, a larger one ends the request. Does nothing once the body has a plan.
+        func drop() {
+            if let length = head.headers.first(name: "content-length").flatMap(Int64.init), length <= 64 * 1024 {
+                plan.succeed(.discard)
+            } else {
+                plan.fail(CancellationError())
+            }
+        }
+    }
+
+    /// Sends one GET: plain HTTP without a proxy on `PlainHTTPClient`, the rest (and a plain
+    /// response whose body is encoded, which that client does not decode) on AsyncHTTPClient.
+    private func send(_ url: String, headers: HTTPHeaders) async throws -> Response {
+        let throttle = throttle
+        let progressInterval = configuration.progressInterval
+        if let (client, target) = pool.plainClient(for: url) {
+            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.uri)
+            if !headers.contains(name: "host") { head.headers.add(name: "Host", value: target.hostHeader) }
+            head.headers.add(contentsOf: headers)
+            let exchange = try await client.execute(head, to: target) { loop in
+                ResponseSink(loop: loop, throttle: throttle, progressInterval: progressInterval)
+            }
+            let response = Response(head: exchange.head.head, plan: exchange.head.plan, sink: exchange.sink, cancel: exchange.cancel)
+            guard Self.contentCoding(ResponseHead(status: 200, headers: response.head.headers.map { ($0.name, $0.value) })) != nil else {
+                return response
+            }
+            response.drop()
+        }
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let sink = ResponseSink(loop: loop, throttle: throttle, progressInterval: progressInterval)
+        let request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
+        let task = pool.client(for: url).execute(request: request, delegate: sink, eventLoop: .delegate(on: loop))
+        let head = try await withTaskCancellationHandler {
+            try await sink.responseHead()
+        } onCancel: {
+            task.cancel()
+        }
+        return Response(head: head.head, plan: head.plan, sink: sink, cancel: { task.cancel() })
+    }
+
     private func claimName(_ job: inout TransferJob, head: ResponseHead, finalURL: String, total: Int64?) async throws -> String {
         if let name = job.fileName { return name }
         let suggestion = job.requestedName ?? FileNaming.suggestedName(contentDisposition: head["content-disposition"], url: finalURL)
@@ -151,44 +205,54 @@ struct TransferRunner: Sendable {
         return name
     }
 
-    /// Writes the body at `offset`…, reporting progress; returns the final size.
+    /// Has the body written at `offset`… (on the event loop, see `ResponseSink`) while
+    /// forwarding its progress to the engine; returns the final size.
     private func stream(
-        _ body: HTTPClientResponse.Body, into path: String, from offset: Int64, total: Int64?, job: TransferJob, progressMade: inout Bool
+        _ response: Response, into path: String, from offset: Int64, total: Int64?, job: TransferJob, progressMade: inout Bool
     ) async throws -> Int64 {
-        let part = try PartFile(path: path, truncate: offset == 0)
-        defer { part.close() }
-        if offset > 0 { try part.truncate(to: offset) }
-        var position = offset
-        var lastReport = Monotonic.seconds()
-        var reported = false
-        for try await buffer in body {
-            var writeError: FileError?
-            do { try part.write(buffer, at: position) } catch { writeError = error }
-            if let writeError {
-                guard writeError.isDiskFull else { throw writeError }
-                let shortfall = total.map { max(1, $0 - position - (DiskSpace.available(at: job.directory) ?? 0)) }
-                throw TransferError.diskFull(shortfall: shortfall)
-            }
-            position += Int64(buffer.readableBytes)
-            progressMade = true
-            let wait = throttle.consume(buffer.readableBytes)
-            if wait > 0 { try await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
-            let now = Monotonic.seconds()
-            if now - lastReport >= configuration.progressInterval {
-                lastReport = now
-                reported = true
-                await engine.transferProgress(job.id, job.generation, received: position)
-            }
+        let part: PartFile
+        do {
+            part = try PartFile(path: path, truncate: offset == 0)
+            if offset > 0 { try part.truncate(to: offset) }
+        } catch {
+            response.drop()
+            throw error
         }
-        try Task.checkCancellation()
+        // Closed only after the request has ended: no write can come later.
+        defer { part.close() }
+        response.plan.succeed(.write(part.writer, offset: offset, total: total))
+        async let reported = forwardProgress(response.sink.progress, job: job)
+        let size: Int64
+        do {
+            size = try await withTaskCancellationHandler {
+                try await response.sink.bodyWritten()
+            } onCancel: {
+                response.cancel()
+            }
+        } catch {
+            progressMade = response.sink.position > offset
+            throw error
+        }
+        progressMade = size > offset
         // A body that arrived within one progress interval goes straight to "finished" (which
         // carries the size): with many small files that is one engine call less per file.
-        if reported { await engine.transferProgress(job.id, job.generation, received: position) }
-        if let total, position < total {
-            throw TransferError.transient("the connection closed early (\(position) of \(total) bytes)")
+        if await reported { await engine.transferProgress(job.id, job.generation, received: size) }
+        try Task.checkCancellation()
+        if let total, size < total {
+            throw TransferError.transient("the connection closed early (\(size) of \(total) bytes)")
         }
         try part.sync()
-        return position
+        return size
+    }
+
+    /// Hands each progress report to the engine; returns whether there was any.
+    private func forwardProgress(_ progress: AsyncStream<Int64>, job: TransferJob) async -> Bool {
+        var any = false
+        for await position in progress {
+            any = true
+            await engine.transferProgress(job.id, job.generation, received: position)
+        }
+        return any
     }
 
     /// Verifies the checksum, then moves the `.part` to a free final name.

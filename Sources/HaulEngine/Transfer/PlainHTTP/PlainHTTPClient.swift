@@ -1,0 +1,152 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// HTTP/1.1 over plain TCP for the common case: an `http://` URL that no proxy applies to.
+///
+/// Keeps idle keep-alive connections per host and delivers each response to a `ResponseSink` on
+/// the connection's event loop. AsyncHTTPClient stays for TLS, proxies and encoded bodies; this
+/// path exists because, with many small files, AsyncHTTPClient's per-request machinery cost
+/// haul more than the rest of the request did (issue 6, (b)).
+final class PlainHTTPClient: Sendable {
+    /// Where a request goes and what it asks for.
+    struct Target: Sendable {
+        let host: String
+        let port: Int
+        /// Path and query, percent-encoded, as sent on the request line.
+        let uri: String
+        /// The `Host` header's value.
+        var hostHeader: String {
+            let name = host.contains(":") ? "[\(host)]" : host
+            return port == 80 ? name : "\(name):\(port)"
+        }
+
+        /// The target of an `http://` URL; nil for any other scheme or a URL without a host.
+        init?(url: String) {
+            guard let components = URLComponents(string: url), components.scheme?.lowercased() == "http",
+                  var host = components.host, !host.isEmpty else { return nil }
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            self.host = host
+            port = components.port ?? 80
+            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            uri = components.percentEncodedQuery.map { path + "?" + $0 } ?? path
+        }
+
+        var endpoint: Endpoint { Endpoint(host: host, port: port) }
+    }
+
+    struct Endpoint: Hashable, Sendable {
+        let host: String
+        let port: Int
+    }
+
+    /// A request in flight: its response is going to `sink`.
+    struct Exchange: Sendable {
+        let sink: ResponseSink
+        let head: ResponseSink.Head
+        let channel: Channel
+
+        /// Ends the request (the connection is closed; the sink fails).
+        func cancel() { channel.close(promise: nil) }
+    }
+
+    /// The pooled connection was closed by the server before it answered: send again on a new one.
+    struct StaleConnection: Error {}
+
+    private let group: EventLoopGroup
+    private let connectTimeout: TimeAmount
+    private let stallTimeout: TimeAmount
+    private let readSize: Int
+    private let idle = Mutex<[Endpoint: [Channel]]>([:])
+    /// Idle connections kept per host, beyond which a finished one is closed.
+    private static let idleLimit = 16
+
+    init(group: EventLoopGroup, connectTimeout: Double, stallTimeout: Double, readSize: Int) {
+        self.group = group
+        self.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
+        self.stallTimeout = .milliseconds(Int64(stallTimeout * 1000))
+        self.readSize = readSize
+    }
+
+    /// Sends `head` (a GET) to `target` and returns once the response head has arrived; the body
+    /// waits for the plan the caller answers the head with. `makeSink` is given the event loop of
+    /// the connection the request goes out on.
+    func execute(
+        _ head: HTTPRequestHead, to target: Target, makeSink: (EventLoop) -> ResponseSink
+    ) async throws -> Exchange {
+        var fresh = false
+        while true {
+            let (channel, reused) = try await connection(to: target.endpoint, fresh: fresh)
+            let sink = makeSink(channel.eventLoop)
+            channel.eventLoop.execute {
+                do {
+                    try channel.pipeline.syncOperations.handler(type: PlainHTTPHandler.self).start(head, reused: reused, sink: sink)
+                } catch {
+                    sink.fail(error)
+                }
+            }
+            do {
+                let responseHead = try await withTaskCancellationHandler {
+                    try await sink.responseHead()
+                } onCancel: {
+                    channel.close(promise: nil)
+                }
+                return Exchange(sink: sink, head: responseHead, channel: channel)
+            } catch is StaleConnection {
+                fresh = true
+            }
+        }
+    }
+
+    /// Closes the idle connections.
+    func shutdown() async {
+        let channels = idle.withLock { pool in
+            defer { pool = [:] }
+            return pool.values.flatMap { $0 }
+        }
+        for channel in channels { try? await channel.close() }
+    }
+
+    private func connection(to endpoint: Endpoint, fresh: Bool) async throws -> (Channel, reused: Bool) {
+        if !fresh {
+            while let channel = idle.withLock({ $0[endpoint]?.popLast() }) {
+                if channel.isActive { return (channel, true) }
+            }
+        }
+        let stallTimeout = stallTimeout
+        let readSize = readSize
+        let channel = try await ClientBootstrap(group: group)
+            .connectTimeout(connectTimeout)
+            .channelOption(.autoRead, value: false)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(PlainHTTPHandler(
+                        stallTimeout: stallTimeout,
+                        onReusable: { [weak self] channel in self?.keep(channel, for: endpoint) },
+                        onClosed: { [weak self] channel in self?.forget(channel, for: endpoint) }
+                    ))
+                }
+            }
+            .connect(host: endpoint.host, port: endpoint.port)
+            .get()
+        return (channel, false)
+    }
+
+    private func keep(_ channel: Channel, for endpoint: Endpoint) {
+        let kept = idle.withLock { pool in
+            guard pool[endpoint, default: []].count < Self.idleLimit else { return false }
+            pool[endpoint, default: []].append(channel)
+            return true
+        }
+        if !kept { channel.close(promise: nil) }
+    }
+
+    private func forget(_ channel: Channel, for endpoint: Endpoint) {
+        idle.withLock { pool in pool[endpoint]?.removeAll { $0 === channel } }
+    }
+}

@@ -1,0 +1,190 @@
+import NIOCore
+import NIOHTTP1
+
+/// One keep-alive connection's requests, one at a time: writes the request, feeds the response to
+/// its `ResponseSink`, and reads from the socket only while the sink is ready for more (the channel
+/// runs with auto-read off), so a paused, capped or undecided body is not buffered in memory.
+final class PlainHTTPHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    private enum Phase { case idle, awaitingHead, body, closed }
+
+    /// What arrived from the connection, kept in order: a part decoded from the socket, or the
+    /// end of the connection (an error, or the peer closing). An end waits behind the parts that
+    /// came before it, so a body that arrived whole before a close is still written.
+    private enum Inbound {
+        case part(HTTPClientResponsePart)
+        case ended(Error)
+    }
+
+    private let stallTimeout: TimeAmount
+    private let onReusable: (Channel) -> Void
+    private let onClosed: (Channel) -> Void
+
+    private var context: ChannelHandlerContext?
+    private var phase = Phase.idle
+    private var sink: ResponseSink?
+    private var reused = false
+    private var keepAlive = true
+    private var headReceived = false
+    /// What arrived while the sink was busy with an earlier part.
+    private var pending = CircularBuffer<Inbound>()
+    /// Waiting for a future the sink returned (its plan, a write held back by the speed cap).
+    private var sinkBusy = false
+    private var lastActivity = NIODeadline.now()
+    private var stallCheck: Scheduled<Void>?
+
+    init(stallTimeout: TimeAmount, onReusable: @escaping (Channel) -> Void, onClosed: @escaping (Channel) -> Void) {
+        self.stallTimeout = stallTimeout
+        self.onReusable = onReusable
+        self.onClosed = onClosed
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    /// Sends a request on this (idle) connection; its response goes to `sink`.
+    func start(_ head: HTTPRequestHead, reused: Bool, sink: ResponseSink) {
+        guard let context, phase == .idle, context.channel.isActive else {
+            sink.fail(reused ? PlainHTTPClient.StaleConnection() : ChannelError.ioOnClosedChannel)
+            return
+        }
+        phase = .awaitingHead
+        self.sink = sink
+        self.reused = reused
+        headReceived = false
+        keepAlive = true
+        lastActivity = .now()
+        armStallCheck()
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        context.read()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lastActivity = .now()
+        pending.append(.part(unwrapInboundIn(data)))
+        deliver()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        readMoreIfReady()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        pending.append(.ended(TransferError.transient("the server closed the connection")))
+        deliver()
+        onClosed(context.channel)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        pending.append(.ended(error))
+        deliver()
+    }
+
+    /// Hands queued parts to the sink, one at a time, each after the previous one's future.
+    private func deliver() {
+        while !sinkBusy, let next = pending.popFirst() {
+            guard let sink else {
+                // Nothing in flight: an idle connection that ends, or bytes after a response.
+                if case .ended = next { closeQuietly() }
+                continue
+            }
+            let future: EventLoopFuture<Void>
+            switch next {
+            case .ended(let error):
+                // A reused connection the server had already given up on: the caller sends again.
+                fail(reused && !headReceived ? PlainHTTPClient.StaleConnection() : error)
+                closeQuietly()
+                return
+            case .part(.head(let head)):
+                // Informational responses (103 Early Hints and the like) precede the real one.
+                if head.status.code < 200 { continue }
+                headReceived = true
+                keepAlive = head.isKeepAlive
+                phase = .body
+                future = sink.receiveHead(head)
+            case .part(.body(let buffer)):
+                future = sink.receiveBodyPart(buffer)
+            case .part(.end):
+                finishResponse()
+                continue
+            }
+            sinkBusy = true
+            var returnedAlready = false
+            future.assumeIsolated().whenComplete { result in
+                self.sinkBusy = false
+                if case .failure(let error) = result {
+                    self.fail(error)
+                    self.closeQuietly()
+                    return
+                }
+                // Completed later (not within this call): pick up where the loop stopped.
+                if returnedAlready {
+                    self.lastActivity = .now()
+                    self.deliver()
+                    self.readMoreIfReady()
+                }
+            }
+            returnedAlready = true
+        }
+    }
+
+    private func readMoreIfReady() {
+        guard let context, !sinkBusy, pending.isEmpty, phase == .awaitingHead || phase == .body else { return }
+        context.read()
+    }
+
+    private func finishResponse() {
+        guard let sink else { return }
+        self.sink = nil
+        stopStallCheck()
+        // The body may have been waiting for its plan while the connection closed.
+        sink.finish()
+        if keepAlive, let context, context.channel.isActive {
+            phase = .idle
+            onReusable(context.channel)
+        } else {
+            closeQuietly()
+        }
+    }
+
+    private func fail(_ error: Error) {
+        stopStallCheck()
+        guard let sink else { return }
+        self.sink = nil
+        phase = .closed
+        sink.fail(error)
+    }
+
+    /// Closes the connection; whatever is still queued can no longer matter.
+    private func closeQuietly() {
+        phase = .closed
+        pending.removeAll()
+        context?.close(promise: nil)
+    }
+
+    /// Fails the request when no byte arrived for `stallTimeout` while the sink wanted more.
+    private func armStallCheck() {
+        guard let context else { return }
+        stallCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: lastActivity + stallTimeout) {
+            self.stallCheck = nil
+            guard self.sink != nil else { return }
+            if self.sinkBusy || NIODeadline.now() < self.lastActivity + self.stallTimeout {
+                if self.sinkBusy { self.lastActivity = .now() }
+                self.armStallCheck()
+                return
+            }
+            let seconds = Double(self.stallTimeout.nanoseconds) / 1e9
+            self.fail(TransferError.transient("stalled: no data for \(Int(seconds)) s"))
+            self.closeQuietly()
+        }
+    }
+
+    private func stopStallCheck() {
+        stallCheck?.cancel()
+        stallCheck = nil
+    }
+}

@@ -1,0 +1,25 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// AsyncHTTPClient (TLS and proxies) delivers its response to the same sink as `PlainHTTPClient`.
+extension ResponseSink: HTTPClientResponseDelegate {
+    typealias Response = Int64
+
+    func didReceiveHead(task: HTTPClient.Task<Int64>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        receiveHead(head)
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Int64>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        receiveBodyPart(buffer)
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Int64>, _ error: Error) {
+        fail(error)
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Int64>) throws -> Int64 {
+        finish()
+        return position
+    }
+}

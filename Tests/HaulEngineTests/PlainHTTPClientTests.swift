@@ -1,0 +1,62 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import XCTest
+@testable import HaulEngine
+
+/// The lean plain-HTTP path against nginx: connections kept alive between files, and a
+/// connection the server closed while idle replaced without the download noticing.
+final class PlainHTTPClientTests: EngineTestCase {
+    var nginx: NginxServer!
+    var www: String!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        www = dir.subdirectory("www")
+        nginx = try await NginxServer(root: www, keepaliveTimeout: "1s", workDirectory: dir.subdirectory("nginx"))
+    }
+
+    override func tearDown() async throws {
+        await nginx?.stop()
+        try await super.tearDown()
+    }
+
+    func testManySmallFilesShareAFewKeptAliveConnections() async throws {
+        let count = 40
+        for i in 0..<count { try TestFiles.random(www + "/f\(i).bin", size: 1000 + i) }
+        let engine = try makeEngine()
+        _ = try await engine.perform(.setConcurrency(2))
+        var ids: [DownloadID] = []
+        for i in 0..<count { ids.append(try await add(engine, nginx.url("f\(i).bin"))) }
+        await engine.start()
+        for (i, id) in ids.enumerated() {
+            let d = try await finished(engine, id)
+            XCTAssertEqual(d.state, .finished, d.reason ?? "")
+            assertSameContents(d.path!, www + "/f\(i).bin")
+        }
+        let log = nginx.accessLog()
+        XCTAssertEqual(log.count, count)
+        let connections = Set(log.map(\.connection))
+        XCTAssertLessThanOrEqual(connections.count, 4, "\(count) requests on \(connections.count) connections")
+    }
+
+    func testAConnectionTheServerClosedWhileIdleIsReplaced() async throws {
+        try TestFiles.random(www + "/a.bin", size: 5000)
+        try TestFiles.random(www + "/b.bin", size: 6000)
+        let engine = try makeEngine()
+        let a = try await add(engine, nginx.url("a.bin"))
+        await engine.start()
+        _ = try await finished(engine, a)
+        // nginx closes the kept-alive connection after 1 s of idleness.
+        try await Task.sleep(for: .milliseconds(1600))
+        let b = try await add(engine, nginx.url("b.bin"))
+        let d = try await finished(engine, b)
+        XCTAssertEqual(d.state, .finished, d.reason ?? "")
+        XCTAssertNil(d.lastError)
+        XCTAssertEqual(d.retries, 0)
+        assertSameContents(d.path!, www + "/b.bin")
+        let log = nginx.accessLog()
+        XCTAssertEqual(log.map(\.status), [200, 200])
+        XCTAssertNotEqual(log[0].connection, log[1].connection)
+    }
+}
