@@ -12,6 +12,16 @@ extension Engine {
     /// Picks a free name for the file, based on `suggestion`; nil when the run is stale.
     func transferClaimName(_ id: DownloadID, _ generation: UInt64, _ suggestion: String, total: Int64?, keepingPart: String? = nil) -> String? {
         guard var download = current(id, generation) else { return nil }
+        if let total { download.totalBytes = total }
+        claimName(suggestion, for: &download, keepingPart: keepingPart)
+        downloads[id] = download
+        changed(download)
+        return download.fileName
+    }
+
+    /// Sets `download.fileName` to a free name based on `suggestion`, and journals it.
+    private func claimName(_ suggestion: String, for download: inout Download, keepingPart: String? = nil) {
+        let id = download.id
         let directory = download.directory.hasSuffix("/") ? String(download.directory.dropLast()) : download.directory
         let name = FileNaming.uniqueName(suggestion) { candidate in
             let path = directory + "/" + candidate
@@ -20,12 +30,8 @@ extension Engine {
                 || (path + ".part" != keepingPart && Self.somethingExists(at: path + ".part"))
         }
         download.fileName = name
-        if let total { download.totalBytes = total }
-        downloads[id] = download
         // Before the .part exists, so a crash can never leave a claimed name unrecorded.
         journal.append(.init(id: id, fileName: name, totalBytes: download.totalBytes, finished: false))
-        changed(download)
-        return name
     }
 
     /// Any entry at `path`, a dangling symlink included (`lstat`, so a link can never be written through).
@@ -34,12 +40,16 @@ extension Engine {
         return lstat(path, &info) == 0
     }
 
-    /// The response is good and its body is about to be written. False when the run is stale.
-    func transferBegan(_ id: DownloadID, _ generation: UInt64, _ info: ResponseInfo) -> Bool {
-        guard var download = current(id, generation) else { return false }
-        download.fileName = info.fileName
+    /// The response is good and its body is about to be written: returns the file's name (claimed
+    /// here when the download has none yet), nil when the run is stale.
+    func transferBegan(_ id: DownloadID, _ generation: UInt64, _ info: ResponseInfo) -> String? {
+        guard var download = current(id, generation) else { return nil }
         download.receivedBytes = info.receivedBytes
         download.totalBytes = info.totalBytes
+        switch info.name {
+        case .known(let name): download.fileName = name
+        case .suggested(let suggestion): claimName(suggestion, for: &download)
+        }
         download.etag = info.etag
         download.lastModified = info.lastModified
         if let resumable = info.resumable { download.resumable = resumable }
@@ -50,7 +60,7 @@ extension Engine {
         }
         downloads[id] = download
         changed(download)
-        return true
+        return download.fileName
     }
 
     func transferProgress(_ id: DownloadID, _ generation: UInt64, received: Int64) {

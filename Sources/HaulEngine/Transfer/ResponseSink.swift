@@ -8,8 +8,8 @@ import Synchronization
 /// An HTTP client (`PlainHTTPClient`, or AsyncHTTPClient through the delegate adapter) calls the
 /// `receive…`, `finish` and `fail` methods on `loop`. Until the task has answered the head with a
 /// `Plan` (through the promise in `Head`), the client reads no body. Writing each part where it
-/// arrives spares a thread wake-up per part. Progress reaches the task through `progress`, at most
-/// once per interval.
+/// arrives spares a thread wake-up per part. The task then waits on `nextEvent()`: progress at most
+/// once per interval, and the end.
 final class ResponseSink: Sendable {
     /// What to do with the body of a response the task has seen the head of.
     enum Plan: Sendable {
@@ -25,31 +25,37 @@ final class ResponseSink: Sendable {
         let plan: EventLoopPromise<Plan>
     }
 
+    /// What the task hears about the body once it is being written.
+    enum Event: Sendable {
+        /// The file position the body has reached.
+        case progress(Int64)
+        /// The whole body is written; the file's size.
+        case finished(Int64)
+    }
+
     private struct State {
         var plan: Plan?
         var position: Int64 = 0
         var lastReport: Double
+        /// The task, when it is waiting for the next event.
+        var waiter: CheckedContinuation<Event, Error>?
+        /// A progress report the task has not taken yet (only the latest is kept).
+        var unreported: Int64?
+        var outcome: Result<Int64, Error>?
     }
 
     let loop: EventLoop
     private let head: EventLoopPromise<Head>
-    private let done: EventLoopPromise<Int64>
     private let state: Mutex<State>
     private let throttle: Throttle
     private let progressInterval: Double
-    private let reportProgress: AsyncStream<Int64>.Continuation
-
-    /// Bytes written so far, at most once per progress interval; finishes with the response.
-    let progress: AsyncStream<Int64>
 
     init(loop: EventLoop, throttle: Throttle, progressInterval: Double) {
         self.loop = loop
         head = loop.makePromise()
-        done = loop.makePromise()
         state = Mutex(State(lastReport: Monotonic.seconds()))
         self.throttle = throttle
         self.progressInterval = progressInterval
-        (progress, reportProgress) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// The response head, once it has arrived; throws what ended the request before that.
@@ -57,9 +63,21 @@ final class ResponseSink: Sendable {
         try await head.futureResult.get()
     }
 
-    /// The size of the file once the whole body is written; throws what ended the request.
-    func bodyWritten() async throws -> Int64 {
-        try await done.futureResult.get()
+    /// The next thing that happened to the body: its end (or the error that ended it) first,
+    /// else the latest progress, else whichever comes next.
+    func nextEvent() async throws -> Event {
+        try await withCheckedThrowingContinuation { waiter in
+            let ready: Result<Event, Error>? = state.withLock { s in
+                if let outcome = s.outcome { return outcome.map(Event.finished) }
+                if let position = s.unreported {
+                    s.unreported = nil
+                    return .success(.progress(position))
+                }
+                s.waiter = waiter
+                return nil
+            }
+            if let ready { waiter.resume(with: ready) }
+        }
     }
 
     /// The file position the body reached.
@@ -80,7 +98,7 @@ final class ResponseSink: Sendable {
     /// Writes (or drops) one part; the client reads no more until the returned future succeeds
     /// (later while a speed cap holds it back).
     func receiveBodyPart(_ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        let outcome: Result<Int64?, Error> = state.withLock { s in
+        let outcome: Result<CheckedContinuation<Event, Error>?, Error> = state.withLock { s in
             guard case .write(let writer, _, let total) = s.plan else { return .success(nil) }
             do throws(FileError) {
                 try writer.write(buffer, at: s.position)
@@ -93,13 +111,18 @@ final class ResponseSink: Sendable {
             let now = Monotonic.seconds()
             guard now - s.lastReport >= progressInterval else { return .success(nil) }
             s.lastReport = now
-            return .success(s.position)
+            guard let waiter = s.waiter else {
+                s.unreported = s.position
+                return .success(nil)
+            }
+            s.waiter = nil
+            return .success(waiter)
         }
         switch outcome {
         case .failure(let error):
             return loop.makeFailedFuture(error)
-        case .success(let report):
-            if let report { reportProgress.yield(report) }
+        case .success(let waiter):
+            waiter?.resume(returning: .progress(position))
         }
         let wait = throttle.consume(buffer.readableBytes)
         guard wait > 0 else { return loop.makeSucceededVoidFuture() }
@@ -108,14 +131,22 @@ final class ResponseSink: Sendable {
 
     /// The response ended after the last body part.
     func finish() {
-        reportProgress.finish()
-        done.succeed(position)
+        end(with: .success(position))
     }
 
     /// The request ended with `error`; nothing is written after this.
     func fail(_ error: Error) {
         head.fail(error)
-        reportProgress.finish()
-        done.fail(error)
+        end(with: .failure(error))
+    }
+
+    private func end(with outcome: Result<Int64, Error>) {
+        let waiter = state.withLock { s -> CheckedContinuation<Event, Error>? in
+            guard s.outcome == nil else { return nil }
+            s.outcome = outcome
+            defer { s.waiter = nil }
+            return s.waiter
+        }
+        waiter?.resume(with: outcome.map(Event.finished))
     }
 }

@@ -19,7 +19,14 @@ struct TransferJob: Sendable {
 
 /// What the engine learns from a response head that will be written.
 struct ResponseInfo: Sendable {
-    var fileName: String
+    enum Name: Sendable {
+        /// The download's file already has this name.
+        case known(String)
+        /// The engine claims a free name based on this one.
+        case suggested(String)
+    }
+
+    var name: Name
     var receivedBytes: Int64
     var totalBytes: Int64?
     var etag: String?

@@ -84,12 +84,12 @@ struct TransferRunner: Sendable {
                     total = nil
                     resumable = false
                 }
-                let name = try await claimName(&job, head: head, finalURL: finalURL, total: total)
                 if let total, let shortfall = DiskSpace.shortfall(writing: total - writeOffset, into: job.directory) {
                     throw TransferError.diskFull(shortfall: shortfall)
                 }
                 let info = ResponseInfo(
-                    fileName: name,
+                    name: job.fileName.map(ResponseInfo.Name.known)
+                        ?? .suggested(job.requestedName ?? FileNaming.suggestedName(contentDisposition: head["content-disposition"], url: finalURL)),
                     receivedBytes: writeOffset,
                     totalBytes: total,
                     etag: head["etag"],
@@ -100,7 +100,9 @@ struct TransferRunner: Sendable {
                 )
                 job.etag = info.etag
                 job.lastModified = info.lastModified
-                guard await engine.transferBegan(job.id, job.generation, info) else { throw CancellationError() }
+                // The name is claimed (and journaled) before the `.part` exists.
+                guard let name = await engine.transferBegan(job.id, job.generation, info) else { throw CancellationError() }
+                job.fileName = name
                 bodyTaken = true
                 let size = try await stream(response, into: partPath(job, name), from: writeOffset, total: total, job: job, progressMade: &progressMade)
                 try await place(&job, name: name, size: size)
@@ -197,16 +199,8 @@ struct TransferRunner: Sendable {
         return Response(head: head.head, plan: head.plan, sink: sink, cancel: { task.cancel() })
     }
 
-    private func claimName(_ job: inout TransferJob, head: ResponseHead, finalURL: String, total: Int64?) async throws -> String {
-        if let name = job.fileName { return name }
-        let suggestion = job.requestedName ?? FileNaming.suggestedName(contentDisposition: head["content-disposition"], url: finalURL)
-        guard let name = await engine.transferClaimName(job.id, job.generation, suggestion, total: total) else { throw CancellationError() }
-        job.fileName = name
-        return name
-    }
-
     /// Has the body written at `offset`… (on the event loop, see `ResponseSink`) while
-    /// forwarding its progress to the engine; returns the final size.
+    /// passing its progress on to the engine; returns the final size.
     private func stream(
         _ response: Response, into path: String, from offset: Int64, total: Int64?, job: TransferJob, progressMade: inout Bool
     ) async throws -> Int64 {
@@ -221,11 +215,19 @@ struct TransferRunner: Sendable {
         // Closed only after the request has ended: no write can come later.
         defer { part.close() }
         response.plan.succeed(.write(part.writer, offset: offset, total: total))
-        async let reported = forwardProgress(response.sink.progress, job: job)
+        var reported = false
         let size: Int64
         do {
             size = try await withTaskCancellationHandler {
-                try await response.sink.bodyWritten()
+                while true {
+                    switch try await response.sink.nextEvent() {
+                    case .progress(let position):
+                        reported = true
+                        await engine.transferProgress(job.id, job.generation, received: position)
+                    case .finished(let size):
+                        return size
+                    }
+                }
             } onCancel: {
                 response.cancel()
             }
@@ -236,23 +238,13 @@ struct TransferRunner: Sendable {
         progressMade = size > offset
         // A body that arrived within one progress interval goes straight to "finished" (which
         // carries the size): with many small files that is one engine call less per file.
-        if await reported { await engine.transferProgress(job.id, job.generation, received: size) }
+        if reported { await engine.transferProgress(job.id, job.generation, received: size) }
         try Task.checkCancellation()
         if let total, size < total {
             throw TransferError.transient("the connection closed early (\(size) of \(total) bytes)")
         }
         try part.sync()
         return size
-    }
-
-    /// Hands each progress report to the engine; returns whether there was any.
-    private func forwardProgress(_ progress: AsyncStream<Int64>, job: TransferJob) async -> Bool {
-        var any = false
-        for await position in progress {
-            any = true
-            await engine.transferProgress(job.id, job.generation, received: position)
-        }
-        return any
     }
 
     /// Verifies the checksum, then moves the `.part` to a free final name.
