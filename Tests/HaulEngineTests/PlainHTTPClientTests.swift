@@ -59,4 +59,37 @@ final class PlainHTTPClientTests: EngineTestCase {
         XCTAssertEqual(log.map(\.status), [200, 200])
         XCTAssertNotEqual(log[0].connection, log[1].connection)
     }
+
+    func testHaulClosesAConnectionLeftUnusedPastItsIdleTimeout() async throws {
+        try TestFiles.random(www + "/a.bin", size: 5000)
+        try TestFiles.random(www + "/b.bin", size: 6000)
+        let engine = try makeEngine { $0.idleConnectionTimeout = 0.2 }
+        let a = try await add(engine, nginx.url("a.bin"))
+        await engine.start()
+        _ = try await finished(engine, a)
+        // Past haul's 0.2 s, well before nginx's own 1 s.
+        try await Task.sleep(for: .milliseconds(600))
+        let b = try await add(engine, nginx.url("b.bin"))
+        let d = try await finished(engine, b)
+        XCTAssertEqual(d.state, .finished, d.reason ?? "")
+        XCTAssertNil(d.lastError)
+        let log = nginx.accessLog()
+        XCTAssertEqual(log.count, 2)
+        XCTAssertNotEqual(log.first?.connection, log.last?.connection, "the idle connection was closed, not reused")
+    }
+
+    func testAConnectionUsedWithinItsIdleTimeoutIsReused() async throws {
+        try TestFiles.random(www + "/a.bin", size: 5000)
+        try TestFiles.random(www + "/b.bin", size: 6000)
+        let engine = try makeEngine()
+        let a = try await add(engine, nginx.url("a.bin"))
+        await engine.start()
+        _ = try await finished(engine, a)
+        try await Task.sleep(for: .milliseconds(300))
+        let b = try await add(engine, nginx.url("b.bin"))
+        _ = try await finished(engine, b)
+        let log = nginx.accessLog()
+        XCTAssertEqual(log.count, 2)
+        XCTAssertEqual(log.first?.connection, log.last?.connection)
+    }
 }

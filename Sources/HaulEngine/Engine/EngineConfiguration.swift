@@ -8,6 +8,8 @@ public struct EngineConfiguration: Sendable {
     /// Seconds without a byte before a transfer counts as stalled and is retried.
     public var stallTimeout: Double = 30
     public var connectTimeout: Double = 15
+    /// Seconds a kept-alive connection may sit unused before haul closes it.
+    public var idleConnectionTimeout: Double = 30
     public var maxRedirects = 20
     /// Bytes asked of the socket per read; large reads are what make the engine fast.
     public var readSize = 256 * 1024

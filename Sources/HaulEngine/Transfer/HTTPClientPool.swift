@@ -27,6 +27,7 @@ final class HTTPClientPool: Sendable {
             group: MultiThreadedEventLoopGroup.singleton,
             connectTimeout: configuration.connectTimeout,
             stallTimeout: configuration.stallTimeout,
+            idleTimeout: configuration.idleConnectionTimeout,
             readSize: configuration.readSize
         )
     }

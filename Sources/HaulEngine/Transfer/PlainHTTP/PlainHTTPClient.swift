@@ -58,15 +58,17 @@ final class PlainHTTPClient: Sendable {
     private let group: EventLoopGroup
     private let connectTimeout: TimeAmount
     private let stallTimeout: TimeAmount
+    private let idleTimeout: TimeAmount
     private let readSize: Int
     private let idle = Mutex<[Endpoint: [Channel]]>([:])
     /// Idle connections kept per host, beyond which a finished one is closed.
     private static let idleLimit = 16
 
-    init(group: EventLoopGroup, connectTimeout: Double, stallTimeout: Double, readSize: Int) {
+    init(group: EventLoopGroup, connectTimeout: Double, stallTimeout: Double, idleTimeout: Double, readSize: Int) {
         self.group = group
         self.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
         self.stallTimeout = .milliseconds(Int64(stallTimeout * 1000))
+        self.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         self.readSize = readSize
     }
 
@@ -116,6 +118,7 @@ final class PlainHTTPClient: Sendable {
             }
         }
         let stallTimeout = stallTimeout
+        let idleTimeout = idleTimeout
         let readSize = readSize
         let channel = try await ClientBootstrap(group: group)
             .connectTimeout(connectTimeout)
@@ -127,6 +130,7 @@ final class PlainHTTPClient: Sendable {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(PlainHTTPHandler(
                         stallTimeout: stallTimeout,
+                        idleTimeout: idleTimeout,
                         onReusable: { [weak self] channel in self?.keep(channel, for: endpoint) },
                         onClosed: { [weak self] channel in self?.forget(channel, for: endpoint) }
                     ))

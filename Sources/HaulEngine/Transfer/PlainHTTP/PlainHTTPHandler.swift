@@ -19,6 +19,7 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     }
 
     private let stallTimeout: TimeAmount
+    private let idleTimeout: TimeAmount
     private let onReusable: (Channel) -> Void
     private let onClosed: (Channel) -> Void
 
@@ -34,9 +35,12 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     private var sinkBusy = false
     private var lastActivity = NIODeadline.now()
     private var stallCheck: Scheduled<Void>?
+    /// Closes the connection when it has been kept unused for `idleTimeout`.
+    private var idleClose: Scheduled<Void>?
 
-    init(stallTimeout: TimeAmount, onReusable: @escaping (Channel) -> Void, onClosed: @escaping (Channel) -> Void) {
+    init(stallTimeout: TimeAmount, idleTimeout: TimeAmount, onReusable: @escaping (Channel) -> Void, onClosed: @escaping (Channel) -> Void) {
         self.stallTimeout = stallTimeout
+        self.idleTimeout = idleTimeout
         self.onReusable = onReusable
         self.onClosed = onClosed
     }
@@ -51,6 +55,8 @@ final class PlainHTTPHandler: ChannelInboundHandler {
             return
         }
         phase = .awaitingHead
+        idleClose?.cancel()
+        idleClose = nil
         self.sink = sink
         self.reused = reused
         headReceived = false
@@ -145,6 +151,9 @@ final class PlainHTTPHandler: ChannelInboundHandler {
         sink.finish()
         if keepAlive, let context, context.channel.isActive {
             phase = .idle
+            idleClose = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) {
+                if self.phase == .idle { self.closeQuietly() }
+            }
             onReusable(context.channel)
         } else {
             closeQuietly()
