@@ -106,8 +106,7 @@ final class PlainHTTPHandler: ChannelInboundHandler {
                 closeQuietly()
                 return
             case .part(.head(let head)):
-                // Informational responses (103 Early Hints and the like) precede the real one.
-                if head.status.code < 200 { continue }
+                // Informational responses (1xx) never get here: the decoder drops them.
                 headReceived = true
                 keepAlive = head.isKeepAlive
                 phase = .body
