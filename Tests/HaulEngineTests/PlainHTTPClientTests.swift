@@ -41,55 +41,43 @@ final class PlainHTTPClientTests: EngineTestCase {
     }
 
     func testAConnectionTheServerClosedWhileIdleIsReplaced() async throws {
-        try TestFiles.random(www + "/a.bin", size: 5000)
-        try TestFiles.random(www + "/b.bin", size: 6000)
-        let engine = try makeEngine()
-        let a = try await add(engine, nginx.url("a.bin"))
-        await engine.start()
-        _ = try await finished(engine, a)
         // nginx closes the kept-alive connection after 1 s of idleness.
-        try await Task.sleep(for: .milliseconds(1600))
-        let b = try await add(engine, nginx.url("b.bin"))
-        let d = try await finished(engine, b)
-        XCTAssertEqual(d.state, .finished, d.reason ?? "")
-        XCTAssertNil(d.lastError)
-        XCTAssertEqual(d.retries, 0)
-        assertSameContents(d.path!, www + "/b.bin")
-        let log = nginx.accessLog()
+        let (second, log) = try await twoDownloads(apart: 1.6)
+        XCTAssertEqual(second.retries, 0)
         XCTAssertEqual(log.map(\.status), [200, 200])
         XCTAssertNotEqual(log[0].connection, log[1].connection)
     }
 
     func testHaulClosesAConnectionLeftUnusedPastItsIdleTimeout() async throws {
-        try TestFiles.random(www + "/a.bin", size: 5000)
-        try TestFiles.random(www + "/b.bin", size: 6000)
-        let engine = try makeEngine { $0.idleConnectionTimeout = 0.2 }
-        let a = try await add(engine, nginx.url("a.bin"))
-        await engine.start()
-        _ = try await finished(engine, a)
         // Past haul's 0.2 s, well before nginx's own 1 s.
-        try await Task.sleep(for: .milliseconds(600))
-        let b = try await add(engine, nginx.url("b.bin"))
-        let d = try await finished(engine, b)
-        XCTAssertEqual(d.state, .finished, d.reason ?? "")
-        XCTAssertNil(d.lastError)
-        let log = nginx.accessLog()
+        let (_, log) = try await twoDownloads(apart: 0.6) { $0.idleConnectionTimeout = 0.2 }
         XCTAssertEqual(log.count, 2)
         XCTAssertNotEqual(log.first?.connection, log.last?.connection, "the idle connection was closed, not reused")
     }
 
     func testAConnectionUsedWithinItsIdleTimeoutIsReused() async throws {
+        let (_, log) = try await twoDownloads(apart: 0.3)
+        XCTAssertEqual(log.count, 2)
+        XCTAssertEqual(log.first?.connection, log.last?.connection)
+    }
+
+    /// Downloads one file, waits `seconds`, downloads another; checks the second arrived whole
+    /// without an error, and returns it with nginx's log of both requests.
+    private func twoDownloads(
+        apart seconds: Double, _ tune: (inout EngineConfiguration) -> Void = { _ in }
+    ) async throws -> (Download, [NginxServer.LogEntry]) {
         try TestFiles.random(www + "/a.bin", size: 5000)
         try TestFiles.random(www + "/b.bin", size: 6000)
-        let engine = try makeEngine()
+        let engine = try makeEngine(tune)
         let a = try await add(engine, nginx.url("a.bin"))
         await engine.start()
         _ = try await finished(engine, a)
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
         let b = try await add(engine, nginx.url("b.bin"))
-        _ = try await finished(engine, b)
-        let log = nginx.accessLog()
-        XCTAssertEqual(log.count, 2)
-        XCTAssertEqual(log.first?.connection, log.last?.connection)
+        let d = try await finished(engine, b)
+        XCTAssertEqual(d.state, .finished, d.reason ?? "")
+        XCTAssertNil(d.lastError)
+        assertSameContents(d.path!, www + "/b.bin")
+        return (d, nginx.accessLog())
     }
 }
