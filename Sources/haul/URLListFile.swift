@@ -28,7 +28,7 @@ enum URLListFile {
 
     static func parse(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline).compactMap { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = String(line).trimmingCharacters(where: \.isWhitespace)
             return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : trimmed
         }
     }

@@ -66,6 +66,11 @@ final class InputValidationTests: XCTestCase {
         XCTAssertThrowsError(try DownloadURL.validate("not a url"))
         XCTAssertThrowsError(try DownloadURL.validate("http://"))
         XCTAssertThrowsError(try DownloadURL.validate("http://host/\u{1B}[2J")) { XCTAssertFalse("\($0)".contains("\u{1B}")) }
+        XCTAssertThrowsError(try DownloadURL.validate("http://host/\u{9B}2J"), "a C1 control inside")
+        XCTAssertThrowsError(try DownloadURL.validate("http://host/a\tb"), "a tab inside")
+        XCTAssertThrowsError(try DownloadURL.validate("http://host/a\u{7F}"), "DEL inside")
+        XCTAssertEqual(try DownloadURL.validate("\u{A0}\thttp://h/x\r\n\u{2003}"), "http://h/x", "Unicode spaces around are trimmed")
+        XCTAssertThrowsError(try DownloadURL.validate(" \n\t ")) { XCTAssertTrue("\($0)".contains("empty URL")) }
     }
 
     func testHeaders() throws {

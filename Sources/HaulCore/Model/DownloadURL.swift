@@ -6,10 +6,11 @@ public enum DownloadURL {
 
     /// A normalized http(s) URL string, or a clear error.
     public static func validate(_ text: String) throws(InputError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let shown = TerminalText.sanitize(trimmed)
+        // Plain Swift, not Foundation's trimming: `haul add -i` validates thousands of these.
+        let trimmed = text.trimmingCharacters(where: \.isWhitespace)
+        var shown: String { TerminalText.sanitize(trimmed) }
         guard !trimmed.isEmpty else { throw InputError("empty URL") }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) else {
+        guard !trimmed.unicodeScalars.contains(where: Self.isSpaceOrControl) else {
             throw InputError("'\(shown)' is not a valid URL (it contains spaces or control characters)")
         }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
@@ -25,5 +26,10 @@ public enum DownloadURL {
             throw InputError("'\(shown)' has an invalid port")
         }
         return trimmed
+    }
+
+    private static func isSpaceOrControl(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value < 0x21 || scalar.value == 0x7F }
+        return scalar.properties.generalCategory == .control
     }
 }

@@ -43,7 +43,8 @@ public enum FileNameSanitizer {
 }
 
 extension String {
-    func trimmingCharacters(where predicate: (Character) -> Bool) -> String {
+    /// The string without leading and trailing characters that match `predicate`.
+    public func trimmingCharacters(where predicate: (Character) -> Bool) -> String {
         var slice = Substring(self)
         while let first = slice.first, predicate(first) { slice.removeFirst() }
         while let last = slice.last, predicate(last) { slice.removeLast() }
