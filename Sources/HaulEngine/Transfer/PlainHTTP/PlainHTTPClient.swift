@@ -49,7 +49,7 @@ final class PlainHTTPClient: Sendable {
         let channel: Channel
 
         /// Ends the request (the connection is closed; the sink fails).
-        func cancel() { channel.close(promise: nil) }
+        func cancel() { PlainHTTPClient.cancel(sink, on: channel) }
     }
 
     /// The pooled connection was closed by the server before it answered: send again on a new one.
@@ -93,12 +93,20 @@ final class PlainHTTPClient: Sendable {
                 let responseHead = try await withTaskCancellationHandler {
                     try await sink.responseHead()
                 } onCancel: {
-                    channel.close(promise: nil)
+                    Self.cancel(sink, on: channel)
                 }
                 return Exchange(sink: sink, head: responseHead, channel: channel)
             } catch is StaleConnection {
                 fresh = true
             }
+        }
+    }
+
+    /// Ends the request going to `sink` by closing its connection — unless that request is over
+    /// and the connection already carries another one.
+    static func cancel(_ sink: ResponseSink, on channel: Channel) {
+        channel.eventLoop.execute {
+            try? channel.pipeline.syncOperations.handler(type: PlainHTTPHandler.self).cancel(sink)
         }
     }
 

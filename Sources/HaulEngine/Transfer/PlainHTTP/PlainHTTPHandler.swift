@@ -68,6 +68,13 @@ final class PlainHTTPHandler: ChannelInboundHandler {
         context.read()
     }
 
+    /// Ends the request to `sink` if it is still this connection's current one.
+    func cancel(_ sink: ResponseSink) {
+        guard self.sink === sink else { return }
+        fail(CancellationError())
+        closeQuietly()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         lastActivity = .now()
         pending.append(.part(unwrapInboundIn(data)))
