@@ -7,7 +7,8 @@ import NIOPosix
 /// AsyncHTTPClient for the rest (one direct, one per proxy from the environment).
 ///
 /// Every client reads in large chunks (FIELD-NOTES: 256 KiB reads made AsyncHTTPClient faster
-/// than curl), follows no redirects itself (the engine checks each hop), decodes gzip/deflate a server sends unasked,
+/// than curl), follows no redirects itself (the engine checks each hop) and detects stalls.
+/// AsyncHTTPClient decodes gzip/deflate a server sends unasked (the plain client leaves those to it)
 /// and uses its read timeout as the stall detector.
 final class HTTPClientPool: Sendable {
     private let direct: HTTPClient

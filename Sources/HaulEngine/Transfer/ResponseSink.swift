@@ -98,7 +98,7 @@ final class ResponseSink: Sendable {
     /// Writes (or drops) one part; the client reads no more until the returned future succeeds
     /// (later while a speed cap holds it back).
     func receiveBodyPart(_ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        let outcome: Result<CheckedContinuation<Event, Error>?, Error> = state.withLock { s in
+        let outcome: Result<(CheckedContinuation<Event, Error>, Int64)?, Error> = state.withLock { s in
             guard case .write(let writer, _, let total) = s.plan else { return .success(nil) }
             do throws(FileError) {
                 try writer.write(buffer, at: s.position)
@@ -116,13 +116,13 @@ final class ResponseSink: Sendable {
                 return .success(nil)
             }
             s.waiter = nil
-            return .success(waiter)
+            return .success((waiter, s.position))
         }
         switch outcome {
         case .failure(let error):
             return loop.makeFailedFuture(error)
-        case .success(let waiter):
-            waiter?.resume(returning: .progress(position))
+        case .success(let report):
+            if let (waiter, position) = report { waiter.resume(returning: .progress(position)) }
         }
         let wait = throttle.consume(buffer.readableBytes)
         guard wait > 0 else { return loop.makeSucceededVoidFuture() }

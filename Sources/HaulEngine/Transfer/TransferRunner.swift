@@ -49,7 +49,7 @@ struct TransferRunner: Sendable {
             // Unless `stream` takes the body, it is dropped when this attempt ends.
             var bodyTaken = false
             defer { if !bodyTaken { response.drop() } }
-            let head = ResponseHead(status: Int(response.head.status.code), headers: response.head.headers.map { ($0.name, $0.value) })
+            let head = response.head
             let action = ResponseInterpreter.interpret(head, requestedOffset: offset, previousETag: job.etag, previousLastModified: job.lastModified)
 
             switch action {
@@ -133,10 +133,10 @@ struct TransferRunner: Sendable {
                 }
             }
             let response = try await send(url, headers: headers)
-            let status = Int(response.head.status.code)
+            let status = response.head.status
             guard [301, 302, 303, 307, 308].contains(status) else { return (response, url) }
             response.drop()
-            guard let location = response.head.headers.first(name: "location"), !location.isEmpty else {
+            guard let location = response.head["location"], !location.isEmpty else {
                 throw TransferError.permanent("redirect without a location (HTTP \(status))")
             }
             guard let next = URL(string: location, relativeTo: URL(string: url))?.absoluteURL,
@@ -153,15 +153,23 @@ struct TransferRunner: Sendable {
 
     /// A request whose response head has arrived; its body waits for a plan.
     private struct Response {
-        let head: HTTPResponseHead
+        /// The head, read once into the form the engine's rules take.
+        let head: ResponseHead
         let plan: EventLoopPromise<ResponseSink.Plan>
         let sink: ResponseSink
         let cancel: @Sendable () -> Void
 
+        init(_ received: ResponseSink.Head, sink: ResponseSink, cancel: @escaping @Sendable () -> Void) {
+            head = ResponseHead(status: Int(received.head.status.code), headers: received.head.headers.map { ($0.name, $0.value) })
+            plan = received.plan
+            self.sink = sink
+            self.cancel = cancel
+        }
+
         /// Leaves the body unwritten: a small one is read and dropped so the connection can serve
         /// the next request, a larger one ends the request. Does nothing once the body has a plan.
         func drop() {
-            if let length = head.headers.first(name: "content-length").flatMap(Int64.init), length <= 64 * 1024 {
+            if let length = head.contentLength, length <= 64 * 1024 {
                 plan.succeed(.discard)
             } else {
                 plan.fail(CancellationError())
@@ -181,10 +189,8 @@ struct TransferRunner: Sendable {
             let exchange = try await client.execute(head, to: target) { loop in
                 ResponseSink(loop: loop, throttle: throttle, progressInterval: progressInterval)
             }
-            let response = Response(head: exchange.head.head, plan: exchange.head.plan, sink: exchange.sink, cancel: exchange.cancel)
-            guard Self.contentCoding(ResponseHead(status: 200, headers: response.head.headers.map { ($0.name, $0.value) })) != nil else {
-                return response
-            }
+            let response = Response(exchange.head, sink: exchange.sink, cancel: exchange.cancel)
+            guard Self.contentCoding(response.head) != nil else { return response }
             response.drop()
         }
         let loop = MultiThreadedEventLoopGroup.singleton.next()
@@ -196,7 +202,7 @@ struct TransferRunner: Sendable {
         } onCancel: {
             task.cancel()
         }
-        return Response(head: head.head, plan: head.plan, sink: sink, cancel: { task.cancel() })
+        return Response(head, sink: sink, cancel: { task.cancel() })
     }
 
     /// Has the body written at `offset`… (on the event loop, see `ResponseSink`) while
