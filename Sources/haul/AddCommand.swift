@@ -67,18 +67,23 @@ struct AddCommand: AsyncParsableCommand {
         do {
             var existing: [String: DownloadID] = [:]
             for d in try await engine.snapshot().downloads { existing[d.url] = d.id }
+            var seen = Set<String>()
             for url in validURLs {
                 if let duplicate = existing[url] {
                     Console.warn("\(TerminalText.sanitize(url)) is already in the list as \(duplicate); adding it again")
+                } else if !seen.insert(url).inserted {
+                    Console.warn("\(TerminalText.sanitize(url)) is given more than once; adding it each time")
                 }
-                let request = AddRequest(
+            }
+            let requests = validURLs.map { url in
+                AddRequest(
                     url: url, directory: directory, fileName: output, headers: headers,
                     sha256: sha256, allowMetered: allowMetered, paused: paused
                 )
-                let ids = try await engine.perform(.add(request))
-                added.append((ids[0], url))
-                existing[url] = ids[0]
             }
+            // One command: all are added or none, and a daemon gets one message, not one per URL.
+            let ids = try await engine.perform(.add(requests))
+            added = Array(zip(ids, validURLs))
             try await engine.save()
         } catch {
             try? await engine.save()

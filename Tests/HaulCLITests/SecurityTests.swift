@@ -112,6 +112,10 @@ final class SecurityTests: CLITestCase {
         XCTAssertEqual(result.status, 0, "a duplicate is allowed")
         XCTAssertTrue(result.stderr.contains("is already in the list as"), result.stderr)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1)
+        result = try await haul("add", server.url("b"), server.url("b"))
+        XCTAssertEqual(result.status, 0, "a URL given twice in one call is added twice")
+        XCTAssertEqual(result.stdout.split(separator: "\n").count, 2, result.stdout)
+        XCTAssertTrue(result.stderr.contains("is given more than once"), result.stderr)
     }
 
     func testANewerStateFileIsRefusedAndLeftAlone() async throws {

@@ -22,7 +22,7 @@ final class MeteredEngineTests: EngineTestCase {
 
     func addSlow(_ engine: Engine, _ name: String, allowed: Bool) async throws -> DownloadID {
         try TestFiles.random(www + "/" + name, size: 1_200_000)
-        return try await engine.perform(.add(AddRequest(url: nginx.url("slow/" + name), directory: downloadDirectory, allowMetered: allowed)))[0]
+        return try await engine.perform(.add([AddRequest(url: nginx.url("slow/" + name), directory: downloadDirectory, allowMetered: allowed)]))[0]
     }
 
     func received(_ engine: Engine, _ id: DownloadID) async -> Int64 { await engine.download(id)?.receivedBytes ?? -1 }
@@ -121,7 +121,7 @@ final class MeteredEngineTests: EngineTestCase {
         let engine = try makeEngine()
         try await engine.perform(.setMeteredMode(.on))
         try await engine.perform(.setMeteredLimit(100 * 1024))
-        let id = try await engine.perform(.add(AddRequest(url: nginx.url("fast.bin"), directory: downloadDirectory, allowMetered: true)))[0]
+        let id = try await engine.perform(.add([AddRequest(url: nginx.url("fast.bin"), directory: downloadDirectory, allowMetered: true)]))[0]
         await engine.start()
         try await Task.sleep(for: .seconds(2))
         let capped = await received(engine, id)

@@ -65,7 +65,7 @@ final class KeyHandlingTests: XCTestCase {
         for ch in "~/isos" { _ = c.handle(.character(ch)) }
         _ = c.handle(.tab)
         for ch in "x.iso" { _ = c.handle(.character(ch)) }
-        XCTAssertEqual(c.handle(.enter), [.send(.add(AddRequest(url: "https://example.org/a.iso", directory: "/home/u/isos", fileName: "x.iso")))])
+        XCTAssertEqual(c.handle(.enter), [.send(.add([AddRequest(url: "https://example.org/a.iso", directory: "/home/u/isos", fileName: "x.iso")]))])
         XCTAssertEqual(c.mode, .list)
     }
 

@@ -31,7 +31,8 @@ public struct AddRequest: Codable, Sendable, Equatable {
 
 /// A request to the engine. Codable so the same engine can sit behind a socket.
 public enum EngineCommand: Codable, Sendable, Equatable {
-    case add(AddRequest)
+    /// Adds the downloads in order, all or none: one bad request adds nothing. Answers their ids.
+    case add([AddRequest])
     case pause(DownloadSelection)
     case resume(DownloadSelection)
     /// Stops and deletes the `.part`; finished downloads are untouched.

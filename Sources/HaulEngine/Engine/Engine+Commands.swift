@@ -18,8 +18,10 @@ extension Engine {
 
     private func apply(_ command: EngineCommand) async throws(InputError) -> [DownloadID] {
         switch command {
-        case .add(let request):
-            return [try add(request)]
+        case .add(let requests):
+            let ids = try add(requests)
+            if !ids.isEmpty { scheduleSave(delay: configuration.transitionSaveDelay) }
+            return ids
         case .pause(let selection):
             let ids = resolve(selection)
             for id in ids { await pause(id, cause: .user) }
@@ -78,32 +80,43 @@ extension Engine {
         }
     }
 
-    private func add(_ request: AddRequest) throws(InputError) -> DownloadID {
-        let url = try DownloadURL.validate(request.url)
-        try Self.checkDirectory(request.directory)
+    /// Checks every request before adding any (each directory once), then adds them in order.
+    private func add(_ requests: [AddRequest]) throws(InputError) -> [DownloadID] {
+        var checkedDirectories = Set<String>()
+        let valid = try requests.map { request throws(InputError) in
+            if checkedDirectories.insert(request.directory).inserted { try Self.checkDirectory(request.directory) }
+            return try Self.validated(request)
+        }
+        var rng = SystemRandomNumberGenerator()
+        return valid.map { request in
+            let id = DownloadID.generate(avoiding: { downloads[$0] != nil }, using: &rng)
+            let download = Download(
+                id: id, url: request.url, directory: request.directory, requestedName: request.fileName, headers: request.headers,
+                sha256: request.sha256, allowMetered: request.allowMetered, paused: request.paused, queueOrder: takeQueueOrder()
+            )
+            downloads[id] = download
+            publish(.added(download))
+            return id
+        }
+    }
+
+    /// `request` with its URL and checksum in canonical form, or the reason it cannot be added.
+    private static func validated(_ request: AddRequest) throws(InputError) -> AddRequest {
+        var request = request
+        request.url = try DownloadURL.validate(request.url)
         if let name = request.fileName {
             guard let safe = FileNameSanitizer.sanitize(name), safe == name else {
                 throw InputError("'\(TerminalText.sanitize(name))' is not a plain file name (no '/', no leading dot, no control characters)")
             }
         }
-        var sha256: String?
         if let hex = request.sha256 {
             let lower = hex.lowercased()
             guard lower.count == 64, lower.allSatisfy({ $0.isHexDigit }) else {
                 throw InputError("--sha256 needs 64 hexadecimal digits")
             }
-            sha256 = lower
+            request.sha256 = lower
         }
-        var rng = SystemRandomNumberGenerator()
-        let id = DownloadID.generate(avoiding: { downloads[$0] != nil }, using: &rng)
-        let download = Download(
-            id: id, url: url, directory: request.directory, requestedName: request.fileName, headers: request.headers,
-            sha256: sha256, allowMetered: request.allowMetered, paused: request.paused, queueOrder: takeQueueOrder()
-        )
-        downloads[id] = download
-        publish(.added(download))
-        scheduleSave(delay: configuration.transitionSaveDelay)
-        return id
+        return request
     }
 
     static func checkDirectory(_ path: String) throws(InputError) {

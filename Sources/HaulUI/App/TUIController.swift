@@ -290,7 +290,7 @@ public final class TUIController {
         let name = form.fields[2].string.trimmingCharacters(in: .whitespaces)
         setMode(.list)
         report("adding \(url)")
-        return [.send(.add(AddRequest(url: url, directory: directory, fileName: name.isEmpty ? nil : name)))]
+        return [.send(.add([AddRequest(url: url, directory: directory, fileName: name.isEmpty ? nil : name)]))]
     }
 
     private func handleConfirm(_ key: Key, _ question: Confirmation) -> [Effect] {

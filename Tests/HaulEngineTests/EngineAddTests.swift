@@ -1,0 +1,37 @@
+import Foundation
+import HaulCore
+import XCTest
+@testable import HaulEngine
+
+/// `EngineCommand.add` with many requests: all are checked before any is added.
+final class EngineAddTests: EngineTestCase {
+    func testABatchWithOneBadRequestAddsNothing() async throws {
+        let engine = try makeEngine()
+        let good = AddRequest(url: "http://127.0.0.1:9/a.bin", directory: downloadDirectory, paused: true)
+        let badDirectory = AddRequest(url: "http://127.0.0.1:9/b.bin", directory: dir.path + "/missing", paused: true)
+        let badChecksum = AddRequest(url: "http://127.0.0.1:9/c.bin", directory: downloadDirectory, sha256: "xyz", paused: true)
+        for bad in [badDirectory, badChecksum] {
+            do {
+                try await engine.perform(.add([good, good, bad]))
+                XCTFail("a batch with a bad request was accepted")
+            } catch {
+                XCTAssertTrue(error.message.contains("does not exist") || error.message.contains("64 hexadecimal"), error.message)
+            }
+        }
+        let none = await engine.allDownloads
+        XCTAssertEqual(none.count, 0, "nothing of a refused batch is added")
+    }
+
+    func testABatchIsAddedInOrderWithItsURLsCanonical() async throws {
+        let engine = try makeEngine()
+        let urls = (0..<50).map { "  http://127.0.0.1:9/f\($0).bin " }
+        let ids = try await engine.perform(.add(urls.map { AddRequest(url: $0, directory: downloadDirectory, paused: true) }))
+        XCTAssertEqual(ids.count, 50)
+        XCTAssertEqual(Set(ids).count, 50)
+        let all = await engine.allDownloads
+        XCTAssertEqual(all.map(\.id), ids, "list order is the order given")
+        XCTAssertEqual(all.map(\.url), (0..<50).map { "http://127.0.0.1:9/f\($0).bin" })
+        XCTAssertEqual(all.map(\.queueOrder), all.map(\.queueOrder).sorted())
+        XCTAssertTrue(all.allSatisfy { $0.state == .paused })
+    }
+}
