@@ -14,6 +14,12 @@ final class SecurityTests: CLITestCase {
             if request.path.hasPrefix("/hostile") {
                 return [.send(FaultServer.head(200, [("Content-Length", "2"), ("Content-Disposition", hostile)]) + [104, 105])]
             }
+            if request.path.hasPrefix("/moved") {
+                return [.send(FaultServer.head(302, [("Location", "/file.bin"), ("Content-Length", "0")]))]
+            }
+            if request.path.hasPrefix("/away"), let port = request.headers["host"]?.split(separator: ":").last {
+                return [.send(FaultServer.head(302, [("Location", "http://localhost:\(port)/elsewhere.bin"), ("Content-Length", "0")]))]
+            }
             if request.path.hasPrefix("/slow") {
                 return [.send(FaultServer.head(200, [("Content-Length", "1000000")])), .sleep(30)]
             }
@@ -58,6 +64,24 @@ final class SecurityTests: CLITestCase {
 
         let mode = try FileManager.default.attributesOfItem(atPath: statePath)[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o600, "the state file holds the secrets, so only the owner may read it")
+    }
+
+    func testCredentialsInTheURLAreSentAsBasicAuthAndNotToAnotherHost() async throws {
+        let server = server!
+        let withCredentials = { (path: String) in server.url(path).replacingOccurrences(of: "http://", with: "http://alice:s3cret%40PW@") }
+        for path in ["moved", "away"] {
+            let add = try await haul("add", withCredentials(path))
+            XCTAssertEqual(add.status, 0, add.stderr)
+        }
+        let run = try await haul("run")
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertFalse((run.stdout + run.stderr).contains("s3cret"), run.stdout + run.stderr)
+        let basic = "Basic " + Data("alice:s3cret@PW".utf8).base64EncodedString()
+        let byPath = Dictionary(server.requests.map { ($0.path, $0.headers["authorization"]) }, uniquingKeysWith: { first, _ in first })
+        XCTAssertEqual(byPath["/moved"], basic, "the user and (decoded) password of the URL")
+        XCTAssertEqual(byPath["/file.bin"], basic, "kept across a redirect on the same host")
+        XCTAssertEqual(byPath["/away"], basic)
+        XCTAssertEqual(byPath["/elsewhere.bin"], .some(nil), "not handed to the host a redirect points at")
     }
 
     func testServerEscapeSequencesNeverReachTheTerminal() async throws {

@@ -18,8 +18,8 @@ public enum FileNaming {
     }
 
     static func nameFromURL(_ url: String) -> String? {
-        guard let components = URLComponents(string: url) else { return nil }
-        let segment = components.percentEncodedPath.split(separator: "/").last.map(String.init) ?? ""
+        guard let parts = URLParts(url) else { return nil }
+        let segment = parts.path.split(separator: "/").last.map(String.init) ?? ""
         guard !segment.isEmpty else { return nil }
         guard let bytes = ContentDisposition.percentDecode(segment) else { return segment }
         return String(decoding: bytes, as: UTF8.self)

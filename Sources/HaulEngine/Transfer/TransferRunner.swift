@@ -115,16 +115,22 @@ struct TransferRunner: Sendable {
     /// response's head has arrived.
     private func request(_ job: TransferJob, offset: Int64) async throws -> (Response, String) {
         var url = job.url
-        lazy var originalHost = URLComponents(string: job.url)?.host?.lowercased()
+        let original = URLParts(job.url)
         for _ in 0...configuration.maxRedirects {
             var headers = HTTPHeaders()
             headers.add(name: "User-Agent", value: configuration.userAgent)
             headers.add(name: "Accept-Encoding", value: "identity")
-            let sameHost = url == job.url || URLComponents(string: url)?.host?.lowercased() == originalHost
+            let parts = url == job.url ? original : URLParts(url)
+            let sameHost = url == job.url || parts?.host.lowercased() == original?.host.lowercased()
             for header in job.headers {
                 // Credentials are not handed to another host a redirect points at (as curl does).
                 if !sameHost, ["authorization", "cookie", "proxy-authorization"].contains(header.name.lowercased()) { continue }
                 headers.replaceOrAdd(name: header.name, value: header.value)
+            }
+            // `http://user:password@host/…` is HTTP Basic authentication (kept across redirects on the
+            // same host), unless a header says otherwise.
+            if let credentials = parts?.credentials ?? (sameHost ? original?.credentials : nil), !headers.contains(name: "authorization") {
+                headers.add(name: "Authorization", value: "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString())
             }
             if offset > 0, job.rangesUsable {
                 headers.add(name: "Range", value: "bytes=\(offset)-")

@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -25,13 +26,10 @@ final class PlainHTTPClient: Sendable {
 
         /// The target of an `http://` URL; nil for any other scheme or a URL without a host.
         init?(url: String) {
-            guard let components = URLComponents(string: url), components.scheme?.lowercased() == "http",
-                  var host = components.host, !host.isEmpty else { return nil }
-            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            self.host = host
-            port = components.port ?? 80
-            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-            uri = components.percentEncodedQuery.map { path + "?" + $0 } ?? path
+            guard let parts = URLParts(url), parts.scheme == "http" else { return nil }
+            host = parts.host
+            port = parts.port ?? 80
+            uri = parts.requestTarget
         }
 
         var endpoint: Endpoint { Endpoint(host: host, port: port) }
