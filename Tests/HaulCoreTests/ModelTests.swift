@@ -12,11 +12,45 @@ final class SchedulerTests: XCTestCase {
     func testFirstInFirstOutWithinTheLimit() {
         let all = [download("c", .waiting, order: 3), download("a", .waiting, order: 1), download("b", .downloading, order: 0),
                    download("d", .waiting, order: 2), download("e", .paused, order: 0)]
-        let waiting = Dictionary(uniqueKeysWithValues: all.filter { $0.state == .waiting }.map { ($0.id, $0.queueOrder) })
-        XCTAssertEqual(Scheduler.downloadsToStart(waiting: waiting, running: 1, limit: 3).map(\.rawValue), ["a", "d"])
-        XCTAssertEqual(Scheduler.downloadsToStart(waiting: waiting, running: 2, limit: 3).map(\.rawValue), ["a"])
-        XCTAssertEqual(Scheduler.downloadsToStart(waiting: waiting, running: 0, limit: 10).map(\.rawValue), ["a", "d", "c"])
-        XCTAssertEqual(Scheduler.downloadsToStart(waiting: waiting, running: 3, limit: 3), [])
+        var waiting = WaitingQueue()
+        for d in all where d.state == .waiting { waiting.insert(d.id, order: d.queueOrder) }
+        XCTAssertEqual(Scheduler.downloadsToStart(waiting: &waiting, running: 1, limit: 3).map(\.rawValue), ["a", "d"])
+        XCTAssertEqual(Scheduler.downloadsToStart(waiting: &waiting, running: 2, limit: 3).map(\.rawValue), ["a"])
+        XCTAssertEqual(Scheduler.downloadsToStart(waiting: &waiting, running: 0, limit: 10).map(\.rawValue), ["a", "d", "c"])
+        XCTAssertEqual(Scheduler.downloadsToStart(waiting: &waiting, running: 3, limit: 3), [])
+        XCTAssertEqual(waiting.count, 3, "asking does not dequeue")
+    }
+
+    /// The queue against a plain sort of what should be waiting, through random inserts, moves,
+    /// removals and re-adds at the same position (which leave stale and duplicate heap entries).
+    func testWaitingQueueAgreesWithASortAfterRandomChanges() {
+        var rng = SystemRandomNumberGenerator()
+        var queue = WaitingQueue()
+        var truth: [DownloadID: UInt64] = [:]
+        let ids = (0..<40).map { DownloadID(rawValue: String(format: "%06d", $0)) }
+        for step in 0..<20_000 {
+            let id = ids.randomElement(using: &rng)!
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0, 1:
+                let order = UInt64.random(in: 0..<30, using: &rng)  // ties happen and go by id
+                queue.insert(id, order: order)
+                truth[id] = order
+            case 2:
+                queue.remove(id)
+                truth[id] = nil
+            default:
+                if let order = truth[id] {  // out and back in at the same position
+                    queue.remove(id)
+                    queue.insert(id, order: order)
+                }
+            }
+            if step % 7 == 0 {
+                let k = Int.random(in: 1...12, using: &rng)
+                let expected = truth.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(k).map(\.key)
+                XCTAssertEqual(queue.first(k), expected, "step \(step)")
+                XCTAssertEqual(queue.count, truth.count)
+            }
+        }
     }
 }
 

@@ -17,8 +17,8 @@ struct DownloadTable {
     /// and writing one row would copy all 100,000 of them (copy-on-write).
     private(set) var progress: [DownloadID: Int64] = [:]
     private var positions: [DownloadID: Int] = [:]
-    /// Waiting downloads and their queue position.
-    private(set) var waiting: [DownloadID: UInt64] = [:]
+    /// Waiting downloads in queue order.
+    private(set) var waiting = WaitingQueue()
     /// Waiting or downloading: the engine is idle when this is zero.
     private(set) var activeCount = 0
     /// Paused by a policy (metered network, full disk): they resume by themselves.
@@ -68,6 +68,11 @@ struct DownloadTable {
         for (position, d) in stored.enumerated() { positions[d.id] = position }
     }
 
+    /// The waiting downloads to start now, given how many run and the limit (see ``Scheduler``).
+    mutating func downloadsToStart(running: Int, limit: Int) -> [DownloadID] {
+        Scheduler.downloadsToStart(waiting: &waiting, running: running, limit: limit)
+    }
+
     /// Records a running download's byte count without touching ``stored``.
     mutating func recordProgress(_ id: DownloadID, received: Int64) {
         guard positions[id] != nil else { return }
@@ -109,14 +114,14 @@ struct DownloadTable {
     }
 
     private mutating func index(_ d: Download) {
-        if d.state == .waiting { waiting[d.id] = d.queueOrder }
+        if d.state == .waiting { waiting.insert(d.id, order: d.queueOrder) }
         if d.state.isActive { activeCount += 1 }
         if Self.isHeld(d) { heldCount += 1 }
         if d.state != .finished, let path = d.path { claimedPaths[path] = d.id }
     }
 
     private mutating func unindex(_ d: Download) {
-        if d.state == .waiting { waiting[d.id] = nil }
+        if d.state == .waiting { waiting.remove(d.id) }
         if d.state.isActive { activeCount -= 1 }
         if Self.isHeld(d) { heldCount -= 1 }
         if d.state != .finished, let path = d.path, claimedPaths[path] == d.id { claimedPaths[path] = nil }

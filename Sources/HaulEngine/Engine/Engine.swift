@@ -183,7 +183,7 @@ public actor Engine {
 
     func schedule() {
         if running {
-            let toStart = Scheduler.downloadsToStart(waiting: downloads.waiting, running: transfers.count, limit: settings.concurrency)
+            let toStart = downloads.downloadsToStart(running: transfers.count, limit: settings.concurrency)
             for id in toStart { startTransfer(id) }
         }
         if isIdle { resumeIdleWaiters() }
