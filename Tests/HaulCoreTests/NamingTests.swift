@@ -62,6 +62,8 @@ final class FileNamingTests: XCTestCase {
         XCTAssertEqual(FileNaming.suggestedName(contentDisposition: "attachment; filename=a.iso", url: "http://h/b.iso"), "a.iso")
         XCTAssertEqual(FileNaming.suggestedName(contentDisposition: nil, url: "http://h/dir/my%20file.iso?x=1"), "my file.iso")
         XCTAssertEqual(FileNaming.suggestedName(contentDisposition: nil, url: "http://h/"), "download")
+        XCTAssertEqual(FileNaming.suggestedName(contentDisposition: nil, url: "http://bücher.example/pläne/ü b.iso"), "ü b.iso", "an internationalized host")
+        XCTAssertEqual(FileNaming.suggestedName(contentDisposition: nil, url: "http://[::1]:8080/a.bin#part"), "a.bin")
         XCTAssertEqual(FileNaming.suggestedName(contentDisposition: "attachment; filename=\"../\"", url: "http://h/x/..%2F..%2Fpasswd"), "passwd")
     }
 

@@ -3,7 +3,7 @@
 /// Every download's request and file name start from its URL, and `URLComponents` cost more per
 /// URL than the rest of the split (issue 6, (b)). Characters not allowed in a path or query
 /// (spaces, `|`, non-ASCII) are percent-encoded the way `URLComponents` does; an existing `%XX`
-/// is kept. A URL whose authority is not plain ASCII (an internationalized host) is not split.
+/// is kept. A host is kept as written, non-ASCII (internationalized) included.
 public struct URLParts: Sendable, Equatable {
     /// Lowercased.
     public let scheme: String
@@ -17,7 +17,8 @@ public struct URLParts: Sendable, Equatable {
     /// Percent-encoded, without the `?`.
     public let query: String?
 
-    /// The parts of `url`; nil unless it is `scheme://host…` with an ASCII authority and a valid port.
+    /// The parts of `url`; nil unless it is `scheme://host…` with a valid port and no space or
+    /// control character before the path.
     public init?(_ url: String) {
         let bytes = Array(url.utf8)
         // scheme ":" "//"
@@ -30,7 +31,7 @@ public struct URLParts: Sendable, Equatable {
         let authorityStart = colon + 3
         let authorityEnd = bytes[authorityStart...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.endIndex  // / ? #
         var authority = bytes[authorityStart..<authorityEnd]
-        guard authority.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        guard authority.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return nil }
         if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
             userinfo = String(decoding: authority[..<at], as: UTF8.self)
             authority = authority[(at + 1)...]

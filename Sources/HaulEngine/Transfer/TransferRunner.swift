@@ -121,7 +121,7 @@ struct TransferRunner: Sendable {
             headers.add(name: "User-Agent", value: configuration.userAgent)
             headers.add(name: "Accept-Encoding", value: "identity")
             let parts = url == job.url ? original : URLParts(url)
-            let sameHost = url == job.url || parts?.host.lowercased() == original?.host.lowercased()
+            let sameHost = url == job.url || (parts != nil && parts?.host.lowercased() == original?.host.lowercased())
             for header in job.headers {
                 // Credentials are not handed to another host a redirect points at (as curl does).
                 if !sameHost, ["authorization", "cookie", "proxy-authorization"].contains(header.name.lowercased()) { continue }

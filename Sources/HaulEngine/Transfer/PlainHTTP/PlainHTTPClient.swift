@@ -24,9 +24,10 @@ final class PlainHTTPClient: Sendable {
             return port == 80 ? name : "\(name):\(port)"
         }
 
-        /// The target of an `http://` URL; nil for any other scheme or a URL without a host.
+        /// The target of an `http://` URL; nil for any other scheme, a URL without a host, or an
+        /// internationalized host name (left to AsyncHTTPClient).
         init?(url: String) {
-            guard let parts = URLParts(url), parts.scheme == "http" else { return nil }
+            guard let parts = URLParts(url), parts.scheme == "http", parts.host.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
             host = parts.host
             port = parts.port ?? 80
             uri = parts.requestTarget
