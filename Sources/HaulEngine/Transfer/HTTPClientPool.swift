@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import HaulCore
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// The HTTP clients the engine uses: `PlainHTTPClient` for plain `http://` without a proxy, and
 /// AsyncHTTPClient for the rest (one direct, one per proxy from the environment).
@@ -10,20 +11,17 @@ import NIOPosix
 /// than curl), follows no redirects itself (the engine checks each hop) and detects stalls.
 /// AsyncHTTPClient decodes gzip/deflate a server sends unasked (the plain client leaves those to it)
 /// and uses its read timeout as the stall detector.
+///
+/// An AsyncHTTPClient is made the first time a URL needs it: a run of plain `http://` downloads
+/// never pays for one (its setup was a tenth of an idle `haul run`).
 final class HTTPClientPool: Sendable {
-    private let direct: HTTPClient
-    private let viaProxy: [ProxyEnvironment.Endpoint: HTTPClient]
-    private let proxies: ProxyEnvironment
+    private let configuration: EngineConfiguration
+    /// AsyncHTTPClients made so far, by proxy (nil: direct).
+    private let clients = Mutex<[ProxyEnvironment.Endpoint?: HTTPClient]>([:])
     private let plain: PlainHTTPClient
 
     init(configuration: EngineConfiguration) {
-        proxies = configuration.proxies
-        direct = Self.makeClient(configuration, proxy: nil)
-        var clients: [ProxyEnvironment.Endpoint: HTTPClient] = [:]
-        for endpoint in [configuration.proxies.http, configuration.proxies.https].compactMap({ $0 }) where clients[endpoint] == nil {
-            clients[endpoint] = Self.makeClient(configuration, proxy: endpoint)
-        }
-        viaProxy = clients
+        self.configuration = configuration
         plain = PlainHTTPClient(
             group: MultiThreadedEventLoopGroup.singleton,
             connectTimeout: configuration.connectTimeout,
@@ -35,17 +33,23 @@ final class HTTPClientPool: Sendable {
 
     /// The lean client, with where to send, when `url` is plain HTTP that no proxy applies to.
     func plainClient(for url: String) -> (PlainHTTPClient, PlainHTTPClient.Target)? {
-        guard proxies.endpoint(for: url) == nil, let target = PlainHTTPClient.Target(url: url) else { return nil }
+        guard configuration.proxies.endpoint(for: url) == nil, let target = PlainHTTPClient.Target(url: url) else { return nil }
         return (plain, target)
     }
 
     func client(for url: String) -> HTTPClient {
-        proxies.endpoint(for: url).flatMap { viaProxy[$0] } ?? direct
+        let proxy = configuration.proxies.endpoint(for: url)
+        return clients.withLock { clients in
+            if let client = clients[proxy] { return client }
+            let client = Self.makeClient(configuration, proxy: proxy)
+            clients[proxy] = client
+            return client
+        }
     }
 
     func shutdown() async {
         await plain.shutdown()
-        for client in [direct] + Array(viaProxy.values) {
+        for client in clients.withLock({ Array($0.values) }) {
             try? await client.shutdown()
         }
     }
