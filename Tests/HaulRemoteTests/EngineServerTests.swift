@@ -5,6 +5,7 @@ import Foundation
 import HaulCore
 import HaulEngine
 import HaulTestSupport
+import Synchronization
 import XCTest
 @testable import HaulRemote
 
@@ -141,6 +142,56 @@ final class EngineServerTests: XCTestCase {
         }
     }
 
+    /// A client from another build sends a request this server cannot read: it gets an answer
+    /// naming the problem (an old client shows it), and a line that is not haul closes the connection.
+    func testARequestFromAnotherVersionIsAnsweredNotDropped() async throws {
+        _ = try serve()
+        let fd = try UnixSocket.connect(to: location.path)
+        defer { close(fd) }
+        let hello = try Wire.decode(ServerMessage.self, from: try XCTUnwrap(readLine(fd)))
+        XCTAssertEqual(hello, .hello(pid: getpid(), kind: .daemon, version: Wire.version))
+
+        XCTAssertTrue(UnixSocket.writeAll(fd, Array(#"{"id":7,"request":{"frobnicate":{"_0":1}}}"#.utf8) + [0x0A]))
+        let reply = try Wire.decode(ServerMessage.self, from: try XCTUnwrap(readLine(fd)))
+        guard case .reply(7, .failed(let message)) = reply else { return XCTFail("\(reply)") }
+        XCTAssertTrue(message.contains("is another version") && message.contains("haul daemon --stop"), message)
+
+        XCTAssertTrue(UnixSocket.writeAll(fd, Array("GET / HTTP/1.1".utf8) + [0x0A]))
+        XCTAssertNil(readLine(fd), "not haul: closed")
+    }
+
+    /// A server from before versions (its hello has none): every request but `shutdown` is
+    /// refused here with what to do, before anything is sent; `shutdown` still goes through.
+    func testAnOlderServerIsOnlyAskedToStop() async throws {
+        try serve().stop()  // leaves the private socket directory
+        let listener = try UnixSocket.listen(at: location.path)
+        defer { close(listener) }
+        let received = Mutex<[String]>([])
+        let served = Task.detached {
+            let fd = accept(listener, nil, nil)
+            defer { close(fd) }
+            _ = UnixSocket.writeAll(fd, Array(#"{"hello":{"pid":4242,"kind":"daemon"}}"#.utf8) + [0x0A])
+            while let line = readLine(fd) {
+                received.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+                let request = try Wire.decode(ClientMessage.self, from: line)
+                _ = UnixSocket.writeAll(fd, try Wire.encode(ServerMessage.reply(id: request.id, .done)))
+            }
+        }
+        let remote = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        XCTAssertEqual(remote.version, 1)
+        do {
+            _ = try await remote.snapshot()
+            XCTFail("asked an older haul for its downloads")
+        } catch let error as InputError {
+            XCTAssertEqual(error.message, "the haul serving this state file (pid 4242) is another version; stop it with 'haul daemon --stop', then run the command again")
+        }
+        try await remote.shutdownDaemon()
+        remote.close()
+        try await served.value
+        XCTAssertEqual(received.withLock { $0 }.count, 1, "only the shutdown was sent")
+        XCTAssertTrue(received.withLock { $0 }.first?.contains("shutdown") ?? false)
+    }
+
     func XCTUnwrapAsync<T>(_ value: @autoclosure () async throws -> T?) async throws -> T {
         let v = try await value()
         return try XCTUnwrap(v)
@@ -154,4 +205,17 @@ final class EngineServerTests: XCTestCase {
         }
         XCTFail("timed out")
     }
+}
+
+/// One line from a blocking socket (without its newline), nil at the end or after 5 s.
+private func readLine(_ fd: Int32) -> [UInt8]? {
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var line: [UInt8] = []
+    var byte: UInt8 = 0
+    while read(fd, &byte, 1) == 1 {
+        if byte == 0x0A { return line }
+        line.append(byte)
+    }
+    return nil
 }

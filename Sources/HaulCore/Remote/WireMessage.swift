@@ -47,6 +47,15 @@ public enum HostKind: String, Codable, Sendable {
     case tui
     /// `haul run`.
     case run
+
+    /// What a user does to end such a process (for messages).
+    public var howToStop: String {
+        switch self {
+        case .daemon: "stop it with 'haul daemon --stop'"
+        case .tui: "quit its full-screen UI"
+        case .run: "stop its 'haul run' (Ctrl-C)"
+        }
+    }
 }
 
 public enum ServerReply: Codable, Sendable, Equatable {
@@ -61,7 +70,8 @@ public enum ServerReply: Codable, Sendable, Equatable {
 
 /// What the server sends: a greeting first, then replies and events in any order.
 public enum ServerMessage: Codable, Sendable, Equatable {
-    case hello(pid: Int32, kind: HostKind)
+    /// `version` is the server's ``Wire/version``; a server from before versions sends none.
+    case hello(pid: Int32, kind: HostKind, version: Int? = nil)
     /// The connection is refused (another user); the server closes it after this.
     case refused(String)
     case reply(id: UInt64, ServerReply)
@@ -70,6 +80,11 @@ public enum ServerMessage: Codable, Sendable, Equatable {
 
 /// One JSON document per line; JSON strings never contain a raw newline.
 public enum Wire {
+    /// Raised whenever a message changes shape, so that a client and a server from different
+    /// builds (a daemon still running after an upgrade) say so instead of misreading each other.
+    /// 1: hellos without a version, `add` with one request; 2: `add` with a list.
+    public static let version = 2
+
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         var bytes = Array(try JSONEncoder().encode(value))
         bytes.append(0x0A)

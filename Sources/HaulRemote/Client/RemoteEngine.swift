@@ -12,6 +12,8 @@ public final class RemoteEngine: EngineSession {
     /// The serving process.
     public let pid: Int32
     public let kind: HostKind
+    /// The server's ``Wire/version``: when it is not this build's, only `shutdown` is sent.
+    public let version: Int
     private let connection: LineConnection
     private let state: Mutex<State>
 
@@ -63,7 +65,7 @@ public final class RemoteEngine: EngineSession {
                 engine.withLock { $0 }?.disconnected()
             }
         )
-        let hello: (pid: Int32, kind: HostKind)
+        let hello: Greeting.Hello
         do {
             hello = try await greeting.wait(seconds: 10)
         } catch is Greeting.Gone {
@@ -72,14 +74,15 @@ public final class RemoteEngine: EngineSession {
             connection.close()
             throw InputError(TerminalText.sanitize(String(describing: error)))
         }
-        let remote = RemoteEngine(pid: hello.pid, kind: hello.kind, connection: connection)
+        let remote = RemoteEngine(pid: hello.pid, kind: hello.kind, version: hello.version, connection: connection)
         engine.withLock { $0 = remote }
         return remote
     }
 
-    private init(pid: Int32, kind: HostKind, connection: LineConnection) {
+    private init(pid: Int32, kind: HostKind, version: Int, connection: LineConnection) {
         self.pid = pid
         self.kind = kind
+        self.version = version
         self.connection = connection
         state = Mutex(State())
     }
@@ -128,6 +131,10 @@ public final class RemoteEngine: EngineSession {
     // MARK: Wire
 
     private func request(_ request: ClientRequest) async throws -> ServerReply {
+        // Asking another version to stop is the one request whose shape never changes.
+        guard version == Wire.version || request == .shutdown else {
+            throw InputError("the haul serving this state file (pid \(pid)) is another version; \(kind.howToStop), then run the command again")
+        }
         let reply = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ServerReply, any Error>) in
             let id = state.withLock { state -> UInt64? in
                 guard !state.closed else { return nil }
@@ -188,9 +195,11 @@ private final class Greeting: Sendable {
     /// The connection closed before any greeting: the serving process is gone.
     struct Gone: Error {}
 
+    typealias Hello = (pid: Int32, kind: HostKind, version: Int)
+
     private enum Outcome {
-        case waiting(CheckedContinuation<(pid: Int32, kind: HostKind), any Error>?)
-        case hello(Int32, HostKind)
+        case waiting(CheckedContinuation<Hello, any Error>?)
+        case hello(Hello)
         case failed(String)
         case gone
     }
@@ -198,7 +207,7 @@ private final class Greeting: Sendable {
 
     func receive(_ message: ServerMessage) {
         switch message {
-        case .hello(let pid, let kind): settle(.hello(pid, kind))
+        case .hello(let pid, let kind, let version): settle(.hello((pid, kind, version ?? 1)))
         case .refused(let reason): settle(.failed("the running haul refused the connection: \(reason)"))
         case .reply, .event: settle(.failed("the running haul did not greet"))
         }
@@ -208,7 +217,7 @@ private final class Greeting: Sendable {
 
     func closed() { settle(.gone) }
 
-    func wait(seconds: Double) async throws -> (pid: Int32, kind: HostKind) {
+    func wait(seconds: Double) async throws -> Hello {
         let timeout = Task {
             try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
             self.fail("the running haul did not answer within \(Int(seconds)) s")
@@ -227,7 +236,7 @@ private final class Greeting: Sendable {
     }
 
     private func settle(_ result: Outcome) {
-        let waiter = outcome.withLock { outcome -> CheckedContinuation<(pid: Int32, kind: HostKind), any Error>?? in
+        let waiter = outcome.withLock { outcome -> CheckedContinuation<Hello, any Error>?? in
             guard case .waiting(let continuation) = outcome else { return .none }
             outcome = result
             return .some(continuation)
@@ -235,9 +244,9 @@ private final class Greeting: Sendable {
         if case .some(.some(let continuation)) = waiter { Self.resume(continuation, with: result) }
     }
 
-    private static func resume(_ continuation: CheckedContinuation<(pid: Int32, kind: HostKind), any Error>, with outcome: Outcome) {
+    private static func resume(_ continuation: CheckedContinuation<Hello, any Error>, with outcome: Outcome) {
         switch outcome {
-        case .hello(let pid, let kind): continuation.resume(returning: (pid, kind))
+        case .hello(let hello): continuation.resume(returning: hello)
         case .failed(let reason): continuation.resume(throwing: InputError(reason))
         case .gone: continuation.resume(throwing: Gone())
         case .waiting: break

@@ -156,13 +156,22 @@ public final class EngineServer: Sendable {
             close(fd)
             return
         }
-        guard let hello = try? Wire.encode(ServerMessage.hello(pid: getpid(), kind: kind)) else { return }
+        guard let hello = try? Wire.encode(ServerMessage.hello(pid: getpid(), kind: kind, version: Wire.version)) else { return }
         connection.send(hello)
         let (requests, requestsIn) = AsyncStream.makeStream(of: ClientMessage.self)
+        let kind = kind
         connection.start(
             onLine: { line in
                 guard let message = try? Wire.decode(ClientMessage.self, from: line) else {
-                    connection.close()  // not haul speaking
+                    // A request with an id but a shape this build does not know: a haul from
+                    // another version. It gets an answer it can show; anything else is not haul.
+                    guard let id = try? Wire.decode(MessageID.self, from: line).id,
+                          let reply = try? Wire.encode(ServerMessage.reply(id: id, .failed(Self.otherVersion(kind))))
+                    else {
+                        connection.close()
+                        return
+                    }
+                    connection.send(reply)
                     return
                 }
                 requestsIn.yield(message)
@@ -177,5 +186,13 @@ public final class EngineServer: Sendable {
         )
         let session = ServedClient(server: self, connection: connection, key: key)
         Task { await session.serve(requests) }
+    }
+
+    private struct MessageID: Decodable {
+        let id: UInt64
+    }
+
+    static func otherVersion(_ kind: HostKind) -> String {
+        "the haul serving this state file (pid \(getpid())) is another version and cannot read that request; \(kind.howToStop), then run the command again"
     }
 }
