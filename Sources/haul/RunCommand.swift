@@ -32,7 +32,7 @@ struct RunCommand: AsyncParsableCommand {
         let known = await engine.allDownloads
         let printing = Task { await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known).consume(events) }
         let host = await EngineHost.start(engine, options: stateOptions, kind: .run, onComplete: onComplete, log: { Console.warn($0) })
-        let signalSources = Signals.onTermination { _ in
+        let termination = Signals.onTermination { _ in
             Task { await engine.shutdown() }
         }
 
@@ -41,7 +41,7 @@ struct RunCommand: AsyncParsableCommand {
         let interrupted = await engine.isShutDown
         await host.stop()
         await printing.value
-        _ = signalSources
+        termination.cancel()
 
         let failed = await engine.failedThisRun
         let all = await engine.allDownloads
@@ -53,7 +53,7 @@ struct RunCommand: AsyncParsableCommand {
     /// Another haul owns the downloads: show them until nothing is left to do there.
     private func follow(_ owner: RemoteEngine) async throws {
         Console.warn("haul (pid \(owner.pid), \(owner.kind.rawValue)) is running the downloads; following it (Ctrl-C stops following, not the downloads)")
-        let signalSources = Signals.onTermination { _ in owner.close() }
+        let termination = Signals.onTermination { _ in owner.close() }
         var interrupted = false
         let before: [Download]
         var after: [Download] = []
@@ -73,7 +73,7 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw Console.failure(error)
         }
-        _ = signalSources
+        termination.cancel()
         let failedBefore = Set(before.filter { $0.state == .failed }.map(\.id))
         let failed = Set(after.filter { $0.state == .failed && !failedBefore.contains($0.id) }.map(\.id))
         RunReporter.summary(interrupted ? before : after, failedIDs: failed, interrupted: interrupted)

@@ -40,8 +40,8 @@ struct DaemonCommand: AsyncParsableCommand {
         let host = await EngineHost.start(engine, options: stateOptions, kind: .daemon, onComplete: onComplete, log: log) {
             Task { await engine.shutdown() }
         }
-        let signalSources = Signals.onTermination { _ in Task { await engine.shutdown() } }
-        defer { signalSources.forEach { $0.cancel() } }
+        let termination = Signals.onTermination { _ in Task { await engine.shutdown() } }
+        defer { termination.cancel() }
         let logging = Task { await RunReporter(interactive: false, downloads: await engine.allDownloads).consume(await engine.subscribe()) }
 
         await engine.start()

@@ -62,8 +62,8 @@ enum TUIApp {
         inbox: UIInbox, environment: [String: String], startMessage: String? = nil, asksToKeepRunning: Bool = true,
         open: @escaping @Sendable () async throws -> any EngineSession
     ) async throws -> UIExit {
-        let signalSources = Signals.onTermination { _ in inbox.requestStop() }
-        defer { signalSources.forEach { $0.cancel() } }
+        let termination = Signals.onTermination { _ in inbox.requestStop() }
+        defer { termination.cancel() }
         let connecting = Task {
             do {
                 let engine = try await open()
