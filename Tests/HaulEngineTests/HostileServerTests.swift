@@ -84,6 +84,22 @@ final class HostileServerTests: FaultServerTestCase {
         XCTAssertEqual(server.requests.count, 1)
     }
 
+    /// AsyncHTTPClient's shutdown waits for a connection still being made: against a server that
+    /// accepts and never answers the TLS handshake, Ctrl-C took the whole connect timeout.
+    func testStoppingDoesNotWaitForATLSHandshakeThatNeverEnds() async throws {
+        let server = try serve { _, _ in [] }  // it waits for a request head; a ClientHello is none
+        let engine = try makeEngine { $0.connectTimeout = 30 }
+        let id = try await add(engine, server.url("x.bin").replacingOccurrences(of: "http://", with: "https://"))
+        await engine.start()
+        try await waitFor(engine, id, timeout: 10) { $0.state == .downloading }
+        try await Task.sleep(for: .milliseconds(300))
+        let started = Date()
+        await engine.shutdown()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "shutdown waited for the connect timeout")
+        let stopped = await engine.download(id)
+        XCTAssertEqual(stopped?.state, .waiting)
+    }
+
     func testNamesWithNULInvalidUTF8AndOverlongBytesAreMadeSafe() async throws {
         let heads: [[UInt8]] = [
             Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Disposition: attachment; filename*=UTF-8''a%00b%01c.txt\r\nConnection: close\r\n\r\nhi".utf8),

@@ -47,11 +47,42 @@ final class HTTPClientPool: Sendable {
         }
     }
 
-    func shutdown() async {
+    /// Closes every client, waiting at most `patience` for AsyncHTTPClient: its shutdown waits
+    /// for a connection still being made, which with a server that accepts and never answers a
+    /// TLS handshake is the whole connect timeout (15 s after Ctrl-C). Past that the attempt is
+    /// left to end on its own; the engine is stopping and nothing of it is used again.
+    func shutdown(patience: Duration = .seconds(1)) async {
         await plain.shutdown()
-        for client in clients.withLock({ Array($0.values) }) {
-            try? await client.shutdown()
+        let made = clients.withLock { Array($0.values) }
+        guard !made.isEmpty else { return }
+        await Self.wait(atMost: patience) {
+            for client in made { try? await client.shutdown() }
         }
+    }
+
+    private static func wait(atMost limit: Duration, for work: @escaping @Sendable () async -> Void) async {
+        let first = FirstResume()
+        await withCheckedContinuation { continuation in
+            first.set(continuation)
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                first.resume()
+            }
+            Task {
+                await work()
+                timer.cancel()
+                first.resume()
+            }
+        }
+    }
+
+    /// A continuation resumed by whichever of two tasks gets there first.
+    private final class FirstResume: Sendable {
+        private let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+
+        func set(_ continuation: CheckedContinuation<Void, Never>) { self.continuation.withLock { $0 = continuation } }
+
+        func resume() { continuation.withLock { $0.take() }?.resume() }
     }
 
     private static func makeClient(_ configuration: EngineConfiguration, proxy: ProxyEnvironment.Endpoint?) -> HTTPClient {
