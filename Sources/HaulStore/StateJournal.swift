@@ -87,12 +87,12 @@ extension StateJournal.Entry {
         var out: [UInt8] = []
         out.reserveCapacity(96 + fileName.utf8.count)
         out.append(contentsOf: #"{"id":"#.utf8)
-        FastStateEncoder.quoted(id.rawValue, into: &out)
+        JSONBytes.quoted(id.rawValue, into: &out)
         out.append(contentsOf: #","fileName":"#.utf8)
-        FastStateEncoder.quoted(fileName, into: &out)
+        JSONBytes.quoted(fileName, into: &out)
         if let totalBytes {
             out.append(contentsOf: #","totalBytes":"#.utf8)
-            FastStateEncoder.appendDecimal(negative: totalBytes < 0, totalBytes.magnitude, to: &out)
+            JSONBytes.appendDecimal(totalBytes, to: &out)
         }
         out.append(contentsOf: (finished ? #","finished":true}"# : #","finished":false}"#).utf8)
         out.append(UInt8(ascii: "\n"))

@@ -23,15 +23,26 @@ enum Console {
 
 enum FileHandleWriter {
     static func stderr(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 { return }
-                offset += n
-            }
+        var text = text
+        text.withUTF8 { _ = write(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes all of `bytes` to stdout after what `print` has buffered; false when stdout is gone.
+    @discardableResult
+    static func stdout(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        fflush(nil)  // all streams: naming `stdout` is not concurrency-safe
+        return write(STDOUT_FILENO, bytes)
+    }
+
+    private static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
         }
+        return true
     }
 }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import HaulCore
 
 struct ListCommand: AsyncParsableCommand {
@@ -29,11 +28,7 @@ struct ListCommand: AsyncParsableCommand {
             downloads = try stateOptions.readDownloads()
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            let data = try encoder.encode(downloads.map(ListEntry.init))
-            Console.out(String(decoding: data, as: UTF8.self))
+            ListingJSON.write(downloads) { FileHandleWriter.stdout($0) }
             return
         }
         guard !downloads.isEmpty else {
@@ -41,36 +36,6 @@ struct ListCommand: AsyncParsableCommand {
             return
         }
         Console.out(ListTable.render(downloads))
-    }
-}
-
-/// One download as `haul ls --json` prints it: nulls are written, not left out.
-struct ListEntry: Encodable {
-    let download: Download
-
-    enum Keys: String, CodingKey {
-        case id, url, path, state, reason, receivedBytes, totalBytes, fileName, directory, resumable, finalURL, notice, sha256, allowMetered, addedAt, finishedAt, retries
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(download.id, forKey: .id)
-        try c.encode(Redaction.url(download.url), forKey: .url)
-        try c.encode(download.path, forKey: .path)
-        try c.encode(download.state, forKey: .state)
-        try c.encode(download.reason, forKey: .reason)
-        try c.encode(download.receivedBytes, forKey: .receivedBytes)
-        try c.encode(download.totalBytes, forKey: .totalBytes)
-        try c.encode(download.fileName, forKey: .fileName)
-        try c.encode(download.directory, forKey: .directory)
-        try c.encode(download.resumable, forKey: .resumable)
-        try c.encode(download.finalURL.map(Redaction.url), forKey: .finalURL)
-        try c.encode(download.notice, forKey: .notice)
-        try c.encode(download.sha256, forKey: .sha256)
-        try c.encode(download.allowMetered, forKey: .allowMetered)
-        try c.encode(download.addedAt, forKey: .addedAt)
-        try c.encode(download.finishedAt, forKey: .finishedAt)
-        try c.encode(download.retries, forKey: .retries)
     }
 }
 

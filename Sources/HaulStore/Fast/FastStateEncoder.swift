@@ -57,12 +57,12 @@ enum FastStateEncoder {
         func string(_ name: StaticString, _ value: String?) {
             guard let value else { return }
             key(name)
-            quoted(value, into: &out)
+            JSONBytes.quoted(value, into: &out)
         }
         func number(_ name: StaticString, _ value: (some BinaryInteger)?) {
             guard let value else { return }
             key(name)
-            appendDecimal(negative: value < 0, UInt64(value.magnitude), to: &out)
+            JSONBytes.appendDecimal(value, to: &out)
         }
         func bool(_ name: StaticString, _ value: Bool?) {
             guard let value else { return }
@@ -74,7 +74,7 @@ enum FastStateEncoder {
             key(name)
             let seconds = value.timeIntervalSince1970
             if seconds == seconds.rounded(), abs(seconds) < 1e15 {
-                appendDecimal(negative: seconds < 0, UInt64(abs(seconds)), to: &out)
+                JSONBytes.appendDecimal(Int64(seconds), to: &out)
             } else {
                 out.append(contentsOf: seconds.description.utf8)  // shortest text that reads back exactly
             }
@@ -95,9 +95,9 @@ enum FastStateEncoder {
             for (i, header) in d.headers.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 out.append(contentsOf: #"{"name":"#.utf8)
-                quoted(header.name, into: &out)
+                JSONBytes.quoted(header.name, into: &out)
                 out.append(contentsOf: #","value":"#.utf8)
-                quoted(header.value, into: &out)
+                JSONBytes.quoted(header.value, into: &out)
                 out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "]"))
@@ -118,44 +118,6 @@ enum FastStateEncoder {
         out.append(UInt8(ascii: "}"))
     }
 
-    private static let hex = Array("0123456789abcdef".utf8)
-
-    /// `text` as a JSON string literal (shared with the journal's line writer).
-    static func quoted(_ text: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Most text needs no escaping: copy it whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: text.utf8)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0..<0x20: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
-
     private static let trueBytes = Array("true".utf8)
     private static let falseBytes = Array("false".utf8)
-
-    /// Appends `value` in decimal without building a `String` (a save writes ~500,000 numbers).
-    static func appendDecimal(negative: Bool, _ magnitude: UInt64, to out: inout [UInt8]) {
-        if negative { out.append(UInt8(ascii: "-")) }
-        var magnitude = magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
-        }
-    }
 }

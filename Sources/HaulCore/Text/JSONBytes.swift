@@ -1,0 +1,100 @@
+import Foundation
+
+/// JSON values written straight into bytes, for output too large to build through `JSONEncoder`
+/// (the state file and `haul ls --json` with 100,000 downloads). Strings and dates come out as
+/// `JSONEncoder` writes them, so both writers agree byte for byte.
+public enum JSONBytes {
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// `text` as a JSON string literal: `"` and `\` escaped, \b \f \n \r \t in their short forms,
+    /// other control characters as `\u00XX`; everything else (`/` too) as it is.
+    public static func quoted(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // Most text needs no escaping: copy it whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), byte])
+            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0..<0x20: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `value` in decimal without building a `String` (a save writes ~500,000 numbers).
+    public static func appendDecimal(_ value: some BinaryInteger, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = UInt64(value.magnitude)
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
+    }
+
+    /// `date` as a quoted ISO 8601 UTC time to the second, rounded down, as `JSONEncoder`'s
+    /// `.iso8601` writes it: `"2026-11-22T23:48:32Z"`.
+    public static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        var days = seconds / 86_400
+        var second = seconds % 86_400
+        if second < 0 {
+            second += 86_400
+            days -= 1
+        }
+        let (year, month, day) = civil(fromDays: days)
+        out.append(UInt8(ascii: "\""))
+        if year < 0 { out.append(UInt8(ascii: "-")) }
+        appendPadded(abs(year), width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(month, width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(day, width: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendPadded(second / 3600, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(second / 60 % 60, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(second % 60, width: 2, to: &out)
+        out.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
+    }
+
+    private static func appendPadded(_ value: Int64, width: Int, to out: inout [UInt8]) {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        for _ in digits..<max(digits, width) { out.append(UInt8(ascii: "0")) }
+        appendDecimal(value, to: &out)
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

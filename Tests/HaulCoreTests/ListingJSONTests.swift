@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+@testable import HaulCore
+
+/// `haul ls --json` is written by hand; scripts were written against what `JSONEncoder` printed,
+/// so the two must agree byte for byte.
+final class ListingJSONTests: XCTestCase {
+    /// The listing as it was made with `JSONEncoder` (the reference).
+    private struct ReferenceEntry: Encodable {
+        let download: Download
+
+        enum Keys: String, CodingKey {
+            case id, url, path, state, reason, receivedBytes, totalBytes, fileName, directory, resumable, finalURL, notice, sha256, allowMetered, addedAt, finishedAt, retries
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(download.id, forKey: .id)
+            try c.encode(Redaction.url(download.url), forKey: .url)
+            try c.encode(download.path, forKey: .path)
+            try c.encode(download.state, forKey: .state)
+            try c.encode(download.reason, forKey: .reason)
+            try c.encode(download.receivedBytes, forKey: .receivedBytes)
+            try c.encode(download.totalBytes, forKey: .totalBytes)
+            try c.encode(download.fileName, forKey: .fileName)
+            try c.encode(download.directory, forKey: .directory)
+            try c.encode(download.resumable, forKey: .resumable)
+            try c.encode(download.finalURL.map(Redaction.url), forKey: .finalURL)
+            try c.encode(download.notice, forKey: .notice)
+            try c.encode(download.sha256, forKey: .sha256)
+            try c.encode(download.allowMetered, forKey: .allowMetered)
+            try c.encode(download.addedAt, forKey: .addedAt)
+            try c.encode(download.finishedAt, forKey: .finishedAt)
+            try c.encode(download.retries, forKey: .retries)
+        }
+    }
+
+    private func reference(_ downloads: [Download]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(downloads.map(ReferenceEntry.init)), as: UTF8.self) + "\n"
+    }
+
+    private func sample() -> [Download] {
+        var plain = Download(id: DownloadID(rawValue: "00a1b2"), url: "http://example.com/a/b.iso", directory: "/tmp/x", queueOrder: 0,
+                             addedAt: Date(timeIntervalSince1970: 1_795_391_312.75))
+        plain.fileName = "b.iso"
+        plain.state = .finished
+        plain.receivedBytes = 1 << 40
+        plain.totalBytes = 1 << 40
+        plain.resumable = true
+        plain.finishedAt = Date(timeIntervalSince1970: 1_795_391_400)
+
+        var odd = Download(id: DownloadID(rawValue: "ffffff"), url: "https://alice:s3cret@host:8443/p?q=\"1\"&r=a\\b",
+                           directory: "/dl/with \"quotes\"/and\\slash/", sha256: String(repeating: "ab", count: 32), allowMetered: true,
+                           queueOrder: 7, addedAt: Date(timeIntervalSince1970: -1.5))
+        odd.fileName = "tab\there, nl\nthere, cr\r, bs\u{8}, ff\u{C}, ctl\u{1}\u{1F}, del\u{7F}, é, 日本, 🎉, sep\u{2028}"
+        odd.state = .failed
+        odd.failureReason = "server said \"no\"\n(HTTP 403)"
+        odd.finalURL = "https://bob:pw@mirror/x"
+        odd.notice = "renamed: a/b"
+        odd.retries = 3
+        odd.receivedBytes = 12
+
+        var paused = Download(id: DownloadID(rawValue: "0000ff"), url: "http://h/", directory: "/", paused: true, queueOrder: 1,
+                              addedAt: Date(timeIntervalSince1970: 4_102_444_799.999))
+        paused.pauseCause = .diskFull
+        paused.diskShortfall = 5_000_000
+        return [plain, odd, paused]
+    }
+
+    func testTheListingIsWhatJSONEncoderWrote() throws {
+        let downloads = sample()
+        XCTAssertEqual(ListingJSON.text(downloads), try reference(downloads))
+        XCTAssertEqual(ListingJSON.text([downloads[1]]), try reference([downloads[1]]))
+        XCTAssertEqual(ListingJSON.text([]), try reference([]))
+    }
+
+    func testChunksAddUpToTheWholeListing() throws {
+        let downloads = Array(repeating: sample(), count: 20).joined().map { $0 }
+        var chunks: [[UInt8]] = []
+        ListingJSON.write(downloads, chunkSize: 1000) { chunks.append(Array($0)) }
+        XCTAssertGreaterThan(chunks.count, 5)
+        XCTAssertTrue(chunks.dropLast().allSatisfy { $0.count >= 1000 && $0.count < 3000 }, "\(chunks.map(\.count))")
+        XCTAssertEqual(String(decoding: chunks.joined(), as: UTF8.self), try reference(downloads))
+    }
+
+    /// Dates from 1900 to 2200, fractions included, as `JSONEncoder`'s `.iso8601` writes them.
+    func testDatesMatchJSONEncoder() throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        var rng = SystemRandomNumberGenerator()
+        var dates = [0, -0.25, 951_782_400, 951_868_799.5, 4_107_542_400].map(Date.init(timeIntervalSince1970:))  // 2000-02-29, 2100-03-01
+        for _ in 0..<2000 { dates.append(Date(timeIntervalSince1970: Double.random(in: -2_208_988_800...7_258_118_400, using: &rng))) }
+        for date in dates {
+            var ours: [UInt8] = []
+            JSONBytes.appendISO8601(date, to: &ours)
+            XCTAssertEqual(String(decoding: ours, as: UTF8.self), String(decoding: try encoder.encode(date), as: UTF8.self), "\(date.timeIntervalSince1970)")
+        }
+    }
+}
