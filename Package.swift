@@ -38,7 +38,7 @@ let package = Package(
         ),
         // The Unix socket between haul processes: the owner of the state file serves its engine,
         // the TUI and every command reach it as a `RemoteEngine`.
-        .target(name: "HaulRemote", dependencies: ["HaulCore", "HaulEngine"], swiftSettings: swiftSettings),
+        .target(name: "HaulRemote", dependencies: ["HaulCore", "HaulStore", "HaulEngine"], swiftSettings: swiftSettings),
         // The screen model, views, key map and the row-binding observer layer: no terminal needed.
         .target(name: "HaulUI", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
         // ncursesw, the only C the project touches.

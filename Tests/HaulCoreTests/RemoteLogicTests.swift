@@ -30,6 +30,31 @@ final class LineFramerTests: XCTestCase {
         XCTAssertEqual(bytes.filter { $0 == 0x0A }.count, 1, "exactly one newline: the terminator")
         XCTAssertEqual(try Wire.decode(ServerMessage.self, from: Array(bytes.dropLast())), message)
     }
+
+    /// A snapshot's downloads travel as the line after its message; events and other replies
+    /// around it are read as they came.
+    func testASnapshotIsReadBackWithTheLineAfterIt() throws {
+        let network = NetworkStatus(mode: .auto, verdict: .metered, limit: 1000)
+        let downloads = Array(#"[{"id":"abc","url":"http://h/a \"q\""}]"#.utf8)
+        let messages: [ServerMessage] = [
+            .event(.notice(DownloadID(rawValue: "abcdef"), "before")),
+            .reply(id: 1, .snapshot(WireSnapshot(downloads: downloads, network: network))),
+            .reply(id: 2, .done),
+            .reply(id: 3, .attached(WireSnapshot(downloads: Array("[]".utf8), network: network), away: nil)),
+            .event(.notice(DownloadID(rawValue: "abcdef"), "after")),
+        ]
+        var framer = LineFramer(maxLineLength: 1 << 20)
+        for message in messages { framer.append(try Wire.encode(message)) }
+        var reader = ServerMessageReader()
+        var read: [ServerMessage] = []
+        var lines = 0
+        while let line = try framer.nextLine() {
+            lines += 1
+            if let message = try reader.read(line) { read.append(message) }
+        }
+        XCTAssertEqual(lines, 7, "two snapshots, one line each more")
+        XCTAssertEqual(read, messages)
+    }
 }
 
 final class CommandWordsTests: XCTestCase {

@@ -143,3 +143,36 @@ final class FastStateEncoderTests: XCTestCase {
         }
     }
 }
+
+/// The downloads a daemon sends a client (`WireSnapshot`) go through `DownloadListJSON`.
+final class DownloadListJSONTests: XCTestCase {
+    func testAListReadsBackUnchangedFromOneLine() throws {
+        var rng = SeededGenerator(seed: 23)
+        for round in 0..<100 {
+            let downloads = RandomDocuments.make(&rng, count: round % 20).downloads
+            let bytes = DownloadListJSON.encode(downloads)
+            XCTAssertFalse(bytes.contains(0x0A), "one line (the texts hold newlines), round \(round)")
+            XCTAssertEqual(try DownloadListJSON.decode(bytes), downloads, "round \(round)")
+            XCTAssertEqual(try StateFile.decoder().decode([Download].self, from: Data(bytes)), downloads, "Foundation reads it too, round \(round)")
+        }
+    }
+
+    /// What the one-pass reader does not take (a list Foundation wrote with ISO 8601 dates, or
+    /// whitespace after it) still reads; damage is an error, not a shorter list.
+    func testOtherFormsGoThroughFoundationAndDamageThrows() throws {
+        var rng = SeededGenerator(seed: 5)
+        let downloads = RandomDocuments.make(&rng, count: 6).downloads.map { d -> Download in
+            var d = d
+            d.addedAt = Date(timeIntervalSince1970: d.addedAt.timeIntervalSince1970.rounded(.down))
+            d.finishedAt = d.finishedAt.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
+            return d
+        }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        XCTAssertEqual(try DownloadListJSON.decode(Array(try encoder.encode(downloads))), downloads)
+        XCTAssertEqual(try DownloadListJSON.decode(DownloadListJSON.encode(downloads) + Array(" \n".utf8)), downloads)
+        let whole = DownloadListJSON.encode(downloads)
+        XCTAssertThrowsError(try DownloadListJSON.decode(Array(whole.prefix(whole.count / 2))))
+        XCTAssertEqual(try DownloadListJSON.decode(Array("[]".utf8)), [])
+    }
+}

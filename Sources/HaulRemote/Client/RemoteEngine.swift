@@ -48,12 +48,17 @@ public final class RemoteEngine: EngineSession {
         let connection = LineConnection(fd: fd, label: "server")
         let greeting = Greeting()
         let engine = Mutex<RemoteEngine?>(nil)
+        let reader = Mutex(ServerMessageReader())
         connection.start(
             onLine: { line in
-                guard let message = try? Wire.decode(ServerMessage.self, from: line) else {
+                let message: ServerMessage?
+                do {
+                    message = try reader.withLock { try $0.read(line) }
+                } catch {
                     connection.close()
                     return
                 }
+                guard let message else { return }  // a snapshot, waiting for its downloads line
                 if let remote = engine.withLock({ $0 }) {
                     remote.receive(message)
                 } else {
@@ -96,12 +101,12 @@ public final class RemoteEngine: EngineSession {
         let (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self, bufferingPolicy: .unbounded)
         state.withLock { $0.events = continuation }
         guard case .attached(let snapshot, let away) = try await request(.attach(ui: ui)) else { throw unexpected() }
-        return EngineAttachment(snapshot: snapshot, away: away, events: events)
+        return EngineAttachment(snapshot: try EngineSnapshot(snapshot), away: away, events: events)
     }
 
     public func snapshot() async throws -> EngineSnapshot {
         guard case .snapshot(let snapshot) = try await request(.snapshot) else { throw unexpected() }
-        return snapshot
+        return try EngineSnapshot(snapshot)
     }
 
     @discardableResult

@@ -44,7 +44,7 @@ actor ServedClient {
             let attachment = await engine.attach(ui: ui)
             isUI = ui
             server.clientAttached(key)
-            send(.reply(id: message.id, .attached(attachment.snapshot, away: attachment.away)))
+            send(.reply(id: message.id, .attached(WireSnapshot(attachment.snapshot), away: attachment.away)))
             let connection = self.connection
             forwarding = Task {
                 for await event in attachment.events {
@@ -54,7 +54,7 @@ actor ServedClient {
             }
             return nil
         case .snapshot:
-            return .snapshot(await engine.snapshot())
+            return .snapshot(WireSnapshot(await engine.snapshot()))
         case .perform(let command):
             do {
                 return .ids(try await engine.perform(command))

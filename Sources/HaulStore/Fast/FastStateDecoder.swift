@@ -75,7 +75,7 @@ enum FastStateDecoder {
         }
     }
 
-    private static func download(_ s: inout JSONScanner, unknown: inout Set<String>) throws(JSONScanner.Unsupported) -> Download {
+    static func download(_ s: inout JSONScanner, unknown: inout Set<String>) throws(JSONScanner.Unsupported) -> Download {
         var id: String?, url: String?, directory: String?
         var d = Download(id: DownloadID(rawValue: ""), url: "", directory: "", queueOrder: 0, addedAt: Date(timeIntervalSince1970: 0))
         try s.objectKeys { s, key throws(JSONScanner.Unsupported) in

@@ -46,7 +46,7 @@ enum FastStateEncoder {
         try flush()
     }
 
-    private static func write(_ d: Download, into out: inout [UInt8]) {
+    static func write(_ d: Download, into out: inout [UInt8]) {
         var first = true
         /// `name` is the key with its quotes and colon (`"url":`), appended in one go.
         func key(_ name: StaticString) {

@@ -1,0 +1,17 @@
+import Foundation
+import HaulCore
+import HaulStore
+
+extension WireSnapshot {
+    /// What the server sends for `snapshot`.
+    init(_ snapshot: EngineSnapshot) {
+        self.init(downloads: DownloadListJSON.encode(snapshot.downloads), network: snapshot.network)
+    }
+}
+
+extension EngineSnapshot {
+    /// What the client reads back.
+    init(_ wire: WireSnapshot) throws {
+        self.init(downloads: try DownloadListJSON.decode(wire.downloads), network: wire.network)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HaulCore
+
+/// A list of downloads as JSON bytes, in the state file's own form and on one line: how a
+/// daemon hands its downloads to a client (`haul ls`, a UI attaching; see `WireSnapshot`). Through `JSONEncoder` and `JSONDecoder`,
+/// 100,000 downloads took ~2.5 s and ~240 MiB on the client's side alone.
+public enum DownloadListJSON {
+    public static func encode(_ downloads: [Download]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(2 + downloads.count * 320)
+        out.append(UInt8(ascii: "["))
+        for (i, download) in downloads.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            FastStateEncoder.write(download, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+
+    /// Reads what ``encode(_:)`` wrote, or any JSON array of downloads (through Foundation when the
+    /// one-pass reader meets something it does not read).
+    public static func decode(_ bytes: [UInt8]) throws -> [Download] {
+        let fast: [Download]? = bytes.withUnsafeBytes { raw in
+            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
+            var downloads: [Download] = []
+            var unknown = Set<String>()
+            do throws(JSONScanner.Unsupported) {
+                try scanner.array { s throws(JSONScanner.Unsupported) in
+                    downloads.append(try FastStateDecoder.download(&s, unknown: &unknown))
+                }
+                return scanner.isAtEnd ? downloads : nil
+            } catch {
+                return nil
+            }
+        }
+        return try fast ?? StateFile.decoder().decode([Download].self, from: Data(bytes))
+    }
+}
