@@ -57,6 +57,7 @@ struct AddCommand: AsyncParsableCommand {
             guard !(urls + listed).isEmpty else { throw InputError("\(TerminalText.sanitize(inputFile ?? "")) lists no URLs") }
             validURLs = try (urls + listed).map { u throws(InputError) in try DownloadURL.validate(u) }
             directory = try resolveDirectory(environment: environment)
+            try Engine.checkDirectory(directory)  // before the state is read: 0.6 s with 100,000 downloads
         } catch {
             throw error.reported()
         }

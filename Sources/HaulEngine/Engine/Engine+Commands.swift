@@ -119,7 +119,8 @@ extension Engine {
         return request
     }
 
-    static func checkDirectory(_ path: String) throws(InputError) {
+    /// Refuses a download directory that is relative, missing, not a directory or not writable.
+    public static func checkDirectory(_ path: String) throws(InputError) {
         let shown = TerminalText.sanitize(path)
         guard path.hasPrefix("/") else { throw InputError("directory '\(shown)' must be an absolute path") }
         var isDirectory: ObjCBool = false
