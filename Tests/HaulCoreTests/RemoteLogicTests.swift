@@ -1,6 +1,6 @@
 import Foundation
-import HaulCore
 import XCTest
+@testable import HaulCore
 
 final class LineFramerTests: XCTestCase {
     func testLinesSplitAcrossChunksComeOutWhole() throws {
@@ -14,6 +14,19 @@ final class LineFramerTests: XCTestCase {
         XCTAssertNil(try framer.nextLine())
         for i in 0..<1000 { framer.append(Array("\(i)\n".utf8)) }
         for i in 0..<1000 { XCTAssertEqual(try framer.nextLine().map { String(decoding: $0, as: UTF8.self) }, "\(i)") }
+    }
+
+    /// A long line (a daemon's snapshot of 100,000 downloads) must not leave its buffer behind.
+    func testTheMemoryOfALongLineIsGivenBack() throws {
+        var framer = LineFramer(maxLineLength: 64 << 20)
+        let long = [UInt8](repeating: 0x61, count: 8 << 20)
+        for chunk in stride(from: 0, to: long.count, by: 65_536) { framer.append(long[chunk..<min(chunk + 65_536, long.count)]) }
+        framer.append(Array("\n{\"next\"".utf8))
+        XCTAssertEqual(try framer.nextLine(), long)
+        framer.append(Array(":1}\n".utf8))
+        XCTAssertEqual(try framer.nextLine().map { String(decoding: $0, as: UTF8.self) }, "{\"next\":1}")
+        XCTAssertLessThanOrEqual(framer.capacity, LineFramer.keptCapacity)
+        XCTAssertNil(try framer.nextLine())
     }
 
     func testAnEndlessLineIsRefused() {

@@ -10,6 +10,14 @@ public struct LineFramer: Sendable {
     /// Where the search for the next newline resumes.
     private var scanned = 0
 
+    /// Buffer capacity kept for the next lines once everything read has been handed out; more
+    /// is given back (a UI attached to a daemon would otherwise keep the ~30 MiB that its first
+    /// snapshot of 100,000 downloads grew the buffer to, for as long as it runs).
+    static let keptCapacity = 1 << 20
+
+    /// The buffer's capacity now (for tests).
+    var capacity: Int { buffer.capacity }
+
     public init(maxLineLength: Int) {
         self.maxLineLength = maxLineLength
     }
@@ -29,10 +37,21 @@ public struct LineFramer: Sendable {
             let line = Array(buffer[start..<newline])
             start = newline + 1
             scanned = start
+            if start == buffer.count { releaseReadBytes() }
             return line
         }
         scanned = buffer.count
         if buffer.count - start > maxLineLength { throw LineTooLong() }
         return nil
+    }
+
+    private mutating func releaseReadBytes() {
+        if buffer.capacity > Self.keptCapacity {
+            buffer = []
+        } else {
+            buffer.removeAll(keepingCapacity: true)
+        }
+        start = 0
+        scanned = 0
     }
 }
