@@ -2,8 +2,9 @@ import Foundation
 import HaulCore
 
 /// A list of downloads as JSON bytes, in the state file's own form and on one line: how a
-/// daemon hands its downloads to a client (`haul ls`, a UI attaching; see `WireSnapshot`). Through `JSONEncoder` and `JSONDecoder`,
-/// 100,000 downloads took ~2.5 s and ~240 MiB on the client's side alone.
+/// daemon hands its downloads to a client (`haul ls`, a UI attaching; see `WireSnapshot`).
+/// Through `JSONEncoder` and `JSONDecoder`, 100,000 downloads took ~2.5 s and ~240 MiB on the
+/// client's side alone.
 public enum DownloadListJSON {
     public static func encode(_ downloads: [Download]) -> [UInt8] {
         var out: [UInt8] = []
