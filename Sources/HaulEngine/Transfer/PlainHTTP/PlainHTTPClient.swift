@@ -130,7 +130,7 @@ final class PlainHTTPClient: Sendable {
         let channel = try await ClientBootstrap(group: group)
             .connectTimeout(connectTimeout)
             .channelOption(.autoRead, value: false)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
