@@ -28,6 +28,7 @@ let package = Package(
             dependencies: [
                 "HaulCore",
                 "HaulStore",
+                "CLinux",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -41,8 +42,10 @@ let package = Package(
         .target(name: "HaulRemote", dependencies: ["HaulCore", "HaulStore", "HaulEngine"], swiftSettings: swiftSettings),
         // The screen model, views, key map and the row-binding observer layer: no terminal needed.
         .target(name: "HaulUI", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
-        // ncursesw, the only C the project touches.
+        // ncursesw, through a header of getters for what Swift 6 cannot use directly.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+        // Linux calls Swift's Glibc module leaves out (sync_file_range).
+        .systemLibrary(name: "CLinux"),
         // The thin curses backend: draws HaulUI's grid and reads keys. The only code calling ncurses.
         .target(name: "HaulTerminal", dependencies: ["CNcurses", "HaulUI"], swiftSettings: swiftSettings),
         // The executable: argument parsing and wiring.

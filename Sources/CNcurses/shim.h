@@ -1,4 +1,4 @@
-// The only C haul touches: ncursesw with the wide-character API, and getters for the
+// ncursesw with the wide-character API, and getters for the
 // C globals and macros that Swift 6 cannot use directly (FIELD-NOTES, "ncurses from Swift 6").
 #ifndef HAUL_CNCURSES_SHIM_H
 #define HAUL_CNCURSES_SHIM_H

@@ -104,3 +104,22 @@ final class SpeedMeterTests: XCTestCase {
         XCTAssertNil(SpeedMeter().eta(remaining: 10))
     }
 }
+
+final class WriteBehindTests: XCTestCase {
+    func testEveryChunkIsHandedOnOnceInOrder() {
+        var behind = WriteBehind(from: 100, chunk: 10)
+        var ranges: [Range<Int64>] = []
+        for position in stride(from: Int64(103), through: 160, by: 3) {
+            if let range = behind.written(upTo: position) { ranges.append(range) }
+        }
+        XCTAssertEqual(ranges, [100..<112, 112..<124, 124..<136, 136..<148, 148..<160])
+        XCTAssertEqual(behind.mark, 160)
+    }
+
+    func testLessThanAChunkWaits() {
+        var behind = WriteBehind(from: 0, chunk: 8 << 20)
+        XCTAssertNil(behind.written(upTo: (8 << 20) - 1))
+        XCTAssertEqual(behind.written(upTo: 9 << 20), 0..<(9 << 20))
+        XCTAssertNil(behind.written(upTo: 10 << 20))
+    }
+}

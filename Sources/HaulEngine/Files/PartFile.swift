@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 import NIOCore
 
 /// The `.part` file a transfer writes into, at explicit offsets with `pwrite`.
@@ -41,6 +42,12 @@ final class PartFile {
                 return 0
             }
             if result != 0 { throw FileError(operation: "write", path: path, code: result) }
+        }
+
+        /// Starts writing `range` to disk and returns without waiting (see `WriteBehind`). A
+        /// failure here only means the final `fsync` has more to do, so it is not reported.
+        func startWriteback(_ range: Range<Int64>) {
+            _ = haul_start_writeback(fd, Int(range.lowerBound), Int(range.count))
         }
     }
 

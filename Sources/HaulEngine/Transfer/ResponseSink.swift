@@ -1,3 +1,4 @@
+import HaulCore
 import NIOCore
 import NIOHTTP1
 import Synchronization
@@ -36,6 +37,7 @@ final class ResponseSink: Sendable {
     private struct State {
         var plan: Plan?
         var position: Int64 = 0
+        var writeBehind = WriteBehind(from: 0)
         var lastReport: Double
         /// The task, when it is waiting for the next event.
         var waiter: CheckedContinuation<Event, Error>?
@@ -90,7 +92,10 @@ final class ResponseSink: Sendable {
         return plan.futureResult.map { plan in
             self.state.withLock { s in
                 s.plan = plan
-                if case .write(_, let offset, _) = plan { s.position = offset }
+                if case .write(_, let offset, _) = plan {
+                    s.position = offset
+                    s.writeBehind = WriteBehind(from: offset)
+                }
             }
         }
     }
@@ -108,6 +113,7 @@ final class ResponseSink: Sendable {
                 return .failure(TransferError.diskFull(shortfall: shortfall))
             }
             s.position += Int64(buffer.readableBytes)
+            if let range = s.writeBehind.written(upTo: s.position) { writer.startWriteback(range) }
             let now = Monotonic.seconds()
             guard now - s.lastReport >= progressInterval else { return .success(nil) }
             s.lastReport = now
