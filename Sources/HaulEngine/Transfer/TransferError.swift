@@ -49,8 +49,8 @@ struct TransferError: Error, CustomStringConvertible {
         case let e as ChannelError:
             if case .connectTimeout = e { return .transient("connection timed out") }
             return .transient("connection error (\(e))")
-        case is NIOConnectionError:
-            return .transient("cannot connect (\(error))")
+        case let e as NIOConnectionError:
+            return .transient(describe(e))
         default:
             let text = String(describing: error)
             if text.contains("NIOSSL") || text.contains("handshake") || text.contains("certificate") {
@@ -58,6 +58,26 @@ struct TransferError: Error, CustomStringConvertible {
             }
             return .transient(text)
         }
+    }
+
+    /// "cannot connect to example.org:80: connection refused", from NIO's account of every
+    /// address tried (its own description is a dump of those structures).
+    static func describe(_ error: NIOConnectionError) -> String {
+        let target = "\(TerminalText.sanitize(error.host)):\(error.port)"
+        var reasons: [String] = []
+        for failure in error.connectionErrors {
+            let reason: String
+            switch failure.error {
+            case let e as IOError: reason = describe(errno: e.errnoCode)
+            case ChannelError.connectTimeout: reason = "connection timed out"
+            case let e: reason = TerminalText.sanitize(String(describing: e))
+            }
+            if !reasons.contains(reason) { reasons.append(reason) }
+        }
+        if reasons.isEmpty, let lookup = error.dnsAError ?? error.dnsAAAAError {
+            reasons.append(lookup is SocketAddressError.UnknownHost ? "host not found" : "name lookup failed (\(TerminalText.sanitize(String(describing: lookup))))")
+        }
+        return "cannot connect to \(target): " + (reasons.isEmpty ? "no address to connect to" : reasons.joined(separator: "; "))
     }
 
     static func describe(errno code: Int32) -> String {
