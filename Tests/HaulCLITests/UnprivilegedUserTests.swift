@@ -5,21 +5,7 @@ import XCTest
 /// haul as an ordinary user runs it. CI and this machine run the suite as root, which hides
 /// whatever needs a privilege: a socket option only root may set once made every plain
 /// `http://` download fail for everyone else ("cannot connect … Permission denied").
-final class UnprivilegedUserTests: CLITestCase {
-    var nginx: NginxServer!
-    var www: String!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        www = dir.subdirectory("www")
-        nginx = try await NginxServer(root: www, slowRate: "1m", workDirectory: dir.subdirectory("nginx"))
-    }
-
-    override func tearDown() async throws {
-        await nginx?.stop()
-        try await super.tearDown()
-    }
-
+extension CommandLineTests {
     func testAnOrdinaryUserDownloadsOverPlainHTTP() async throws {
         try TestFiles.random(www + "/a.bin", size: 200_000)
         try TestFiles.random(www + "/b.bin", size: 3_000)
