@@ -177,21 +177,7 @@ final class FaultInjectionTests: FaultServerTestCase {
     }
 
     func testARefusedConnectionSaysWhereAndWhyInWords() async throws {
-        // A port nothing listens on: bound, then closed.
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                _ = bind(probe, $0, length)
-                _ = getsockname(probe, $0, &length)
-            }
-        }
-        let port = Int(UInt16(bigEndian: address.sin_port))
-        close(probe)
-
+        let port = FreePort.find()  // nothing listens there
         let engine = try makeEngine { $0.retryPolicy.maxRetries = 1 }
         let id = try await add(engine, "http://127.0.0.1:\(port)/x.bin")
         await engine.start()
