@@ -1,6 +1,6 @@
 # haul — build, run and test. `make run` and `make test` install what they need first.
 
-SYSTEM_PACKAGES := nginx-light tmux curl util-linux libncurses-dev pkg-config
+SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/haul
 

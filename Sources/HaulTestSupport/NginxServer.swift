@@ -5,12 +5,14 @@ import Glibc
 
 /// Debian's nginx on a free loopback port, serving `root`, started and stopped by the test.
 ///
-/// `/slow/…` serves the same files at `slowRate` so transfers can be caught mid-way.
+/// `/slow/…` serves the same files at `slowRate` so transfers can be caught mid-way. Given a
+/// certificate it serves https instead of http.
 /// The access log records each request's `Range` and the bytes sent, to prove resumes.
 public final class NginxServer: Sendable {
     public let port: Int
     public let root: String
     public let directory: String
+    public let scheme: String
     private let process: ChildProcess
 
     public struct Unavailable: Error, CustomStringConvertible {
@@ -21,10 +23,14 @@ public final class NginxServer: Sendable {
         ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    public init(root: String, slowRate: String = "200k", keepaliveTimeout: String = "75s", workDirectory: String) async throws {
+    public init(
+        root: String, slowRate: String = "200k", keepaliveTimeout: String = "75s", tls: TestCertificate? = nil, workDirectory: String
+    ) async throws {
         guard let nginx = Self.executable else { throw Unavailable(description: "nginx is not installed (apt-get install nginx-light)") }
         self.root = root
         directory = workDirectory
+        scheme = tls == nil ? "http" : "https"
+        let tlsLines = tls.map { "ssl_certificate \($0.certificatePath); ssl_certificate_key \($0.keyPath);" } ?? ""
         try FileManager.default.createDirectory(atPath: workDirectory + "/tmp", withIntermediateDirectories: true)
         var lastError = ""
         for _ in 0..<5 {
@@ -49,7 +55,8 @@ public final class NginxServer: Sendable {
                   keepalive_requests 100000;
                   keepalive_timeout \(keepaliveTimeout);
                   server {
-                    listen 127.0.0.1:\(port);
+                    listen 127.0.0.1:\(port)\(tls == nil ? "" : " ssl");
+                    \(tlsLines)
                     root \(root);
                     location /slow/ { alias \(root)/; limit_rate \(slowRate); }
                     location /gone { return 410; }
@@ -75,7 +82,7 @@ public final class NginxServer: Sendable {
         throw Unavailable(description: "nginx did not start: \(lastError)")
     }
 
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+    public func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)/\(path)" }
 
     public func stop() async { await process.terminate() }
 
