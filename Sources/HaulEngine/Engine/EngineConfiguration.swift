@@ -19,6 +19,9 @@ public struct EngineConfiguration: Sendable {
     public var transitionSaveDelay: Double = 0.5
     public var progressSaveInterval: Double = 2
     public var proxies = ProxyEnvironment(environment: [:])
+    /// A PEM file of the certificates that https servers are verified against, instead of the
+    /// system's (`SSL_CERT_FILE`, as in curl and OpenSSL).
+    public var trustedCertificates: String?
     /// How often downloads paused for a full disk look for room again.
     public var diskRecheckInterval: Double = 2
     /// How often `auto` metered mode asks NetworkManager.
@@ -34,10 +37,12 @@ public struct EngineConfiguration: Sendable {
     }
 
     /// Reads the tunables that tests and power users set through the environment
-    /// (`HAUL_STALL_TIMEOUT`, `HAUL_RETRY_BASE`, `HAUL_MAX_RETRIES`, `HAUL_METERED_INTERVAL`), plus the proxy variables.
+    /// (`HAUL_STALL_TIMEOUT`, `HAUL_RETRY_BASE`, `HAUL_MAX_RETRIES`, `HAUL_METERED_INTERVAL`), plus the proxy
+    /// variables and `SSL_CERT_FILE`.
     public mutating func apply(environment: [String: String]) {
         self.environment = environment
         proxies = ProxyEnvironment(environment: environment)
+        if let file = environment["SSL_CERT_FILE"], !file.isEmpty { trustedCertificates = file }
         if let v = environment["HAUL_METERED_INTERVAL"].flatMap(Double.init), v > 0 { meteredProbeInterval = v }
         if let v = environment["HAUL_DISK_RECHECK"].flatMap(Double.init), v > 0 { diskRecheckInterval = v }
         if let v = environment["HAUL_STALL_TIMEOUT"].flatMap(Double.init), v > 0 { stallTimeout = v }

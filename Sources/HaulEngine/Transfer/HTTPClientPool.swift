@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import HaulCore
 import NIOCore
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// The HTTP clients the engine uses: `PlainHTTPClient` for plain `http://` without a proxy, and
@@ -96,6 +97,15 @@ final class HTTPClientPool: Sendable {
             // the resource's bytes. The ratio limit stops decompression bombs.
             decompression: .enabled(limit: .ratio(1000))
         )
+        // A failed connection (refused, or a TLS handshake that failed) fails the request at once
+        // and the engine's retry policy decides, as for plain http: AsyncHTTPClient would retry
+        // it silently until the connect timeout, so an untrusted certificate took 15 s to report.
+        config.connectionPool.retryConnectionEstablishment = false
+        if let file = configuration.trustedCertificates {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .file(file)
+            config.tlsConfiguration = tls
+        }
         if let proxy {
             let authorization = proxy.user.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }
             config.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)

@@ -52,11 +52,8 @@ struct TransferError: Error, CustomStringConvertible {
         case let e as NIOConnectionError:
             return .transient(describe(e))
         default:
-            let text = String(describing: error)
-            if text.contains("NIOSSL") || text.contains("handshake") || text.contains("certificate") {
-                return .permanent("TLS error: \(text)")
-            }
-            return .transient(text)
+            if let tls = TLSFailure.classify(error) { return tls }
+            return .transient(TerminalText.sanitize(String(describing: error)))
         }
     }
 
