@@ -109,6 +109,40 @@ final class RenderingTests: XCTestCase {
         XCTAssertTrue(c.grid.text(row: 2).contains("ab?c"))
     }
 
+    func testWrapBreaksAtSpacesAndNeverSplitsAWideCharacter() {
+        XCTAssertEqual(DisplayWidth.wrap("the server's certificate is not trusted", width: 16), ["the server's", "certificate is", "not trusted"])
+        XCTAssertEqual(DisplayWidth.wrap("https://example.org/a/very/long/path", width: 12), ["https://exam", "ple.org/a/ve", "ry/long/path"])
+        XCTAssertEqual(DisplayWidth.wrap("日本語のファイル", width: 5), ["日本", "語の", "ファ", "イル"])
+        XCTAssertEqual(DisplayWidth.wrap("", width: 5), [""])
+        for line in DisplayWidth.wrap(String(repeating: "ab 日本 ", count: 40), width: 7) {
+            XCTAssertLessThanOrEqual(DisplayWidth.of(line), 7, line)
+        }
+    }
+
+    /// A long reason and URL are shown whole in Details, wrapped under their labels.
+    func testDetailsWrapsALongReasonAndURLInsideTheBox() {
+        let reason = "the server's TLS certificate is not trusted (self-signed, expired or from an unknown authority); to trust it, set SSL_CERT_FILE to a file with its CA's certificate"
+        let url = "https://downloads.example.org/releases/2026/11/haul-" + String(repeating: "x", count: 120) + ".tar.gz"
+        var failed = Download(id: DownloadID(rawValue: "eeeeee"), url: url, directory: "/dl", queueOrder: 0)
+        failed.fail(reason)
+        failed.lastError = reason
+        let c = TUIController(downloads: [failed], width: 100, height: 40, defaultDirectory: "/dl", home: "/root", unicode: true)
+        _ = c.frame(now: 0)
+        _ = c.handle(.enter)
+        _ = c.frame(now: 0.1)
+        // The box's rows, inside the border, label column included.
+        let rows = c.grid.lines.filter { $0.contains("│") }.map { line -> String in
+            let inner = line.split(separator: "│", omittingEmptySubsequences: false)
+            return inner.count >= 3 ? String(inner[1]).trimmingCharacters(in: .whitespaces) : ""
+        }
+        let text = rows.joined(separator: " ")
+        XCTAssertFalse(text.replacingOccurrences(of: "Path        /dl/…", with: "").contains("…"), "nothing is cut: \(text)")
+        XCTAssertTrue(text.contains("Last error  " + reason.split(separator: " ").prefix(6).joined(separator: " ")), text)
+        XCTAssertTrue(text.contains("SSL_CERT_FILE to a file with its CA's certificate"), text)
+        XCTAssertTrue(rows.joined().replacingOccurrences(of: " ", with: "").contains(url), text)
+        for line in c.grid.lines { XCTAssertEqual(DisplayWidth.of(line), 100, line) }
+    }
+
     func testDetailsAndHelpOverlays() {
         let c = render(width: 100, height: 30)
         _ = c.handle(.enter)

@@ -534,12 +534,12 @@ public final class TUIController {
         switch mode {
         case .details(let id):
             guard let d = model[id] else { return }
-            BoxView.draw(title: "Details", lines: DetailsView.lines(for: d, sample: model.sample(for: id)), into: &grid, glyphs: glyphs)
+            BoxView.draw(title: "Details", lines: DetailsView.lines(for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width)), into: &grid, glyphs: glyphs)
         case .help:
             let lines = KeyMap.help.map { (DisplayWidth.fit($0.0, width: 14) + $0.1, Style.plain) } + [("", .plain), ("Esc closes", .dim)]
             BoxView.draw(title: "Keys", lines: lines, into: &grid, glyphs: glyphs)
         case .add(let form):
-            BoxView.draw(title: "Add a download", lines: form.lines(width: min(grid.width - 2, 100), glyphs: glyphs), into: &grid, glyphs: glyphs)
+            BoxView.draw(title: "Add a download", lines: form.lines(width: min(grid.width - 2, BoxView.maxWidth), glyphs: glyphs), into: &grid, glyphs: glyphs)
         case .away(let report):
             BoxView.draw(title: "While you were away", lines: AwayView.lines(report, glyphs: glyphs, height: grid.height - 4), into: &grid, glyphs: glyphs)
         default:

@@ -72,6 +72,34 @@ public enum DisplayWidth {
         return pad && used < width ? result + String(repeating: " ", count: width - used) : result
     }
 
+    /// `text` broken into lines of at most `width` columns: after the last space that fits when
+    /// there is one, else at the edge. A wide character never straddles it.
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for character in text {
+            let w = of(character)
+            if used + w > width {
+                if let space = line.lastIndex(of: " "), space != line.startIndex {
+                    let rest = String(line[line.index(after: space)...])
+                    lines.append(String(line[..<space]))
+                    line = rest
+                    used = of(rest)
+                } else {
+                    lines.append(line)
+                    line = ""
+                    used = 0
+                }
+            }
+            line.append(character)
+            used += w
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// Right-aligns `text` in `width` columns (cut from the left when too long).
     public static func right(_ text: String, width: Int) -> String {
         let w = of(text)

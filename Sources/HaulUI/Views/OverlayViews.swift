@@ -3,7 +3,12 @@ import HaulCore
 
 /// A bordered box in the middle of the screen with a title and lines.
 enum BoxView {
-    static func draw(title: String, lines: [(String, Style)], into grid: inout Grid, glyphs: Glyphs, maxWidth: Int = 100) {
+    static let maxWidth = 100
+
+    /// Columns a line of text has inside the box on a screen `screenWidth` wide.
+    static func textWidth(screenWidth: Int) -> Int { min(screenWidth - 2, maxWidth) - 4 }
+
+    static func draw(title: String, lines: [(String, Style)], into grid: inout Grid, glyphs: Glyphs) {
         let width = min(grid.width - 2, maxWidth)
         let height = min(grid.height - 2, lines.count + 2)
         guard width >= 10, height >= 3 else { return }
@@ -25,39 +30,54 @@ enum BoxView {
     }
 }
 
-/// Enter on a download: everything known about it.
+/// Enter on a download: everything known about it. A long value (a URL, a reason) is wrapped
+/// under its label, up to `maxValueLines` lines, rather than cut at the box's edge.
 enum DetailsView {
-    static func lines(for d: Download, sample: ProgressSample?) -> [(String, Style)] {
+    static let labelWidth = 12
+    static let maxValueLines = 4
+
+    /// The lines for `d`, each at most `width` columns (the last line of a value cut to fit).
+    static func lines(for d: Download, sample: ProgressSample?, width: Int) -> [(String, Style)] {
         func safe(_ s: String?) -> String { s.map { TerminalText.sanitize($0) } ?? "—" }
         let size = d.totalBytes.map { "\(Formatting.bytes(d.receivedBytes)) of \(Formatting.bytes($0)) (\(d.receivedBytes) of \($0) bytes)" }
             ?? "\(Formatting.bytes(d.receivedBytes)) (total unknown)"
         let resumable = d.resumable.map { $0 ? "yes" : "no (the server ignores ranges)" } ?? "unknown yet"
-        var lines: [(String, Style)] = [
-            ("Name        \(safe(d.displayName))", .bold),
-            ("State       \(d.state.rawValue)\(d.reason.map { " — \(TerminalText.sanitize($0))" } ?? "")", RowView.style(for: d.state)),
-            ("ID          \(d.id)", .plain),
-            ("URL         \(safe(Redaction.url(d.url)))", .plain),
-            ("Final URL   \(safe(d.finalURL.map(Redaction.url)))", .plain),
-            ("Path        \(safe(d.path ?? d.directory + "/…"))", .plain),
-            ("Size        \(size)", .plain),
+        var fields: [(String, String, Style)] = [
+            ("Name", safe(d.displayName), .bold),
+            ("State", "\(d.state.rawValue)\(d.reason.map { " — \(TerminalText.sanitize($0))" } ?? "")", RowView.style(for: d.state)),
+            ("ID", d.id.rawValue, .plain),
+            ("URL", safe(Redaction.url(d.url)), .plain),
+            ("Final URL", safe(d.finalURL.map(Redaction.url)), .plain),
+            ("Path", safe(d.path ?? d.directory + "/…"), .plain),
+            ("Size", size, .plain),
         ]
         if let sample, d.state == .downloading {
-            lines.append(("Speed       \(Formatting.rate(sample.bytesPerSecond)), ETA \(Formatting.duration(sample.etaSeconds))", .plain))
+            fields.append(("Speed", "\(Formatting.rate(sample.bytesPerSecond)), ETA \(Formatting.duration(sample.etaSeconds))", .plain))
         }
-        lines += [
-            ("ETag        \(safe(d.etag))", .plain),
-            ("Modified    \(safe(d.lastModified))", .plain),
-            ("Resumable   \(resumable)", .plain),
-            ("Retries     \(d.retries)", .plain),
-            ("Last error  \(safe(d.lastError))", d.lastError == nil ? .plain : Style(color: .red)),
-            ("Note        \(safe(d.notice))", .plain),
-            ("Checksum    \(d.sha256.map { "sha256 \($0)" } ?? "—")", .plain),
-            ("Headers     \(d.headers.isEmpty ? "—" : TerminalText.sanitize(d.headers.map(Redaction.header).joined(separator: ", ")))", .plain),
-            ("Metered     \(d.allowMetered ? "allowed on metered networks (M toggles)" : "waits for an unmetered network (M allows)")", .plain),
-            ("", .plain),
-            ("Esc or Enter closes", .dim),
+        fields += [
+            ("ETag", safe(d.etag), .plain),
+            ("Modified", safe(d.lastModified), .plain),
+            ("Resumable", resumable, .plain),
+            ("Retries", "\(d.retries)", .plain),
+            ("Last error", safe(d.lastError), d.lastError == nil ? .plain : Style(color: .red)),
+            ("Note", safe(d.notice), .plain),
+            ("Checksum", d.sha256.map { "sha256 \($0)" } ?? "—", .plain),
+            ("Headers", d.headers.isEmpty ? "—" : TerminalText.sanitize(d.headers.map(Redaction.header).joined(separator: ", ")), .plain),
+            ("Metered", d.allowMetered ? "allowed on metered networks (M toggles)" : "waits for an unmetered network (M allows)", .plain),
         ]
-        return lines
+        var lines: [(String, Style)] = []
+        for (label, value, style) in fields {
+            var parts = DisplayWidth.wrap(value, width: max(10, width - labelWidth))
+            if parts.count > maxValueLines {
+                // The last line keeps the rest, for the box to cut with an ellipsis.
+                parts = Array(parts[..<(maxValueLines - 1)]) + [parts[(maxValueLines - 1)...].joined(separator: " ")]
+            }
+            for (i, part) in parts.enumerated() {
+                let lead = i == 0 ? DisplayWidth.fit(label, width: labelWidth) : String(repeating: " ", count: labelWidth)
+                lines.append((lead + part, style))
+            }
+        }
+        return lines + [("", .plain), ("Esc or Enter closes", .dim)]
     }
 }
 
