@@ -70,7 +70,9 @@ extension ControlCommand {
         }
     }
 
-    func describe(old: Download, new: Download?) -> String {
+    func describe(old: Download, new: Download?) -> String { describeOutcome(old: old, new: new) }
+
+    func describeOutcome(old: Download, new: Download?) -> String {
         let name = TerminalText.sanitize(old.displayName)
         guard let new else { return "\(old.id)  removed  \(name)" }
         let state = new.reason.map { "\(new.state.rawValue) (\(TerminalText.sanitize($0)))" } ?? new.state.rawValue
@@ -97,6 +99,14 @@ struct ResumeCommand: ControlCommand {
     @OptionGroup var stateOptions: StateOptions
     func commands(for selection: DownloadSelection) -> [EngineCommand] {
         (allowMetered ? [.allowMetered(selection, true)] : []) + [.resume(selection)]
+    }
+
+    /// A failed download is not resumed (it is retried): the line says how, so the command that
+    /// changed nothing does not look as if it had worked.
+    func describe(old: Download, new: Download?) -> String {
+        let line = describeOutcome(old: old, new: new)
+        guard old.state == .failed, new?.state == .failed else { return line }
+        return line + "  — failed downloads start again with 'haul retry \(old.id)'"
     }
 }
 

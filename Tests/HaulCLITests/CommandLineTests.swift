@@ -196,6 +196,18 @@ final class CommandLineTests: CLITestCase {
         XCTAssertEqual(list.count, 0)
     }
 
+    func testResumingAFailedDownloadSaysToRetryIt() async throws {
+        _ = try await haul("add", nginx.url("gone"))
+        _ = try await haul("run")
+        let listed = try await listJSON()
+        let id = try XCTUnwrap(listed.first?["id"] as? String)
+        let resume = try await haul("resume", id)
+        XCTAssertEqual(resume.status, 0, resume.stderr)
+        XCTAssertTrue(resume.stdout.contains("failed downloads start again with 'haul retry \(id)'"), resume.stdout)
+        let after = try await listJSON()
+        XCTAssertEqual(after.first?["state"] as? String, "failed")
+    }
+
     func testBadInputGetsOneClearLineAndChangesNothing() async throws {
         let cases: [([String], Int32, String)] = [
             (["add", "ftp://example.org/x"], 2, "unsupported scheme 'ftp'"),
