@@ -186,6 +186,31 @@ final class FaultInjectionTests: FaultServerTestCase {
         XCTAssertEqual(d.reason, "cannot connect to 127.0.0.1:\(port): connection refused")
     }
 
+    /// The same over https, which goes through AsyncHTTPClient (a bare errno there).
+    func testARefusedHTTPSConnectionSaysWhereToo() async throws {
+        let port = FreePort.find()
+        let engine = try makeEngine { $0.retryPolicy.maxRetries = 1 }
+        let id = try await add(engine, "https://127.0.0.1:\(port)/x.bin")
+        await engine.start()
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .failed)
+        XCTAssertEqual(d.reason, "cannot connect to 127.0.0.1:\(port): connection refused")
+    }
+
+    /// Through a proxy it is the proxy that refused, and the reason names it, not the URL's host.
+    func testARefusedProxyIsNamedAsTheProxy() async throws {
+        let port = FreePort.find()
+        let engine = try makeEngine {
+            $0.retryPolicy.maxRetries = 1
+            $0.proxies = ProxyEnvironment(environment: ["http_proxy": "http://127.0.0.1:\(port)"])
+        }
+        let id = try await add(engine, "http://example.org/x.bin")
+        await engine.start()
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .failed)
+        XCTAssertEqual(d.reason, "cannot connect to the proxy 127.0.0.1:\(port): connection refused")
+    }
+
     func testRedirectsAreFollowedAndNonHTTPSchemesRefused() async throws {
         let body = randomBody(5000)
         let server = try serve { request, _ in

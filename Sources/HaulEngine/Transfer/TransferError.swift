@@ -60,7 +60,11 @@ struct TransferError: Error, CustomStringConvertible {
     /// "cannot connect to example.org:80: connection refused", from NIO's account of every
     /// address tried (its own description is a dump of those structures).
     static func describe(_ error: NIOConnectionError) -> String {
-        let target = "\(TerminalText.sanitize(error.host)):\(error.port)"
+        "cannot connect to \(TerminalText.sanitize(error.host)):\(error.port): " + reasons(error)
+    }
+
+    /// Why every address of a failed connect was refused, in words: "connection refused".
+    static func reasons(_ error: NIOConnectionError) -> String {
         var reasons: [String] = []
         for failure in error.connectionErrors {
             let reason: String
@@ -74,7 +78,14 @@ struct TransferError: Error, CustomStringConvertible {
         if reasons.isEmpty, let lookup = error.dnsAError ?? error.dnsAAAAError {
             reasons.append(lookup is SocketAddressError.UnknownHost ? "host not found" : "name lookup failed (\(TerminalText.sanitize(String(describing: lookup))))")
         }
-        return "cannot connect to \(target): " + (reasons.isEmpty ? "no address to connect to" : reasons.joined(separator: "; "))
+        return reasons.isEmpty ? "no address to connect to" : reasons.joined(separator: "; ")
+    }
+
+    /// "cannot connect to example.org:443: connection refused", for the host and port of `url`.
+    static func cannotConnect(to url: String, _ reason: String) -> String {
+        guard let parts = URLParts(url) else { return "cannot connect: \(reason)" }
+        let port = parts.port ?? (parts.scheme == "https" ? 443 : 80)
+        return "cannot connect to \(TerminalText.sanitize(parts.host)):\(port): \(reason)"
     }
 
     static func describe(errno code: Int32) -> String {

@@ -203,10 +203,15 @@ struct TransferRunner: Sendable {
         let sink = ResponseSink(loop: loop, throttle: throttle, progressInterval: progressInterval)
         let request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
         let task = pool.client(for: url).execute(request: request, delegate: sink, eventLoop: .delegate(on: loop))
-        let head = try await withTaskCancellationHandler {
-            try await sink.responseHead()
-        } onCancel: {
-            task.cancel()
+        let head: ResponseSink.Head
+        do {
+            head = try await withTaskCancellationHandler {
+                try await sink.responseHead()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            throw Self.connectFailure(error, url: url, proxy: configuration.proxies.endpoint(for: url)) ?? error
         }
         return Response(head, sink: sink, cancel: { task.cancel() })
     }
@@ -282,6 +287,23 @@ struct TransferRunner: Sendable {
             case .failed(let error):
                 throw error
             }
+        }
+    }
+
+    /// A failed connect on AsyncHTTPClient's path in the plain client's words, naming where:
+    /// "cannot connect to example.org:443: connection refused", or "… to the proxy host:port: …".
+    /// (AsyncHTTPClient reports a refused connect as a bare errno.) Nil for any other error.
+    static func connectFailure(_ error: any Error, url: String, proxy: ProxyEnvironment.Endpoint?) -> TransferError? {
+        let proxyName = proxy.map { "the proxy \(TerminalText.sanitize($0.host)):\($0.port)" }
+        switch error {
+        case let e as IOError where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(e.errnoCode):
+            let reason = TransferError.describe(errno: e.errnoCode)
+            return .transient(proxyName.map { "cannot connect to \($0): \(reason)" } ?? TransferError.cannotConnect(to: url, reason))
+        case let e as NIOConnectionError:
+            guard let proxyName else { return nil }  // `TransferError.classify` names the host itself
+            return .transient("cannot connect to \(proxyName): \(TransferError.reasons(e))")
+        default:
+            return nil
         }
     }
 
