@@ -178,37 +178,35 @@ final class FaultInjectionTests: FaultServerTestCase {
 
     func testARefusedConnectionSaysWhereAndWhyInWords() async throws {
         let port = FreePort.find()  // nothing listens there
-        let engine = try makeEngine { $0.retryPolicy.maxRetries = 1 }
-        let id = try await add(engine, "http://127.0.0.1:\(port)/x.bin")
-        await engine.start()
-        let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .failed)
-        XCTAssertEqual(d.reason, "cannot connect to 127.0.0.1:\(port): connection refused")
+        let reason = try await failureReason(of: "http://127.0.0.1:\(port)/x.bin")
+        XCTAssertEqual(reason, "cannot connect to 127.0.0.1:\(port): connection refused")
     }
 
     /// The same over https, which goes through AsyncHTTPClient (a bare errno there).
     func testARefusedHTTPSConnectionSaysWhereToo() async throws {
         let port = FreePort.find()
-        let engine = try makeEngine { $0.retryPolicy.maxRetries = 1 }
-        let id = try await add(engine, "https://127.0.0.1:\(port)/x.bin")
-        await engine.start()
-        let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .failed)
-        XCTAssertEqual(d.reason, "cannot connect to 127.0.0.1:\(port): connection refused")
+        let reason = try await failureReason(of: "https://127.0.0.1:\(port)/x.bin")
+        XCTAssertEqual(reason, "cannot connect to 127.0.0.1:\(port): connection refused")
     }
 
     /// Through a proxy it is the proxy that refused, and the reason names it, not the URL's host.
     func testARefusedProxyIsNamedAsTheProxy() async throws {
         let port = FreePort.find()
+        let reason = try await failureReason(of: "http://example.org/x.bin", proxy: "http://127.0.0.1:\(port)")
+        XCTAssertEqual(reason, "cannot connect to the proxy 127.0.0.1:\(port): connection refused")
+    }
+
+    /// Why a download of `url` failed (after one retry), with `http_proxy` set to `proxy`.
+    func failureReason(of url: String, proxy: String? = nil, line: UInt = #line) async throws -> String? {
         let engine = try makeEngine {
             $0.retryPolicy.maxRetries = 1
-            $0.proxies = ProxyEnvironment(environment: ["http_proxy": "http://127.0.0.1:\(port)"])
+            if let proxy { $0.proxies = ProxyEnvironment(environment: ["http_proxy": proxy]) }
         }
-        let id = try await add(engine, "http://example.org/x.bin")
+        let id = try await add(engine, url)
         await engine.start()
         let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .failed)
-        XCTAssertEqual(d.reason, "cannot connect to the proxy 127.0.0.1:\(port): connection refused")
+        XCTAssertEqual(d.state, .failed, line: line)
+        return d.reason
     }
 
     func testRedirectsAreFollowedAndNonHTTPSchemesRefused() async throws {
