@@ -14,6 +14,8 @@ enum TLSFailure {
                 return handshake(reasons(boring))
             case .uncleanShutdown:
                 return .transient("the server cut the TLS connection")
+            case .shutdownFailed(let boring):
+                return .transient(described("the TLS connection did not close cleanly", reasons(boring)))
             case .failedToLoadCertificate, .noSuchFilesystemObject:
                 return .permanent("SSL_CERT_FILE is not a readable file of PEM certificates")
             default:
@@ -37,8 +39,13 @@ enum TLSFailure {
         if reasons.contains("WRONG_VERSION_NUMBER") {
             return .permanent("the server does not speak TLS on this port (is it plain http://?)")
         }
+        return .permanent(described("TLS handshake failed", reasons))
+    }
+
+    /// "TLS handshake failed: no shared cipher", from `NO_SHARED_CIPHER`.
+    private static func described(_ what: String, _ reasons: [String]) -> String {
         let words = reasons.map { $0.lowercased().replacingOccurrences(of: "_", with: " ") }
-        return .permanent("TLS handshake failed" + (words.isEmpty ? "" : ": " + words.joined(separator: "; ")))
+        return what + (words.isEmpty ? "" : ": " + words.joined(separator: "; "))
     }
 
     /// BoringSSL's reason names (`CERTIFICATE_VERIFY_FAILED`), from descriptions of the form
