@@ -21,7 +21,12 @@ public final class TmuxSession: Sendable {
     public static var executable: String { "/usr/bin/tmux" }
 
     static func tmux(_ arguments: [String], workDirectory: String) async throws -> CommandResult {
-        try await ChildProcess.run(executable, arguments, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color"], in: workDirectory, timeout: 20)
+        // SHELL: tmux runs the pane's command with it, else with the user's login shell, which for
+        // a system user running the suite (nobody) is nologin: every pane would exit at once.
+        try await ChildProcess.run(
+            executable, arguments, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHELL": "/bin/sh"],
+            in: workDirectory, timeout: 20
+        )
     }
 
     /// Sends keys as tmux names them ("Enter", "C-c", "PageDown") or literal text with `literal`.

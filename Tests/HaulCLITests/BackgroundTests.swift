@@ -255,6 +255,8 @@ final class BackgroundTests: CLITestCase {
         try await waitUntil(timeout: 5) { FileManager.default.fileExists(atPath: record) }
         XCTAssertEqual(try String(contentsOfFile: record, encoding: .utf8), "first arg|\(path)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/PWNED"), "the name never reached a shell")
+        // The notification is a process of its own, not ordered with the hook's.
+        try await waitUntil(timeout: 5) { ((try? String(contentsOfFile: notified, encoding: .utf8)) ?? "").hasSuffix("\n") }
         XCTAssertEqual(try String(contentsOfFile: notified, encoding: .utf8), "--app-name=haul|Download finished|\(name)|\n")
 
         let bad = try await haul("run", "--on-complete", "hook 'unfinished")
