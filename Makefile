@@ -24,10 +24,11 @@ run: deps build
 	$(BIN) $(ARGS)
 
 # The whole test suite: unit tests, engine tests against nginx and a fault-injecting server,
-# and the real binary driven end to end.
+# and the real binary driven end to end; run as root, the command-line tests once more as nobody.
 test: deps
 	swift build --build-tests
 	swift test --skip-build
+	scripts/test-unprivileged
 
 # Runs the reliability suite (chaos, fuzz, disk full, hostile servers) and writes its
 # figures into the README. Part of `make test` too; this target only adds the README update.
