@@ -10,6 +10,8 @@ struct Haul: AsyncParsableCommand {
             Downloads are kept in a state file and resume where they stopped, even after a crash.
             Exit codes: 0 success, 1 a download failed, 2 bad input, 3 the state file is busy or \
             unreadable, 64 bad command-line usage, 130 interrupted.
+            Environment: SSL_CERT_FILE, a PEM file of the certificates https servers are verified \
+            against instead of the system's; http_proxy, https_proxy, all_proxy, no_proxy.
             """,
         version: "0.1.0",
         subcommands: [

@@ -255,6 +255,7 @@ final class CommandLineTests: CLITestCase {
         let result = try await haul("--help")
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stdout.contains("USAGE: haul"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("SSL_CERT_FILE"), result.stdout)
         let help = try await haul("add", "--help")
         XCTAssertTrue(help.stdout.contains("--sha256"), help.stdout)
     }
