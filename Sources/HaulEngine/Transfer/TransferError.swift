@@ -81,11 +81,27 @@ struct TransferError: Error, CustomStringConvertible {
         return reasons.isEmpty ? "no address to connect to" : reasons.joined(separator: "; ")
     }
 
-    /// "cannot connect to example.org:443: connection refused", for the host and port of `url`.
-    static func cannotConnect(to url: String, _ reason: String) -> String {
-        guard let parts = URLParts(url) else { return "cannot connect: \(reason)" }
-        let port = parts.port ?? (parts.scheme == "https" ? 443 : 80)
-        return "cannot connect to \(TerminalText.sanitize(parts.host)):\(port): \(reason)"
+    /// A failed connect on AsyncHTTPClient's path in the plain client's words, naming where:
+    /// "cannot connect to example.org:443: connection refused", or "… to the proxy host:port: …".
+    /// (AsyncHTTPClient reports a refused connect as a bare errno.) Nil for any other error, and
+    /// for a direct ``NIOConnectionError``, which `classify` already describes with its host.
+    static func connectFailure(_ error: any Error, url: String, proxy: ProxyEnvironment.Endpoint?) -> TransferError? {
+        let target: String
+        if let proxy {
+            target = "the proxy \(TerminalText.sanitize(proxy.host)):\(proxy.port)"
+        } else if let parts = URLParts(url) {
+            target = "\(TerminalText.sanitize(parts.host)):\(parts.port ?? (parts.scheme == "https" ? 443 : 80))"
+        } else {
+            return nil
+        }
+        switch error {
+        case let e as IOError where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(e.errnoCode):
+            return .transient("cannot connect to \(target): \(describe(errno: e.errnoCode))")
+        case let e as NIOConnectionError where proxy != nil:
+            return .transient("cannot connect to \(target): \(reasons(e))")
+        default:
+            return nil
+        }
     }
 
     static func describe(errno code: Int32) -> String {

@@ -211,7 +211,7 @@ struct TransferRunner: Sendable {
                 task.cancel()
             }
         } catch {
-            throw Self.connectFailure(error, url: url, proxy: configuration.proxies.endpoint(for: url)) ?? error
+            throw TransferError.connectFailure(error, url: url, proxy: configuration.proxies.endpoint(for: url)) ?? error
         }
         return Response(head, sink: sink, cancel: { task.cancel() })
     }
@@ -287,23 +287,6 @@ struct TransferRunner: Sendable {
             case .failed(let error):
                 throw error
             }
-        }
-    }
-
-    /// A failed connect on AsyncHTTPClient's path in the plain client's words, naming where:
-    /// "cannot connect to example.org:443: connection refused", or "… to the proxy host:port: …".
-    /// (AsyncHTTPClient reports a refused connect as a bare errno.) Nil for any other error.
-    static func connectFailure(_ error: any Error, url: String, proxy: ProxyEnvironment.Endpoint?) -> TransferError? {
-        let proxyName = proxy.map { "the proxy \(TerminalText.sanitize($0.host)):\($0.port)" }
-        switch error {
-        case let e as IOError where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(e.errnoCode):
-            let reason = TransferError.describe(errno: e.errnoCode)
-            return .transient(proxyName.map { "cannot connect to \($0): \(reason)" } ?? TransferError.cannotConnect(to: url, reason))
-        case let e as NIOConnectionError:
-            guard let proxyName else { return nil }  // `TransferError.classify` names the host itself
-            return .transient("cannot connect to \(proxyName): \(TransferError.reasons(e))")
-        default:
-            return nil
         }
     }
 
