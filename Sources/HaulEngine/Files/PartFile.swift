@@ -49,15 +49,16 @@ final class PartFile {
         func startWriteback(_ range: Range<Int64>) {
             _ = haul_start_writeback(fd, Int(range.lowerBound), Int(range.count))
         }
+
+        /// Waits until everything written is on disk. Blocks: call it on `FileWorkers`.
+        func sync() throws(FileError) {
+            guard fsync(fd) == 0 else { throw FileError(operation: "sync", path: path, code: errno) }
+        }
     }
 
     /// Cuts the file to `length` bytes (used when a resume turns into a fresh start).
     func truncate(to length: Int64) throws(FileError) {
         guard ftruncate(fd, off_t(length)) == 0 else { throw FileError(operation: "truncate", path: path, code: errno) }
-    }
-
-    func sync() throws(FileError) {
-        guard fsync(fd) == 0 else { throw FileError(operation: "sync", path: path, code: errno) }
     }
 
     func close() {

@@ -260,7 +260,8 @@ struct TransferRunner: Sendable {
         if let total, size < total {
             throw TransferError.transient("the connection closed early (\(size) of \(total) bytes)")
         }
-        try part.sync()
+        let writer = part.writer
+        try await FileWorkers.run { try writer.sync() }
         return size
     }
 
@@ -268,7 +269,7 @@ struct TransferRunner: Sendable {
     private func place(_ job: inout TransferJob, name: String, size: Int64) async throws {
         let part = partPath(job, name)
         if let expected = job.sha256 {
-            let actual = try FileChecksum.sha256(path: part)
+            let actual = try await FileWorkers.run { try FileChecksum.sha256(path: part) }
             if actual != expected.lowercased() {
                 unlink(part)
                 throw TransferError.permanent("checksum mismatch: expected sha256 \(expected), got \(actual)")
@@ -276,9 +277,14 @@ struct TransferRunner: Sendable {
         }
         var finalName = name
         while true {
-            switch FinalPlacement.move(part, to: job.directory + "/" + finalName) {
+            let (directory, final) = (job.directory, job.directory + "/" + finalName)
+            let placement = try await FileWorkers.run {
+                let placement = FinalPlacement.move(part, to: final)
+                if case .placed = placement { AtomicFile.syncDirectory(directory) }
+                return placement
+            }
+            switch placement {
             case .placed:
-                AtomicFile.syncDirectory(job.directory)
                 await engine.transferEnded(job.id, job.generation, .finished(fileName: finalName, size: size))
                 return
             case .nameTaken:
