@@ -49,11 +49,6 @@ final class PartFile {
         func startWriteback(_ range: Range<Int64>) {
             _ = haul_start_writeback(fd, Int(range.lowerBound), Int(range.count))
         }
-
-        /// Waits until everything written is on disk. Blocks: call it on `FileWorkers`.
-        func sync() throws(FileError) {
-            guard fsync(fd) == 0 else { throw FileError(operation: "sync", path: path, code: errno) }
-        }
     }
 
     /// Cuts the file to `length` bytes (used when a resume turns into a fresh start).
@@ -64,6 +59,15 @@ final class PartFile {
     func close() {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
+    }
+
+    /// Waits until everything written to the file at `path` is on disk. Blocks: call it on
+    /// `FileWorkers`.
+    static func sync(path: String) throws(FileError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
+        defer { Glibc.close(fd) }
+        guard fsync(fd) == 0 else { throw FileError(operation: "sync", path: path, code: errno) }
     }
 
     /// The size of the file at `path`, or nil when there is none.

@@ -260,12 +260,11 @@ struct TransferRunner: Sendable {
         if let total, size < total {
             throw TransferError.transient("the connection closed early (\(size) of \(total) bytes)")
         }
-        let writer = part.writer
-        try await FileWorkers.run { try writer.sync() }
         return size
     }
 
-    /// Verifies the checksum, then moves the `.part` to a free final name.
+    /// Verifies the checksum, then makes the `.part` durable and moves it to a free final name,
+    /// and makes that durable too: a file is never called finished before it is on disk.
     private func place(_ job: inout TransferJob, name: String, size: Int64) async throws {
         let part = partPath(job, name)
         if let expected = job.sha256 {
@@ -276,13 +275,17 @@ struct TransferRunner: Sendable {
             }
         }
         var finalName = name
+        var synced = false
         while true {
-            let (directory, final) = (job.directory, job.directory + "/" + finalName)
+            let (directory, final, needsSync) = (job.directory, job.directory + "/" + finalName, !synced)
+            // One trip to a worker thread for the lot.
             let placement = try await FileWorkers.run {
+                if needsSync { try PartFile.sync(path: part) }
                 let placement = FinalPlacement.move(part, to: final)
                 if case .placed = placement { AtomicFile.syncDirectory(directory) }
                 return placement
             }
+            synced = true
             switch placement {
             case .placed:
                 await engine.transferEnded(job.id, job.generation, .finished(fileName: finalName, size: size))
