@@ -7,7 +7,7 @@ import NIOPosix
 /// milliseconds; on two cores, two transfers in theirs stopped every other transfer and the engine
 /// meanwhile, and the fsyncs of eight downloads at a time ran two by two.
 enum FileWorkers {
-    /// One per download running at a time by default, so each can wait on the disk at once.
+    /// Enough for `-j 8` to wait on the disk all at once; with more at a time the calls queue.
     private static let pool: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: 8)
         pool.start()

@@ -275,17 +275,16 @@ struct TransferRunner: Sendable {
             }
         }
         var finalName = name
-        var synced = false
         while true {
-            let (directory, final, needsSync) = (job.directory, job.directory + "/" + finalName, !synced)
-            // One trip to a worker thread for the lot.
+            let (directory, final) = (job.directory, job.directory + "/" + finalName)
+            // One trip to a worker thread for the lot. After a name was taken the fsync finds
+            // nothing left to write.
             let placement = try await FileWorkers.run {
-                if needsSync { try PartFile.sync(path: part) }
+                try PartFile.sync(path: part)
                 let placement = FinalPlacement.move(part, to: final)
                 if case .placed = placement { AtomicFile.syncDirectory(directory) }
                 return placement
             }
-            synced = true
             switch placement {
             case .placed:
                 await engine.transferEnded(job.id, job.generation, .finished(fileName: finalName, size: size))
