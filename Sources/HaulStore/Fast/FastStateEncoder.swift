@@ -12,9 +12,10 @@ enum FastStateEncoder {
     }
 
     /// Encodes `document`, handing the bytes to `sink` about `chunkSize` at a time, so a save of
-    /// 100,000 entries holds ~1 MiB of output instead of the whole ~28 MiB file.
+    /// 100,000 entries holds ~256 KiB of output instead of the whole ~28 MiB file. Each chunk is
+    /// one `write`, kept at 256 KiB for the reason `PartFile.Writer.maxWrite` gives.
     static func encode(
-        _ document: StateDocument, progress: [DownloadID: Int64] = [:], chunkSize: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) throws -> Void
+        _ document: StateDocument, progress: [DownloadID: Int64] = [:], chunkSize: Int = 256 << 10, to sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         var out: [UInt8] = []
         out.reserveCapacity(min(chunkSize, 256 + document.downloads.count * 320) + 4096)
