@@ -29,11 +29,12 @@ final class PartFile {
         let path: String
 
         /// The most one `pwrite` hands the kernel. A larger write makes the page cache take
-        /// folios of 1–2 MiB, and on a VM that gives free memory back to its host (virtio-balloon
-        /// free page reporting, as on this project's Firecracker VMs) those come from the
-        /// high-order blocks the host has taken back: each is faulted in again by the host as it
-        /// is copied into. Measured with `dd` into ext4, 1 GiB: 1 MiB writes 0.2 s or 0.7–1.6 s
-        /// from run to run, 256 KiB writes 0.21–0.25 s every run (and 16 KiB ones 0.4–0.7 s).
+        /// larger folios, and on a VM that hands free memory back to its host (virtio-balloon free
+        /// page reporting, as on this project's VMs) those tend to come from blocks the host took
+        /// back, each faulted in again by the host as it is copied into: 1 GiB to ext4 with 1 MiB
+        /// writes took 0.2 s in one run and 0.7–1.6 s in the next. 256 KiB writes cost nothing
+        /// more where that does not happen and make it rarer; only 16 KiB ones avoided it always,
+        /// at twice the CPU (README, "Known gaps").
         static let maxWrite = 256 * 1024
 
         func write(_ buffer: ByteBuffer, at offset: Int64) throws(FileError) {
