@@ -11,4 +11,15 @@ static inline int haul_start_writeback(int fd, long offset, long length) {
     return haul_sync_file_range(fd, offset, length, 2 /* SYNC_FILE_RANGE_WRITE */);
 }
 
+#include <sys/uio.h>
+
+extern long haul_pwritev2(int fd, const struct iovec *iov, int count, long offset, int flags) __asm__("pwritev2");
+
+/// `pwrite` asking the kernel to drop the pages from the page cache once they are written back
+/// (RWF_DONTCACHE, Linux 6.14; older kernels and file systems without it fail with EOPNOTSUPP).
+static inline long haul_pwrite_drop_behind(int fd, const void *buffer, unsigned long length, long offset) {
+    struct iovec iov = { (void *)buffer, length };
+    return haul_pwritev2(fd, &iov, 1, offset, 0x80 /* RWF_DONTCACHE */);
+}
+
 #endif

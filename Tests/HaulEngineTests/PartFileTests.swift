@@ -4,17 +4,41 @@ import NIOCore
 import XCTest
 @testable import HaulEngine
 
-/// Writing into a `.part`: a buffer larger than one `pwrite` lands whole, at its offset.
+/// Writing into a `.part`: a buffer larger than one `pwrite` lands whole, at its offset, whether
+/// the writes ask to drop their pages behind them or not, and where the file system refuses that.
 final class PartFileTests: XCTestCase {
+    private let bytes = (0..<(PartFile.Writer.maxWrite * 3 + 12_345)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+
+    private func write(into path: String, dropBehind: Bool) throws -> PartFile.Writer {
+        let part = try PartFile(path: path, truncate: true)
+        defer { part.close() }
+        let writer = part.writer(dropBehind: dropBehind)
+        try writer.write(ByteBuffer(bytes: [1, 2, 3]), at: 0)
+        try writer.write(ByteBuffer(bytes: bytes), at: 3)
+        return writer
+    }
+
     func testABufferLargerThanOneWriteLandsWholeAtItsOffset() throws {
         let dir = TestDirectory("partfile")
-        let path = dir.path + "/big.bin.part"
-        let bytes = (0..<(PartFile.Writer.maxWrite * 3 + 12_345)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
-        let part = try PartFile(path: path, truncate: true)
-        try part.writer.write(ByteBuffer(bytes: [1, 2, 3]), at: 0)
-        try part.writer.write(ByteBuffer(bytes: bytes), at: 3)
-        part.close()
+        for dropBehind in [false, true] {
+            let path = dir.path + "/big-\(dropBehind).bin.part"
+            _ = try write(into: path, dropBehind: dropBehind)
+            XCTAssertEqual(TestFiles.contents(path), Data([1, 2, 3] + bytes), "dropBehind: \(dropBehind)")
+        }
+    }
+
+    /// tmpfs has no RWF_DONTCACHE (Linux 6.18): the first write is refused, the writer falls
+    /// back to plain `pwrite` for it and every later one.
+    func testAFileSystemWithoutDropBehindGetsPlainWrites() throws {
+        var template = Array("/dev/shm/haul-partfile-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw XCTSkip("no /dev/shm") }
+        let dir = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/big.bin.part"
+
+        let writer = try write(into: path, dropBehind: true)
 
         XCTAssertEqual(TestFiles.contents(path), Data([1, 2, 3] + bytes))
+        XCTAssertEqual(writer.dropBehind?.wanted.load(ordering: .relaxed), false)
     }
 }

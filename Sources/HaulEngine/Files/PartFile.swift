@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLinux
 import NIOCore
+import Synchronization
 
 /// The `.part` file a transfer writes into, at explicit offsets with `pwrite`.
 /// Owned by one transfer task at a time.
@@ -21,12 +22,29 @@ final class PartFile {
 
     /// A handle for writing from the event loop that receives the body. Valid until `close()`;
     /// the transfer waits for its response to end before it closes the file.
-    var writer: Writer { Writer(fd: fd, path: path) }
+    ///
+    /// With `dropBehind` each write asks the kernel to drop its pages from the page cache once
+    /// they are on disk (RWF_DONTCACHE), where the file system can. For a large download: the
+    /// pages go to disk as they are written instead of gigabytes piling up for the final `fsync`,
+    /// the page cache of everything else is not pushed out by a file nobody has read yet, and
+    /// the same few megabytes of memory are reused. On this project's VMs that also avoids fresh
+    /// pages the host has taken back (see `maxWrite`): 1 GiB to ext4 plus its `fsync`, each
+    /// right after another tool's 1 GiB, took 0.44–0.65 s in 5 runs, against 0.67–1.88 s without.
+    func writer(dropBehind: Bool) -> Writer {
+        Writer(fd: fd, path: path, dropBehind: dropBehind ? DropBehind() : nil)
+    }
+
+    /// Whether a file's writes still ask for RWF_DONTCACHE: cleared at the first one refused
+    /// (a kernel before 6.14, tmpfs), so the rest go straight to `pwrite`.
+    final class DropBehind: Sendable {
+        let wanted = Atomic<Bool>(true)
+    }
 
     /// Writes at explicit offsets into an open `.part` file.
     struct Writer: Sendable {
         let fd: Int32
         let path: String
+        let dropBehind: DropBehind?
 
         /// The most one `pwrite` hands the kernel. A larger write makes the page cache take
         /// larger folios, and on a VM that hands free memory back to its host (virtio-balloon free
@@ -38,12 +56,19 @@ final class PartFile {
         static let maxWrite = 256 * 1024
 
         func write(_ buffer: ByteBuffer, at offset: Int64) throws(FileError) {
+            var dropping = dropBehind?.wanted.load(ordering: .relaxed) ?? false
             let result: Int32 = buffer.withUnsafeReadableBytes { raw in
                 var done = 0
                 while done < raw.count {
-                    let n = pwrite(fd, raw.baseAddress! + done, min(raw.count - done, Self.maxWrite), off_t(offset) + off_t(done))
+                    let (start, length, at) = (raw.baseAddress! + done, min(raw.count - done, Self.maxWrite), off_t(offset) + off_t(done))
+                    let n = dropping ? haul_pwrite_drop_behind(fd, start, UInt(length), at) : pwrite(fd, start, length, at)
                     if n < 0 {
                         if errno == EINTR { continue }
+                        if dropping, errno == EOPNOTSUPP || errno == EINVAL {
+                            dropping = false
+                            dropBehind?.wanted.store(false, ordering: .relaxed)
+                            continue
+                        }
                         return errno
                     }
                     done += n

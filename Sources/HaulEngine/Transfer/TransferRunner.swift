@@ -231,7 +231,9 @@ struct TransferRunner: Sendable {
         }
         // Closed only after the request has ended: no write can come later.
         defer { part.close() }
-        response.plan.succeed(.write(part.writer, offset: offset, total: total))
+        // Dropping written pages pays off for large bodies; a small one is done before it matters.
+        let large = total.map { $0 - offset >= WriteBehind.defaultChunk } ?? true
+        response.plan.succeed(.write(part.writer(dropBehind: large), offset: offset, total: total))
         var reported = false
         let size: Int64
         do {
