@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "HaulUI", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
         // ncursesw, through a header of getters for what Swift 6 cannot use directly.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
-        // Linux calls Swift's Glibc module leaves out (sync_file_range).
+        // Linux calls Swift's Glibc module leaves out (sync_file_range, pwritev2).
         .systemLibrary(name: "CLinux"),
         // The thin curses backend: draws HaulUI's grid and reads keys. The only code calling ncurses.
         .target(name: "HaulTerminal", dependencies: ["CNcurses", "HaulUI"], swiftSettings: swiftSettings),

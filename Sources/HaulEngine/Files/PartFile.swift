@@ -52,7 +52,8 @@ final class PartFile {
         /// back, each faulted in again by the host as it is copied into: 1 GiB to ext4 with 1 MiB
         /// writes took 0.2 s in one run and 0.7–1.6 s in the next. 256 KiB writes cost nothing
         /// more where that does not happen and make it rarer; only 16 KiB ones avoided it always,
-        /// at twice the CPU (README, "Known gaps").
+        /// at twice the CPU. A large download also drops its pages behind it (`writer(dropBehind:)`),
+        /// which reuses the same memory instead.
         static let maxWrite = 256 * 1024
 
         func write(_ buffer: ByteBuffer, at offset: Int64) throws(FileError) {
