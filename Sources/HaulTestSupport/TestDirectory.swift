@@ -3,14 +3,14 @@ import Foundation
 import Glibc
 #endif
 
-/// A fresh directory under /tmp, removed when the value is released.
+/// A fresh directory under /tmp (or under `parent`), removed when the value is released.
 public final class TestDirectory: Sendable {
     public let path: String
 
-    public init(_ label: String = "haul") {
-        var template = Array("/tmp/\(label)-XXXXXX".utf8CString)
+    public init(_ label: String = "haul", in parent: String = "/tmp") {
+        var template = Array("\(parent)/\(label)-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = made.map { String(cString: $0) } ?? "/tmp/\(label)-\(UUID().uuidString)"
+        path = made.map { String(cString: $0) } ?? "\(parent)/\(label)-\(UUID().uuidString)"
         if made == nil { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
     }
 

@@ -30,11 +30,8 @@ final class PartFileTests: XCTestCase {
     /// tmpfs has no RWF_DONTCACHE (Linux 6.18): the first write is refused, the writer falls
     /// back to plain `pwrite` for it and every later one.
     func testAFileSystemWithoutDropBehindGetsPlainWrites() throws {
-        var template = Array("/dev/shm/haul-partfile-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw XCTSkip("no /dev/shm") }
-        let dir = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/big.bin.part"
+        let dir = TestDirectory("partfile", in: "/dev/shm")
+        let path = dir.path + "/big.bin.part"
 
         let writer = try write(into: path, dropBehind: true)
 
