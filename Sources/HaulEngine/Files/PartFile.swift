@@ -82,6 +82,8 @@ final class PartFile {
         /// Starts writing `range` to disk and returns without waiting (see `WriteBehind`). A
         /// failure here only means the final `fsync` has more to do, so it is not reported.
         func startWriteback(_ range: Range<Int64>) {
+            // A drop-behind write has started its own writeback already.
+            if dropBehind?.wanted.load(ordering: .relaxed) == true { return }
             _ = haul_start_writeback(fd, Int(range.lowerBound), Int(range.count))
         }
     }
