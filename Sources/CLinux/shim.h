@@ -1,4 +1,4 @@
-// Linux calls that Swift's Glibc module does not show (they sit behind _GNU_SOURCE).
+// Linux calls that Swift's Glibc module does not show (behind _GNU_SOURCE, or in headers it leaves out).
 #ifndef HAUL_CLINUX_SHIM_H
 #define HAUL_CLINUX_SHIM_H
 
@@ -20,6 +20,13 @@ extern long haul_pwritev2(int fd, const struct iovec *iov, int count, long offse
 static inline long haul_pwrite_drop_behind(int fd, const void *buffer, unsigned long length, long offset) {
     struct iovec iov = { (void *)buffer, length };
     return haul_pwritev2(fd, &iov, 1, offset, 0x80 /* RWF_DONTCACHE */);
+}
+
+#include <sys/vfs.h>
+
+/// `statfs`, which tells the file system's type (`f_type`) as well as its free space.
+static inline int haul_statfs(const char *path, struct statfs *info) {
+    return statfs(path, info);
 }
 
 #endif

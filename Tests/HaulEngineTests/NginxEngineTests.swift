@@ -50,6 +50,26 @@ final class NginxEngineTests: EngineTestCase {
         assertSameContents(b.path!, www + "/data.bin")
     }
 
+    /// tmpfs (where placing skips fsync and the worker thread): files land whole, an existing
+    /// file keeps its name, and no `.part` is left.
+    func testDownloadsIntoTmpfsLandWholeWithoutReplacingAFile() async throws {
+        let shm = TestDirectory("haul-engine-shm", in: "/dev/shm")
+        try TestFiles.random(www + "/a.bin", size: 100_000)
+        try TestFiles.random(www + "/data.bin", size: 1000)
+        try "mine".write(toFile: shm.path + "/data.bin", atomically: false, encoding: .utf8)
+        let engine = try makeEngine()
+        let ids = try await engine.perform(.add(["a.bin", "data.bin"].map { AddRequest(url: nginx.url($0), directory: shm.path) }))
+        await engine.start()
+        let a = try await finished(engine, ids[0])
+        let data = try await finished(engine, ids[1])
+        XCTAssertEqual(a.path, shm.path + "/a.bin")
+        XCTAssertEqual(data.path, shm.path + "/data (1).bin")
+        assertSameContents(a.path!, www + "/a.bin")
+        assertSameContents(data.path!, www + "/data.bin")
+        XCTAssertEqual(try String(contentsOfFile: shm.path + "/data.bin", encoding: .utf8), "mine")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shm.path).filter { $0.hasSuffix(".part") }, [])
+    }
+
     func testPauseThenResumeContinuesFromWhereItStopped() async throws {
         let size = 1_500_000
         try TestFiles.random(www + "/big.bin", size: size)

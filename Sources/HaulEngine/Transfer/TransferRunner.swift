@@ -65,7 +65,7 @@ struct TransferRunner: Sendable {
                 continue
             case .alreadyComplete(let total):
                 guard let name = job.fileName else { throw TransferError.permanent("server says complete but nothing was downloaded") }
-                try await place(&job, name: name, size: total)
+                try await place(&job, name: name, size: total, inMemory: DiskSpace.Volume(holding: job.directory)?.inMemory ?? false)
                 return
             case .write(let writeOffset, var total, let startOver):
                 var resumable = Self.resumable(head, startOver: startOver)
@@ -84,7 +84,8 @@ struct TransferRunner: Sendable {
                     total = nil
                     resumable = false
                 }
-                if let total, let shortfall = DiskSpace.shortfall(writing: total - writeOffset, into: job.directory) {
+                let volume = DiskSpace.Volume(holding: job.directory)
+                if let total, let shortfall = volume?.shortfall(writing: total - writeOffset) {
                     throw TransferError.diskFull(shortfall: shortfall)
                 }
                 let info = ResponseInfo(
@@ -105,7 +106,7 @@ struct TransferRunner: Sendable {
                 job.fileName = name
                 bodyTaken = true
                 let size = try await stream(response, into: partPath(job, name), from: writeOffset, total: total, job: job, progressMade: &progressMade)
-                try await place(&job, name: name, size: size)
+                try await place(&job, name: name, size: size, inMemory: volume?.inMemory ?? false)
                 return
             }
         }
@@ -267,7 +268,11 @@ struct TransferRunner: Sendable {
 
     /// Verifies the checksum, then makes the `.part` durable and moves it to a free final name,
     /// and makes that durable too: a file is never called finished before it is on disk.
-    private func place(_ job: inout TransferJob, name: String, size: Int64) async throws {
+    ///
+    /// `inMemory`: the directory is on tmpfs or ramfs, where `fsync` has nothing to write. The
+    /// rename alone is a few microseconds there, so it is done right here: with many small files
+    /// the trip to a worker thread and back cost more than the rest of the placing.
+    private func place(_ job: inout TransferJob, name: String, size: Int64, inMemory: Bool) async throws {
         let part = partPath(job, name)
         if let expected = job.sha256 {
             let actual = try await FileWorkers.run { try FileChecksum.sha256(path: part) }
@@ -279,9 +284,9 @@ struct TransferRunner: Sendable {
         var finalName = name
         while true {
             let (directory, final) = (job.directory, job.directory + "/" + finalName)
-            // One trip to a worker thread for the lot. After a name was taken the fsync finds
-            // nothing left to write.
-            let placement = try await FileWorkers.run {
+            // Otherwise one trip to a worker thread for the lot. After a name was taken the fsync
+            // finds nothing left to write.
+            let placement = inMemory ? FinalPlacement.move(part, to: final) : try await FileWorkers.run {
                 try PartFile.sync(path: part)
                 let placement = FinalPlacement.move(part, to: final)
                 if case .placed = placement { AtomicFile.syncDirectory(directory) }
