@@ -225,12 +225,18 @@ public actor Engine {
 
     /// Publishes a changed download and saves soon.
     func changed(_ download: Download) {
-        hub.publish(.updated(download))
+        publish(.updated(download))
         recordAway(download)
         scheduleSave(delay: configuration.transitionSaveDelay)
     }
 
-    func publish(_ event: EngineEvent) { hub.publish(event) }
+    /// Hands `event` to the subscribers once the work the engine is doing now is done (see
+    /// ``EventHub``).
+    func publish(_ event: EngineEvent) {
+        if hub.hold(event) { Task { self.deliverEvents() } }
+    }
+
+    private func deliverEvents() { hub.deliverHeld() }
 
     func scheduleSave(delay: Double) {
         guard !saveScheduled else { return }
