@@ -123,13 +123,22 @@ final class InputValidationTests: XCTestCase {
     }
 
     func testGeneratedIDsAreShortAndUnique() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SplitMix64()
         var seen = Set<DownloadID>()
         for _ in 0..<2000 {
             let id = DownloadID.generate(avoiding: seen, using: &rng)
             XCTAssertEqual(id.rawValue.count, 6)
+            XCTAssertTrue(id.rawValue.allSatisfy(\.isHexDigit))
             XCTAssertTrue(seen.insert(id).inserted)
         }
+    }
+
+    /// The engine's generator is seeded from the system's: two runs of `haul add` start apart.
+    func testSystemSeededGeneratorsDiffer() {
+        var a = SplitMix64(), b = SplitMix64()
+        XCTAssertNotEqual((0..<4).map { _ in a.next() }, (0..<4).map { _ in b.next() })
+        var c = SplitMix64(seed: 42), d = SplitMix64(seed: 42)
+        XCTAssertEqual((0..<4).map { _ in c.next() }, (0..<4).map { _ in d.next() })
     }
 
     func testRedaction() {

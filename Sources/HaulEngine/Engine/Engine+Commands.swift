@@ -87,7 +87,7 @@ extension Engine {
             if checkedDirectories.insert(request.directory).inserted { try Self.checkDirectory(request.directory) }
             return try Self.validated(request)
         }
-        var rng = SystemRandomNumberGenerator()
+        var rng = SplitMix64()
         return valid.map { request in
             let id = DownloadID.generate(avoiding: { downloads[$0] != nil }, using: &rng)
             let download = Download(
