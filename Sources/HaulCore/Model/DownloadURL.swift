@@ -13,6 +13,7 @@ public enum DownloadURL {
         guard !trimmed.unicodeScalars.contains(where: Self.isSpaceOrControl) else {
             throw InputError("'\(shown)' is not a valid URL (it contains spaces or control characters)")
         }
+        if PlainURLCheck.isPlainHTTPURL(trimmed) { return trimmed }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
             throw InputError("'\(shown)' is not a valid URL (expected http://… or https://…)")
         }
