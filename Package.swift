@@ -71,7 +71,11 @@ let package = Package(
         .testTarget(name: "HaulStoreTests", dependencies: ["HaulCore", "HaulStore", "HaulTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HaulEngineTests",
-            dependencies: ["HaulCore", "HaulStore", "HaulEngine", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "HaulCore", "HaulStore", "HaulEngine", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
