@@ -63,7 +63,23 @@ public final class StateLock: Sendable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         guard let pid = readPID(fd), pid > 0 else { return nil }
-        return kill(pid, 0) == 0 || errno == EPERM ? pid : nil
+        guard kill(pid, 0) == 0 || errno == EPERM else { return nil }
+        // A killed holder not yet reaped by its parent still answers `kill`, but holds nothing.
+        return isZombie(pid) ? nil : pid
+    }
+
+    /// Whether `pid` has exited and waits to be reaped (state Z or X in `/proc/PID/stat`).
+    static func isZombie(_ pid: Int32) -> Bool {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0 else { return false }
+        // "PID (COMM) STATE …": COMM may hold spaces and parentheses, so the state follows the last ')'.
+        guard let paren = buffer[..<n].lastIndex(of: UInt8(ascii: ")")), paren + 2 < n else { return false }
+        let state = buffer[paren + 2]
+        return state == UInt8(ascii: "Z") || state == UInt8(ascii: "X")
     }
 
     private static func readPID(_ fd: Int32) -> Int32? {

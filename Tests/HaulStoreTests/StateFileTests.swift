@@ -98,6 +98,35 @@ final class StateFileTests: XCTestCase {
         _ = try StateLock(statePath: path)  // released with the first
     }
 
+    /// After a `kill -9` the holder may linger as a zombie until its parent reaps it: it holds
+    /// nothing any more, so `haul ls` must not take it for a running haul.
+    func testAZombieIsNotAHolderButALiveProcessIs() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        func spawn(_ arguments: [String]) throws -> pid_t {
+            var pid: pid_t = 0
+            let argv = arguments.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            XCTAssertEqual(posix_spawn(&pid, arguments[0], nil, nil, argv, environ), 0)
+            return pid
+        }
+        func holder(_ pid: pid_t) throws -> Int32? {
+            try "\(pid)\n".write(toFile: path + ".lock", atomically: false, encoding: .utf8)
+            return StateLock.currentHolder(statePath: path)
+        }
+
+        let sleeper = try spawn(["/bin/sleep", "30"])
+        XCTAssertEqual(try holder(sleeper), sleeper)
+        kill(sleeper, SIGKILL)
+        // Not reaped yet: a zombie until waitpid below.
+        for _ in 0..<200 where !StateLock.isZombie(sleeper) { usleep(10_000) }
+        XCTAssertTrue(StateLock.isZombie(sleeper))
+        XCTAssertNil(try holder(sleeper))
+        var status: Int32 = 0
+        waitpid(sleeper, &status, 0)
+        XCTAssertNil(try holder(sleeper), "gone entirely")
+    }
+
     func testDefaultPathsFollowXDG() {
         XCTAssertEqual(StatePaths.stateFile(explicit: nil, environment: ["HOME": "/home/u"]), "/home/u/.local/state/haul/state.json")
         XCTAssertEqual(StatePaths.stateFile(explicit: nil, environment: ["HOME": "/home/u", "XDG_STATE_HOME": "/s"]), "/s/haul/state.json")
