@@ -33,6 +33,8 @@ public final class TUIController {
     private var statusDirty = true
     private var filterCache: (needle: String, version: Int, positions: [Int32])?
     private var nameRankCache: (version: Int, ranks: [Int32])?
+    /// What the last ``frame(now:)`` did (the benchmark reports it for its slowest frame).
+    public private(set) var lastFrameWork = FrameWork()
 
     public init(
         downloads: [Download], width: Int, height: Int, defaultDirectory: String, home: String, unicode: Bool = true,
@@ -397,6 +399,7 @@ public final class TUIController {
         let order = model.order
         visible = ListOrdering.sortedPositions(filteredPositions(), by: sort, in: model, nameRanks: sort == .name ? nameRanks() : nil)
             .map { order[Int($0)] }
+        lastFrameWork.listed = visible.count
         if let id = selectedID, let index = visible.firstIndex(of: id) {
             selectedIndex = index
         } else {
@@ -419,6 +422,7 @@ public final class TUIController {
         var base: [Int32]?
         if let cache = filterCache, cache.version == model.structureVersion, needle.contains(cache.needle) { base = cache.positions }
         let positions = ListOrdering.filteredPositions(base, by: needle, in: model)
+        lastFrameWork.searched = base?.count ?? model.order.count
         filterCache = (needle, model.structureVersion, positions)
         return positions
     }
@@ -427,6 +431,7 @@ public final class TUIController {
     private func nameRanks() -> [Int32] {
         if let cache = nameRankCache, cache.version == model.namesVersion { return cache.ranks }
         let ranks = ListOrdering.nameRanks(model.searchKeyList)
+        lastFrameWork.rankedNames = true
         nameRankCache = (model.namesVersion, ranks)
         return ranks
     }
@@ -447,6 +452,17 @@ public final class TUIController {
 
     /// Renders what changed into ``grid`` and says which rows to copy to the terminal.
     public func frame(now: Double) -> Damage {
+        lastFrameWork = FrameWork()
+        let damage = render(now: now)
+        switch damage {
+        case .none: break
+        case .full: lastFrameWork.rows = grid.height
+        case .rows(let rows): lastFrameWork.rows = rows.count
+        }
+        return damage
+    }
+
+    private func render(now: Double) -> Damage {
         if listDirty || (sort.followsProgress && now - lastResort >= 1) { rebuildList(now: now) }
         let full = fullRedraw
         fullRedraw = false

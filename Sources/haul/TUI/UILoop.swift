@@ -33,6 +33,8 @@ final class UILoop {
         defer { trace.write() }
         var lastActivity = 0.0
         var listArrived = false
+        /// Keys and engine events taken since the last frame (for the trace).
+        var inputs = (keys: 0, events: 0)
         while running {
             let messages = inbox.drain()
             if !messages.isEmpty { lastActivity = MonotonicClock.seconds() }
@@ -52,7 +54,9 @@ final class UILoop {
                 case .nameRanks(let ranks, let version):
                     controller.adoptNameRanks(ranks, version: version)
                     rankingInFlight = false
-                case .event(let event): controller.apply(event)
+                case .event(let event):
+                    controller.apply(event)
+                    inputs.events += 1
                 case .report(let text, let isError): controller.report(text, isError: isError)
                 case .engineStopped:
                     running = false
@@ -67,12 +71,16 @@ final class UILoop {
             // Drawn before waiting for keys: the first frame goes out at once.
             let now = MonotonicClock.seconds()
             if now - lastFrame >= Self.frameInterval {
-                let cpuStart = trace.isOn ? MonotonicClock.threadCPUSeconds() : 0
+                let start = trace.isOn ? FrameTrace.Clocks.now() : nil
                 let damage = controller.frame(now: now)
                 if damage != .none {
                     terminal.draw(controller.grid, damage)
                     lastFrame = now
-                    trace.frame(started: now, ended: MonotonicClock.seconds(), cpu: trace.isOn ? MonotonicClock.threadCPUSeconds() - cpuStart : 0, showsList: listArrived)
+                    if let start {
+                        let what = "\(controller.lastFrameWork.summary),keys=\(inputs.keys),events=\(inputs.events)"
+                        trace.frame(from: start, to: FrameTrace.Clocks.now(), showsList: listArrived, what: what)
+                    }
+                    inputs = (0, 0)
                     listArrived = false
                 }
             }
@@ -81,11 +89,13 @@ final class UILoop {
             let idle = MonotonicClock.seconds() - lastActivity > 1
             if let key = terminal.readKey(milliseconds: idle ? 500 : 50) {
                 lastActivity = MonotonicClock.seconds()
+                inputs.keys += 1
                 handle(key)
                 // A paste arrives as a burst: take it all before drawing.
                 var burst = 0
                 while running, burst < 4096, let more = terminal.readKey(milliseconds: 0) {
                     handle(more)
+                    inputs.keys += 1
                     burst += 1
                 }
             }
@@ -158,47 +168,6 @@ enum UIExit: Sendable, Equatable {
     case ownerStopped
     /// The engine could not be opened or reached.
     case failed(String)
-}
-
-/// Frame timings for the benchmark (`HAUL_TRACE=path`): kept in memory, written at exit.
-/// Each frame's wall time and the UI thread's CPU time within it: on a busy machine the
-/// difference is time the thread was preempted, not work it did.
-struct FrameTrace {
-    let path: String?
-    private var durations: [Double] = []
-    private var cpuTimes: [Double] = []
-    private var firstFrame: Double?
-    private var listFrame: Double?
-
-    init(path: String?) {
-        self.path = path
-    }
-
-    var isOn: Bool { path != nil }
-
-    mutating func frame(started: Double, ended: Double, cpu: Double, showsList: Bool) {
-        guard path != nil else { return }
-        if firstFrame == nil { firstFrame = ended - ProcessClock.start }
-        if showsList, listFrame == nil { listFrame = ended - ProcessClock.start }
-        durations.append(ended - started)
-        cpuTimes.append(cpu)
-    }
-
-    func write() {
-        guard let path else { return }
-        func ms(_ v: Double?) -> String { v.map { String(format: "%.3f", $0 * 1000) } ?? "-" }
-        func percentiles(_ values: [Double]) -> (p50: Double?, p99: Double?, max: Double?) {
-            let sorted = values.sorted()
-            guard !sorted.isEmpty else { return (nil, nil, nil) }
-            return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))], sorted.last)
-        }
-        let wall = percentiles(durations)
-        let cpu = percentiles(cpuTimes)
-        let text = "first_frame_ms=\(ms(firstFrame)) list_ms=\(ms(listFrame)) frames=\(durations.count) "
-            + "p50_ms=\(ms(wall.p50)) p99_ms=\(ms(wall.p99)) max_ms=\(ms(wall.max)) "
-            + "cpu_p50_ms=\(ms(cpu.p50)) cpu_p99_ms=\(ms(cpu.p99)) cpu_max_ms=\(ms(cpu.max))\n"
-        try? text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
 }
 
 /// When the process started (close enough: the first line of `main`).
