@@ -158,28 +158,26 @@ struct TransferRunner: Sendable {
         throw TransferError.permanent("too many redirects (more than \(configuration.maxRedirects))")
     }
 
-    /// A request whose response head has arrived; its body waits for a plan.
+    /// A request whose response head has arrived; its body waits for the task to choose.
     private struct Response {
         /// The head, read once into the form the engine's rules take.
         let head: ResponseHead
-        let plan: EventLoopPromise<ResponseSink.Plan>
         let sink: ResponseSink
         let cancel: @Sendable () -> Void
 
-        init(_ received: ResponseSink.Head, sink: ResponseSink, cancel: @escaping @Sendable () -> Void) {
-            head = ResponseHead(status: Int(received.head.status.code), headers: received.head.headers.map { ($0.name, $0.value) })
-            plan = received.plan
+        init(_ received: HTTPResponseHead, sink: ResponseSink, cancel: @escaping @Sendable () -> Void) {
+            head = ResponseHead(status: Int(received.status.code), headers: received.headers.map { ($0.name, $0.value) })
             self.sink = sink
             self.cancel = cancel
         }
 
         /// Leaves the body unwritten: a small one is read and dropped so the connection can serve
-        /// the next request, a larger one ends the request. Does nothing once the body has a plan.
+        /// the next request, a larger one ends the request. Does nothing once the body is written.
         func drop() {
             if let length = head.contentLength, length <= 64 * 1024 {
-                plan.succeed(.discard)
+                sink.discard()
             } else {
-                plan.fail(CancellationError())
+                cancel()
             }
         }
     }
@@ -204,7 +202,7 @@ struct TransferRunner: Sendable {
         let sink = ResponseSink(loop: loop, throttle: throttle, progressInterval: progressInterval)
         let request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
         let task = pool.client(for: url).execute(request: request, delegate: sink, eventLoop: .delegate(on: loop))
-        let head: ResponseSink.Head
+        let head: HTTPResponseHead
         do {
             head = try await withTaskCancellationHandler {
                 try await sink.responseHead()
@@ -234,10 +232,11 @@ struct TransferRunner: Sendable {
         defer { part.close() }
         // Dropping written pages pays off for large bodies; a small one is done before it matters.
         let large = total.map { $0 - offset >= WriteBehind.defaultChunk } ?? true
-        response.plan.succeed(.write(part.writer(dropBehind: large), offset: offset, total: total))
         var reported = false
         let size: Int64
         do {
+            let wait = try response.sink.startWriting(to: part.writer(dropBehind: large), at: offset, total: total)
+            if wait > 0 { try await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
             size = try await withTaskCancellationHandler {
                 while true {
                     switch try await response.sink.nextEvent() {

@@ -46,7 +46,7 @@ final class PlainHTTPClient: Sendable {
     /// A request in flight: its response is going to `sink`.
     struct Exchange: Sendable {
         let sink: ResponseSink
-        let head: ResponseSink.Head
+        let head: HTTPResponseHead
         let channel: Channel
 
         /// Ends the request (the connection is closed; the sink fails).
@@ -74,7 +74,7 @@ final class PlainHTTPClient: Sendable {
     }
 
     /// Sends `head` (a GET) to `target` and returns once the response head has arrived; the body
-    /// waits for the plan the caller answers the head with. `makeSink` is given the event loop of
+    /// waits (after a read-ahead) for the caller to choose what to do with it. `makeSink` is given the event loop of
     /// the connection the request goes out on.
     func execute(
         _ head: HTTPRequestHead, to target: Target, makeSink: (EventLoop) -> ResponseSink

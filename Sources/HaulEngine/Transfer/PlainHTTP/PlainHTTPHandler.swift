@@ -3,13 +3,8 @@ import NIOHTTP1
 
 /// One keep-alive connection's requests, one at a time: writes the request, feeds the response to
 /// its `ResponseSink`, and reads from the socket only while the sink is ready for more (the channel
-/// runs with auto-read off), so a paused or capped body is not buffered in memory.
-///
-/// The one exception: while the transfer's task decides what to do with a response (it has the
-/// head; the body waits for its plan), up to ``readAhead`` bytes of the body are read already. A
-/// small file has then usually arrived whole by the time the plan does and is written at once,
-/// instead of being read only then (with 1,000 files of 100 KiB the plan took ~150 µs to reach a
-/// busy event loop). A speed cap counts those bytes when they are written.
+/// runs with auto-read off), so a paused or capped body is not buffered in memory (beyond what the
+/// sink reads ahead while its task decides about the head).
 final class PlainHTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart
@@ -37,14 +32,8 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     private var headReceived = false
     /// What arrived while the sink was busy with an earlier part.
     private var pending = CircularBuffer<Inbound>()
-    /// The body bytes in `pending`.
-    private var pendingBytes = 0
-    /// Waiting for a future the sink returned (its plan, a write held back by the speed cap).
+    /// Waiting for a future the sink returned (its task's plan, a write held back by the speed cap).
     private var sinkBusy = false
-    /// Waiting for the plan for the body: the head went to the sink, no answer yet.
-    private var awaitingPlan = false
-    /// How much of a body is read while its plan is not known yet.
-    static let readAhead = 256 * 1024
     private var lastActivity = NIODeadline.now()
     private var stallCheck: Scheduled<Void>?
     /// Closes the connection when it has been kept unused for `idleTimeout`.
@@ -90,7 +79,6 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         lastActivity = .now()
         let part = unwrapInboundIn(data)
-        if case .body(let buffer) = part { pendingBytes += buffer.readableBytes }
         pending.append(.part(part))
         deliver()
     }
@@ -114,7 +102,6 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     /// Hands queued parts to the sink, one at a time, each after the previous one's future.
     private func deliver() {
         while !sinkBusy, let next = pending.popFirst() {
-            if case .part(.body(let buffer)) = next { pendingBytes -= buffer.readableBytes }
             guard let sink else {
                 // Nothing in flight: an idle connection that ends, or bytes after a response.
                 if case .ended = next { closeQuietly() }
@@ -132,7 +119,6 @@ final class PlainHTTPHandler: ChannelInboundHandler {
                 headReceived = true
                 keepAlive = head.isKeepAlive
                 phase = .body
-                awaitingPlan = true
                 future = sink.receiveHead(head)
             case .part(.body(let buffer)):
                 future = sink.receiveBodyPart(buffer)
@@ -144,7 +130,6 @@ final class PlainHTTPHandler: ChannelInboundHandler {
             var returnedAlready = false
             future.assumeIsolated().whenComplete { result in
                 self.sinkBusy = false
-                self.awaitingPlan = false
                 if case .failure(let error) = result {
                     self.fail(error)
                     self.closeQuietly()
@@ -163,9 +148,7 @@ final class PlainHTTPHandler: ChannelInboundHandler {
 
     private func readMoreIfReady() {
         guard let context, phase == .awaitingHead || phase == .body else { return }
-        let sinkWantsMore = !sinkBusy && pending.isEmpty
-        let readingAhead = awaitingPlan && pendingBytes < Self.readAhead
-        guard sinkWantsMore || readingAhead else { return }
+        guard !sinkBusy, pending.isEmpty else { return }
         context.read()
     }
 
@@ -173,7 +156,6 @@ final class PlainHTTPHandler: ChannelInboundHandler {
         guard let sink else { return }
         self.sink = nil
         stopStallCheck()
-        // The body may have been waiting for its plan while the connection closed.
         sink.finish()
         if keepAlive, let context, context.channel.isActive {
             phase = .idle
@@ -198,7 +180,6 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     private func closeQuietly() {
         phase = .closed
         pending.removeAll()
-        pendingBytes = 0
         context?.close(promise: nil)
     }
 
