@@ -56,12 +56,30 @@ public final class StateLock: Sendable {
 
     public var isHeld: Bool { fd.withLock { $0 >= 0 } }
 
-    /// The pid of a live process holding the lock, without touching the lock itself
-    /// (so a reader never gets in a writer's way). A pid left by a killed process is ignored.
+    /// The pid of the process holding the lock, without touching the lock itself (so a reader
+    /// never gets in a writer's way): the kernel's list of locks says whether anyone holds it.
+    /// Where that list cannot be read, the pid written in the file, if that process is alive.
     public static func currentHolder(statePath: String) -> Int32? {
         let fd = open(statePath + ".lock", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) {
+            // glibc's gnu_dev_major and gnu_dev_minor.
+            let device = UInt64(info.st_dev)
+            let major = UInt32(truncatingIfNeeded: ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff))
+            let minor = UInt32(truncatingIfNeeded: (device & 0xff) | ((device >> 12) & ~0xff))
+            switch ProcLocks.holder(in: locks[...], major: major, minor: minor, inode: UInt64(info.st_ino)) {
+            case .free:
+                // Even if the pid in the file is alive: it is a killed holder's pid, reused.
+                return nil
+            case .held(let pid) where pid > 0:
+                return pid
+            case .held:
+                // The holder is in another pid namespace; the file names it as it sees itself.
+                return readPID(fd) ?? 0
+            }
+        }
         guard let pid = readPID(fd), pid > 0 else { return nil }
         guard kill(pid, 0) == 0 || errno == EPERM else { return nil }
         // A killed holder not yet reaped by its parent still answers `kill`, but holds nothing.

@@ -98,11 +98,18 @@ final class StateFileTests: XCTestCase {
         _ = try StateLock(statePath: path)  // released with the first
     }
 
-    /// After a `kill -9` the holder may linger as a zombie until its parent reaps it: it holds
-    /// nothing any more, so `haul ls` must not take it for a running haul.
-    func testAZombieIsNotAHolderButALiveProcessIs() throws {
+    /// Only a process that holds the lock is its holder: not the pid a killed haul left in the
+    /// file, even once another process has that pid, and not a zombie (`haul ls` would otherwise
+    /// show interrupted downloads as still running).
+    func testOnlyTheProcessHoldingTheLockIsTheHolder() throws {
         let dir = TestDirectory()
         let path = dir.path + "/state.json"
+        var lock: StateLock? = try StateLock(statePath: path)
+        XCTAssertEqual(StateLock.currentHolder(statePath: path), getpid())
+        lock?.release()
+        lock = nil
+        XCTAssertNil(StateLock.currentHolder(statePath: path))
+
         func spawn(_ arguments: [String]) throws -> pid_t {
             var pid: pid_t = 0
             let argv = arguments.map { strdup($0) } + [nil]
@@ -110,21 +117,34 @@ final class StateFileTests: XCTestCase {
             XCTAssertEqual(posix_spawn(&pid, arguments[0], nil, nil, argv, environ), 0)
             return pid
         }
-        func holder(_ pid: pid_t) throws -> Int32? {
+        func holder(named pid: pid_t) throws -> Int32? {
             try "\(pid)\n".write(toFile: path + ".lock", atomically: false, encoding: .utf8)
             return StateLock.currentHolder(statePath: path)
         }
-
+        // The pid of a killed haul, now another program's.
         let sleeper = try spawn(["/bin/sleep", "30"])
-        XCTAssertEqual(try holder(sleeper), sleeper)
+        XCTAssertNil(try holder(named: sleeper), "alive, but it holds no lock")
         kill(sleeper, SIGKILL)
-        // Not reaped yet: a zombie until waitpid below.
         for _ in 0..<200 where !StateLock.isZombie(sleeper) { usleep(10_000) }
         XCTAssertTrue(StateLock.isZombie(sleeper))
-        XCTAssertNil(try holder(sleeper))
+        XCTAssertNil(try holder(named: sleeper), "a zombie")
         var status: Int32 = 0
         waitpid(sleeper, &status, 0)
-        XCTAssertNil(try holder(sleeper), "gone entirely")
+        XCTAssertNil(try holder(named: sleeper), "gone entirely")
+    }
+
+    func testProcLocksNamesTheHolderOfOneFile() {
+        let text = """
+            1: POSIX  ADVISORY  WRITE 700 fe:00:42 0 EOF
+            2: -> FLOCK  ADVISORY  WRITE 801 fe:00:42 0 EOF
+            3: FLOCK  ADVISORY  WRITE 800 fe:00:42 0 EOF
+            4: FLOCK  ADVISORY  WRITE 900 00:2c:42 0 EOF
+            5: OFDLCK ADVISORY  READ  -1 fe:00:43 0 EOF
+            """
+        XCTAssertEqual(ProcLocks.holder(in: text[...], major: 0xfe, minor: 0, inode: 42), .held(pid: 800), "not a POSIX lock, not a waiter")
+        XCTAssertEqual(ProcLocks.holder(in: text[...], major: 0, minor: 0x2c, inode: 42), .held(pid: 900), "same inode, another device")
+        XCTAssertEqual(ProcLocks.holder(in: text[...], major: 0xfe, minor: 0, inode: 43), .free)
+        XCTAssertEqual(ProcLocks.holder(in: "", major: 0xfe, minor: 0, inode: 42), .free)
     }
 
     func testDefaultPathsFollowXDG() {
