@@ -137,4 +137,26 @@ final class MeteredEngineTests: EngineTestCase {
             XCTAssertTrue(error.message.contains("at least"))
         }
     }
+
+    /// The cap holds across many small files, whether a body is written as it arrives or had
+    /// arrived whole before its task chose to write it (`PlainHTTPHandlerTests` pins the latter).
+    func testSpeedCapHoldsForManySmallFiles() async throws {
+        let engine = try makeEngine()
+        try await engine.perform(.setMeteredMode(.on))
+        try await engine.perform(.setMeteredLimit(100 * 1024))
+        var requests: [AddRequest] = []
+        for i in 0..<6 {
+            try TestFiles.random(www + "/small\(i).bin", size: 60 * 1024)
+            requests.append(AddRequest(url: nginx.url("small\(i).bin"), directory: downloadDirectory, allowMetered: true))
+        }
+        let ids = try await engine.perform(.add(requests))
+        let started = Monotonic.seconds()
+        await engine.start()
+        for (i, id) in ids.enumerated() {
+            let done = try await finished(engine, id, timeout: 30)
+            assertSameContents(done.path!, www + "/small\(i).bin")
+        }
+        // 360 KiB at 100 KiB/s, less the cap's one second of burst: at least 2.6 s.
+        XCTAssertGreaterThan(Monotonic.seconds() - started, 2.4, "the cap held the small files back")
+    }
 }

@@ -58,7 +58,10 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let path = dir.path + "/f.bin.part"
         let part = try PartFile(path: path, truncate: true)
         defer { part.close() }
-        XCTAssertEqual(try sink.startWriting(to: part.writer(dropBehind: false), at: 0, total: Int64(body.count)), 0)
+        guard case .streaming(let position) = try sink.startWriting(to: part.writer(dropBehind: false), at: 0, total: Int64(body.count)) else {
+            return XCTFail("the body is still arriving")
+        }
+        XCTAssertEqual(position, Int64(limit), "what the sink read ahead, written by the task")
         XCTAssertGreaterThan(counter.reads, readsAtLimit)
         XCTAssertEqual(PartFile.size(at: path), Int64(sent))
         try send(body.count - sent)
@@ -89,7 +92,11 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let path = dir.path + "/small.bin.part"
         let part = try PartFile(path: path, truncate: true)
         defer { part.close() }
-        _ = try sink.startWriting(to: part.writer(dropBehind: false), at: 0, total: Int64(body.count))
+        guard case .finished(let written, let capWait) = try sink.startWriting(to: part.writer(dropBehind: false), at: 0, total: Int64(body.count)) else {
+            return XCTFail("the body had arrived whole")
+        }
+        XCTAssertEqual(written, Int64(body.count))
+        XCTAssertEqual(capWait, 0, "no speed cap")
         XCTAssertEqual(PartFile.size(at: path), Int64(body.count), "written before startWriting returned")
         guard case .finished(let size) = try await sink.nextEvent() else { return XCTFail("not finished") }
         XCTAssertEqual(size, Int64(body.count))
@@ -105,7 +112,32 @@ final class PlainHTTPHandlerTests: XCTestCase {
         XCTAssertEqual(TestFiles.contents(path), Data(body))
     }
 
-    func testAFailureBeforeTheTaskChoseReachesItAndWritesNothing() async throws {
+    /// A body that arrived whole is written at once; a speed cap then asks the task to wait for it.
+    func testAWholeBodyUnderASpeedCapAsksTheTaskToWait() async throws {
+        let channel = EmbeddedChannel()
+        let handler = PlainHTTPHandler(stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in }, onClosed: { _ in })
+        try channel.pipeline.syncOperations.addHTTPClientHandlers()
+        try channel.pipeline.syncOperations.addHandler(handler)
+        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
+        let throttle = Throttle()
+        throttle.setRate(16 * 1024)
+
+        let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: throttle, progressInterval: 60)
+        handler.start(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/capped.bin"), reused: false, sink: sink)
+        try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "c", count: 100_000)))
+        _ = try await sink.responseHead()
+        let dir = TestDirectory("plainhttp-handler-capped")
+        let part = try PartFile(path: dir.path + "/capped.bin.part", truncate: true)
+        defer { part.close() }
+        guard case .finished(let size, let capWait) = try sink.startWriting(to: part.writer(dropBehind: false), at: 0, total: 100_000) else {
+            return XCTFail("the body had arrived whole")
+        }
+        XCTAssertEqual(size, 100_000)
+        // 100,000 bytes at 16 KiB/s from an empty bucket: ~6.1 s.
+        XCTAssertEqual(capWait, 100_000 / Double(16 * 1024), accuracy: 0.2)
+    }
+
+    func testWhatArrivedBeforeAFailureIsWrittenThenTheFailureReachesTheTask() async throws {
         let channel = EmbeddedChannel()
         let handler = PlainHTTPHandler(stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in }, onClosed: { _ in })
         try channel.pipeline.syncOperations.addHTTPClientHandlers()
@@ -122,8 +154,11 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let path = dir.path + "/cut.bin.part"
         let part = try PartFile(path: path, truncate: true)
         defer { part.close() }
-        _ = try sink.startWriting(to: part.writer(dropBehind: false), at: 0, total: 5000)
-        XCTAssertEqual(PartFile.size(at: path), 0, "a failed request writes nothing after its failure")
+        guard case .streaming(let position) = try sink.startWriting(to: part.writer(dropBehind: false), at: 0, total: 5000) else {
+            return XCTFail("the body did not arrive whole")
+        }
+        XCTAssertEqual(position, 1000)
+        XCTAssertEqual(TestFiles.contents(path), Data(String(repeating: "x", count: 1000).utf8), "kept: a retry resumes after it")
         do {
             _ = try await sink.nextEvent()
             XCTFail("the request's failure should reach the task")

@@ -39,8 +39,9 @@ final class ResponseSink: Sendable {
         var earlyBytes = 0
         /// The client's wait for the plan, once `early` is full.
         var planWaiter: EventLoopPromise<Void>?
-        /// The body ended before the plan arrived.
-        var endedEarly = false
+        /// How the response ended, when that was before the plan: the body parts that came
+        /// before an error are still written.
+        var endedEarly: Result<Void, Error>?
         var position: Int64 = 0
         var writeBehind = WriteBehind(from: 0)
         var lastReport: Double
@@ -72,12 +73,21 @@ final class ResponseSink: Sendable {
         try await head.futureResult.get()
     }
 
+    /// What became of the body when the task chose to write it.
+    enum Start {
+        /// It goes on arriving (or failed: `nextEvent` says so); what was read ahead is written
+        /// up to `position`.
+        case streaming(position: Int64)
+        /// It had arrived whole and is written; a speed cap asks the task to wait `capWait`
+        /// seconds for it before going on.
+        case finished(size: Int64, capWait: Double)
+    }
+
     /// Has the body written to `writer` from `offset` on; `total` is the size the file should end
-    /// at, when known. What was read ahead is written here, on the caller's thread. Returns the
-    /// seconds a speed cap asks the caller to wait for those bytes.
-    func startWriting(to writer: PartFile.Writer, at offset: Int64, total: Int64?) throws -> Double {
-        let (written, waiter, failure) = state.withLock { s -> (Int, EventLoopPromise<Void>?, Error?) in
-            guard s.plan == nil, s.outcome == nil else { return (0, nil, nil) }
+    /// at, when known. What was read ahead is written here, on the caller's thread.
+    func startWriting(to writer: PartFile.Writer, at offset: Int64, total: Int64?) throws -> Start {
+        let (written, position, waiter, failure, complete) = state.withLock { s -> (Int, Int64, EventLoopPromise<Void>?, Error?, Bool) in
+            guard s.plan == nil, s.outcome == nil else { return (0, offset, nil, nil, false) }
             s.plan = .write(writer, total: total)
             s.position = offset
             s.writeBehind = WriteBehind(from: offset)
@@ -90,18 +100,24 @@ final class ResponseSink: Sendable {
             }
             if let failure {
                 s.outcome = .failure(failure)
-            } else if s.endedEarly {
-                s.outcome = .success(s.position)
+            } else if let ended = s.endedEarly {
+                s.outcome = ended.map { s.position }
             }
             defer { s.planWaiter = nil }
-            return (early.reduce(0) { $0 + $1.readableBytes }, s.planWaiter, failure)
+            let complete: Bool
+            if case .success? = s.outcome { complete = true } else { complete = false }
+            return (Int(s.position - offset), s.position, s.planWaiter, failure, complete)
         }
         if let failure {
             waiter?.fail(failure)
             throw failure
         }
         waiter?.succeed()
-        return written > 0 ? throttle.consume(written) : 0
+        guard written > 0 else { return complete ? .finished(size: position, capWait: 0) : .streaming(position: position) }
+        // The cap counts these bytes now; while the body goes on arriving the loop's next write
+        // waits for them.
+        let wait = throttle.consume(written)
+        return complete ? .finished(size: position, capWait: wait) : .streaming(position: position)
     }
 
     /// Has the body read and dropped (a small redirect body: the connection stays reusable).
@@ -153,6 +169,7 @@ final class ResponseSink: Sendable {
         enum Next { case read, wait(EventLoopFuture<Void>), written((CheckedContinuation<Event, Error>, Int64)?), fail(Error) }
         let next: Next = state.withLock { s in
             if case .failure(let error)? = s.outcome { return .fail(error) }
+            if s.plan == nil, s.endedEarly != nil { return .read }  // nothing comes after the end
             switch s.plan {
             case nil:
                 s.early.append(buffer)
@@ -186,9 +203,9 @@ final class ResponseSink: Sendable {
     /// The response ended after the last body part.
     func finish() {
         let ended = state.withLock { s -> (CheckedContinuation<Event, Error>, Int64)? in
-            guard s.outcome == nil else { return nil }
+            guard s.outcome == nil, s.endedEarly == nil else { return nil }
             guard s.plan != nil else {
-                s.endedEarly = true
+                s.endedEarly = .success(())
                 return nil
             }
             s.outcome = .success(s.position)
@@ -203,9 +220,13 @@ final class ResponseSink: Sendable {
         head.fail(error)
         let (waiter, planWaiter) = state.withLock { s -> (CheckedContinuation<Event, Error>?, EventLoopPromise<Void>?) in
             defer { s.planWaiter = nil }
-            guard s.outcome == nil else { return (nil, s.planWaiter) }
+            guard s.outcome == nil, s.endedEarly == nil else { return (nil, s.planWaiter) }
+            guard s.plan != nil else {
+                // The task has not chosen yet: it still gets what arrived, then this error.
+                s.endedEarly = .failure(error)
+                return (nil, s.planWaiter)
+            }
             s.outcome = .failure(error)
-            s.early = []
             defer { s.waiter = nil }
             return (s.waiter, s.planWaiter)
         }

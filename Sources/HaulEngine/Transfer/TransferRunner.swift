@@ -235,8 +235,19 @@ struct TransferRunner: Sendable {
         var reported = false
         let size: Int64
         do {
-            let wait = try response.sink.startWriting(to: part.writer(dropBehind: large), at: offset, total: total)
-            if wait > 0 { try await Task.sleep(for: .milliseconds(Int64(wait * 1000))) }
+            switch try response.sink.startWriting(to: part.writer(dropBehind: large), at: offset, total: total) {
+            case .streaming(let position) where position > offset:
+                // What was read ahead is on disk: the engine hears of it now, not after the next
+                // part (which a speed cap may hold back for a while).
+                reported = true
+                await engine.transferProgress(job.id, job.generation, received: position)
+            case .finished(let size, let capWait) where capWait > 0:
+                reported = true
+                await engine.transferProgress(job.id, job.generation, received: size)
+                try await Task.sleep(for: .milliseconds(Int64(capWait * 1000)))
+            default:
+                break
+            }
             size = try await withTaskCancellationHandler {
                 while true {
                     switch try await response.sink.nextEvent() {
