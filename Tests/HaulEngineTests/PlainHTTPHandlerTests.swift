@@ -20,14 +20,22 @@ final class PlainHTTPHandlerTests: XCTestCase {
         }
     }
 
-    func testABodyIsReadAheadWhileItsPlanIsPendingUpToTheLimit() async throws {
+    /// A connected channel with the HTTP codec and the handler (behind `counter`, if given).
+    private func connection(
+        counting counter: ReadCounter? = nil, onReusable: @escaping () -> Void = {}
+    ) async throws -> (EmbeddedChannel, PlainHTTPHandler) {
         let channel = EmbeddedChannel()
-        let counter = ReadCounter()
-        let handler = PlainHTTPHandler(stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in }, onClosed: { _ in })
-        try channel.pipeline.syncOperations.addHandler(counter)
+        let handler = PlainHTTPHandler(stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in onReusable() }, onClosed: { _ in })
+        if let counter { try channel.pipeline.syncOperations.addHandler(counter) }
         try channel.pipeline.syncOperations.addHTTPClientHandlers()
         try channel.pipeline.syncOperations.addHandler(handler)
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
+        return (channel, handler)
+    }
+
+    func testABodyIsReadAheadWhileItsPlanIsPendingUpToTheLimit() async throws {
+        let counter = ReadCounter()
+        let (channel, handler) = try await connection(counting: counter)
 
         let limit = ResponseSink.readAhead
         let body = (0..<(limit + 100_000)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
@@ -72,12 +80,8 @@ final class PlainHTTPHandlerTests: XCTestCase {
     }
 
     func testASmallBodyThatArrivedWholeIsWrittenByTheTaskAndTheConnectionIsFreeBeforeThat() async throws {
-        let channel = EmbeddedChannel()
         var reusable = 0
-        let handler = PlainHTTPHandler(stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in reusable += 1 }, onClosed: { _ in })
-        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-        try channel.pipeline.syncOperations.addHandler(handler)
-        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
+        let (channel, handler) = try await connection(onReusable: { reusable += 1 })
 
         let body = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
         let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
@@ -114,11 +118,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
 
     /// A body that arrived whole is written at once; a speed cap then asks the task to wait for it.
     func testAWholeBodyUnderASpeedCapAsksTheTaskToWait() async throws {
-        let channel = EmbeddedChannel()
-        let handler = PlainHTTPHandler(stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in }, onClosed: { _ in })
-        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-        try channel.pipeline.syncOperations.addHandler(handler)
-        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
+        let (channel, handler) = try await connection()
         let throttle = Throttle()
         throttle.setRate(16 * 1024)
 
@@ -138,11 +138,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
     }
 
     func testWhatArrivedBeforeAFailureIsWrittenThenTheFailureReachesTheTask() async throws {
-        let channel = EmbeddedChannel()
-        let handler = PlainHTTPHandler(stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in }, onClosed: { _ in })
-        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-        try channel.pipeline.syncOperations.addHandler(handler)
-        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
+        let (channel, handler) = try await connection()
 
         let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
         handler.start(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/cut.bin"), reused: false, sink: sink)
