@@ -86,8 +86,8 @@ final class ResponseSink: Sendable {
     /// Has the body written to `writer` from `offset` on; `total` is the size the file should end
     /// at, when known. What was read ahead is written here, on the caller's thread.
     func startWriting(to writer: PartFile.Writer, at offset: Int64, total: Int64?) throws -> Start {
-        let (written, position, waiter, failure, complete) = state.withLock { s -> (Int, Int64, EventLoopPromise<Void>?, Error?, Bool) in
-            guard s.plan == nil, s.outcome == nil else { return (0, offset, nil, nil, false) }
+        let (position, waiter, failure, complete) = state.withLock { s -> (Int64, EventLoopPromise<Void>?, Error?, Bool) in
+            guard s.plan == nil, s.outcome == nil else { return (offset, nil, nil, false) }
             s.plan = .write(writer, total: total)
             s.position = offset
             s.writeBehind = WriteBehind(from: offset)
@@ -106,13 +106,14 @@ final class ResponseSink: Sendable {
             defer { s.planWaiter = nil }
             let complete: Bool
             if case .success? = s.outcome { complete = true } else { complete = false }
-            return (Int(s.position - offset), s.position, s.planWaiter, failure, complete)
+            return (s.position, s.planWaiter, failure, complete)
         }
         if let failure {
             waiter?.fail(failure)
             throw failure
         }
         waiter?.succeed()
+        let written = Int(position - offset)
         guard written > 0 else { return complete ? .finished(size: position, capWait: 0) : .streaming(position: position) }
         // The cap counts these bytes now; while the body goes on arriving the loop's next write
         // waits for them.

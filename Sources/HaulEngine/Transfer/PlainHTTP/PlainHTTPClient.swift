@@ -74,8 +74,8 @@ final class PlainHTTPClient: Sendable {
     }
 
     /// Sends `head` (a GET) to `target` and returns once the response head has arrived; the body
-    /// waits (after a read-ahead) for the caller to choose what to do with it. `makeSink` is given the event loop of
-    /// the connection the request goes out on.
+    /// waits (after a read-ahead) for the caller to choose what to do with it. `makeSink` is given
+    /// the event loop of the connection the request goes out on.
     func execute(
         _ head: HTTPRequestHead, to target: Target, makeSink: (EventLoop) -> ResponseSink
     ) async throws -> Exchange {
