@@ -60,7 +60,12 @@ struct TransferError: Error, CustomStringConvertible {
     /// "cannot connect to example.org:80: connection refused", from NIO's account of every
     /// address tried (its own description is a dump of those structures).
     static func describe(_ error: NIOConnectionError) -> String {
-        "cannot connect to \(TerminalText.sanitize(error.host)):\(error.port): " + reasons(error)
+        cannotConnect(host: error.host, port: error.port, reasons(error)).description
+    }
+
+    /// "cannot connect to example.org:80: connection refused" (transient: servers come back).
+    static func cannotConnect(host: String, port: Int, _ reason: String) -> TransferError {
+        .transient("cannot connect to \(TerminalText.sanitize(host)):\(port): " + reason)
     }
 
     /// Why every address of a failed connect was refused, in words: "connection refused".

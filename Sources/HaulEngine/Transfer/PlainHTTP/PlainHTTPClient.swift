@@ -129,7 +129,7 @@ final class PlainHTTPClient: Sendable {
         let stallTimeout = stallTimeout
         let idleTimeout = idleTimeout
         let readSize = readSize
-        let channel = try await ClientBootstrap(group: group)
+        let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(connectTimeout)
             .channelOption(.autoRead, value: false)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
@@ -145,9 +145,18 @@ final class PlainHTTPClient: Sendable {
                     ))
                 }
             }
-            .connect(host: endpoint.host, port: endpoint.port)
-            .get()
-        return (channel, false)
+        // An IP address needs no resolver (whose lookup runs on another thread and back). Its
+        // failure is told the way NIO's resolving connect is: "cannot connect to host:port: …".
+        guard let address = try? SocketAddress(ipAddress: endpoint.host, port: endpoint.port) else {
+            return (try await bootstrap.connect(host: endpoint.host, port: endpoint.port).get(), false)
+        }
+        do {
+            return (try await bootstrap.connect(to: address).get(), false)
+        } catch let error as IOError {
+            throw TransferError.cannotConnect(host: endpoint.host, port: endpoint.port, TransferError.describe(errno: error.errnoCode))
+        } catch ChannelError.connectTimeout {
+            throw TransferError.cannotConnect(host: endpoint.host, port: endpoint.port, "connection timed out")
+        }
     }
 
     private func keep(_ channel: Channel, for endpoint: Endpoint) {
