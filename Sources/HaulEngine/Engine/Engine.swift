@@ -165,9 +165,12 @@ public actor Engine {
                 downloads[id] = download
             }
         }
-        await pool?.shutdown()
+        // The connections close while the state is written: neither waits for the other.
+        let closing = pool
         pool = nil
+        async let closed: Void? = closing?.shutdown()
         await saveNow()
+        _ = await closed
         lock.release()
         hub.finishAll()
         resumeIdleWaiters()

@@ -111,13 +111,15 @@ final class PlainHTTPClient: Sendable {
         }
     }
 
-    /// Closes the idle connections.
+    /// Closes the idle connections, all at once (one after another, each waited for, took a
+    /// trip to its event loop and back per connection).
     func shutdown() async {
         let channels = idle.withLock { pool in
             defer { pool = [:] }
             return pool.values.flatMap { $0 }
         }
-        for channel in channels { try? await channel.close() }
+        let closed = channels.map { $0.close() }
+        for close in closed { try? await close.get() }
     }
 
     private func connection(to endpoint: Endpoint, fresh: Bool) async throws -> (Channel, reused: Bool) {
