@@ -128,9 +128,16 @@ final class RunReporter {
     }
 
     static func summary(_ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool) {
-        let finished = downloads.filter { $0.state == .finished }.count
-        let waiting = downloads.filter { $0.state.isActive }.count
-        let paused = downloads.filter { $0.state == .paused }.count
+        // Counted in one pass (a `filter` per state copied every download it kept).
+        var (finished, waiting, paused) = (0, 0, 0)
+        for download in downloads {
+            switch download.state {
+            case .finished: finished += 1
+            case .waiting, .downloading: waiting += 1
+            case .paused: paused += 1
+            case .failed: break
+            }
+        }
         var parts = ["\(finished) finished"]
         if !failedIDs.isEmpty { parts.append("\(failedIDs.count) failed") }
         if paused > 0 { parts.append("\(paused) paused") }
