@@ -15,13 +15,14 @@ final class RunReporter {
     private var drawnLines = 0
     private var lastDraw = 0.0
 
-    /// The downloads as they were when reporting began, for the name of one that speaks (a
-    /// notice) before any update about it arrived.
+    /// The downloads waiting or running when reporting began, for the name of one that speaks
+    /// (a notice) before any update about it arrived. (Not the whole list: with 100,000
+    /// downloads, mostly finished, that would hold ~30 MB for the whole run.)
     private let known: [Download]
 
     init(interactive: Bool, downloads: [Download]) {
         self.interactive = interactive
-        known = downloads
+        known = downloads.filter { $0.state.isActive }
         // Names are worked out when a download starts or first speaks, not for the whole list
         // (a name from a URL costs microseconds: ~3 ms at the start of a run of 1,000).
         for d in downloads where d.state == .downloading { names[d.id] = TerminalText.sanitize(d.displayName) }
