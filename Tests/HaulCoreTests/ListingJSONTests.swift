@@ -86,6 +86,21 @@ final class ListingJSONTests: XCTestCase {
         XCTAssertEqual(String(decoding: chunks.joined(), as: UTF8.self), try reference(downloads))
     }
 
+    /// Strings come out as `JSONEncoder` writes them (slashes unescaped): every control character,
+    /// quotes, backslashes, non-ASCII, and small (inline) as well as large strings.
+    func testStringsMatchJSONEncoder() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        var samples = ["", "plain", "a/b", "say \"hi\"", "back\\slash", "日本語 👍🏽", "\u{7F}\u{80}", String(repeating: "long/path ", count: 40)]
+        samples += (0..<0x20).map { "x\(Character(Unicode.Scalar(UInt8($0))))y" }
+        samples.append(String(repeating: "\t\"é", count: 30))
+        for sample in samples {
+            var ours: [UInt8] = []
+            JSONBytes.quoted(sample, into: &ours)
+            XCTAssertEqual(String(decoding: ours, as: UTF8.self), String(decoding: try encoder.encode(sample), as: UTF8.self), sample.debugDescription)
+        }
+    }
+
     /// Dates from 1900 to 2200, fractions included, as `JSONEncoder`'s `.iso8601` writes them.
     func testDatesMatchJSONEncoder() throws {
         let encoder = JSONEncoder()
