@@ -55,6 +55,19 @@ final class FileNameSanitizerTests: XCTestCase {
         XCTAssertTrue(cut.hasSuffix(".tar"))
         XCTAssertTrue(cut.dropLast(4).allSatisfy { $0 == "日" })
     }
+
+    /// `lastComponent` gives what `split(whereSeparator:).last` gives, combining marks and emoji
+    /// next to the separators included.
+    func testLastComponentAgreesWithSplit() {
+        let alphabet: [String] = ["/", "\\", "a", "é", "e\u{301}", "/\u{301}", "👍🏽", "🇫🇷", ".", " ", "%2F"]
+        var rng = SystemRandomNumberGenerator()
+        var samples = ["", "/", "//", "a", "/a", "a/", "/a/b//", "\\x\\", "🇫🇷/🇩🇪"]
+        for _ in 0..<2000 { samples.append((0..<Int.random(in: 0...8, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }.joined()) }
+        for sample in samples + samples.map({ $0.filter(\.isASCII) }) {
+            XCTAssertEqual(sample.lastComponent(separatedBy: "/", or: "\\"), sample.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init), sample.debugDescription)
+            XCTAssertEqual(sample.lastComponent(separatedBy: "/"), sample.split(separator: "/").last.map(String.init), sample.debugDescription)
+        }
+    }
 }
 
 final class FileNamingTests: XCTestCase {

@@ -16,7 +16,7 @@ public enum FileNameSanitizer {
         if cleaned.unicodeScalars.contains("\u{FFFD}") {
             cleaned = String(String.UnicodeScalarView(cleaned.unicodeScalars.map { $0 == "\u{FFFD}" ? "_" : $0 }))
         }
-        let lastComponent = cleaned.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let lastComponent = cleaned.lastComponent(separatedBy: "/", or: "\\") ?? ""
         var name = lastComponent.trimmingCharacters(where: { $0 == " " || $0 == "." || $0 == "\u{A0}" })
         name = String(name.drop(while: { $0 == "." || $0 == "-" }))
         guard !name.isEmpty else { return nil }
@@ -49,5 +49,30 @@ extension String {
         while let first = slice.first, predicate(first) { slice.removeFirst() }
         while let last = slice.last, predicate(last) { slice.removeLast() }
         return String(slice)
+    }
+}
+
+extension String {
+    /// The last non-empty part between the ASCII `separators`, as `split(whereSeparator:).last`
+    /// gives it, without building every part first (a name is taken from each download's URL).
+    public func lastComponent(separatedBy first: Unicode.Scalar, or second: Unicode.Scalar? = nil) -> String? {
+        precondition(first.isASCII && second?.isASCII != false)
+        let (a, b) = (UInt8(first.value), second.map { UInt8($0.value) } ?? UInt8(first.value))
+        var text = self
+        // In ASCII text every byte is a Character ("\r\n" aside, never a separator): the bytes
+        // can be cut directly. Other text is cut by Character, where "/" + a combining mark is
+        // not a separator.
+        let ascii: String?? = text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return .none }
+            var end = bytes.count
+            while end > 0, bytes[end - 1] == a || bytes[end - 1] == b { end -= 1 }
+            guard end > 0 else { return .some(nil) }
+            var start = end
+            while start > 0, bytes[start - 1] != a, bytes[start - 1] != b { start -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
+        if let ascii { return ascii }
+        let (x, y) = (Character(first), Character(second ?? first))
+        return split(whereSeparator: { $0 == x || $0 == y }).last.map(String.init)
     }
 }

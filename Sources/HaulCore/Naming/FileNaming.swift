@@ -19,7 +19,7 @@ public enum FileNaming {
 
     static func nameFromURL(_ url: String) -> String? {
         guard let parts = URLParts(url) else { return nil }
-        let segment = parts.path.split(separator: "/").last.map(String.init) ?? ""
+        let segment = parts.path.lastComponent(separatedBy: "/") ?? ""
         guard !segment.isEmpty else { return nil }
         guard let bytes = ContentDisposition.percentDecode(segment) else { return segment }
         return String(decoding: bytes, as: UTF8.self)
