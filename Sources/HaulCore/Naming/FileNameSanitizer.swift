@@ -50,14 +50,13 @@ extension String {
         while let last = slice.last, predicate(last) { slice.removeLast() }
         return String(slice)
     }
-}
 
-extension String {
-    /// The last non-empty part between the ASCII `separators`, as `split(whereSeparator:).last`
+    /// The last non-empty part between the ASCII separators, as `split(whereSeparator:).last`
     /// gives it, without building every part first (a name is taken from each download's URL).
     public func lastComponent(separatedBy first: Unicode.Scalar, or second: Unicode.Scalar? = nil) -> String? {
-        precondition(first.isASCII && second?.isASCII != false)
-        let (a, b) = (UInt8(first.value), second.map { UInt8($0.value) } ?? UInt8(first.value))
+        let second = second ?? first
+        precondition(first.isASCII && second.isASCII)
+        let (a, b) = (UInt8(first.value), UInt8(second.value))
         var text = self
         // In ASCII text every byte is a Character ("\r\n" aside, never a separator): the bytes
         // can be cut directly. Other text is cut by Character, where "/" + a combining mark is
@@ -72,7 +71,7 @@ extension String {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
         if let ascii { return ascii }
-        let (x, y) = (Character(first), Character(second ?? first))
+        let (x, y) = (Character(first), Character(second))
         return split(whereSeparator: { $0 == x || $0 == y }).last.map(String.init)
     }
 }
