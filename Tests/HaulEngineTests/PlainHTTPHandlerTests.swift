@@ -27,8 +27,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let channel = EmbeddedChannel()
         let handler = PlainHTTPHandler(stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in onReusable() }, onClosed: { _ in })
         if let counter { try channel.pipeline.syncOperations.addHandler(counter) }
-        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-        try channel.pipeline.syncOperations.addHandler(handler)
+        try channel.pipeline.syncOperations.addPlainHTTPHandlers(handler)
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
         return (channel, handler)
     }
@@ -40,7 +39,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let limit = ResponseSink.readAhead
         let body = (0..<(limit + 100_000)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
-        handler.start(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/f.bin"), reused: false, sink: sink)
+        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/f.bin")), reused: false, sink: sink)
         XCTAssertEqual(counter.reads, 1, "the request asks for the response")
 
         // The head and a first piece of the body arrive; the plan is not known yet.
@@ -85,7 +84,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
 
         let body = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
         let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
-        handler.start(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/small.bin"), reused: false, sink: sink)
+        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/small.bin")), reused: false, sink: sink)
         var response = ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n")
         response.writeBytes(body)
         try channel.writeInbound(response)
@@ -108,7 +107,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
 
         // The next request on the same connection goes to a new sink; the first one is untouched.
         let next = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
-        handler.start(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/empty"), reused: true, sink: next)
+        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/empty")), reused: true, sink: next)
         try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
         let nextHead = try await next.responseHead()
         XCTAssertEqual(nextHead.status, .ok)
@@ -123,7 +122,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
         throttle.setRate(16 * 1024)
 
         let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: throttle, progressInterval: 60)
-        handler.start(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/capped.bin"), reused: false, sink: sink)
+        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/capped.bin")), reused: false, sink: sink)
         try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "c", count: 100_000)))
         _ = try await sink.responseHead()
         let dir = TestDirectory("plainhttp-handler-capped")
@@ -141,7 +140,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let (channel, handler) = try await connection()
 
         let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
-        handler.start(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/cut.bin"), reused: false, sink: sink)
+        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/cut.bin")), reused: false, sink: sink)
         try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "x", count: 1000)))
         _ = try await sink.responseHead()
         channel.pipeline.fireChannelInactive()

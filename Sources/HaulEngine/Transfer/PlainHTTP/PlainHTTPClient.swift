@@ -79,13 +79,19 @@ final class PlainHTTPClient: Sendable {
     func execute(
         _ head: HTTPRequestHead, to target: Target, makeSink: (EventLoop) -> ResponseSink
     ) async throws -> Exchange {
+        let request: PlainRequest
+        do {
+            request = try PlainRequest(head)
+        } catch {
+            throw TransferError.permanent(error.description)
+        }
         var fresh = false
         while true {
             let (channel, reused) = try await connection(to: target.endpoint, fresh: fresh)
             let sink = makeSink(channel.eventLoop)
             channel.eventLoop.execute {
                 do {
-                    try channel.pipeline.syncOperations.handler(type: PlainHTTPHandler.self).start(head, reused: reused, sink: sink)
+                    try channel.pipeline.syncOperations.handler(type: PlainHTTPHandler.self).start(request, reused: reused, sink: sink)
                 } catch {
                     sink.fail(error)
                 }
@@ -138,8 +144,7 @@ final class PlainHTTPClient: Sendable {
             .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(PlainHTTPHandler(
+                    try channel.pipeline.syncOperations.addPlainHTTPHandlers(PlainHTTPHandler(
                         stallTimeout: stallTimeout,
                         idleTimeout: idleTimeout,
                         onReusable: { [weak self] channel in self?.keep(channel, for: endpoint) },

@@ -7,7 +7,7 @@ import NIOHTTP1
 /// sink reads ahead while its task decides about the head).
 final class PlainHTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
-    typealias OutboundOut = HTTPClientRequestPart
+    typealias OutboundOut = ByteBuffer
 
     private enum Phase { case idle, awaitingHead, body, closed }
 
@@ -23,6 +23,8 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     private let idleTimeout: TimeAmount
     private let onReusable: (Channel) -> Void
     private let onClosed: (Channel) -> Void
+    /// The response decoder in front of this handler (see ``addPlainHTTPHandlers(_:)``).
+    fileprivate let decoder = PlainResponseDecoder()
 
     private var context: ChannelHandlerContext?
     private var phase = Phase.idle
@@ -50,7 +52,7 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 
     /// Sends a request on this (idle) connection; its response goes to `sink`.
-    func start(_ head: HTTPRequestHead, reused: Bool, sink: ResponseSink) {
+    func start(_ request: PlainRequest, reused: Bool, sink: ResponseSink) {
         guard let context, phase == .idle, context.channel.isActive else {
             sink.fail(reused ? PlainHTTPClient.StaleConnection() : ChannelError.ioOnClosedChannel)
             return
@@ -64,8 +66,8 @@ final class PlainHTTPHandler: ChannelInboundHandler {
         keepAlive = true
         lastActivity = .now()
         armStallCheck()
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        decoder.expectResponse(to: request.head)
+        context.writeAndFlush(wrapOutboundOut(request.bytes), promise: nil)
         context.read()
     }
 
@@ -203,5 +205,13 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     private func stopStallCheck() {
         stallCheck?.cancel()
         stallCheck = nil
+    }
+}
+
+extension ChannelPipeline.SynchronousOperations {
+    /// Adds the plain client's handlers for one connection: the response decoder and `handler`.
+    func addPlainHTTPHandlers(_ handler: PlainHTTPHandler) throws {
+        try addHandler(ByteToMessageHandler(handler.decoder))
+        try addHandler(handler)
     }
 }
