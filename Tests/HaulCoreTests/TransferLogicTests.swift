@@ -20,6 +20,17 @@ final class ContentRangeTests: XCTestCase {
 final class ResponseInterpreterTests: XCTestCase {
     func head(_ status: Int, _ headers: [(String, String)] = []) -> ResponseHead { ResponseHead(status: status, headers: headers) }
 
+    func testHeaderNamesAreLookedUpLowercase() {
+        let names = ["Content-Length", "ETAG", "last-modified", "X-Very-Long-Header-Name-Past-Small-Strings", "X-Ünïcode-İ", "", "A"]
+        let h = head(200, names.enumerated().map { ($1, "v\($0)") })
+        for (i, name) in names.enumerated() {
+            XCTAssertEqual(name.asciiLowercased(), name.lowercased())
+            XCTAssertEqual(h[name.lowercased()], "v\(i)", name)
+        }
+        XCTAssertEqual(h.headers.count, names.count)
+        XCTAssertEqual(head(200, [("ETag", "a"), ("etag", "b")])["etag"], "b", "a repeated header: the last one")
+    }
+
     func testFreshDownload() {
         XCTAssertEqual(ResponseInterpreter.interpret(head(200, [("Content-Length", "10")]), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
                        .write(offset: 0, total: 10, startOver: nil))
