@@ -4,8 +4,8 @@ import Glibc
 import Foundation
 import HaulCore
 
-/// `haul add -i FILE`: URLs one per line, as `wget -i` and `aria2c -i` read them. Blank lines
-/// and `#` comments are skipped; each line is trimmed. `-` reads standard input.
+/// `haul add -i FILE`: URLs one per line, as `wget -i` and `aria2c -i` read them (see
+/// `String.urlListLines()`). `-` reads standard input.
 enum URLListFile {
     static func read(_ path: String) throws(InputError) -> [String] {
         let shown = TerminalText.sanitize(path)
@@ -23,13 +23,6 @@ enum URLListFile {
         guard let text = String(data: data, encoding: .utf8) else {
             throw InputError("the URL list \(shown) is not UTF-8 text")
         }
-        return parse(text)
-    }
-
-    static func parse(_ text: String) -> [String] {
-        text.split(whereSeparator: \.isNewline).compactMap { line in
-            let trimmed = String(line).trimmingCharacters(where: \.isWhitespace)
-            return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : trimmed
-        }
+        return text.urlListLines()
     }
 }

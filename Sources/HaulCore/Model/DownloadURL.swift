@@ -6,11 +6,12 @@ public enum DownloadURL {
 
     /// A normalized http(s) URL string, or a clear error.
     public static func validate(_ text: String) throws(InputError) -> String {
-        // Plain Swift, not Foundation's trimming: `haul add -i` validates thousands of these.
-        let trimmed = text.trimmingCharacters(where: \.isWhitespace)
+        // Plain Swift, not Foundation's trimming, and on bytes for ASCII text: `haul add -i`
+        // validates thousands of these.
+        let trimmed = text.trimmingWhitespace()
         var shown: String { TerminalText.sanitize(trimmed) }
         guard !trimmed.isEmpty else { throw InputError("empty URL") }
-        guard !trimmed.unicodeScalars.contains(where: Self.isSpaceOrControl) else {
+        guard !containsSpaceOrControl(trimmed) else {
             throw InputError("'\(shown)' is not a valid URL (it contains spaces or control characters)")
         }
         if PlainURLCheck.isPlainHTTPURL(trimmed) { return trimmed }
@@ -27,6 +28,11 @@ public enum DownloadURL {
             throw InputError("'\(shown)' has an invalid port")
         }
         return trimmed
+    }
+
+    private static func containsSpaceOrControl(_ text: String) -> Bool {
+        ASCIIText.withASCII(text) { bytes in bytes.contains { $0 < 0x21 || $0 == 0x7F } }
+            ?? text.unicodeScalars.contains(where: isSpaceOrControl)
     }
 
     private static func isSpaceOrControl(_ scalar: Unicode.Scalar) -> Bool {

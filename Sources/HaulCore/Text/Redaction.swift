@@ -4,7 +4,8 @@ import Foundation
 public enum Redaction {
     /// `https://user:secret@host/x` → `https://user:***@host/x`.
     public static func url(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "@")), var components = URLComponents(string: text), components.password != nil else { return text }
+        var bytes = text
+        guard bytes.withUTF8({ $0.contains(UInt8(ascii: "@")) }), var components = URLComponents(string: text), components.password != nil else { return text }
         components.percentEncodedPassword = "***"
         return components.string ?? text
     }
