@@ -90,9 +90,15 @@ struct AddCommand: AsyncParsableCommand {
             try? await engine.save()
             throw Console.failure(error)
         }
+        // One write for the lot: `haul add -i` may list thousands.
+        let state = paused ? "paused " : "waiting"
+        let target = TerminalText.sanitize(directory)
+        var lines = ""
+        lines.reserveCapacity(added.count * (target.utf8.count + 80))
         for (id, url) in added {
-            Console.out("\(id)  \(paused ? "paused " : "waiting")  \(TerminalText.sanitize(Redaction.url(url)))  → \(TerminalText.sanitize(directory))")
+            lines += "\(id)  \(state)  \(TerminalText.sanitize(Redaction.url(url)))  → \(target)\n"
         }
+        Console.out(lines, terminator: "")
     }
 
     /// `-d` made absolute, or the XDG download directory (created when it is the default and missing).

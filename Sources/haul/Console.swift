@@ -6,8 +6,8 @@ import HaulCore
 
 /// Where the command line prints: results on stdout, problems on stderr as one `haul:` line.
 enum Console {
-    static func out(_ line: String) {
-        print(line)
+    static func out(_ line: String, terminator: String = "\n") {
+        print(line, terminator: terminator)
     }
 
     static func error(_ message: String) {
