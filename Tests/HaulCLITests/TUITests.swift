@@ -23,11 +23,11 @@ final class TUITests: CLITestCase {
 
     /// Opens haul in a shell inside tmux; after haul exits, the shell reports its exit code
     /// and whether the tty is back in canonical mode with echo.
-    func openTUI(width: Int = 100, height: Int = 30, name: String = "tui") async throws -> TmuxSession {
+    func openTUI(width: Int = 100, height: Int = 30, name: String = "tui", extraEnvironment: [String: String] = [:]) async throws -> TmuxSession {
         let script = "'\(HaulBinary.path)'; echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; sleep 600"
         let session = try await TmuxSession(
             command: script, width: width, height: height,
-            environment: environment(["TERM": "xterm-256color"]), workDirectory: dir.subdirectory(name)
+            environment: environment(["TERM": "xterm-256color"].merging(extraEnvironment) { $1 }), workDirectory: dir.subdirectory(name)
         )
         sessions.append(session)
         try await session.waitFor { $0.contains("metered:") && $0.contains("q Quit") }
@@ -111,6 +111,32 @@ final class TUITests: CLITestCase {
         XCTAssertTrue(screen.contains("cancelled"), screen)
         try await again.send("q")
         try await again.waitFor { $0.contains("EXIT=0") }
+    }
+
+    /// `HAUL_TRACE` (the benchmark's): one line of fields; the slowest frames by wall and by CPU
+    /// time say what they did, the keys before them, and the UI thread's page faults.
+    func testTheFrameTraceSaysWhatItsSlowestFramesDid() async throws {
+        try TestFiles.random(www + "/a.bin", size: 1000)
+        _ = try await haul("add", nginx.url("a.bin"))
+        let trace = dir.path + "/trace.txt"
+        let tui = try await openTUI(extraEnvironment: ["HAUL_TRACE": trace])
+        try await tui.waitFor { $0.contains("a.bin") }
+        try await tui.send("s")
+        try await tui.send("j")
+        try await tui.waitFor { $0.contains("sort:") || $0.contains("a.bin") }
+        try await tui.send("C-c")
+        _ = try await tui.waitFor { $0.contains("EXIT=") }
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        XCTAssertEqual(text.filter { $0 == "\n" }.count, 1, text)
+        let fields = Dictionary(text.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, String)? in
+            guard let eq = field.firstIndex(of: "=") else { return nil }
+            return (String(field[..<eq]), String(field[field.index(after: eq)...]))
+        }) { $1 }
+        XCTAssertGreaterThan(Int(fields["frames"] ?? "") ?? 0, 0, text)
+        for key in ["slowest", "slowest_cpu"] {
+            let note = try XCTUnwrap(fields[key], text)
+            XCTAssertNotNil(note.range(of: #"rows=\d+.*,keys=\d+(\([^ ,()]+\))?,events=\d+,cpu_ms=[\d.]+,steal_ms=[\d.]+,faults=\d+$"#, options: .regularExpression), note)
+        }
     }
 
     func testSignalsAndCtrlCRestoreTheTerminal() async throws {

@@ -33,8 +33,8 @@ final class UILoop {
         defer { trace.write() }
         var lastActivity = 0.0
         var listArrived = false
-        /// Keys and engine events taken since the last frame (for the trace).
-        var inputs = (keys: 0, events: 0)
+        /// Keys (their first few names) and engine events taken since the last frame (for the trace).
+        var inputs = (keys: 0, keyNames: [String](), events: 0)
         while running {
             let messages = inbox.drain()
             if !messages.isEmpty { lastActivity = MonotonicClock.seconds() }
@@ -77,10 +77,11 @@ final class UILoop {
                     terminal.draw(controller.grid, damage)
                     lastFrame = now
                     if let start {
-                        let what = "\(controller.lastFrameWork.summary),keys=\(inputs.keys),events=\(inputs.events)"
+                        let keys = inputs.keyNames.isEmpty ? "" : "(\(inputs.keyNames.joined(separator: "+")))"
+                        let what = "\(controller.lastFrameWork.summary),keys=\(inputs.keys)\(keys),events=\(inputs.events)"
                         trace.frame(from: start, to: FrameTrace.Clocks.now(), showsList: listArrived, what: what)
                     }
-                    inputs = (0, 0)
+                    inputs = (0, [], 0)
                     listArrived = false
                 }
             }
@@ -90,17 +91,29 @@ final class UILoop {
             if let key = terminal.readKey(milliseconds: idle ? 500 : 50) {
                 lastActivity = MonotonicClock.seconds()
                 inputs.keys += 1
+                if trace.isOn, inputs.keyNames.count < 8 { inputs.keyNames.append(Self.traceName(key)) }
                 handle(key)
                 // A paste arrives as a burst: take it all before drawing.
                 var burst = 0
                 while running, burst < 4096, let more = terminal.readKey(milliseconds: 0) {
                     handle(more)
                     inputs.keys += 1
+                    if trace.isOn, inputs.keyNames.count < 8 { inputs.keyNames.append(Self.traceName(more)) }
                     burst += 1
                 }
             }
         }
         return exit
+    }
+
+    /// A key as the trace names it: one word without spaces, commas or parentheses.
+    private static func traceName(_ key: Key) -> String {
+        switch key {
+        case .character(let c) where c.isASCII && (c.isLetter || c.isNumber || "/?.-_".contains(c)): return String(c)
+        case .character(let c): return c.unicodeScalars.map { "U+\(String($0.value, radix: 16))" }.joined()
+        case .control(let c): return "C-" + (c.isASCII && c.isLetter ? String(c) : "?")
+        default: return "\(key)"
+        }
     }
 
     /// Sorting 100,000 names takes longer than a frame: a worker does it ahead of time, so
