@@ -50,6 +50,15 @@ struct DownloadTable {
         }
     }
 
+    /// Room for `count` more downloads, so adding a long list grows the storage and the index
+    /// once rather than doubling them step by step (at least doubling, so that many small adds
+    /// still grow geometrically).
+    mutating func reserveCapacity(adding count: Int) {
+        let needed = stored.count + count
+        if needed > stored.capacity { stored.reserveCapacity(max(needed, stored.capacity * 2)) }
+        if needed > positions.capacity { positions.reserveCapacity(max(needed, positions.capacity * 2)) }
+    }
+
     /// Removes every download in `ids` in one pass (removing them one by one is O(n) each).
     mutating func remove(_ ids: Set<DownloadID>) {
         guard !ids.isEmpty else { return }

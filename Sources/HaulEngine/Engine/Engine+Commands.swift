@@ -88,6 +88,7 @@ extension Engine {
             return try Self.validated(request)
         }
         var rng = SplitMix64()
+        downloads.reserveCapacity(adding: valid.count)
         return valid.map { request in
             let id = DownloadID.generate(avoiding: { downloads[$0] != nil }, using: &rng)
             let download = Download(
