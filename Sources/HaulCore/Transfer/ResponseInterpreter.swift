@@ -39,23 +39,6 @@ public struct ResponseHead: Sendable {
     public var contentLength: Int64? { headers["content-length"].flatMap { Int64($0.trimmingASCIIWhitespace()) }.flatMap { $0 >= 0 ? $0 : nil } }
 }
 
-extension String {
-    /// `lowercased()`, without Unicode case mapping for ASCII text (a header name always is: a
-    /// tenth of the cost, for every header of every response).
-    func asciiLowercased() -> String {
-        var text = self
-        return text.withUTF8 { bytes -> String? in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return String(unsafeUninitializedCapacity: bytes.count) { out in
-                for (i, byte) in bytes.enumerated() {
-                    out[i] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-                }
-                return bytes.count
-            }
-        } ?? lowercased()
-    }
-}
-
 public enum ResponseInterpreter {
     /// - Parameters:
     ///   - requestedOffset: the `Range: bytes=N-` start that was sent, or 0 for none.

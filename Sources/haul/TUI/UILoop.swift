@@ -35,6 +35,12 @@ final class UILoop {
         var listArrived = false
         /// Keys (their first few names) and engine events taken since the last frame (for the trace).
         var inputs = (keys: 0, keyNames: [String](), events: 0)
+        /// Counts (and, when tracing, names) `key`, then handles it.
+        func take(_ key: Key) {
+            inputs.keys += 1
+            if trace.isOn, inputs.keyNames.count < 8 { inputs.keyNames.append(Self.traceName(key)) }
+            handle(key)
+        }
         while running {
             let messages = inbox.drain()
             if !messages.isEmpty { lastActivity = MonotonicClock.seconds() }
@@ -90,15 +96,11 @@ final class UILoop {
             let idle = MonotonicClock.seconds() - lastActivity > 1
             if let key = terminal.readKey(milliseconds: idle ? 500 : 50) {
                 lastActivity = MonotonicClock.seconds()
-                inputs.keys += 1
-                if trace.isOn, inputs.keyNames.count < 8 { inputs.keyNames.append(Self.traceName(key)) }
-                handle(key)
+                take(key)
                 // A paste arrives as a burst: take it all before drawing.
                 var burst = 0
                 while running, burst < 4096, let more = terminal.readKey(milliseconds: 0) {
-                    handle(more)
-                    inputs.keys += 1
-                    if trace.isOn, inputs.keyNames.count < 8 { inputs.keyNames.append(Self.traceName(more)) }
+                    take(more)
                     burst += 1
                 }
             }
