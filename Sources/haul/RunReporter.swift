@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HaulCore
+import HaulEngine
 
 /// What `haul run` prints: on a terminal a block of live lines, one per active download,
 /// with finished/failed/notice lines scrolling above it; otherwise plain log lines.
@@ -28,7 +29,7 @@ final class RunReporter {
         for d in downloads where d.state == .downloading { names[d.id] = TerminalText.sanitize(d.displayName) }
     }
 
-    func consume(_ events: AsyncStream<EngineEvent>) async {
+    func consume(_ events: EngineEvents) async {
         for await event in events { handle(event) }
         clearBlock()
     }

@@ -8,7 +8,7 @@ final class EventHubTests: XCTestCase {
     private func notice(_ n: Int) -> EngineEvent { .notice(DownloadID(rawValue: "00000\(n)"), "event \(n)") }
 
     /// Takes `count` events from `stream`, failing the test if fewer arrive.
-    private func take(_ count: Int, from stream: AsyncStream<EngineEvent>) async -> [EngineEvent] {
+    private func take(_ count: Int, from stream: EngineEvents) async -> [EngineEvent] {
         var events: [EngineEvent] = []
         for await event in stream {
             events.append(event)

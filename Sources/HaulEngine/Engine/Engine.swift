@@ -110,7 +110,7 @@ public actor Engine {
     public func download(_ id: DownloadID) -> Download? { downloads[id] }
 
     /// A stream of everything that happens from now on.
-    public func subscribe() -> AsyncStream<EngineEvent> {
+    public func subscribe() -> EngineEvents {
         hub.subscribe { [weak self] key in
             guard let self else { return }
             Task { await self.unsubscribe(key) }

@@ -20,9 +20,9 @@ public protocol EngineSession: Sendable {
 public struct EngineAttachment: Sendable {
     public var snapshot: EngineSnapshot
     public var away: AwayReport?
-    public var events: AsyncStream<EngineEvent>
+    public var events: EngineEvents
 
-    public init(snapshot: EngineSnapshot, away: AwayReport?, events: AsyncStream<EngineEvent>) {
+    public init(snapshot: EngineSnapshot, away: AwayReport?, events: EngineEvents) {
         self.snapshot = snapshot
         self.away = away
         self.events = events

@@ -6,18 +6,17 @@ import HaulCore
 /// once its current work is done: a subscriber's task then wakes once for a burst of events
 /// (several downloads starting and finishing at once) instead of once per event. Order is kept.
 struct EventHub {
-    private var subscribers: [Int: AsyncStream<EngineEvent>.Continuation] = [:]
+    private var subscribers: [Int: EngineEvents.Sender] = [:]
     private var nextKey = 0
     private var held: [EngineEvent] = []
 
     /// A new subscriber gets the events published from now on, not those still held.
-    mutating func subscribe(onEnd: @escaping @Sendable (Int) -> Void) -> AsyncStream<EngineEvent> {
+    mutating func subscribe(onEnd: @escaping @Sendable (Int) -> Void) -> EngineEvents {
         deliverHeld()
         let key = nextKey
         nextKey += 1
-        let (stream, continuation) = AsyncStream.makeStream(of: EngineEvent.self, bufferingPolicy: .unbounded)
-        continuation.onTermination = { _ in onEnd(key) }
-        subscribers[key] = continuation
+        let (stream, sender) = EngineEvents.makeStream { onEnd(key) }
+        subscribers[key] = sender
         return stream
     }
 
@@ -38,14 +37,12 @@ struct EventHub {
         guard !held.isEmpty else { return }
         let events = held
         held.removeAll(keepingCapacity: true)
-        for continuation in subscribers.values {
-            for event in events { continuation.yield(event) }
-        }
+        for sender in subscribers.values { sender.send(events) }
     }
 
     mutating func finishAll() {
         deliverHeld()
-        for continuation in subscribers.values { continuation.finish() }
+        for sender in subscribers.values { sender.finish() }
         subscribers = [:]
     }
 }

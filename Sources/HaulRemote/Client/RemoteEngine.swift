@@ -20,7 +20,7 @@ public final class RemoteEngine: EngineSession {
     private struct State {
         var nextID: UInt64 = 0
         var pending: [UInt64: CheckedContinuation<ServerReply, any Error>] = [:]
-        var events: AsyncStream<EngineEvent>.Continuation?
+        var events: EngineEvents.Sender?
         var closed = false
     }
 
@@ -98,8 +98,8 @@ public final class RemoteEngine: EngineSession {
     // MARK: EngineSession
 
     public func attach(ui: Bool) async throws -> EngineAttachment {
-        let (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self, bufferingPolicy: .unbounded)
-        state.withLock { $0.events = continuation }
+        let (events, sender) = EngineEvents.makeStream()
+        state.withLock { $0.events = sender }
         guard case .attached(let snapshot, let away) = try await request(.attach(ui: ui)) else { throw unexpected() }
         return EngineAttachment(snapshot: try EngineSnapshot(snapshot), away: away, events: events)
     }
@@ -167,7 +167,7 @@ public final class RemoteEngine: EngineSession {
         case .reply(let id, let reply):
             state.withLock { $0.pending.removeValue(forKey: id) }?.resume(returning: reply)
         case .event(let event):
-            _ = state.withLock { $0.events }?.yield(event)
+            state.withLock { $0.events }?.send(event)
         case .hello, .refused:
             break
         }
