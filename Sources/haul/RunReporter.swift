@@ -15,6 +15,10 @@ final class RunReporter {
     private var activeOrder: [DownloadID] = []
     private var drawnLines = 0
     private var lastDraw = 0.0
+    /// The live block was cleared for a log line and is drawn again after the burst.
+    private var blockCleared = false
+    /// What to write after the current burst of events: one write per burst, not per line.
+    private var output = ""
 
     /// The downloads waiting or running when reporting began, for the name of one that speaks
     /// (a notice) before any update about it arrived. (Not the whole list: with 100,000
@@ -30,8 +34,13 @@ final class RunReporter {
     }
 
     func consume(_ events: EngineEvents) async {
-        for await event in events { handle(event) }
+        for await burst in events.bursts {
+            for event in burst { handle(event) }
+            if interactive { redraw(force: blockCleared) }
+            flush()
+        }
         clearBlock()
+        flush()
     }
 
     private func handle(_ event: EngineEvent) {
@@ -74,7 +83,6 @@ final class RunReporter {
         case .network(let status):
             log("metered network: \(status.label)")
         }
-        if interactive { redraw(force: false) }
     }
 
     private func name(of id: DownloadID) -> String {
@@ -91,25 +99,36 @@ final class RunReporter {
         return true
     }
 
+    /// A line above the live block. A log file or pipe (the daemon's log) gets it at the end of
+    /// the burst it came in, not when the process exits.
     private func log(_ line: String) {
         if interactive {
             clearBlock()
-            print(line)
-            redraw(force: true)
-        } else {
-            print(line)
-            fflush(nil)  // a log file or pipe (the daemon's log) sees each line as it happens
+            blockCleared = true
         }
+        emit(line)
+    }
+
+    private func emit(_ line: String, terminator: String = "\n") {
+        output += line
+        output += terminator
+    }
+
+    private func flush() {
+        guard !output.isEmpty else { return }
+        _ = output.withUTF8 { FileHandleWriter.stdout(UnsafeRawBufferPointer($0)) }
+        output.removeAll(keepingCapacity: true)
     }
 
     private func redraw(force: Bool) {
         let now = MonotonicClock.seconds()
         guard force || now - lastDraw >= 0.2 else { return }
         lastDraw = now
+        blockCleared = false
         clearBlock()
         for id in activeOrder {
             guard let sample = active[id] else { continue }
-            print(line(for: sample))
+            emit(line(for: sample))
         }
         drawnLines = activeOrder.count
     }
@@ -117,7 +136,7 @@ final class RunReporter {
     private func clearBlock() {
         guard interactive, drawnLines > 0 else { return }
         // Up to the first live line, then clear to the end of the screen.
-        print("\u{1B}[\(drawnLines)F\u{1B}[J", terminator: "")
+        emit("\u{1B}[\(drawnLines)F\u{1B}[J", terminator: "")
         drawnLines = 0
     }
 
