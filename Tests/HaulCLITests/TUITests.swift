@@ -135,7 +135,7 @@ final class TUITests: CLITestCase {
         XCTAssertGreaterThan(Int(fields["frames"] ?? "") ?? 0, 0, text)
         for key in ["slowest", "slowest_cpu"] {
             let note = try XCTUnwrap(fields[key], text)
-            XCTAssertNotNil(note.range(of: #"rows=\d+.*,keys=\d+(\([^ ,()]+\))?,events=\d+,cpu_ms=[\d.]+,steal_ms=[\d.]+,faults=\d+$"#, options: .regularExpression), note)
+            XCTAssertNotNil(note.range(of: #"rows=\d+.*,keys=\d+(\([^ ,()]+\))?,events=\d+,cpu_ms=[\d.]+,steal_ms=[\d.]+,faults=\d+,waits=\d+,preemptions=\d+$"#, options: .regularExpression), note)
         }
     }
 

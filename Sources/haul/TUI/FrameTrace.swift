@@ -15,16 +15,25 @@ struct FrameTrace {
         /// Page faults of the calling thread so far: on a VM that hands free memory back to its
         /// host, touching fresh memory costs a fault in the host, counted as the thread's CPU.
         var faults: Int
+        /// The calling thread's context switches so far: voluntary ones are waits (a lock, a
+        /// write to the terminal that blocks), involuntary ones preemptions. A frame whose wall
+        /// time is far above its CPU time was one or the other.
+        var waits: Int
+        var preemptions: Int
 
         static func now() -> Clocks {
-            Clocks(wall: MonotonicClock.seconds(), threadCPU: MonotonicClock.threadCPUSeconds(), steal: Self.stealSeconds(), faults: Self.threadFaults())
+            let usage = Self.threadUsage()
+            return Clocks(
+                wall: MonotonicClock.seconds(), threadCPU: MonotonicClock.threadCPUSeconds(), steal: Self.stealSeconds(),
+                faults: usage.ru_minflt + usage.ru_majflt, waits: usage.ru_nvcsw, preemptions: usage.ru_nivcsw
+            )
         }
 
-        private static func threadFaults() -> Int {
+        private static func threadUsage() -> rusage {
             let rusageThread: Int32 = 1  // RUSAGE_THREAD (Linux): Swift's Glibc module leaves it out
             var usage = rusage()
-            guard getrusage(rusageThread, &usage) == 0 else { return 0 }
-            return usage.ru_minflt + usage.ru_majflt
+            guard getrusage(rusageThread, &usage) == 0 else { return rusage() }
+            return usage
         }
 
         /// The `steal` column of the `cpu` line of /proc/stat; 0 where there is none.
@@ -74,6 +83,7 @@ struct FrameTrace {
         durations.append(wall)
         cpuTimes.append(cpu)
         let note = "\(what),cpu_ms=\(Self.ms(cpu)),steal_ms=\(Self.ms(end.steal - start.steal)),faults=\(end.faults - start.faults)"
+            + ",waits=\(end.waits - start.waits),preemptions=\(end.preemptions - start.preemptions)"
         slowestWall.offer(wall, note)
         slowestCPU.offer(cpu, note)
     }
