@@ -33,6 +33,9 @@ final class ResponseSink: Sendable {
     }
 
     private struct State {
+        /// The head, or what ended the request before it, once known; and the task waiting for it.
+        var head: Result<HTTPResponseHead, Error>?
+        var headWaiter: CheckedContinuation<HTTPResponseHead, Error>?
         var plan: Plan?
         /// Body parts that arrived before the plan.
         var early: [ByteBuffer] = []
@@ -53,14 +56,12 @@ final class ResponseSink: Sendable {
     }
 
     let loop: EventLoop
-    private let head: EventLoopPromise<HTTPResponseHead>
     private let state: Mutex<State>
     private let throttle: Throttle
     private let progressInterval: Double
 
     init(loop: EventLoop, throttle: Throttle, progressInterval: Double) {
         self.loop = loop
-        head = loop.makePromise()
         state = Mutex(State(lastReport: Monotonic.seconds()))
         self.throttle = throttle
         self.progressInterval = progressInterval
@@ -69,8 +70,29 @@ final class ResponseSink: Sendable {
     // MARK: The transfer's task
 
     /// The response head, once it has arrived; throws what ended the request before that.
+    ///
+    /// Waited for under the sink's lock, not through an `EventLoopFuture`: a future's callback is
+    /// registered on its event loop, a wake-up of that loop (an eventfd write) per request.
     func responseHead() async throws -> HTTPResponseHead {
-        try await head.futureResult.get()
+        try await withCheckedThrowingContinuation { waiter in
+            let known = state.withLock { s -> Result<HTTPResponseHead, Error>? in
+                if let head = s.head { return head }
+                s.headWaiter = waiter
+                return nil
+            }
+            if let known { waiter.resume(with: known) }
+        }
+    }
+
+    /// Settles the head once: the first of `receiveHead` and `fail` decides it.
+    private func settleHead(_ result: Result<HTTPResponseHead, Error>) {
+        let waiter = state.withLock { s -> CheckedContinuation<HTTPResponseHead, Error>? in
+            guard s.head == nil else { return nil }
+            s.head = result
+            defer { s.headWaiter = nil }
+            return s.headWaiter
+        }
+        waiter?.resume(with: result)
     }
 
     /// What became of the body when the task chose to write it.
@@ -159,7 +181,7 @@ final class ResponseSink: Sendable {
 
     /// The body starts to be read ahead at once.
     func receiveHead(_ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        self.head.succeed(head)
+        settleHead(.success(head))
         return loop.makeSucceededVoidFuture()
     }
 
@@ -218,7 +240,7 @@ final class ResponseSink: Sendable {
 
     /// The request ended with `error`; nothing is written after this.
     func fail(_ error: Error) {
-        head.fail(error)
+        settleHead(.failure(error))
         let (waiter, planWaiter) = state.withLock { s -> (CheckedContinuation<Event, Error>?, EventLoopPromise<Void>?) in
             defer { s.planWaiter = nil }
             guard s.outcome == nil, s.endedEarly == nil else { return (nil, s.planWaiter) }
