@@ -164,6 +164,10 @@ final class PlainHTTPHandler: ChannelInboundHandler {
             idleClose = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) {
                 if self.phase == .idle { self.closeQuietly() }
             }
+            // Reading on while idle keeps the socket's read interest registered: NIO would
+            // otherwise drop it now and add it back for the next request (two `epoll_ctl`s per
+            // response), and a server closing the idle connection is noticed when it does.
+            context.read()
             onReusable(context.channel)
         } else {
             closeQuietly()
