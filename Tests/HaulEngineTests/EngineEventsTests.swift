@@ -18,6 +18,20 @@ final class EngineEventsTests: XCTestCase {
         XCTAssertEqual(events, (1...6).map(notice), "nothing sent after finish arrives")
     }
 
+    func testBurstsComeWholeAsTheyWereSentAndEndAfterFinish() async {
+        let (stream, sender) = EngineEvents.makeStream()
+        sender.send([notice(1), notice(2)])
+        sender.send(notice(3))
+        var bursts: [[EngineEvent]] = []
+        var iterator = stream.bursts.makeAsyncIterator()
+        // Both sends came before the consumer asked: one burst.
+        if let burst = await iterator.next() { bursts.append(burst) }
+        sender.send([notice(4)])
+        sender.finish()
+        while let burst = await iterator.next() { bursts.append(burst) }
+        XCTAssertEqual(bursts, [[notice(1), notice(2), notice(3)], [notice(4)]])
+    }
+
     func testAWaitingConsumerIsWokenByTheNextBurst() async {
         let (stream, sender) = EngineEvents.makeStream()
         let consumer = Task { await all(stream) }
