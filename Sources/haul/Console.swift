@@ -27,6 +27,13 @@ enum FileHandleWriter {
         text.withUTF8 { _ = write(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
 
+    /// Writes all of `text` to stdout after what `print` has buffered; false when stdout is gone.
+    @discardableResult
+    static func stdout(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { stdout(UnsafeRawBufferPointer($0)) }
+    }
+
     /// Writes all of `bytes` to stdout after what `print` has buffered; false when stdout is gone.
     @discardableResult
     static func stdout(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -116,7 +116,7 @@ final class RunReporter {
 
     private func flush() {
         guard !output.isEmpty else { return }
-        _ = output.withUTF8 { FileHandleWriter.stdout(UnsafeRawBufferPointer($0)) }
+        FileHandleWriter.stdout(output)
         output.removeAll(keepingCapacity: true)
     }
 
@@ -165,7 +165,6 @@ final class RunReporter {
         if waiting > 0 { parts.append("\(waiting) left to resume") }
         // Written, not printed: `print` looks up how to print a String (protocol conformance
         // scans, ~1 M instructions) in a process that prints nothing else.
-        var line = (interrupted ? "interrupted; progress saved: " : "done: ") + parts.joined(separator: ", ") + "\n"
-        _ = line.withUTF8 { FileHandleWriter.stdout(UnsafeRawBufferPointer($0)) }
+        FileHandleWriter.stdout((interrupted ? "interrupted; progress saved: " : "done: ") + parts.joined(separator: ", ") + "\n")
     }
 }
