@@ -31,7 +31,7 @@ public struct EngineEvents: AsyncSequence, Sendable {
         self.lifetime = lifetime
     }
 
-    public func makeAsyncIterator() -> Iterator { Iterator(channel: channel, lifetime: lifetime) }
+    public func makeAsyncIterator() -> Iterator { Iterator(bursts: bursts.makeAsyncIterator()) }
 
     /// The same events, a burst at a time: what was sent together or while the consumer was
     /// busy. A consumer that writes somewhere can then write once per burst.
@@ -56,22 +56,19 @@ public struct EngineEvents: AsyncSequence, Sendable {
         }
     }
 
+    /// Hands out each burst's events one by one.
     public struct Iterator: AsyncIteratorProtocol {
-        fileprivate let channel: Channel
-        fileprivate let lifetime: ConsumerLifetime
+        private var bursts: Bursts.Iterator
         private var burst: [EngineEvent] = []
         private var index = 0
 
-        fileprivate init(channel: Channel, lifetime: ConsumerLifetime) {
-            self.channel = channel
-            self.lifetime = lifetime
-        }
+        fileprivate init(bursts: Bursts.Iterator) { self.bursts = bursts }
 
         public mutating func next() async -> EngineEvent? {
             if index == burst.count {
-                burst = await channel.take()
+                guard let next = await bursts.next() else { return nil }
+                burst = next
                 index = 0
-                if burst.isEmpty { return nil }
             }
             defer { index += 1 }
             return burst[index]
