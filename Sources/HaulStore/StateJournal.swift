@@ -3,12 +3,16 @@ import Glibc
 #endif
 import Foundation
 import HaulCore
+import Synchronization
 
 /// Facts that must survive a `kill -9` that comes before the next (coalesced) state save:
 /// which name a download claimed, and that it finished. One JSON line each, appended with a
 /// single `write` (the page cache outlives the process), folded into the state file at the
 /// next load and emptied by every save.
-public final class StateJournal {
+///
+/// Appended to from any thread (a transfer journals its own claim and finish, so the engine
+/// actor does not wait on the file system); an entry replayed twice changes nothing.
+public final class StateJournal: Sendable {
     public struct Entry: Codable, Sendable, Equatable {
         public var id: DownloadID
         public var fileName: String
@@ -25,30 +29,56 @@ public final class StateJournal {
     }
 
     public let path: String
-    private var fd: Int32 = -1
-    /// Entries appended so far (a save compares it before and after to know what it covered).
-    public private(set) var appendCount = 0
+    private struct File {
+        var fd: Int32 = -1
+        var appendCount = 0
+    }
+    private let file = Mutex(File())
 
     public init(statePath: String) {
         path = statePath + ".journal"
     }
 
-    deinit { if fd >= 0 { close(fd) } }
+    deinit {
+        file.withLock { if $0.fd >= 0 { close($0.fd) } }
+    }
+
+    /// Entries appended so far (a save notes it before and clears only if it has not moved).
+    public var appendCount: Int { file.withLock { $0.appendCount } }
 
     public func append(_ entry: Entry) {
-        if fd < 0 { fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
-        guard fd >= 0 else { return }
         let line = entry.jsonLine()
-        appendCount += 1
-        _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        file.withLock { f in
+            if f.fd < 0 { f.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
+            guard f.fd >= 0 else { return }
+            f.appendCount += 1
+            _ = line.withUnsafeBytes { write(f.fd, $0.baseAddress, $0.count) }
+        }
     }
 
     /// Empties the journal: everything in it is now in the state file.
     public func clear() {
-        if fd >= 0 {
-            ftruncate(fd, 0)
+        file.withLock { Self.truncate($0, path) }
+    }
+
+    /// Empties the journal unless something was appended after `mark` (an ``appendCount``): a
+    /// save covers what was decided before it, and an entry appended since may not be in it.
+    /// One step under the lock, so an append lands either before (and nothing is cleared) or
+    /// after (and stays).
+    @discardableResult
+    public func clear(ifNothingAppendedSince mark: Int) -> Bool {
+        file.withLock { f in
+            guard f.appendCount == mark else { return false }
+            Self.truncate(f, path)
+            return true
+        }
+    }
+
+    private static func truncate(_ f: File, _ path: String) {
+        if f.fd >= 0 {
+            ftruncate(f.fd, 0)
         } else {
-            truncate(path, 0)
+            Glibc.truncate(path, 0)
         }
     }
 

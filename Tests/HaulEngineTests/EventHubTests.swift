@@ -18,7 +18,7 @@ final class EventHubTests: XCTestCase {
     }
 
     func testHeldEventsArriveTogetherInOrderOnlyWhenDelivered() async {
-        var hub = EventHub()
+        let hub = EventHub()
         let stream = hub.subscribe { _ in }
         XCTAssertTrue(hub.hold(notice(1)), "the first held event asks for a delivery")
         XCTAssertFalse(hub.hold(notice(2)))
@@ -32,13 +32,13 @@ final class EventHubTests: XCTestCase {
     }
 
     func testNothingIsHeldWithoutSubscribers() {
-        var hub = EventHub()
+        let hub = EventHub()
         XCTAssertFalse(hub.hold(notice(1)))
         XCTAssertFalse(hub.hold(notice(2)))
     }
 
     func testALaterSubscriberDoesNotGetEventsPublishedBeforeIt() async {
-        var hub = EventHub()
+        let hub = EventHub()
         let first = hub.subscribe { _ in }
         _ = hub.hold(notice(1))
         let second = hub.subscribe { _ in }

@@ -248,6 +248,34 @@ final class StateJournalTests: XCTestCase {
         XCTAssertEqual(StateJournal.read(statePath: path), [])
     }
 
+    /// A save clears the journal only when nothing was appended since its snapshot: an entry
+    /// that came after may not be in the saved state. Appends from many threads all land.
+    func testAClearAfterASnapshotKeepsWhatCameLater() async {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        let journal = StateJournal(statePath: path)
+        let early = StateJournal.Entry(id: DownloadID(rawValue: "aaaaaa"), fileName: "a", totalBytes: 1, finished: false)
+        let late = StateJournal.Entry(id: DownloadID(rawValue: "bbbbbb"), fileName: "b", totalBytes: 2, finished: true)
+        journal.append(early)
+        let mark = journal.appendCount
+        journal.append(late)
+        XCTAssertFalse(journal.clear(ifNothingAppendedSince: mark))
+        XCTAssertEqual(StateJournal.read(statePath: path), [early, late])
+        XCTAssertTrue(journal.clear(ifNothingAppendedSince: journal.appendCount))
+        XCTAssertEqual(StateJournal.read(statePath: path), [])
+
+        await withTaskGroup(of: Void.self) { group in
+            for i in 0..<200 {
+                group.addTask {
+                    journal.append(.init(id: DownloadID(rawValue: String(format: "%06x", i)), fileName: "f\(i)", totalBytes: nil, finished: false))
+                }
+            }
+        }
+        let lines = StateJournal.read(statePath: path)
+        XCTAssertEqual(Set(lines.map(\.fileName)), Set((0..<200).map { "f\($0)" }), "every line whole, none lost")
+        XCTAssertEqual(journal.appendCount, mark + 1 + 200)
+    }
+
     /// The journal's lines are written by hand; Foundation must read back exactly what was written.
     func testHandWrittenLinesReadBackExactly() {
         let dir = TestDirectory()

@@ -9,7 +9,8 @@ extension Engine {
         return downloads[id]
     }
 
-    /// Picks a free name for the file, based on `suggestion`; nil when the run is stale.
+    /// Picks a free name for the file, based on `suggestion`; nil when the run is stale. The
+    /// transfer journals the claim before it creates the `.part`.
     func transferClaimName(_ id: DownloadID, _ generation: UInt64, _ suggestion: String, total: Int64?, keepingPart: String? = nil) -> String? {
         guard var download = current(id, generation) else { return nil }
         if let total { download.totalBytes = total }
@@ -19,19 +20,26 @@ extension Engine {
         return download.fileName
     }
 
-    /// Sets `download.fileName` to a free name based on `suggestion`, and journals it.
-    private func claimName(_ suggestion: String, for download: inout Download, keepingPart: String? = nil) {
+    /// Sets `download.fileName` to a free name based on `suggestion`: one no other download has
+    /// claimed and nothing on disk has, as a file or as a `.part`. `freeOnDisk` is a name the
+    /// transfer found free on disk itself, so the engine does not wait on the file system for
+    /// it (only for the names after it, when another download holds it).
+    private func claimName(_ suggestion: String, for download: inout Download, keepingPart: String? = nil, freeOnDisk: String? = nil) {
         let id = download.id
         let directory = download.directory.hasSuffix("/") ? String(download.directory.dropLast()) : download.directory
-        let name = FileNaming.uniqueName(suggestion) { candidate in
+        download.fileName = FileNaming.uniqueName(suggestion) { candidate in
             let path = directory + "/" + candidate
             let claimedBy = downloads.claimedPaths[path]
-            return (claimedBy != nil && claimedBy != id) || Self.somethingExists(at: path)
-                || (path + ".part" != keepingPart && Self.somethingExists(at: path + ".part"))
+            if claimedBy != nil && claimedBy != id { return true }
+            if candidate == freeOnDisk { return false }
+            return Self.somethingExists(at: path) || (path + ".part" != keepingPart && Self.somethingExists(at: path + ".part"))
         }
-        download.fileName = name
-        // Before the .part exists, so a crash can never leave a claimed name unrecorded.
-        journal.append(.init(id: id, fileName: name, totalBytes: download.totalBytes, finished: false))
+    }
+
+    /// Whether `name` is free in `directory` on disk: no file and no `.part` by that name.
+    static func isFreeOnDisk(_ name: String, in directory: String) -> Bool {
+        let path = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + name
+        return !somethingExists(at: path) && !somethingExists(at: path + ".part")
     }
 
     /// Any entry at `path`, a dangling symlink included (`lstat`, so a link can never be written through).
@@ -48,7 +56,7 @@ extension Engine {
         download.totalBytes = info.totalBytes
         switch info.name {
         case .known(let name): download.fileName = name
-        case .suggested(let suggestion): claimName(suggestion, for: &download)
+        case .suggested(let suggestion): claimName(suggestion, for: &download, freeOnDisk: info.freeOnDisk)
         }
         download.etag = info.etag
         download.lastModified = info.lastModified
@@ -110,7 +118,6 @@ extension Engine {
         speed[id] = nil
         switch outcome {
         case .finished(let fileName, let size):
-            journal.append(.init(id: id, fileName: fileName, totalBytes: size, finished: true))
             download.state = .finished
             download.fileName = fileName
             download.receivedBytes = size

@@ -19,7 +19,7 @@ public actor Engine {
     var attachedUIs = 0
     var nextQueueOrder: UInt64 = 0
 
-    var hub = EventHub()
+    let hub = EventHub()
     let stateFile: StateFile
     let lock: StateLock
     let journal: StateJournal
@@ -111,13 +111,8 @@ public actor Engine {
 
     /// A stream of everything that happens from now on.
     public func subscribe() -> EngineEvents {
-        hub.subscribe { [weak self] key in
-            guard let self else { return }
-            Task { await self.unsubscribe(key) }
-        }
+        hub.subscribe { [hub] key in hub.unsubscribe(key) }
     }
-
-    private func unsubscribe(_ key: Int) { hub.unsubscribe(key) }
 
     // MARK: Running
 
@@ -236,10 +231,9 @@ public actor Engine {
     /// Hands `event` to the subscribers once the work the engine is doing now is done (see
     /// ``EventHub``).
     func publish(_ event: EngineEvent) {
-        if hub.hold(event) { Task { self.deliverEvents() } }
+        // Detached: not a job on this actor (see ``EventHub``).
+        if hub.hold(event) { Task.detached { [hub] in hub.deliverHeld() } }
     }
-
-    private func deliverEvents() { hub.deliverHeld() }
 
     func scheduleSave(delay: Double) {
         guard !saveScheduled else { return }
@@ -264,7 +258,7 @@ public actor Engine {
         let error = await saver.write(document, progress: downloads.progress, sequence: sequence)
         saveError = error
         // Journal entries written after the snapshot must stay until a later save has them.
-        if error == nil, journal.appendCount == journalMark { journal.clear() }
+        if error == nil { journal.clear(ifNothingAppendedSince: journalMark) }
     }
 
     /// The last error saving the state file, if the most recent save failed.

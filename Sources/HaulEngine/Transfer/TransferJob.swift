@@ -27,6 +27,8 @@ struct ResponseInfo: Sendable {
     }
 
     var name: Name
+    /// A suggested name the transfer found free on disk (no file, no `.part`).
+    var freeOnDisk: String? = nil
     var receivedBytes: Int64
     var totalBytes: Int64?
     var etag: String?

@@ -88,9 +88,20 @@ struct TransferRunner: Sendable {
                 if let total, let shortfall = volume?.shortfall(writing: total - writeOffset) {
                     throw TransferError.diskFull(shortfall: shortfall)
                 }
+                // A new name is looked up on disk here, not on the engine's actor.
+                let naming: ResponseInfo.Name
+                var freeOnDisk: String?
+                if let known = job.fileName {
+                    naming = .known(known)
+                } else {
+                    let suggested = job.requestedName ?? FileNaming.suggestedName(contentDisposition: head["content-disposition"], url: finalURL)
+                    naming = .suggested(suggested)
+                    if Engine.isFreeOnDisk(suggested, in: job.directory) { freeOnDisk = suggested }
+                }
+                let claiming = job.fileName == nil
                 let info = ResponseInfo(
-                    name: job.fileName.map(ResponseInfo.Name.known)
-                        ?? .suggested(job.requestedName ?? FileNaming.suggestedName(contentDisposition: head["content-disposition"], url: finalURL)),
+                    name: naming,
+                    freeOnDisk: freeOnDisk,
                     receivedBytes: writeOffset,
                     totalBytes: total,
                     etag: head["etag"],
@@ -101,8 +112,11 @@ struct TransferRunner: Sendable {
                 )
                 job.etag = info.etag
                 job.lastModified = info.lastModified
-                // The name is claimed (and journaled) before the `.part` exists.
+                // A new name is claimed, and journaled, before the `.part` exists: a crash can never
+                // leave a `.part` the state does not know. The transfer writes the journal, so the
+                // engine's actor does not wait on the file system.
                 guard let name = await engine.transferBegan(job.id, job.generation, info) else { throw CancellationError() }
+                if claiming { engine.journal.append(.init(id: job.id, fileName: name, totalBytes: total, finished: false)) }
                 job.fileName = name
                 bodyTaken = true
                 let size = try await stream(response, into: partPath(job, name), from: writeOffset, total: total, job: job, progressMade: &progressMade)
@@ -304,10 +318,12 @@ struct TransferRunner: Sendable {
             }
             switch placement {
             case .placed:
+                engine.journal.append(.init(id: job.id, fileName: finalName, totalBytes: size, finished: true))
                 await engine.transferEnded(job.id, job.generation, .finished(fileName: finalName, size: size))
                 return
             case .nameTaken:
                 guard let next = await engine.transferClaimName(job.id, job.generation, name, total: size, keepingPart: part) else { throw CancellationError() }
+                engine.journal.append(.init(id: job.id, fileName: next, totalBytes: size, finished: false))
                 finalName = next
             case .failed(let error):
                 throw error
