@@ -51,12 +51,10 @@ public struct StateFile: Sendable {
     public func load(now: Date = Date()) throws -> Loaded {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return Loaded(document: StateDocument(), recoveryMessage: nil)
+            data = try FileContents.read(path)
         } catch {
-            if !FileManager.default.fileExists(atPath: path) { return Loaded(document: StateDocument(), recoveryMessage: nil) }
-            throw LoadError.unreadable(path: path, reason: error.localizedDescription)
+            if error.isMissing { return Loaded(document: StateDocument(), recoveryMessage: nil) }
+            throw LoadError.unreadable(path: path, reason: error.reason)
         }
         return try decode(data, now: now)
     }
@@ -64,10 +62,10 @@ public struct StateFile: Sendable {
     /// Reads the file without taking the lock and without repairing anything (for `haul ls`).
     public func loadReadOnly() throws -> StateDocument {
         var document: StateDocument
-        if let data = FileManager.default.contents(atPath: path) {
-            document = try decode(data, now: Date(), repair: false).document
-        } else {
-            if FileManager.default.fileExists(atPath: path) { throw LoadError.unreadable(path: path, reason: "permission denied") }
+        do {
+            document = try decode(try FileContents.read(path), now: Date(), repair: false).document
+        } catch let error as FileContents.Failure {
+            guard error.isMissing else { throw LoadError.unreadable(path: path, reason: error.reason) }
             document = StateDocument()
         }
         StateJournal.apply(StateJournal.read(statePath: path), to: &document.downloads)

@@ -84,7 +84,7 @@ public final class StateJournal: Sendable {
 
     /// The entries on disk, skipping a line cut short by a crash.
     public static func read(statePath: String) -> [Entry] {
-        guard let data = FileManager.default.contents(atPath: statePath + ".journal") else { return [] }
+        guard let data = try? FileContents.read(statePath + ".journal") else { return [] }
         let decoder = JSONDecoder()
         return data.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(Entry.self, from: Data($0)) }
     }

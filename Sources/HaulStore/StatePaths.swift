@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 
 /// Where haul keeps its state and puts downloads, following the XDG base directories.
 public enum StatePaths {
@@ -34,6 +35,6 @@ public enum StatePaths {
         var p = path
         if p == "~" { p = home(environment) } else if p.hasPrefix("~/") { p = home(environment) + p.dropFirst(1) }
         if !p.hasPrefix("/") { p = FileManager.default.currentDirectoryPath + "/" + p }
-        return URL(fileURLWithPath: p).standardizedFileURL.path
+        return PathText.standardized(p)
     }
 }

@@ -5,12 +5,17 @@ import HaulEngine
 import HaulRemote
 import HaulStore
 
+/// Read at first use; haul never changes its own environment.
+private let processEnvironment = ProcessInfo.processInfo.environment
+
 /// `--state`, shared by every command, and how commands open the engine.
 struct StateOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The state file.", discussion: "Default: $HAUL_STATE, else $XDG_STATE_HOME/haul/state.json (~/.local/state/haul/state.json).", valueName: "path"))
     var state: String?
 
-    var environment: [String: String] { ProcessInfo.processInfo.environment }
+    /// The process's environment, read once (`ProcessInfo` copies all of it at each call, and
+    /// the state path, the socket and the configuration each ask).
+    var environment: [String: String] { processEnvironment }
 
     var statePath: String { StatePaths.stateFile(explicit: state, environment: environment) }
 

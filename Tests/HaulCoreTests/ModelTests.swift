@@ -133,6 +133,18 @@ final class InputValidationTests: XCTestCase {
         }
     }
 
+    /// Ids written digit by digit are the ids their text makes: same text, equal, same hash.
+    func testGeneratedIDTextMatchesItsValue() {
+        for value: UInt32 in [0, 0xa, 0xabc, 0x0f0f0f, 0x123456, 0xffffff] {
+            let made = DownloadID(hexDigitsOf: value)
+            let hex = String(value, radix: 16)
+            let parsed = DownloadID(rawValue: String(repeating: "0", count: 6 - hex.count) + hex)
+            XCTAssertEqual(made.rawValue, parsed.rawValue)
+            XCTAssertEqual(made, parsed)
+            XCTAssertEqual(made.hashValue, parsed.hashValue)
+        }
+    }
+
     /// The engine's generator is seeded from the system's: two runs of `haul add` start apart.
     func testSystemSeededGeneratorsDiffer() {
         var a = SplitMix64(), b = SplitMix64()
@@ -182,5 +194,25 @@ final class DownloadIDTests: XCTestCase {
             }
         }
         XCTAssertEqual(Set(texts.map { DownloadID(rawValue: $0) }).count, Set(texts).count)
+    }
+}
+
+/// Path text is what Foundation makes of the same absolute paths.
+final class PathTextTests: XCTestCase {
+    func testStandardizedAgreesWithFoundation() {
+        let paths = [
+            "/", "/a", "/a/", "/a//b", "/a/./b", "/a/../b", "/a/b/../../c", "/..", "/../a", "/a/b/..", "/a/.",
+            "/home/me/.local/state/haul/state.json", "/tmp/x/../y/./z.json", "/a/.hidden/../b", "/a/..b/c", "/a/b.../c",
+        ]
+        for path in paths {
+            XCTAssertEqual(PathText.standardized(path), URL(fileURLWithPath: path).standardizedFileURL.path, path)
+        }
+    }
+
+    func testDirectoryOfAPath() {
+        XCTAssertEqual(PathText.directory(of: "/a/b/state.json"), "/a/b")
+        XCTAssertEqual(PathText.directory(of: "/state.json"), "")
+        XCTAssertEqual(PathText.directory(of: "state.json"), "")
+        XCTAssertEqual(PathText.directory(of: "/a//b"), "/a/")
     }
 }

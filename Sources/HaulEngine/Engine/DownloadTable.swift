@@ -50,6 +50,9 @@ struct DownloadTable {
         }
     }
 
+    /// Whether `id` is in the table (without copying its download).
+    func contains(_ id: DownloadID) -> Bool { positions[id] != nil }
+
     /// Room for `count` more downloads, so adding a long list grows the storage and the index
     /// once rather than doubling them step by step (at least doubling, so that many small adds
     /// still grow geometrically).

@@ -83,14 +83,19 @@ extension Engine {
     /// Checks every request before adding any (each directory once), then adds them in order.
     private func add(_ requests: [AddRequest]) throws(InputError) -> [DownloadID] {
         var checkedDirectories = Set<String>()
+        var lastChecked: String?
         let valid = try requests.map { request throws(InputError) in
-            if checkedDirectories.insert(request.directory).inserted { try Self.checkDirectory(request.directory) }
+            // A list usually shares one directory: compared, not hashed, per request.
+            if request.directory != lastChecked {
+                if checkedDirectories.insert(request.directory).inserted { try Self.checkDirectory(request.directory) }
+                lastChecked = request.directory
+            }
             return try Self.validated(request)
         }
         var rng = SplitMix64()
         downloads.reserveCapacity(adding: valid.count)
         return valid.map { request in
-            let id = DownloadID.generate(avoiding: { downloads[$0] != nil }, using: &rng)
+            let id = DownloadID.generate(avoiding: { downloads.contains($0) }, using: &rng)
             let download = Download(
                 id: id, url: request.url, directory: request.directory, requestedName: request.fileName, headers: request.headers,
                 sha256: request.sha256, allowMetered: request.allowMetered, paused: request.paused, queueOrder: takeQueueOrder()

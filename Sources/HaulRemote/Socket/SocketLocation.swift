@@ -12,7 +12,7 @@ public struct SocketLocation: Sendable, Equatable {
 
     public init(statePath: String, environment: [String: String]) {
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-        let stateDirectory = statePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let stateDirectory = PathText.directory(of: statePath)
         directory = runtime.map { ($0.hasSuffix("/") ? String($0.dropLast()) : $0) + "/haul" } ?? stateDirectory + "/run"
         path = directory + "/" + Self.hash(statePath) + ".sock"
     }
