@@ -84,6 +84,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "HaulUITests", dependencies: ["HaulCore", "HaulUI", "HaulTestSupport"], swiftSettings: swiftSettings),
+        // The command-line module's own logic (the quick argument reading beside ArgumentParser).
+        .testTarget(name: "HaulCommandTests", dependencies: ["haul"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HaulCLITests",
             dependencies: ["HaulCore", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
