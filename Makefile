@@ -55,7 +55,12 @@ bench: deps release
 # records in the binary, and those scans were two thirds of a one-file `haul run`'s instructions
 # (51.9 M → 35.3 M with the flag; `haul add` of 1,000 URLs 62.9 M → 56.0 M). Changing the
 # flags rebuilds every dependency (~5 minutes on 2 cores).
-RELEASE_FLAGS := -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
+# --no-export-dynamic undoes the -export-dynamic that --static-swift-stdlib links with: the
+# ~30,000 symbols it exports are only of use to dlsym and dladdr, and the loader and the
+# runtime's first dladdr paid ~1 M instructions per start for them (`haul --version` 17.1 M →
+# 16.0 M). Crash backtraces read the binary's own symbol table and name the same frames.
+RELEASE_FLAGS := -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
+	-Xlinker --no-export-dynamic
 release:
 	swift build -c release --static-swift-stdlib $(RELEASE_FLAGS)
 
