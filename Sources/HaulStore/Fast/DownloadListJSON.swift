@@ -25,9 +25,10 @@ public enum DownloadListJSON {
             var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
             var downloads: [Download] = []
             var unknown = Set<String>()
+            var lastDirectory: String?
             do throws(JSONScanner.Unsupported) {
                 try scanner.array { s throws(JSONScanner.Unsupported) in
-                    downloads.append(try FastStateDecoder.download(&s, unknown: &unknown))
+                    downloads.append(try FastStateDecoder.download(&s, unknown: &unknown, lastDirectory: &lastDirectory))
                 }
                 return scanner.isAtEnd ? downloads : nil
             } catch {

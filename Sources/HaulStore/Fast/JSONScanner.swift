@@ -122,6 +122,28 @@ struct JSONScanner {
         throw Unsupported()
     }
 
+    /// The next string, or `candidate` itself when its bytes are the same, unescaped: a
+    /// directory every download repeats (or a final URL that is the URL) then shares one
+    /// storage instead of being decoded and allocated again.
+    mutating func string(sameAs candidate: String?) throws(Unsupported) -> String {
+        if var candidate, try peek() == UInt8(ascii: "\"") {
+            let first = index + 1
+            let matches = candidate.withUTF8 { text in
+                guard first + text.count < bytes.count, bytes[first + text.count] == UInt8(ascii: "\"") else { return false }
+                for k in 0..<text.count {
+                    let byte = text[k]
+                    guard byte == bytes[first + k], byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return false }
+                }
+                return true
+            }
+            if matches {
+                index = first + candidate.utf8.count + 1
+                return candidate
+            }
+        }
+        return try string()
+    }
+
     mutating func int64() throws(Unsupported) -> Int64 {
         _ = try peek()
         var negative = false
@@ -150,7 +172,8 @@ struct JSONScanner {
             switch bytes[index] {
             case 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): index += 1
             default:
-                guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) else { throw Unsupported() }
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                guard let value = ExactDecimal.parse(text) ?? Double(String(decoding: text, as: UTF8.self)) else { throw Unsupported() }
                 return value
             }
         }
@@ -191,7 +214,11 @@ struct JSONScanner {
     }
 
     private mutating func escapedString(from start: Int) throws(Unsupported) -> String {
-        var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        var out: [UInt8] = []
+        // Room for what came before the escape and a short rest (an ETag's quotes), so that
+        // appending does not grow the array from nothing a byte at a time.
+        out.reserveCapacity(index - start + 48)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
