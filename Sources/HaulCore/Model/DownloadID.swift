@@ -57,7 +57,9 @@ public struct DownloadID: RawRepresentable, Hashable, Codable, Sendable, Compara
     }
 
     /// A fresh random id for which `isTaken` is false; the caller's own index answers, so
-    /// adding to a large table needs no copy of its keys.
+    /// adding to a large table needs no copy of its keys. Inlinable, so that the engine's call
+    /// is specialised for its generator.
+    @inlinable
     public static func generate<R: RandomNumberGenerator>(avoiding isTaken: (DownloadID) -> Bool, using rng: inout R) -> DownloadID {
         while true {
             let id = DownloadID(hexDigitsOf: UInt32(truncatingIfNeeded: rng.next() >> 40))
@@ -68,10 +70,13 @@ public struct DownloadID: RawRepresentable, Hashable, Codable, Sendable, Compara
     /// The six hex digits of the low 24 bits of `value`, written directly (`String(_:radix:)`,
     /// padding and a generic `random(in:)` cost ~4,000 instructions per id; `haul add` makes
     /// one per URL).
+    @usableFromInline
     init(hexDigitsOf value: UInt32) {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
         let text = String(unsafeUninitializedCapacity: 6) { buffer in
-            for i in 0..<6 { buffer[i] = digits[Int(value >> UInt32(20 - 4 * i) & 0xF)] }
+            for i in 0..<6 {
+                let digit = UInt8(truncatingIfNeeded: value >> UInt32(20 - 4 * i) & 0xF)
+                buffer[i] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit
+            }
             return 6
         }
         rawValue = text
