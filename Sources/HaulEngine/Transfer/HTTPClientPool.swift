@@ -33,8 +33,11 @@ final class HTTPClientPool: Sendable {
     }
 
     /// The lean client, with where to send, when `url` is plain HTTP that no proxy applies to.
-    func plainClient(for url: String) -> (PlainHTTPClient, PlainHTTPClient.Target)? {
-        guard configuration.proxies.endpoint(for: url) == nil, let target = PlainHTTPClient.Target(url: url) else { return nil }
+    /// `parts`, when given, is `url` already split.
+    func plainClient(for url: String, parts: URLParts? = nil) -> (PlainHTTPClient, PlainHTTPClient.Target)? {
+        guard configuration.proxies.endpoint(for: url) == nil else { return nil }
+        let target = if let parts { PlainHTTPClient.Target(parts: parts) } else { PlainHTTPClient.Target(url: url) }
+        guard let target else { return nil }
         return (plain, target)
     }
 

@@ -153,7 +153,7 @@ struct TransferRunner: Sendable {
                     headers.add(name: "If-Range", value: validator)
                 }
             }
-            let response = try await send(url, headers: headers)
+            let response = try await send(url, parts: parts, headers: headers)
             let status = response.head.status
             guard [301, 302, 303, 307, 308].contains(status) else { return (response, url) }
             response.drop()
@@ -198,10 +198,10 @@ struct TransferRunner: Sendable {
 
     /// Sends one GET: plain HTTP without a proxy on `PlainHTTPClient`, the rest (and a plain
     /// response whose body is encoded, which that client does not decode) on AsyncHTTPClient.
-    private func send(_ url: String, headers: HTTPHeaders) async throws -> Response {
+    private func send(_ url: String, parts: URLParts?, headers: HTTPHeaders) async throws -> Response {
         let throttle = throttle
         let progressInterval = configuration.progressInterval
-        if let (client, target) = pool.plainClient(for: url) {
+        if let (client, target) = pool.plainClient(for: url, parts: parts) {
             var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.uri)
             if !headers.contains(name: "host") { head.headers.add(name: "Host", value: target.hostHeader) }
             head.headers.add(contentsOf: headers)

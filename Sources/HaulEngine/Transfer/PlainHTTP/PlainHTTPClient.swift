@@ -29,7 +29,13 @@ final class PlainHTTPClient: Sendable {
         /// The target of an `http://` URL; nil for any other scheme, a URL without a host, or an
         /// internationalized host name (left to AsyncHTTPClient).
         init?(url: String) {
-            guard let parts = URLParts(url), parts.scheme == "http", parts.host.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard let parts = URLParts(url) else { return nil }
+            self.init(parts: parts)
+        }
+
+        /// The same, from a URL already split (a transfer splits its URL for itself too).
+        init?(parts: URLParts) {
+            guard parts.scheme == "http", parts.host.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
             host = parts.host
             port = parts.port ?? 80
             uri = parts.requestTarget
