@@ -75,7 +75,12 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     }
 
     /// The final path, once the name is known.
-    public var path: String? { fileName.map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 } }
+    public var path: String? { fileName.map { Self.path(of: $0, in: directory) } }
+
+    /// `name` in `directory`, as a download's ``path`` is made (one `/` between them).
+    public static func path(of name: String, in directory: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
 
     /// Where the bytes go while the transfer is incomplete.
     public var partPath: String? { path.map { $0 + ".part" } }

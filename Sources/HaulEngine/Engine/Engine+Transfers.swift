@@ -26,9 +26,9 @@ extension Engine {
     /// it (only for the names after it, when another download holds it).
     private func claimName(_ suggestion: String, for download: inout Download, keepingPart: String? = nil, freeOnDisk: String? = nil) {
         let id = download.id
-        let directory = download.directory.hasSuffix("/") ? String(download.directory.dropLast()) : download.directory
+        let directory = download.directory
         download.fileName = FileNaming.uniqueName(suggestion) { candidate in
-            let path = directory + "/" + candidate
+            let path = Download.path(of: candidate, in: directory)
             let claimedBy = downloads.claimedPaths[path]
             if claimedBy != nil && claimedBy != id { return true }
             if candidate == freeOnDisk { return false }
@@ -38,7 +38,7 @@ extension Engine {
 
     /// Whether `name` is free in `directory` on disk: no file and no `.part` by that name.
     static func isFreeOnDisk(_ name: String, in directory: String) -> Bool {
-        let path = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + name
+        let path = Download.path(of: name, in: directory)
         return !somethingExists(at: path) && !somethingExists(at: path + ".part")
     }
 
