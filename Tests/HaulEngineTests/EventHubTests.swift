@@ -3,7 +3,7 @@ import XCTest
 @testable import HaulEngine
 
 /// Events are held and then delivered together, in order, to the subscribers there were when
-/// they were published.
+/// they were published; deliveries are paced.
 final class EventHubTests: XCTestCase {
     private func notice(_ n: Int) -> EngineEvent { .notice(DownloadID(rawValue: "00000\(n)"), "event \(n)") }
 
@@ -18,23 +18,37 @@ final class EventHubTests: XCTestCase {
     }
 
     func testHeldEventsArriveTogetherInOrderOnlyWhenDelivered() async {
-        let hub = EventHub()
+        let hub = EventHub(pace: 0)
         let stream = hub.subscribe { _ in }
-        XCTAssertTrue(hub.hold(notice(1)), "the first held event asks for a delivery")
-        XCTAssertFalse(hub.hold(notice(2)))
-        XCTAssertFalse(hub.hold(notice(3)))
+        XCTAssertEqual(hub.hold(notice(1)), 0, "the first held event asks for a delivery, now")
+        XCTAssertNil(hub.hold(notice(2)))
+        XCTAssertNil(hub.hold(notice(3)))
         hub.deliverHeld()
-        XCTAssertTrue(hub.hold(notice(4)), "after a delivery the next event asks again")
+        XCTAssertEqual(hub.hold(notice(4)), 0, "after a delivery the next event asks again")
         hub.finishAll()
 
         let events = await take(5, from: stream)
         XCTAssertEqual(events, [notice(1), notice(2), notice(3), notice(4)], "finishAll delivers what is held first")
     }
 
+    func testADeliveryRightAfterAnotherWaitsForThePace() async throws {
+        let hub = EventHub(pace: 0.2)
+        _ = hub.subscribe { _ in }
+        XCTAssertEqual(hub.hold(notice(1)), 0, "the first event after a quiet spell goes out at once")
+        hub.deliverHeld()
+        let delay = try XCTUnwrap(hub.hold(notice(2)))
+        XCTAssertGreaterThan(delay, 0.1, "one right after a delivery waits for the rest of the pace")
+        XCTAssertLessThanOrEqual(delay, 0.2)
+        XCTAssertNil(hub.hold(notice(3)), "and takes the events after it along")
+        hub.deliverHeld()
+        try await Task.sleep(for: .milliseconds(250))
+        XCTAssertEqual(hub.hold(notice(4)), 0, "once the pace has passed, at once again")
+    }
+
     func testNothingIsHeldWithoutSubscribers() {
         let hub = EventHub()
-        XCTAssertFalse(hub.hold(notice(1)))
-        XCTAssertFalse(hub.hold(notice(2)))
+        XCTAssertNil(hub.hold(notice(1)))
+        XCTAssertNil(hub.hold(notice(2)))
     }
 
     func testALaterSubscriberDoesNotGetEventsPublishedBeforeIt() async {

@@ -232,7 +232,11 @@ public actor Engine {
     /// ``EventHub``).
     func publish(_ event: EngineEvent) {
         // Detached: not a job on this actor (see ``EventHub``).
-        if hub.hold(event) { Task.detached { [hub] in hub.deliverHeld() } }
+        guard let delay = hub.hold(event) else { return }
+        Task.detached { [hub] in
+            if delay > 0 { try? await Task.sleep(for: .microseconds(Int64(delay * 1_000_000))) }
+            hub.deliverHeld()
+        }
     }
 
     func scheduleSave(delay: Double) {
