@@ -202,7 +202,7 @@ public actor Engine {
         )
         let runner = TransferRunner(engine: self, pool: pool, throttle: throttle, configuration: configuration)
         let previous = stopping[id]
-        transfers[id] = (generation, Task {
+        transfers[id] = (generation, pool.lanes.run {
             await previous?.value
             await runner.run(job)
         })

@@ -20,6 +20,8 @@ final class HTTPClientPool: Sendable {
     /// AsyncHTTPClients made so far, by proxy (nil: direct).
     private let clients = Mutex<[ProxyEnvironment.Endpoint?: HTTPClient]>([:])
     private let plain: PlainHTTPClient
+    /// The event loops transfers run on, as task executors.
+    let lanes = TransferLanes(group: MultiThreadedEventLoopGroup.singleton)
 
     init(configuration: EngineConfiguration) {
         self.configuration = configuration

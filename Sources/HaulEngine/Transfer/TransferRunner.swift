@@ -212,7 +212,8 @@ struct TransferRunner: Sendable {
             guard Self.contentCoding(response.head) != nil else { return response }
             response.drop()
         }
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        // The transfer's own lane when it runs on one (see `TransferLanes`).
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
         let sink = ResponseSink(loop: loop, throttle: throttle, progressInterval: progressInterval)
         let request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
         let task = pool.client(for: url).execute(request: request, delegate: sink, eventLoop: .delegate(on: loop))

@@ -136,14 +136,15 @@ final class PlainHTTPClient: Sendable {
 
     private func connection(to endpoint: Endpoint, fresh: Bool) async throws -> (Channel, reused: Bool) {
         if !fresh {
-            while let channel = idle.withLock({ $0[endpoint]?.popLast() }) {
+            while let channel = idle.withLock({ pool in Self.takeIdle(&pool[endpoint]) }) {
                 if channel.isActive { return (channel, true) }
             }
         }
         let stallTimeout = stallTimeout
         let idleTimeout = idleTimeout
         let readSize = readSize
-        let bootstrap = ClientBootstrap(group: group)
+        // `any()` is the calling thread's own loop when the caller runs on one (a transfer's lane).
+        let bootstrap = ClientBootstrap(group: group.any())
             .connectTimeout(connectTimeout)
             .channelOption(.autoRead, value: false)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
@@ -170,6 +171,14 @@ final class PlainHTTPClient: Sendable {
         } catch ChannelError.connectTimeout {
             throw TransferError.cannotConnect(host: endpoint.host, port: endpoint.port, "connection timed out")
         }
+    }
+
+    /// An idle connection, preferring one on the calling thread's event loop (a transfer on a
+    /// lane then stays on its thread; see `TransferLanes`).
+    private static func takeIdle(_ channels: inout [Channel]?) -> Channel? {
+        let local = channels?.lastIndex { $0.eventLoop.inEventLoop }
+        guard let index = local ?? channels?.indices.last else { return nil }
+        return channels?.remove(at: index)
     }
 
     private func keep(_ channel: Channel, for endpoint: Endpoint) {
