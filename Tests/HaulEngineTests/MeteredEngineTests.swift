@@ -116,6 +116,22 @@ final class MeteredEngineTests: EngineTestCase {
         XCTAssertFalse(status.isMetered)
     }
 
+    func testAProbeThatNeverAnswersIsStoppedAndCountsAsUnknown() async throws {
+        // `sleep` with an odd length, to find this very child in the process table afterwards.
+        let engine = try makeEngine { $0.environment = ["HAUL_METERED_PROBE": "exec sleep 31.4159", "PATH": "/usr/bin:/bin"] }
+        let started = Date()
+        try await engine.perform(.setMeteredMode(.auto))
+        let status = await engine.networkStatus
+        XCTAssertEqual(status.label, "auto (unknown)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20, "given up after its 2 s, not waited out")
+        try await Task.sleep(for: .milliseconds(200))
+        let left = try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { entry in
+            guard let command = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
+            return String(decoding: command, as: UTF8.self).contains("31.4159")
+        }
+        XCTAssertEqual(left, [], "the probe was stopped")
+    }
+
     func testSpeedCapForAllowedDownloadsWhileMetered() async throws {
         try TestFiles.random(www + "/fast.bin", size: 20 << 20)
         let engine = try makeEngine()
