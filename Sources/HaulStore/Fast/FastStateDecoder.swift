@@ -35,11 +35,15 @@ enum FastStateDecoder {
             case "version": version = Int(try s.int64())
             case "settings":
                 let raw = try s.rawValue()
-                document.settings = try foundation(StateDocument.Settings.self, raw)
-                var inner = JSONScanner(raw)
-                try inner.object { s, key throws(JSONScanner.Unsupported) in
-                    if !settingsKeys.contains(key) { unknown.insert("settings.\(key)") }
-                    _ = try s.rawValue()
+                do throws(JSONScanner.Unsupported) {
+                    document.settings = try FastSettings.read(raw)
+                } catch {
+                    document.settings = try foundation(StateDocument.Settings.self, raw)
+                    var inner = JSONScanner(raw)
+                    try inner.object { s, key throws(JSONScanner.Unsupported) in
+                        if !settingsKeys.contains(key) { unknown.insert("settings.\(key)") }
+                        _ = try s.rawValue()
+                    }
                 }
             case "away": document.away = try s.null() ? nil : try foundation(AwayReport.self, s.rawValue())
             case "downloads":

@@ -26,7 +26,7 @@ enum FastStateEncoder {
         out.append(contentsOf: #"{"version":"#.utf8)
         out.append(contentsOf: String(document.version).utf8)
         out.append(contentsOf: #","settings":"#.utf8)
-        out.append(contentsOf: try StateFile.encoder().encode(document.settings))
+        FastSettings.write(document.settings, into: &out)
         if let away = document.away {
             out.append(contentsOf: #","away":"#.utf8)
             out.append(contentsOf: try StateFile.encoder().encode(away))
