@@ -18,7 +18,8 @@ final class RunReporter {
     /// The live block was cleared for a log line and is drawn again after the burst.
     private var blockCleared = false
     /// What to write after the current burst of events: one write per burst, not per line.
-    private var output = ""
+    /// Bytes: with 1,000 small files the log lines' string interpolation was ~13,000 appends.
+    private var output: [UInt8] = []
 
     /// The downloads waiting or running when reporting began, for the name of one that speaks
     /// (a notice) before any update about it arrived. (Not the whole list: with 100,000
@@ -59,13 +60,13 @@ final class RunReporter {
                 active[d.id] = ProgressSample(id: d.id, receivedBytes: d.receivedBytes, totalBytes: d.totalBytes, bytesPerSecond: 0, etaSeconds: nil)
                 activeOrder.append(d.id)
                 let shown = name()
-                if !interactive { log("\(d.id) started \(shown)") }
+                if !interactive { log(d.id, " started ", shown) }
             case .downloading:
                 active[d.id]?.totalBytes = d.totalBytes
                 if d.fileName != nil { _ = name() }
             case .finished:
                 names[d.id] = nil
-                if stopTracking(d.id) { log("\(d.id) finished \(TerminalText.sanitize(d.path ?? d.displayName)) (\(Formatting.bytes(d.receivedBytes)))") }
+                if stopTracking(d.id) { log(d.id, " finished ", TerminalText.sanitize(d.path ?? d.displayName), " (", Formatting.bytes(d.receivedBytes), ")") }
             case .failed:
                 if stopTracking(d.id) || d.failureReason != Download.cancelledReason { log("\(d.id) failed \(name()): \(TerminalText.sanitize(d.reason ?? "failed"))") }
             case .paused, .waiting:
@@ -95,7 +96,7 @@ final class RunReporter {
 
     private func stopTracking(_ id: DownloadID) -> Bool {
         guard active.removeValue(forKey: id) != nil else { return false }
-        activeOrder.removeAll { $0 == id }
+        if let position = activeOrder.firstIndex(of: id) { activeOrder.remove(at: position) }
         return true
     }
 
@@ -109,14 +110,25 @@ final class RunReporter {
         emit(line)
     }
 
+    /// A log line of a download's id and `parts`, put together as bytes.
+    private func log(_ id: DownloadID, _ parts: String...) {
+        if interactive {
+            clearBlock()
+            blockCleared = true
+        }
+        output.append(contentsOf: id.rawValue.utf8)
+        for part in parts { output.append(contentsOf: part.utf8) }
+        output.append(UInt8(ascii: "\n"))
+    }
+
     private func emit(_ line: String, terminator: String = "\n") {
-        output += line
-        output += terminator
+        output.append(contentsOf: line.utf8)
+        output.append(contentsOf: terminator.utf8)
     }
 
     private func flush() {
         guard !output.isEmpty else { return }
-        FileHandleWriter.stdout(output)
+        output.withUnsafeBytes { _ = FileHandleWriter.stdout($0) }
         output.removeAll(keepingCapacity: true)
     }
 

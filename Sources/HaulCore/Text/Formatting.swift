@@ -2,7 +2,6 @@
 public enum Formatting {
     /// 1536 → "1.5 KiB"; below 1 KiB in whole bytes.
     public static func bytes(_ count: Int64) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
         var value = Double(count)
         var unit = 0
         while abs(value) >= 1024, unit < units.count - 1 {
@@ -12,6 +11,9 @@ public enum Formatting {
         if unit == 0 { return "\(count) B" }
         return value >= 100 ? "\(Int(value.rounded())) \(units[unit])" : "\(oneDecimal(value)) \(units[unit])"
     }
+
+    /// Made once: as a local, the array was built on every call (each TUI row, each log line).
+    private static let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
 
     public static func rate(_ bytesPerSecond: Double) -> String {
         bytes(Int64(bytesPerSecond.rounded())) + "/s"
