@@ -33,17 +33,28 @@ public struct StateFile: Sendable {
         }
     }
 
-    /// Creates the directory (mode 0700) if needed.
+    /// Creates the directory (mode 0700) if needed, with any missing parents (default mode).
+    ///
+    /// With mkdir(2): Foundation's `createDirectory(…, attributes:)` read the attributes back
+    /// through dynamic casts, ~680,000 instructions of a one-URL `haul add` (issue 6, (b)).
     public func prepareDirectory() throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw AtomicFile.WriteError(description: "cannot create the state directory \(directory): \(error.localizedDescription)")
+        let directory = PathText.directory(of: path)
+        guard !directory.isEmpty, !Self.isDirectory(directory) else { return }
+        var prefix = ""
+        for part in directory.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + part
+            guard !Self.isDirectory(prefix) else { continue }
+            let last = prefix.utf8.count == directory.utf8.count
+            guard mkdir(prefix, last ? 0o700 : 0o777) == 0 || (errno == EEXIST && Self.isDirectory(prefix)) else {
+                throw AtomicFile.WriteError(description: "cannot create the state directory \(directory): \(AtomicFile.errnoText())")
             }
+            if last { chmod(prefix, 0o700) }
         }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Reads the file. A missing file is an empty state; a broken one is moved aside

@@ -203,6 +203,7 @@ final class PathTextTests: XCTestCase {
         let paths = [
             "/", "/a", "/a/", "/a//b", "/a/./b", "/a/../b", "/a/b/../../c", "/..", "/../a", "/a/b/..", "/a/.",
             "/home/me/.local/state/haul/state.json", "/tmp/x/../y/./z.json", "/a/.hidden/../b", "/a/..b/c", "/a/b.../c",
+            "//a", "/.../a", "/a/.../..", "/a/b/c/../../..", "/é/ü/../ö", "/a/../../../b/.", "/./.", "/a/b/c/.",
         ]
         for path in paths {
             XCTAssertEqual(PathText.standardized(path), URL(fileURLWithPath: path).standardizedFileURL.path, path)

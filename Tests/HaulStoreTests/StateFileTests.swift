@@ -15,6 +15,24 @@ final class StateFileTests: XCTestCase {
         }
     }
 
+    func testTheStateDirectoryIsMadeWithItsParentsAndOnlyTheOwnerMayEnterIt() throws {
+        let dir = TestDirectory()
+        let file = StateFile(path: dir.path + "/one/two/haul/state.json")
+        try file.prepareDirectory()
+        var info = stat()
+        XCTAssertEqual(stat(dir.path + "/one/two/haul", &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700)
+        XCTAssertEqual(stat(dir.path + "/one/two", &info), 0, "the parents are made too")
+        try file.prepareDirectory()  // already there: nothing to do
+        try file.save(StateDocument())
+        XCTAssertNotNil(FileManager.default.contents(atPath: dir.path + "/one/two/haul/state.json"))
+
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir.path + "/plain", contents: Data()))
+        XCTAssertThrowsError(try StateFile(path: dir.path + "/plain/haul/state.json").prepareDirectory()) { error in
+            XCTAssertTrue("\(error)".contains("cannot create the state directory \(dir.path)/plain/haul"), "\(error)")
+        }
+    }
+
     func testRoundTripKeepsEveryField() throws {
         let dir = TestDirectory()
         let file = StateFile(path: dir.path + "/state.json")

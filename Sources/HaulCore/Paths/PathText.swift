@@ -5,15 +5,27 @@ public enum PathText {
     /// `standardizedFileURL.path` gives for an absolute path, for a fraction of its cost: the
     /// state path is worked out at every start of every command.
     public static func standardized(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            switch part {
-            case ".": continue
-            case "..": _ = parts.popLast()
-            default: parts.append(part)
+        // Bytes and slices, not `split` and `joined`: the first `joined` of a process looked up
+        // its generic requirements at run time, ~0.3 ms of every command's start.
+        var bytes = Array(path.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 1)
+        var starts: [Int] = []  // where each kept component's "/" is in `out`
+        bytes.append(UInt8(ascii: "/"))
+        var start = 0
+        for i in bytes.indices where bytes[i] == UInt8(ascii: "/") {
+            let count = i - start
+            defer { start = i + 1 }
+            if count == 0 || (count == 1 && bytes[start] == UInt8(ascii: ".")) { continue }
+            if count == 2, bytes[start] == UInt8(ascii: "."), bytes[start + 1] == UInt8(ascii: ".") {
+                if let last = starts.popLast() { out.removeSubrange(last...) }
+                continue
             }
+            starts.append(out.count)
+            out.append(UInt8(ascii: "/"))
+            out.append(contentsOf: bytes[start..<i])
         }
-        return "/" + parts.joined(separator: "/")
+        return out.isEmpty ? "/" : String(decoding: out, as: UTF8.self)
     }
 
     /// Everything before the last `/` ("" when there is none or it is the first character).
