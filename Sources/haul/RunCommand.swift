@@ -18,6 +18,9 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let onComplete = try hookOptions.words()
+        // Its event loops start while the state is read (unless another haul owns it, when
+        // they are two idle threads).
+        Engine.warmUpNetworking()
         switch try await EngineAccess.open(stateOptions) {
         case .local(let engine): try await runHere(engine, onComplete: onComplete)
         case .remote(let owner): try await follow(owner)
