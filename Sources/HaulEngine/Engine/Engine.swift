@@ -116,11 +116,11 @@ public actor Engine {
 
     // MARK: Running
 
-    /// Starts transfers for waiting downloads, up to the concurrency limit.
     /// Gets the network machinery going on another thread before an engine is made; for a
     /// command that will start downloads as soon as its state is read.
     public static func warmUpNetworking() { HTTPClientPool.warmUp() }
 
+    /// Starts transfers for waiting downloads, up to the concurrency limit.
     public func start() async {
         guard !running, !isShutDown else { return }
         running = true
