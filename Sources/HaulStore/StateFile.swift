@@ -40,11 +40,12 @@ public struct StateFile: Sendable {
     public func prepareDirectory() throws {
         let directory = PathText.directory(of: path)
         guard !directory.isEmpty, !Self.isDirectory(directory) else { return }
+        let parts = directory.split(separator: "/", omittingEmptySubsequences: true)
         var prefix = ""
-        for part in directory.split(separator: "/", omittingEmptySubsequences: true) {
+        for (i, part) in parts.enumerated() {
             prefix += "/" + part
             guard !Self.isDirectory(prefix) else { continue }
-            let last = prefix.utf8.count == directory.utf8.count
+            let last = i == parts.count - 1
             guard mkdir(prefix, last ? 0o700 : 0o777) == 0 || (errno == EEXIST && Self.isDirectory(prefix)) else {
                 throw AtomicFile.WriteError(description: "cannot create the state directory \(directory): \(AtomicFile.errnoText())")
             }

@@ -103,22 +103,22 @@ final class RunReporter {
     /// A line above the live block. A log file or pipe (the daemon's log) gets it at the end of
     /// the burst it came in, not when the process exits.
     private func log(_ line: String) {
-        if interactive {
-            clearBlock()
-            blockCleared = true
-        }
+        makeRoomForLogLine()
         emit(line)
     }
 
     /// A log line of a download's id and `parts`, put together as bytes.
     private func log(_ id: DownloadID, _ parts: String...) {
-        if interactive {
-            clearBlock()
-            blockCleared = true
-        }
+        makeRoomForLogLine()
         output.append(contentsOf: id.rawValue.utf8)
         for part in parts { output.append(contentsOf: part.utf8) }
         output.append(UInt8(ascii: "\n"))
+    }
+
+    private func makeRoomForLogLine() {
+        guard interactive else { return }
+        clearBlock()
+        blockCleared = true
     }
 
     private func emit(_ line: String, terminator: String = "\n") {

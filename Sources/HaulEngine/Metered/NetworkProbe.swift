@@ -1,6 +1,5 @@
 import Foundation
 import HaulCore
-import Synchronization
 
 /// Asks NetworkManager whether the network is metered.
 ///
@@ -36,10 +35,10 @@ struct NetworkProbe: Sendable {
         process.standardInput = FileHandle.nullDevice
         // Told when the probe exits, rather than polled for: `haul run` waits for the verdict
         // before it starts anything, and a 10 ms poll made that wait 10 ms for a 3 ms probe.
-        let exit = ExitSignal()
-        process.terminationHandler = { _ in exit.fire() }
+        let (exit, exited) = AsyncStream<Never>.makeStream()
+        process.terminationHandler = { _ in exited.finish() }
         do { try process.run() } catch { return .unknown }
-        guard await exit.wait(seconds: 2) else {
+        guard await TimeLimit.run(.seconds(2), { for await _ in exit {} }) else {
             // SIGKILL, not terminate()'s SIGTERM: Foundation starts children with every signal
             // blocked (swift-corelibs-foundation #4772), so a hung probe outlived SIGTERM.
             kill(process.processIdentifier, SIGKILL)
@@ -48,44 +47,5 @@ struct NetworkProbe: Sendable {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         guard process.terminationStatus == 0 else { return .unknown }
         return MeteredVerdict(probeOutput: String(decoding: data, as: UTF8.self))
-    }
-}
-
-/// Whether a child process exited within a time limit; the first of the two to happen decides.
-private final class ExitSignal: Sendable {
-    private struct State {
-        /// true: exited; false: the time ran out; nil: neither yet.
-        var outcome: Bool?
-        var waiter: CheckedContinuation<Bool, Never>?
-    }
-
-    private let state = Mutex(State())
-
-    func fire() { decide(true) }
-
-    /// True when fired; false when `seconds` pass first.
-    func wait(seconds: Double) async -> Bool {
-        let timeout = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
-            guard !Task.isCancelled else { return }
-            self?.decide(false)
-        }
-        defer { timeout.cancel() }
-        return await withCheckedContinuation { continuation in
-            let outcome = state.withLock { s in
-                if s.outcome == nil { s.waiter = continuation }
-                return s.outcome
-            }
-            if let outcome { continuation.resume(returning: outcome) }
-        }
-    }
-
-    private func decide(_ exited: Bool) {
-        let (waiter, outcome) = state.withLock { s in
-            if s.outcome == nil { s.outcome = exited }
-            defer { s.waiter = nil }
-            return (s.waiter, s.outcome ?? exited)
-        }
-        waiter?.resume(returning: outcome)
     }
 }

@@ -69,34 +69,9 @@ final class HTTPClientPool: Sendable {
         await plain.shutdown()
         let made = clients.withLock { Array($0.values) }
         guard !made.isEmpty else { return }
-        await Self.wait(atMost: patience) {
+        _ = await TimeLimit.run(patience) {
             for client in made { try? await client.shutdown() }
         }
-    }
-
-    private static func wait(atMost limit: Duration, for work: @escaping @Sendable () async -> Void) async {
-        let first = FirstResume()
-        await withCheckedContinuation { continuation in
-            first.set(continuation)
-            let timer = Task {
-                try? await Task.sleep(for: limit)
-                first.resume()
-            }
-            Task {
-                await work()
-                timer.cancel()
-                first.resume()
-            }
-        }
-    }
-
-    /// A continuation resumed by whichever of two tasks gets there first.
-    private final class FirstResume: Sendable {
-        private let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
-
-        func set(_ continuation: CheckedContinuation<Void, Never>) { self.continuation.withLock { $0 = continuation } }
-
-        func resume() { continuation.withLock { $0.take() }?.resume() }
     }
 
     private static func makeClient(_ configuration: EngineConfiguration, proxy: ProxyEnvironment.Endpoint?) -> HTTPClient {
