@@ -28,19 +28,19 @@ extension Engine {
         schedule()
     }
 
-    /// Polls the probe while the mode is `auto`.
+    /// Polls the probe while the mode is `auto`, from one interval on: `start()` has just asked it.
     func startProbing() {
         guard probeTask == nil else { return }
         let interval = configuration.meteredProbeInterval
         let probe = NetworkProbe(environment: configuration.environment)
         probeTask = Task { [weak self] in
             while !Task.isCancelled {
-                guard let self else { return }
+                try? await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
+                guard !Task.isCancelled, let self else { return }
                 if await self.settings.meteredMode == .auto {
                     let verdict = await probe.check()
                     await self.probeAnswered(verdict)
                 }
-                try? await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
             }
         }
     }
