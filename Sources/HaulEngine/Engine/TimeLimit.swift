@@ -10,12 +10,14 @@ enum TimeLimit {
             first.set(continuation)
             let timer = Task {
                 try? await Task.sleep(for: limit)
+                // Cancelled: the work finished (and has answered, or is about to).
+                guard !Task.isCancelled else { return }
                 first.resume(false)
             }
             Task {
                 await work()
-                timer.cancel()
                 first.resume(true)
+                timer.cancel()
             }
         }
     }
