@@ -20,23 +20,42 @@ public enum StartOverReason: String, Codable, Sendable, Equatable {
     case partLargerThanRemote = "local part is larger than the remote file; started over"
 }
 
-/// The parts of a response head the interpreter reads (names lowercase).
+/// The parts of a response head the interpreter reads.
 public struct ResponseHead: Sendable {
     public var status: Int
-    public var headers: [String: String]
+    /// The header fields as they arrived. A response has a handful and a few are asked for, so
+    /// they are searched, not hashed: building a dictionary of lowercased names cost more than
+    /// the rest of a small file's response handling (issue 6, (b)).
+    private var fields: [(name: String, value: String)]
 
     public init(status: Int, headers: [(String, String)]) {
         self.status = status
-        var merged: [String: String] = [:]
-        merged.reserveCapacity(headers.count)
-        for (name, value) in headers { merged[name.asciiLowercased()] = value }
-        self.headers = merged
+        fields = headers.map { (name: $0.0, value: $0.1) }
     }
 
-    public subscript(_ name: String) -> String? { headers[name] }
+    /// The value of the field `name` (lowercase), compared without regard to ASCII case; the
+    /// last one when the field is repeated.
+    public subscript(_ name: String) -> String? {
+        let wanted = name.utf8.count
+        for field in fields.reversed() where field.name.utf8.count == wanted && Self.sameName(field.name, name) {
+            return field.value
+        }
+        return nil
+    }
 
     /// Content-Length as a byte count, if present and sane.
-    public var contentLength: Int64? { headers["content-length"].flatMap { Int64($0.trimmingASCIIWhitespace()) }.flatMap { $0 >= 0 ? $0 : nil } }
+    public var contentLength: Int64? { self["content-length"].flatMap { Int64($0.trimmingASCIIWhitespace()) }.flatMap { $0 >= 0 ? $0 : nil } }
+
+    /// Whether `received` is `lowercase` in any ASCII case (both have the same length).
+    private static func sameName(_ received: String, _ lowercase: String) -> Bool {
+        var a = received.utf8.makeIterator()
+        var b = lowercase.utf8.makeIterator()
+        while let x = a.next(), let y = b.next() {
+            let folded = x >= UInt8(ascii: "A") && x <= UInt8(ascii: "Z") ? x + 32 : x
+            if folded != y { return false }
+        }
+        return true
+    }
 }
 
 public enum ResponseInterpreter {
