@@ -22,10 +22,11 @@ final class PlainHTTPHandlerTests: XCTestCase {
 
     /// A connected channel with the HTTP codec and the handler (behind `counter`, if given).
     private func connection(
-        counting counter: ReadCounter? = nil, onReusable: @escaping () -> Void = {}
+        counting counter: ReadCounter? = nil, stallTimeout: TimeAmount = .seconds(30), idleTimeout: TimeAmount = .seconds(30),
+        onReusable: @escaping () -> Void = {}
     ) async throws -> (EmbeddedChannel, PlainHTTPHandler) {
         let channel = EmbeddedChannel()
-        let handler = PlainHTTPHandler(stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in onReusable() }, onClosed: { _ in })
+        let handler = PlainHTTPHandler(stallTimeout: stallTimeout, idleTimeout: idleTimeout, onReusable: { _ in onReusable() }, onClosed: { _ in })
         if let counter { try channel.pipeline.syncOperations.addHandler(counter) }
         try channel.pipeline.syncOperations.addPlainHTTPHandlers(handler)
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
@@ -161,5 +162,57 @@ final class PlainHTTPHandlerTests: XCTestCase {
             // The HTTP decoder reports the body cut short before the handler sees the close.
             XCTAssertFalse(error is CancellationError, "\(error)")
         }
+    }
+
+    /// The handler's timers run on the real clock; the embedded loop runs what is due once its
+    /// own clock is moved up to the real one.
+    private func waitAndRunTimers(_ channel: EmbeddedChannel, seconds: Double) {
+        Thread.sleep(forTimeInterval: seconds)
+        channel.embeddedEventLoop.advanceTime(to: .now())
+    }
+
+    /// One timer per connection watches for both a stalled response and a connection kept unused
+    /// too long: armed by the first request, it still catches a stall of a later request on the
+    /// same connection (moved earlier for it), and it closes the connection once idle.
+    func testOneTimerCatchesAStallOnAReusedConnectionAndClosesItWhenIdle() async throws {
+        let (channel, handler) = try await connection(stallTimeout: .milliseconds(300), idleTimeout: .seconds(30))
+
+        let first = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
+        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/a")), reused: false, sink: first)
+        try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
+        _ = try await first.responseHead()
+        // Idle for longer than the stall limit: that is no stall, and the connection stays open.
+        waitAndRunTimers(channel, seconds: 0.4)
+        XCTAssertTrue(channel.isActive, "an idle connection is not a stalled response")
+
+        let second = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
+        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/b")), reused: true, sink: second)
+        try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n"))
+        _ = try await second.responseHead()
+        let dir = TestDirectory("plainhttp-handler-watchdog")
+        let part = try PartFile(path: dir.path + "/b.part", truncate: true)
+        defer { part.close() }
+        _ = try second.startWriting(to: part.writer(dropBehind: false), at: 0, total: 5000)
+        waitAndRunTimers(channel, seconds: 0.1)
+        XCTAssertTrue(channel.isActive, "not stalled yet")
+        waitAndRunTimers(channel, seconds: 0.3)
+        guard !channel.isActive else { return XCTFail("the stall was not noticed: the connection is still open") }
+        do {
+            _ = try await second.nextEvent()
+            XCTFail("the stalled response should fail")
+        } catch {
+            XCTAssertTrue("\(error)".contains("stalled"), "\(error)")
+        }
+
+        // Kept unused past the idle limit: closed.
+        let (idle, idleHandler) = try await connection(stallTimeout: .seconds(30), idleTimeout: .milliseconds(200))
+        let only = ResponseSink(loop: idle.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
+        idleHandler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/c")), reused: false, sink: only)
+        try idle.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
+        _ = try await only.responseHead()
+        waitAndRunTimers(idle, seconds: 0.1)
+        XCTAssertTrue(idle.isActive)
+        waitAndRunTimers(idle, seconds: 0.2)
+        XCTAssertFalse(idle.isActive, "closed after 0.2 s unused")
     }
 }

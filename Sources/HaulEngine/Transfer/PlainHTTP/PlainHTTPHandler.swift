@@ -37,9 +37,12 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     /// Waiting for a future the sink returned (its task's plan, a write held back by the speed cap).
     private var sinkBusy = false
     private var lastActivity = NIODeadline.now()
-    private var stallCheck: Scheduled<Void>?
-    /// Closes the connection when it has been kept unused for `idleTimeout`.
-    private var idleClose: Scheduled<Void>?
+    /// Since when the connection has been kept unused (phase `idle`).
+    private var idleSince = NIODeadline.now()
+    /// The connection's one timer, for a stalled response and for a connection kept unused too
+    /// long (see ``watch(until:)``), and when it fires.
+    private var watchdog: Scheduled<Void>?
+    private var watchdogDeadline = NIODeadline.distantFuture
 
     init(stallTimeout: TimeAmount, idleTimeout: TimeAmount, onReusable: @escaping (Channel) -> Void, onClosed: @escaping (Channel) -> Void) {
         self.stallTimeout = stallTimeout
@@ -49,7 +52,10 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        stopWatching()
+        self.context = nil
+    }
 
     /// Sends a request on this (idle) connection; its response goes to `sink`.
     func start(_ request: PlainRequest, reused: Bool, sink: ResponseSink) {
@@ -58,14 +64,12 @@ final class PlainHTTPHandler: ChannelInboundHandler {
             return
         }
         phase = .awaitingHead
-        idleClose?.cancel()
-        idleClose = nil
         self.sink = sink
         self.reused = reused
         headReceived = false
         keepAlive = true
         lastActivity = .now()
-        armStallCheck()
+        watch(until: lastActivity + stallTimeout)
         decoder.expectResponse(to: request.head)
         context.writeAndFlush(wrapOutboundOut(request.bytes), promise: nil)
         context.read()
@@ -92,6 +96,7 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         pending.append(.ended(TransferError.transient("the server closed the connection")))
         deliver()
+        stopWatching()
         onClosed(context.channel)
         context.fireChannelInactive()
     }
@@ -157,13 +162,11 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     private func finishResponse() {
         guard let sink else { return }
         self.sink = nil
-        stopStallCheck()
         sink.finish()
         if keepAlive, let context, context.channel.isActive {
             phase = .idle
-            idleClose = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) {
-                if self.phase == .idle { self.closeQuietly() }
-            }
+            idleSince = .now()
+            watch(until: idleSince + idleTimeout)
             // Reading on while idle keeps the socket's read interest registered: NIO would
             // otherwise drop it now and add it back for the next request (two `epoll_ctl`s per
             // response), and a server closing the idle connection is noticed when it does.
@@ -175,7 +178,6 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     }
 
     private func fail(_ error: Error) {
-        stopStallCheck()
         guard let sink else { return }
         self.sink = nil
         phase = .closed
@@ -189,26 +191,49 @@ final class PlainHTTPHandler: ChannelInboundHandler {
         context?.close(promise: nil)
     }
 
-    /// Fails the request when no byte arrived for `stallTimeout` while the sink wanted more.
-    private func armStallCheck() {
+    /// Has the watchdog fire by `deadline`. It stays armed across requests and responses, and
+    /// when it fires it checks what the connection is doing then: scheduling and cancelling a
+    /// timer for every request and every response cost more than the rest of the handler's
+    /// work for a small file (issue 6, (b)). A later deadline than the one set is left to the
+    /// check; an earlier one moves the timer.
+    private func watch(until deadline: NIODeadline) {
+        if watchdog != nil, watchdogDeadline <= deadline { return }
         guard let context else { return }
-        stallCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: lastActivity + stallTimeout) {
-            self.stallCheck = nil
-            guard self.sink != nil else { return }
-            if self.sinkBusy || NIODeadline.now() < self.lastActivity + self.stallTimeout {
-                if self.sinkBusy { self.lastActivity = .now() }
-                self.armStallCheck()
+        watchdog?.cancel()
+        watchdogDeadline = deadline
+        watchdog = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { self.watchdogFired() }
+    }
+
+    /// Fails the request when no byte arrived for `stallTimeout` while the sink wanted more;
+    /// closes the connection when it has been kept unused for `idleTimeout`.
+    private func watchdogFired() {
+        watchdog = nil
+        let now = NIODeadline.now()
+        switch phase {
+        case .awaitingHead, .body:
+            guard sink != nil else { return }
+            if sinkBusy { lastActivity = now }
+            guard now >= lastActivity + stallTimeout else {
+                watch(until: lastActivity + stallTimeout)
                 return
             }
-            let seconds = Double(self.stallTimeout.nanoseconds) / 1e9
-            self.fail(TransferError.transient("stalled: no data for \(Int(seconds)) s"))
-            self.closeQuietly()
+            let seconds = Double(stallTimeout.nanoseconds) / 1e9
+            fail(TransferError.transient("stalled: no data for \(Int(seconds)) s"))
+            closeQuietly()
+        case .idle:
+            guard now >= idleSince + idleTimeout else {
+                watch(until: idleSince + idleTimeout)
+                return
+            }
+            closeQuietly()
+        case .closed:
+            return
         }
     }
 
-    private func stopStallCheck() {
-        stallCheck?.cancel()
-        stallCheck = nil
+    private func stopWatching() {
+        watchdog?.cancel()
+        watchdog = nil
     }
 }
 
