@@ -48,13 +48,18 @@ public struct ResponseHead: Sendable {
 
     /// Whether `received` is `lowercase` in any ASCII case (both have the same length).
     private static func sameName(_ received: String, _ lowercase: String) -> Bool {
-        var a = received.utf8.makeIterator()
-        var b = lowercase.utf8.makeIterator()
-        while let x = a.next(), let y = b.next() {
-            let folded = x >= UInt8(ascii: "A") && x <= UInt8(ascii: "Z") ? x + 32 : x
-            if folded != y { return false }
+        // Over the contiguous UTF-8: by the views' iterators a byte costs ~10×.
+        let fast = received.utf8.withContiguousStorageIfAvailable { a in
+            lowercase.utf8.withContiguousStorageIfAvailable { b in
+                a.indices.allSatisfy { folded(a[$0]) == b[$0] }
+            }
         }
-        return true
+        if let fast, let same = fast { return same }
+        return received.utf8.map(folded).elementsEqual(lowercase.utf8)
+    }
+
+    private static func folded(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 }
 
