@@ -103,7 +103,7 @@ public final class StateJournal: Sendable {
                 downloads[i].pauseCause = nil
                 downloads[i].failureReason = nil
                 downloads[i].receivedBytes = entry.totalBytes ?? downloads[i].receivedBytes
-                downloads[i].finishedAt = downloads[i].finishedAt ?? Date()
+                downloads[i].finishedAt = downloads[i].finishedAt ?? .nowToTheMicrosecond()
             }
         }
     }

@@ -56,7 +56,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         allowMetered: Bool = false,
         paused: Bool = false,
         queueOrder: UInt64,
-        addedAt: Date = Date()
+        addedAt: Date = .nowToTheMicrosecond()
     ) {
         self.id = id
         self.url = url

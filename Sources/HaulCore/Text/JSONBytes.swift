@@ -54,6 +54,48 @@ public enum JSONBytes {
         }
     }
 
+    /// Appends `seconds` as `seconds.description` writes it, for a time stamp of at most six
+    /// decimals (see `Date.nowToTheMicrosecond()`) between 1 and 8.5×10⁹; false, and nothing
+    /// written, for any other value (the caller writes `description`).
+    ///
+    /// `description` is the shortest decimal that reads back as the same `Double`. A candidate
+    /// with six decimals, `n / 10⁶`, reads back as `seconds` exactly when that division in
+    /// `Double` arithmetic gives `seconds` (both numbers are exact below 2⁵³, and IEEE division
+    /// and decimal reading both round to nearest). Below 2³³ s a `Double` is finer than a
+    /// microsecond, so at most one of the candidates next to `seconds × 10⁶` reads back, and a
+    /// shorter text that reads back would be that one without its trailing zeros.
+    public static func appendTimestamp(_ seconds: Double, to out: inout [UInt8]) -> Bool {
+        guard seconds >= 1, seconds < 8.5e9 else { return false }
+        let near = (seconds * 1_000_000).rounded()
+        var found: Double?
+        for step in -1...1 {
+            let candidate = near + Double(step)
+            guard candidate / 1_000_000 == seconds else { continue }
+            guard found == nil else { return false }
+            found = candidate
+        }
+        guard let found else { return false }
+        let micros = Int64(found)
+        var fraction = micros % 1_000_000
+        guard fraction != 0 else { return false }  // a whole number: not a time stamp's text
+        appendDecimal(micros / 1_000_000, to: &out)
+        out.append(UInt8(ascii: "."))
+        var decimals = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            decimals -= 1
+        }
+        var text: UInt64 = 0  // room for the six decimals
+        withUnsafeMutableBytes(of: &text) { buffer in
+            for i in stride(from: decimals - 1, through: 0, by: -1) {
+                buffer[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<decimals]))
+        }
+        return true
+    }
+
     /// `date` as a quoted ISO 8601 UTC time to the second, rounded down, as `JSONEncoder`'s
     /// `.iso8601` writes it: `"2026-11-22T23:48:32Z"`.
     public static func appendISO8601(_ date: Date, to out: inout [UInt8]) {

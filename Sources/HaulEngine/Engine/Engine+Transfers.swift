@@ -122,7 +122,7 @@ extension Engine {
             download.fileName = fileName
             download.receivedBytes = size
             download.totalBytes = size
-            download.finishedAt = Date()
+            download.finishedAt = .nowToTheMicrosecond()
             download.retries = 0
         case .failed(let error) where error.isDiskFull:
             // Not a failure: the download waits for room and resumes by itself.

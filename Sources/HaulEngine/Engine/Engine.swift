@@ -94,7 +94,7 @@ public actor Engine {
             download.state = .finished
             download.receivedBytes = size
             download.totalBytes = size
-            download.finishedAt = download.finishedAt ?? Date()
+            download.finishedAt = download.finishedAt ?? .nowToTheMicrosecond()
         } else {
             download.receivedBytes = 0
         }

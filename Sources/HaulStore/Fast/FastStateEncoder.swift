@@ -76,7 +76,7 @@ enum FastStateEncoder {
             let seconds = value.timeIntervalSince1970
             if seconds == seconds.rounded(), abs(seconds) < 1e15 {
                 JSONBytes.appendDecimal(Int64(seconds), to: &out)
-            } else {
+            } else if !JSONBytes.appendTimestamp(seconds, to: &out) {
                 out.append(contentsOf: seconds.description.utf8)  // shortest text that reads back exactly
             }
         }
