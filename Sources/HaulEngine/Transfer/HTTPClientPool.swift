@@ -37,9 +37,13 @@ final class HTTPClientPool: Sendable {
 
     /// Starts NIO's event loops on another thread, so that a command about to run downloads
     /// has them ready by the time its state is read (~0.4 ms of threads and epoll set-up off
-    /// the path to the first request).
+    /// the path to the first request), and runs a made-up exchange through the plain client's
+    /// handlers there (see ``PlainHTTPClient/warmUp()``).
     static func warmUp() {
-        DispatchQueue.global().async { _ = MultiThreadedEventLoopGroup.singleton }
+        DispatchQueue.global().async {
+            _ = MultiThreadedEventLoopGroup.singleton
+            PlainHTTPClient.warmUp()
+        }
     }
 
     /// The lean client, with where to send, when `url` is plain HTTP that no proxy applies to.
