@@ -6,6 +6,11 @@ enum ASCIIText {
     /// `Character.isNewline` for an ASCII byte: LF, VT, FF, CR.
     static func isNewline(_ byte: UInt8) -> Bool { byte >= 0x0A && byte <= 0x0D }
 
+    /// An ASCII capital letter made small; any other byte as it is.
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
+
     /// `Character.isWhitespace` for an ASCII byte: tab, the newlines, space.
     static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte >= 0x09 && byte <= 0x0D }
 
@@ -34,7 +39,7 @@ extension String {
         ASCIIText.withASCII(self) { bytes in
             String(unsafeUninitializedCapacity: bytes.count) { out in
                 for (i, byte) in bytes.enumerated() {
-                    out[i] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+                    out[i] = ASCIIText.lowercased(byte)
                 }
                 return bytes.count
             }

@@ -85,14 +85,7 @@ public enum JSONBytes {
             fraction /= 10
             decimals -= 1
         }
-        var text: UInt64 = 0  // room for the six decimals
-        withUnsafeMutableBytes(of: &text) { buffer in
-            for i in stride(from: decimals - 1, through: 0, by: -1) {
-                buffer[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                fraction /= 10
-            }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<decimals]))
-        }
+        appendPadded(fraction, width: decimals, to: &out)
         return true
     }
 

@@ -51,15 +51,11 @@ public struct ResponseHead: Sendable {
         // Over the contiguous UTF-8: by the views' iterators a byte costs ~10×.
         let fast = received.utf8.withContiguousStorageIfAvailable { a in
             lowercase.utf8.withContiguousStorageIfAvailable { b in
-                a.indices.allSatisfy { folded(a[$0]) == b[$0] }
+                a.indices.allSatisfy { ASCIIText.lowercased(a[$0]) == b[$0] }
             }
         }
         if let fast, let same = fast { return same }
-        return received.utf8.map(folded).elementsEqual(lowercase.utf8)
-    }
-
-    private static func folded(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+        return received.utf8.map(ASCIIText.lowercased).elementsEqual(lowercase.utf8)
     }
 }
 
