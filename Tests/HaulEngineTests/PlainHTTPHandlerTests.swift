@@ -33,14 +33,22 @@ final class PlainHTTPHandlerTests: XCTestCase {
         return (channel, handler)
     }
 
+    /// Sends a GET for `uri` on the connection; its response goes to the sink returned.
+    private func request(
+        _ uri: String, on channel: EmbeddedChannel, to handler: PlainHTTPHandler, reused: Bool = false, throttle: Throttle = Throttle()
+    ) throws -> ResponseSink {
+        let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: throttle, progressInterval: 60)
+        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: uri)), reused: reused, sink: sink)
+        return sink
+    }
+
     func testABodyIsReadAheadWhileItsPlanIsPendingUpToTheLimit() async throws {
         let counter = ReadCounter()
         let (channel, handler) = try await connection(counting: counter)
 
         let limit = ResponseSink.readAhead
         let body = (0..<(limit + 100_000)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-        let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
-        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/f.bin")), reused: false, sink: sink)
+        let sink = try request("/f.bin", on: channel, to: handler)
         XCTAssertEqual(counter.reads, 1, "the request asks for the response")
 
         // The head and a first piece of the body arrive; the plan is not known yet.
@@ -84,8 +92,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let (channel, handler) = try await connection(onReusable: { reusable += 1 })
 
         let body = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
-        let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
-        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/small.bin")), reused: false, sink: sink)
+        let sink = try request("/small.bin", on: channel, to: handler)
         var response = ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n")
         response.writeBytes(body)
         try channel.writeInbound(response)
@@ -107,8 +114,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
         XCTAssertEqual(TestFiles.contents(path), Data(body))
 
         // The next request on the same connection goes to a new sink; the first one is untouched.
-        let next = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
-        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/empty")), reused: true, sink: next)
+        let next = try request("/empty", on: channel, to: handler, reused: true)
         try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
         let nextHead = try await next.responseHead()
         XCTAssertEqual(nextHead.status, .ok)
@@ -122,8 +128,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let throttle = Throttle()
         throttle.setRate(16 * 1024)
 
-        let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: throttle, progressInterval: 60)
-        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/capped.bin")), reused: false, sink: sink)
+        let sink = try request("/capped.bin", on: channel, to: handler, throttle: throttle)
         try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "c", count: 100_000)))
         _ = try await sink.responseHead()
         let dir = TestDirectory("plainhttp-handler-capped")
@@ -140,8 +145,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
     func testWhatArrivedBeforeAFailureIsWrittenThenTheFailureReachesTheTask() async throws {
         let (channel, handler) = try await connection()
 
-        let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
-        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/cut.bin")), reused: false, sink: sink)
+        let sink = try request("/cut.bin", on: channel, to: handler)
         try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "x", count: 1000)))
         _ = try await sink.responseHead()
         channel.pipeline.fireChannelInactive()
@@ -177,16 +181,14 @@ final class PlainHTTPHandlerTests: XCTestCase {
     func testOneTimerCatchesAStallOnAReusedConnectionAndClosesItWhenIdle() async throws {
         let (channel, handler) = try await connection(stallTimeout: .milliseconds(300), idleTimeout: .seconds(30))
 
-        let first = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
-        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/a")), reused: false, sink: first)
+        let first = try request("/a", on: channel, to: handler)
         try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
         _ = try await first.responseHead()
         // Idle for longer than the stall limit: that is no stall, and the connection stays open.
         waitAndRunTimers(channel, seconds: 0.4)
         XCTAssertTrue(channel.isActive, "an idle connection is not a stalled response")
 
-        let second = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
-        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/b")), reused: true, sink: second)
+        let second = try request("/b", on: channel, to: handler, reused: true)
         try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n"))
         _ = try await second.responseHead()
         let dir = TestDirectory("plainhttp-handler-watchdog")
@@ -206,8 +208,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
 
         // Kept unused past the idle limit: closed.
         let (idle, idleHandler) = try await connection(stallTimeout: .seconds(30), idleTimeout: .milliseconds(200))
-        let only = ResponseSink(loop: idle.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
-        idleHandler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/c")), reused: false, sink: only)
+        let only = try request("/c", on: idle, to: idleHandler)
         try idle.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
         _ = try await only.responseHead()
         waitAndRunTimers(idle, seconds: 0.1)
