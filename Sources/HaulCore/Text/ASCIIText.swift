@@ -2,12 +2,12 @@
 /// ASCII text — where they agree with `Character.isWhitespace` and `isNewline` at a fraction of
 /// the cost (grapheme breaking costs hundreds of instructions a byte; `haul add -i` reads
 /// thousands of lines). Text with any other byte goes the `Character` way.
-enum ASCIIText {
+public enum ASCIIText {
     /// `Character.isNewline` for an ASCII byte: LF, VT, FF, CR.
     static func isNewline(_ byte: UInt8) -> Bool { byte >= 0x0A && byte <= 0x0D }
 
     /// An ASCII capital letter made small; any other byte as it is.
-    static func lowercased(_ byte: UInt8) -> UInt8 {
+    public static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 

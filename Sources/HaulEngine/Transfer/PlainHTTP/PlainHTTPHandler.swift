@@ -6,7 +6,7 @@ import NIOHTTP1
 /// runs with auto-read off), so a paused or capped body is not buffered in memory (beyond what the
 /// sink reads ahead while its task decides about the head).
 final class PlainHTTPHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTPClientResponsePart
+    typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private enum Phase { case idle, awaitingHead, body, closed }
@@ -15,7 +15,7 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     /// end of the connection (an error, or the peer closing). An end waits behind the parts that
     /// came before it, so a body that arrived whole before a close is still written.
     private enum Inbound {
-        case part(HTTPClientResponsePart)
+        case part(PlainResponseParser.Part)
         case ended(Error)
     }
 
@@ -23,8 +23,7 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     private let idleTimeout: TimeAmount
     private let onReusable: (Channel) -> Void
     private let onClosed: (Channel) -> Void
-    /// The response decoder in front of this handler (see ``addPlainHTTPHandlers(_:)``).
-    fileprivate let decoder = PlainResponseDecoder()
+    private var parser = PlainResponseParser()
 
     private var context: ChannelHandlerContext?
     private var phase = Phase.idle
@@ -70,7 +69,7 @@ final class PlainHTTPHandler: ChannelInboundHandler {
         keepAlive = true
         lastActivity = .now()
         watch(until: lastActivity + stallTimeout)
-        decoder.expectResponse(to: request.head)
+        parser.expectResponse(bodiless: request.head.method == .HEAD)
         context.writeAndFlush(wrapOutboundOut(request.bytes), promise: nil)
         context.read()
     }
@@ -84,8 +83,12 @@ final class PlainHTTPHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         lastActivity = .now()
-        let part = unwrapInboundIn(data)
-        pending.append(.part(part))
+        parser.receive(unwrapInboundIn(data))
+        do {
+            while let part = try parser.next() { pending.append(.part(part)) }
+        } catch {
+            pending.append(.ended(error))
+        }
         deliver()
     }
 
@@ -94,6 +97,11 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        do {
+            if let end = try parser.connectionClosed() { pending.append(.part(end)) }
+        } catch {
+            pending.append(.ended(error))
+        }
         pending.append(.ended(TransferError.transient("the server closed the connection")))
         deliver()
         stopWatching()
@@ -122,14 +130,14 @@ final class PlainHTTPHandler: ChannelInboundHandler {
                 closeQuietly()
                 return
             case .part(.head(let head)):
-                // Informational responses (1xx) never get here: the decoder drops them.
+                // Informational responses (1xx) never get here: the parser skips them.
                 headReceived = true
-                keepAlive = head.isKeepAlive
                 phase = .body
                 future = sink.receiveHead(head)
             case .part(.body(let buffer)):
                 future = sink.receiveBodyPart(buffer)
-            case .part(.end):
+            case .part(.end(let keepAlive)):
+                self.keepAlive = keepAlive
                 finishResponse()
                 continue
             }
@@ -238,9 +246,9 @@ final class PlainHTTPHandler: ChannelInboundHandler {
 }
 
 extension ChannelPipeline.SynchronousOperations {
-    /// Adds the plain client's handlers for one connection: the response decoder and `handler`.
+    /// Adds the plain client's handler for one connection (it reads the responses itself; see
+    /// ``PlainResponseParser``).
     func addPlainHTTPHandlers(_ handler: PlainHTTPHandler) throws {
-        try addHandler(ByteToMessageHandler(handler.decoder))
         try addHandler(handler)
     }
 }

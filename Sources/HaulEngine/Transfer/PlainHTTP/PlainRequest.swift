@@ -23,16 +23,16 @@ struct PlainRequest: Sendable {
         // capacity and uniqueness on every call (~230 instructions for each separator).
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
-        guard bytes.append(head.method.rawValue, ifAll: Self.isTokenByte) else { throw Invalid(description: "invalid request method") }
+        guard bytes.append(head.method.rawValue, ifAll: HTTPSyntax.isTokenByte) else { throw Invalid(description: "invalid request method") }
         bytes.append(UInt8(ascii: " "))
         guard bytes.append(head.uri, ifAll: { $0 > 0x20 && $0 != 0x7F }) else {
             throw Invalid(description: "invalid characters in the request target")
         }
         bytes.append(head.version == .http1_0 ? " HTTP/1.0\r\n" : " HTTP/1.1\r\n")
         for (name, value) in head.headers {
-            guard bytes.append(name, ifAll: Self.isTokenByte) else { throw Invalid(description: "invalid request header name") }
+            guard bytes.append(name, ifAll: HTTPSyntax.isTokenByte) else { throw Invalid(description: "invalid request header name") }
             bytes.append(": ")
-            guard value.isEmpty || bytes.append(value, ifAll: { $0 >= 0x20 && $0 != 0x7F || $0 == UInt8(ascii: "\t") }) else {
+            guard value.isEmpty || bytes.append(value, ifAll: HTTPSyntax.isFieldValueByte) else {
                 throw Invalid(description: "control characters in request header '\(name)'")
             }
             bytes.append("\r\n")
@@ -40,19 +40,6 @@ struct PlainRequest: Sendable {
         bytes.append("\r\n")
         self.head = head
         self.bytes = allocator.buffer(bytes: bytes)
-    }
-
-    /// RFC 9110 `tchar`.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
     }
 }
 
