@@ -48,36 +48,54 @@ enum FastStateEncoder {
     }
 
     static func write(_ d: Download, into out: inout [UInt8]) {
+        JSONBytes.write(to: &out, atMost: bound(d)) { write(d, to: &$0) }
+    }
+
+    /// The most ``write(_:to:)`` writes for `d`: the keys, every string escaped at its longest,
+    /// every number and date at its longest.
+    private static func bound(_ d: Download) -> Int {
+        func quoted(_ text: String?) -> Int { text.map(JSONBytes.quotedBound) ?? 0 }
+        var bound = 512  // the keys and punctuation (~360 bytes), numbers (6 × 20), bools (2 × 5)
+        bound += quoted(d.id.rawValue) + quoted(d.url) + quoted(d.directory) + quoted(d.requestedName) + quoted(d.fileName)
+        bound += quoted(d.state.rawValue) + quoted(d.pauseCause?.rawValue) + quoted(d.failureReason) + quoted(d.sha256)
+        bound += quoted(d.etag) + quoted(d.lastModified) + quoted(d.finalURL) + quoted(d.lastError) + quoted(d.notice)
+        bound += 2 * 32  // two dates: a `Double`'s description is at most 24 bytes
+        for header in d.headers { bound += 24 + quoted(header.name) + quoted(header.value) }
+        return bound
+    }
+
+    private static func write(_ d: Download, to out: inout JSONBytes.Cursor) {
         var first = true
         /// `name` is the key with its quotes and colon (`"url":`), appended in one go.
         func key(_ name: StaticString) {
             out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
             first = false
-            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            out.append(name)
         }
         func string(_ name: StaticString, _ value: String?) {
             guard let value else { return }
             key(name)
-            JSONBytes.quoted(value, into: &out)
+            out.appendQuoted(value)
         }
         func number(_ name: StaticString, _ value: (some BinaryInteger)?) {
             guard let value else { return }
             key(name)
-            JSONBytes.appendDecimal(value, to: &out)
+            out.appendDecimal(value)
         }
         func bool(_ name: StaticString, _ value: Bool?) {
             guard let value else { return }
             key(name)
-            out.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
+            out.append(value ? "true" : "false")
         }
         func date(_ name: StaticString, _ value: Date?) {
             guard let value else { return }
             key(name)
             let seconds = value.timeIntervalSince1970
             if seconds == seconds.rounded(), abs(seconds) < 1e15 {
-                JSONBytes.appendDecimal(Int64(seconds), to: &out)
-            } else if !JSONBytes.appendTimestamp(seconds, to: &out) {
-                out.append(contentsOf: seconds.description.utf8)  // shortest text that reads back exactly
+                out.appendDecimal(Int64(seconds))
+            } else if !out.appendTimestamp(seconds) {
+                var text = seconds.description  // shortest text that reads back exactly
+                text.withUTF8 { out.append($0) }
             }
         }
         string(#""id":"#, d.id.rawValue)
@@ -95,10 +113,10 @@ enum FastStateEncoder {
             out.append(UInt8(ascii: "["))
             for (i, header) in d.headers.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"name":"#.utf8)
-                JSONBytes.quoted(header.name, into: &out)
-                out.append(contentsOf: #","value":"#.utf8)
-                JSONBytes.quoted(header.value, into: &out)
+                out.append(#"{"name":"#)
+                out.appendQuoted(header.name)
+                out.append(#","value":"#)
+                out.appendQuoted(header.value)
                 out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "]"))
@@ -118,7 +136,4 @@ enum FastStateEncoder {
         date(#""finishedAt":"#, d.finishedAt)
         out.append(UInt8(ascii: "}"))
     }
-
-    private static let trueBytes = Array("true".utf8)
-    private static let falseBytes = Array("false".utf8)
 }
