@@ -216,4 +216,21 @@ final class PathTextTests: XCTestCase {
         XCTAssertEqual(PathText.directory(of: "state.json"), "")
         XCTAssertEqual(PathText.directory(of: "/a//b"), "/a/")
     }
+
+    func testADownloadsPathsJoinItsDirectoryAndNameWithOneSlash() {
+        XCTAssertEqual(Download.path(of: "a.iso", in: "/srv/dl"), "/srv/dl/a.iso")
+        XCTAssertEqual(Download.path(of: "a.iso", in: "/srv/dl/"), "/srv/dl/a.iso")
+        XCTAssertEqual(Download.path(of: "a.iso", in: "/"), "/a.iso")
+        XCTAssertEqual(Download.path(of: "a.iso", in: "/srv/dl", suffix: ".part"), "/srv/dl/a.iso.part")
+        // Non-ASCII on both sides, long enough not to fit a small string.
+        let directory = "/home/ünïcode/Téléchargements/日本語のフォルダ"
+        let name = "Ein sehr langer Dateiname – mit Gedankenstrich.tar.gz"
+        XCTAssertEqual(Download.path(of: name, in: directory, suffix: ".part"), directory + "/" + name + ".part")
+        var download = Download(id: DownloadID(rawValue: "abcdef"), url: "http://h/x", directory: directory, queueOrder: 0, addedAt: Date())
+        XCTAssertNil(download.path)
+        XCTAssertNil(download.partPath)
+        download.fileName = name
+        XCTAssertEqual(download.path, directory + "/" + name)
+        XCTAssertEqual(download.partPath, directory + "/" + name + ".part")
+    }
 }

@@ -77,13 +77,40 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     /// The final path, once the name is known.
     public var path: String? { fileName.map { Self.path(of: $0, in: directory) } }
 
-    /// `name` in `directory`, as a download's ``path`` is made (one `/` between them).
-    public static func path(of name: String, in directory: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    /// `name` in `directory`, as a download's ``path`` is made (one `/` between them), followed
+    /// by `suffix`.
+    ///
+    /// Built in one allocation: joined with `+`, a path took ~350 instructions an append, and a
+    /// small file's transfer made ~20 of them (issue 6, (b)).
+    public static func path(of name: String, in directory: String, suffix: StaticString = "") -> String {
+        var directory = directory
+        var name = name
+        return directory.withUTF8 { d in
+            name.withUTF8 { n in
+                let slash = d.last != UInt8(ascii: "/")
+                let count = d.count + (slash ? 1 : 0) + n.count + suffix.utf8CodeUnitCount
+                return String(unsafeUninitializedCapacity: count) { out in
+                    var next = out.baseAddress!
+                    func copy(_ part: UnsafeBufferPointer<UInt8>) {
+                        guard let base = part.baseAddress else { return }
+                        next.initialize(from: base, count: part.count)
+                        next += part.count
+                    }
+                    copy(d)
+                    if slash {
+                        next.initialize(to: UInt8(ascii: "/"))
+                        next += 1
+                    }
+                    copy(n)
+                    copy(UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount))
+                    return count
+                }
+            }
+        }
     }
 
     /// Where the bytes go while the transfer is incomplete.
-    public var partPath: String? { path.map { $0 + ".part" } }
+    public var partPath: String? { fileName.map { Self.path(of: $0, in: directory, suffix: ".part") } }
 
     /// A short human reason for the current state, or nil when there is nothing to say.
     public var reason: String? {

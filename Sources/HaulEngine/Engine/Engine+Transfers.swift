@@ -32,14 +32,14 @@ extension Engine {
             let claimedBy = downloads.claimedPaths[path]
             if claimedBy != nil && claimedBy != id { return true }
             if candidate == freeOnDisk { return false }
-            return Self.somethingExists(at: path) || (path + ".part" != keepingPart && Self.somethingExists(at: path + ".part"))
+            let part = Download.path(of: candidate, in: directory, suffix: ".part")
+            return Self.somethingExists(at: path) || (part != keepingPart && Self.somethingExists(at: part))
         }
     }
 
     /// Whether `name` is free in `directory` on disk: no file and no `.part` by that name.
     static func isFreeOnDisk(_ name: String, in directory: String) -> Bool {
-        let path = Download.path(of: name, in: directory)
-        return !somethingExists(at: path) && !somethingExists(at: path + ".part")
+        !somethingExists(at: Download.path(of: name, in: directory)) && !somethingExists(at: Download.path(of: name, in: directory, suffix: ".part"))
     }
 
     /// Any entry at `path`, a dangling symlink included (`lstat`, so a link can never be written through).

@@ -308,7 +308,7 @@ struct TransferRunner: Sendable {
         }
         var finalName = name
         while true {
-            let (directory, final) = (job.directory, job.directory + "/" + finalName)
+            let (directory, final) = (job.directory, Download.path(of: finalName, in: job.directory))
             // Otherwise one trip to a worker thread for the lot. After a name was taken the fsync
             // finds nothing left to write.
             let placement = inMemory ? FinalPlacement.move(part, to: final) : try await FileWorkers.run {
@@ -332,7 +332,7 @@ struct TransferRunner: Sendable {
         }
     }
 
-    private func partPath(_ job: TransferJob, _ name: String) -> String { job.directory + "/" + name + ".part" }
+    private func partPath(_ job: TransferJob, _ name: String) -> String { Download.path(of: name, in: job.directory, suffix: ".part") }
 
     /// The content coding of the body, nil for none or identity.
     static func contentCoding(_ head: ResponseHead) -> String? {
