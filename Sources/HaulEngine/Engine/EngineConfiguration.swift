@@ -11,13 +11,8 @@ public struct EngineConfiguration: Sendable {
     /// Seconds a kept-alive connection may sit unused before haul closes it.
     public var idleConnectionTimeout: Double = 30
     public var maxRedirects = 20
-    /// Bytes asked of the socket by a connection's first read; while reads come back full it
-    /// asks for up to 16 times that (NIO's adaptive allocator). Large reads are what make the
-    /// engine fast on a large file. Small first reads are what keep a small file's cheap: the
-    /// buffer stays referenced until its body is written, so each response takes a fresh one,
-    /// and 256 KiB ones came from fresh heap pages (~600 more page faults and copy-on-write
-    /// faults with TLB shootdowns across threads in (b), ~4 % of haul's CPU).
-    public var readSize = 64 * 1024
+    /// Bytes asked of the socket per read; large reads are what make the engine fast.
+    public var readSize = 256 * 1024
     /// How often running transfers report progress.
     public var progressInterval: Double = 0.1
     /// How soon a state change reaches the disk, and how often progress alone does.

@@ -106,7 +106,7 @@ final class HTTPClientPool: Sendable {
         config.http1_1ConnectionDebugInitializer = { channel in
             channel.setOption(
                 ChannelOptions.recvAllocator,
-                value: AdaptiveRecvByteBufferAllocator(minimum: readSize, initial: readSize, maximum: 16 * readSize)
+                value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize)
             )
         }
         return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: config)

@@ -148,7 +148,7 @@ final class PlainHTTPClient: Sendable {
             .connectTimeout(connectTimeout)
             .channelOption(.autoRead, value: false)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-            .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: readSize, initial: readSize, maximum: 16 * readSize))
+            .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addPlainHTTPHandlers(PlainHTTPHandler(
