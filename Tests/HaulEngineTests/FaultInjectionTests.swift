@@ -116,6 +116,24 @@ final class FaultInjectionTests: FaultServerTestCase {
         XCTAssertNotNil(server.requests[1].headers["range"])
     }
 
+    /// Every attempt starts over and gets as far as the one before: that is no progress, and the
+    /// retries run out (they were reset by each attempt's bytes from 0, without end).
+    func testAServerThatIgnoresRangesAndCutsAtTheSamePointRunsOutOfRetries() async throws {
+        let body = randomBody(100_000)
+        let server = try serve { _, _ in
+            [.send(FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\"")]) + Array(body[..<1_000]))]
+        }
+        let engine = try makeEngine { $0.retryPolicy.maxRetries = 3 }
+        let id = try await add(engine, server.url("file.bin"))
+        await engine.start()
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .failed)
+        XCTAssertEqual(d.reason, "the connection closed before the body was complete")
+        // The first attempt, then three retries, each taking the 200 to its Range from byte 0.
+        XCTAssertEqual(server.requests.count, 1 + 3)
+        XCTAssertNotNil(server.requests[3].headers["range"])
+    }
+
     func testBodyShorterThanContentLengthIsNotFinishedButRetried() async throws {
         let body = randomBody(100_000)
         let server = try serve { request, index in

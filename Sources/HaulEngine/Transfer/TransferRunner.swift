@@ -41,6 +41,10 @@ struct TransferRunner: Sendable {
     /// One request (plus its redirects and at most two restarts without a range).
     private func attempt(_ job: inout TransferJob, progressMade: inout Bool) async throws {
         var restarts = 0
+        // What the download had on disk before this attempt. Progress is getting past it: a
+        // server that ignores ranges and cuts the body at the same point every time made each
+        // attempt "progress" from 0 after it started over, and the retries never ran out.
+        let had = job.fileName.flatMap { PartFile.size(at: partPath(job, $0)) } ?? 0
         while true {
             var offset: Int64 = 0
             if job.rangesUsable, let name = job.fileName, let size = PartFile.size(at: partPath(job, name)) { offset = size }
@@ -119,7 +123,9 @@ struct TransferRunner: Sendable {
                 if claiming { engine.journal.append(.init(id: job.id, fileName: name, totalBytes: total, finished: false)) }
                 job.fileName = name
                 bodyTaken = true
-                let size = try await stream(response, into: partPath(job, name), from: writeOffset, total: total, job: job, progressMade: &progressMade)
+                let size = try await stream(
+                    response, into: partPath(job, name), from: writeOffset, total: total, job: job, had: had, progressMade: &progressMade
+                )
                 try await place(&job, name: name, size: size, inMemory: volume?.inMemory ?? false)
                 return
             }
@@ -231,9 +237,10 @@ struct TransferRunner: Sendable {
     }
 
     /// Has the body written at `offset`… (on the event loop, see `ResponseSink`) while
-    /// passing its progress on to the engine; returns the final size.
+    /// passing its progress on to the engine; returns the final size. Progress is made when the
+    /// file gets past `had` bytes.
     private func stream(
-        _ response: Response, into path: String, from offset: Int64, total: Int64?, job: TransferJob, progressMade: inout Bool
+        _ response: Response, into path: String, from offset: Int64, total: Int64?, job: TransferJob, had: Int64, progressMade: inout Bool
     ) async throws -> Int64 {
         let part: PartFile
         do {
@@ -277,10 +284,10 @@ struct TransferRunner: Sendable {
                 response.cancel()
             }
         } catch {
-            progressMade = response.sink.position > offset
+            progressMade = response.sink.position > max(offset, had)
             throw error
         }
-        progressMade = size > offset
+        progressMade = size > max(offset, had)
         // A body that arrived within one progress interval goes straight to "finished" (which
         // carries the size): with many small files that is one engine call less per file.
         if reported { await engine.transferProgress(job.id, job.generation, received: size) }
