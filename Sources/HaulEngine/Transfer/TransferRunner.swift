@@ -238,7 +238,7 @@ struct TransferRunner: Sendable {
 
     /// Has the body written at `offset`… (on the event loop, see `ResponseSink`) while
     /// passing its progress on to the engine; returns the final size. Progress is made when the
-    /// file gets past `had` bytes.
+    /// file gets past `had` bytes, what it held before the attempt (`offset` is that or 0).
     private func stream(
         _ response: Response, into path: String, from offset: Int64, total: Int64?, job: TransferJob, had: Int64, progressMade: inout Bool
     ) async throws -> Int64 {
@@ -284,10 +284,10 @@ struct TransferRunner: Sendable {
                 response.cancel()
             }
         } catch {
-            progressMade = response.sink.position > max(offset, had)
+            progressMade = response.sink.position > had
             throw error
         }
-        progressMade = size > max(offset, had)
+        progressMade = size > had
         // A body that arrived within one progress interval goes straight to "finished" (which
         // carries the size): with many small files that is one engine call less per file.
         if reported { await engine.transferProgress(job.id, job.generation, received: size) }

@@ -29,7 +29,6 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     private var phase = Phase.idle
     private var sink: ResponseSink?
     private var reused = false
-    private var keepAlive = true
     private var headReceived = false
     /// What arrived while the sink was busy with an earlier part.
     private var pending = CircularBuffer<Inbound>()
@@ -66,7 +65,6 @@ final class PlainHTTPHandler: ChannelInboundHandler {
         self.sink = sink
         self.reused = reused
         headReceived = false
-        keepAlive = true
         lastActivity = .now()
         watch(until: lastActivity + stallTimeout)
         parser.expectResponse(bodiless: request.head.method == .HEAD)
@@ -137,8 +135,7 @@ final class PlainHTTPHandler: ChannelInboundHandler {
             case .part(.body(let buffer)):
                 future = sink.receiveBodyPart(buffer)
             case .part(.end(let keepAlive)):
-                self.keepAlive = keepAlive
-                finishResponse()
+                finishResponse(keepAlive: keepAlive)
                 continue
             }
             sinkBusy = true
@@ -167,7 +164,8 @@ final class PlainHTTPHandler: ChannelInboundHandler {
         context.read()
     }
 
-    private func finishResponse() {
+    /// The response is complete; the connection serves the next request if `keepAlive`.
+    private func finishResponse(keepAlive: Bool) {
         guard let sink else { return }
         self.sink = nil
         sink.finish()
