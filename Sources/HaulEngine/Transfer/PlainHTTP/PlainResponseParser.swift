@@ -350,17 +350,19 @@ struct PlainResponseParser {
 
     /// Reads a line from `unread` (without its line break); nil while it has not all arrived.
     private mutating func readLine(limit: Int, what: StaticString) throws(TransferError) -> [UInt8]? {
-        let end = unread.withUnsafeReadableBytes { $0.firstIndex(of: UInt8(ascii: "\n")) }
-        guard let end else {
+        let read = try unread.withUnsafeReadableBytes { bytes throws(TransferError) -> (line: [UInt8], length: Int)? in
+            var lines = LineReader(bytes)
+            guard let line = try lines.next() else { return nil }
+            guard line.count <= limit else { throw Self.malformed("\(what) too long") }
+            return (Array(UnsafeRawBufferPointer(rebasing: bytes[line])), lines.consumed)
+        }
+        guard let read else {
+            // No line break yet: a line's break takes at most two bytes.
             guard unread.readableBytes <= limit + 1 else { throw Self.malformed("\(what) too long") }
             return nil
         }
-        guard end <= limit + 1 else { throw Self.malformed("\(what) too long") }
-        var line = unread.readBytes(length: end + 1)!
-        line.removeLast()
-        if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        guard !line.contains(UInt8(ascii: "\r")) else { throw Self.malformed("a stray carriage return") }
-        return line
+        unread.moveReaderIndex(forwardBy: read.length)
+        return read.line
     }
 
     /// `chunk-size [chunk-ext]`: hexadecimal digits, then nothing or extensions (ignored).
@@ -389,7 +391,7 @@ struct PlainResponseParser {
         return size
     }
 
-    private static func malformed(_ what: String) -> TransferError {
+    fileprivate static func malformed(_ what: String) -> TransferError {
         // A server that sends garbage once will send it again: no retries.
         .permanent("malformed response from the server (\(what))")
     }
@@ -400,6 +402,9 @@ struct PlainResponseParser {
 private struct LineReader {
     private let bytes: UnsafeRawBufferPointer
     private var position = 0
+
+    /// Bytes taken by the lines read so far, their breaks included.
+    var consumed: Int { position }
 
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -413,7 +418,7 @@ private struct LineReader {
         position = end + 1
         if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         guard memchr(base + start, Int32(UInt8(ascii: "\r")), end - start) == nil else {
-            throw .permanent("malformed response from the server (a stray carriage return)")
+            throw PlainResponseParser.malformed("a stray carriage return")
         }
         return start..<end
     }
