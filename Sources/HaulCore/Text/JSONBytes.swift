@@ -15,18 +15,7 @@ public enum JSONBytes {
     /// instructions a number.
     @inlinable
     public static func appendDecimal(_ value: some BinaryInteger, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = UInt64(value.magnitude)
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
-        }
+        write(to: &out, atMost: 20) { $0.appendDecimal(value) }
     }
 
     /// Appends `seconds` as `seconds.description` writes it, for a time stamp of at most six
