@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import HaulEngine
 
@@ -24,5 +25,70 @@ final class DiskSpaceTests: XCTestCase {
 
     func testNoVolumeForAMissingPath() {
         XCTAssertNil(DiskSpace.Volume(holding: "/nonexistent-\(UUID().uuidString)"))
+    }
+
+    // MARK: VolumeCache
+
+    /// A `statfs` stand-in that counts its calls, and a clock the test moves.
+    private final class FakeFileSystem: Sendable {
+        let reads = Mutex(0)
+        let available = Mutex<Int64>(1000)
+        let clock = Mutex(0.0)
+
+        func cache() -> DiskSpace.VolumeCache {
+            DiskSpace.VolumeCache(
+                maxAge: 0.5,
+                read: { path in
+                    self.reads.withLock { $0 += 1 }
+                    return path == "/missing" ? nil : DiskSpace.Volume(available: self.available.withLock { $0 }, inMemory: path == "/shm")
+                },
+                now: { self.clock.withLock { $0 } }
+            )
+        }
+    }
+
+    func testAReadingServesWhileItIsRecentAndCountsWhatTransfersWereTold() throws {
+        let fs = FakeFileSystem()
+        let cache = fs.cache()
+        XCTAssertEqual(cache.volume(holding: "/d", writing: 100)?.available, 1000)
+        XCTAssertEqual(cache.volume(holding: "/d", writing: 100)?.available, 900)
+        XCTAssertEqual(cache.volume(holding: "/d", writing: nil)?.available, 800)
+        XCTAssertEqual(fs.reads.withLock { $0 }, 1)
+        // Each directory has its own reading.
+        XCTAssertEqual(cache.volume(holding: "/shm", writing: 1)?.inMemory, true)
+        XCTAssertEqual(fs.reads.withLock { $0 }, 2)
+    }
+
+    func testAnOldReadingIsReadAgain() throws {
+        let fs = FakeFileSystem()
+        let cache = fs.cache()
+        _ = cache.volume(holding: "/d", writing: 100)
+        fs.available.withLock { $0 = 50 }
+        fs.clock.withLock { $0 = 0.6 }
+        let volume = try XCTUnwrap(cache.volume(holding: "/d", writing: 100))
+        XCTAssertEqual(fs.reads.withLock { $0 }, 2)
+        XCTAssertEqual(volume.shortfall(writing: 100), 50)
+    }
+
+    /// Past half of the space a reading found, every file is checked against a new one: a
+    /// nearly full disk is read for each.
+    func testANearlyUsedUpReadingIsReadAgain() throws {
+        let fs = FakeFileSystem()
+        let cache = fs.cache()
+        _ = cache.volume(holding: "/d", writing: 400)
+        XCTAssertEqual(fs.reads.withLock { $0 }, 1)
+        fs.available.withLock { $0 = 600 }
+        XCTAssertEqual(cache.volume(holding: "/d", writing: 200)?.available, 600)
+        XCTAssertEqual(fs.reads.withLock { $0 }, 2)
+        XCTAssertEqual(cache.volume(holding: "/d", writing: 400)?.available, 600)
+        XCTAssertEqual(fs.reads.withLock { $0 }, 3)
+    }
+
+    func testAFailedReadingIsNotKept() {
+        let fs = FakeFileSystem()
+        let cache = fs.cache()
+        XCTAssertNil(cache.volume(holding: "/missing", writing: 1))
+        XCTAssertNil(cache.volume(holding: "/missing", writing: 1))
+        XCTAssertEqual(fs.reads.withLock { $0 }, 2)
     }
 }

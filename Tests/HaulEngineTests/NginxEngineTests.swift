@@ -50,6 +50,21 @@ final class NginxEngineTests: EngineTestCase {
         assertSameContents(b.path!, www + "/data.bin")
     }
 
+    /// A `.part` nobody in this state file claims (another program's, or a download's of another
+    /// state file) is never written into: the download takes the next name.
+    func testAForeignPartFileIsLeftAloneAndTheNextNameTaken() async throws {
+        try TestFiles.random(www + "/data.bin", size: 1000)
+        try "theirs".write(toFile: downloadDirectory + "/data.bin.part", atomically: false, encoding: .utf8)
+        let engine = try makeEngine()
+        let id = try await add(engine, nginx.url("data.bin"))
+        await engine.start()
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.fileName, "data (1).bin")
+        assertSameContents(d.path!, www + "/data.bin")
+        XCTAssertEqual(try String(contentsOfFile: downloadDirectory + "/data.bin.part", encoding: .utf8), "theirs")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: downloadDirectory + "/data.bin"))
+    }
+
     /// tmpfs (where placing skips fsync and the worker thread): files land whole, an existing
     /// file keeps its name, and no `.part` is left.
     func testDownloadsIntoTmpfsLandWholeWithoutReplacingAFile() async throws {

@@ -38,4 +38,19 @@ final class PartFileTests: XCTestCase {
         XCTAssertEqual(TestFiles.contents(path), Data([1, 2, 3] + bytes))
         XCTAssertEqual(writer.dropBehind?.wanted.load(ordering: .relaxed), false)
     }
+
+    /// A new name's `.part` is created exclusively: one already there is reported, not opened.
+    func testAnExclusiveCreateLeavesAnExistingFileAlone() throws {
+        let dir = TestDirectory("partfile")
+        let path = dir.path + "/taken.bin.part"
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: path))
+
+        XCTAssertThrowsError(try PartFile(path: path, truncate: true, exclusive: true)) { error in
+            XCTAssertEqual((error as? FileError)?.isTaken, true)
+        }
+        XCTAssertEqual(TestFiles.contents(path), Data("theirs".utf8))
+        let fresh = try PartFile(path: dir.path + "/free.bin.part", truncate: true, exclusive: true)
+        fresh.close()
+        XCTAssertEqual(TestFiles.contents(dir.path + "/free.bin.part"), Data())
+    }
 }

@@ -22,8 +22,9 @@ extension Engine {
 
     /// Sets `download.fileName` to a free name based on `suggestion`: one no other download has
     /// claimed and nothing on disk has, as a file or as a `.part`. `freeOnDisk` is a name the
-    /// transfer found free on disk itself, so the engine does not wait on the file system for
-    /// it (only for the names after it, when another download holds it).
+    /// transfer found no file by and whose `.part` it creates exclusively (see
+    /// ``TransferRunner``), so the engine does not wait on the file system for it (only for the
+    /// names after it, when another download holds it).
     private func claimName(_ suggestion: String, for download: inout Download, keepingPart: String? = nil, freeOnDisk: String? = nil) {
         let id = download.id
         let directory = download.directory
@@ -37,9 +38,10 @@ extension Engine {
         }
     }
 
-    /// Whether `name` is free in `directory` on disk: no file and no `.part` by that name.
-    static func isFreeOnDisk(_ name: String, in directory: String) -> Bool {
-        !somethingExists(at: Download.path(of: name, in: directory)) && !somethingExists(at: Download.path(of: name, in: directory, suffix: ".part"))
+    /// Whether no file by `name` is in `directory` (its `.part` is not looked at: a new name's
+    /// `.part` is created exclusively, which tells the same for one lookup less).
+    static func isFinalNameFree(_ name: String, in directory: String) -> Bool {
+        !somethingExists(at: Download.path(of: name, in: directory))
     }
 
     /// Any entry at `path`, a dangling symlink included (`lstat`, so a link can never be written through).

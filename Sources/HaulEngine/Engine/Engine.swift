@@ -23,6 +23,8 @@ public actor Engine {
     let stateFile: StateFile
     let lock: StateLock
     let journal: StateJournal
+    /// Free space of the download directories, for transfers' early disk-full check.
+    let volumes = DiskSpace.VolumeCache()
     var saveScheduled = false
     let saver: StateSaver
     var saveSequence: UInt64 = 0

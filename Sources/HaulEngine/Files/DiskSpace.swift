@@ -21,6 +21,11 @@ enum DiskSpace {
         /// tmpfs or ramfs: its files live in memory, so there is nothing for `fsync` to make durable.
         let inMemory: Bool
 
+        init(available: Int64, inMemory: Bool) {
+            self.available = available
+            self.inMemory = inMemory
+        }
+
         init?(holding path: String) {
             var info = statfs()
             guard haul_statfs(path, &info) == 0 else { return nil }

@@ -12,9 +12,12 @@ final class PartFile {
     private var fd: Int32
 
     /// Opens (creating if needed, mode 0644); `truncate` starts it over at zero bytes.
-    init(path: String, truncate: Bool) throws(FileError) {
+    /// `exclusive` creates it or fails with `EEXIST` (``FileError/isTaken``): a new name's
+    /// `.part` that is already there belongs to someone else and is never written into.
+    init(path: String, truncate: Bool, exclusive: Bool = false) throws(FileError) {
         self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0o644)
+        let flags = exclusive ? O_EXCL : (truncate ? O_TRUNC : 0)
+        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0o644)
         guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
     }
 
@@ -122,6 +125,8 @@ struct FileError: Error, CustomStringConvertible {
     let code: Int32
 
     var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+    /// An exclusive create found something by that name.
+    var isTaken: Bool { code == EEXIST }
 
     var description: String {
         if isDiskFull { return "disk full while writing \(path)" }

@@ -27,7 +27,8 @@ struct ResponseInfo: Sendable {
     }
 
     var name: Name
-    /// A suggested name the transfer found free on disk (no file, no `.part`).
+    /// A suggested name the transfer found no file by on disk; its `.part` the transfer creates
+    /// exclusively, so the engine looks up neither.
     var freeOnDisk: String? = nil
     var receivedBytes: Int64
     var totalBytes: Int64?

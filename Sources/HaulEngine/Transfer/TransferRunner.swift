@@ -69,7 +69,7 @@ struct TransferRunner: Sendable {
                 continue
             case .alreadyComplete(let total):
                 guard let name = job.fileName else { throw TransferError.permanent("server says complete but nothing was downloaded") }
-                try await place(&job, name: name, size: total, inMemory: DiskSpace.Volume(holding: job.directory)?.inMemory ?? false)
+                try await place(&job, name: name, size: total, inMemory: engine.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false)
                 return
             case .write(let writeOffset, var total, let startOver):
                 var resumable = Self.resumable(head, startOver: startOver)
@@ -88,7 +88,7 @@ struct TransferRunner: Sendable {
                     total = nil
                     resumable = false
                 }
-                let volume = DiskSpace.Volume(holding: job.directory)
+                let volume = engine.volumes.volume(holding: job.directory, writing: total.map { $0 - writeOffset })
                 if let total, let shortfall = volume?.shortfall(writing: total - writeOffset) {
                     throw TransferError.diskFull(shortfall: shortfall)
                 }
@@ -100,9 +100,8 @@ struct TransferRunner: Sendable {
                 } else {
                     let suggested = job.requestedName ?? FileNaming.suggestedName(contentDisposition: head["content-disposition"], url: finalURL)
                     naming = .suggested(suggested)
-                    if Engine.isFreeOnDisk(suggested, in: job.directory) { freeOnDisk = suggested }
+                    if Engine.isFinalNameFree(suggested, in: job.directory) { freeOnDisk = suggested }
                 }
-                let claiming = job.fileName == nil
                 let info = ResponseInfo(
                     name: naming,
                     freeOnDisk: freeOnDisk,
@@ -116,16 +115,19 @@ struct TransferRunner: Sendable {
                 )
                 job.etag = info.etag
                 job.lastModified = info.lastModified
-                // A new name is claimed, and journaled, before the `.part` exists: a crash can never
-                // leave a `.part` the state does not know. The transfer writes the journal, so the
-                // engine's actor does not wait on the file system.
-                guard let name = await engine.transferBegan(job.id, job.generation, info) else { throw CancellationError() }
-                if claiming { engine.journal.append(.init(id: job.id, fileName: name, totalBytes: total, finished: false)) }
+                guard var name = await engine.transferBegan(job.id, job.generation, info) else { throw CancellationError() }
+                let part: PartFile
+                if case .suggested(let suggested) = naming {
+                    let created = try await createPart(job, name: name, suggestion: suggested, total: total)
+                    part = created.part
+                    name = created.name
+                } else {
+                    part = try PartFile(path: partPath(job, name), truncate: writeOffset == 0)
+                    if writeOffset > 0 { try part.truncate(to: writeOffset) }
+                }
                 job.fileName = name
                 bodyTaken = true
-                let size = try await stream(
-                    response, into: partPath(job, name), from: writeOffset, total: total, job: job, had: had, progressMade: &progressMade
-                )
+                let size = try await stream(response, into: part, from: writeOffset, total: total, job: job, had: had, progressMade: &progressMade)
                 try await place(&job, name: name, size: size, inMemory: volume?.inMemory ?? false)
                 return
             }
@@ -236,20 +238,32 @@ struct TransferRunner: Sendable {
         return Response(head, sink: sink, cancel: { task.cancel() })
     }
 
-    /// Has the body written at `offset`… (on the event loop, see `ResponseSink`) while
-    /// passing its progress on to the engine; returns the final size. Progress is made when the
-    /// file gets past `had` bytes, what it held before the attempt (`offset` is that or 0).
-    private func stream(
-        _ response: Response, into path: String, from offset: Int64, total: Int64?, job: TransferJob, had: Int64, progressMade: inout Bool
-    ) async throws -> Int64 {
-        let part: PartFile
-        do {
-            part = try PartFile(path: path, truncate: offset == 0)
-            if offset > 0 { try part.truncate(to: offset) }
-        } catch {
-            response.drop()
-            throw error
+    /// Journals the claim of a new name, then creates its `.part`, exclusively: a crash can
+    /// never leave a `.part` the state does not know, and a `.part` already there by that name
+    /// (another program's, or a download's of another state file) is never written into; the
+    /// engine then claims the next free name based on `suggestion`. The transfer writes the
+    /// journal, so the engine's actor does not wait on the file system.
+    private func createPart(_ job: TransferJob, name claimed: String, suggestion: String, total: Int64?) async throws -> (part: PartFile, name: String) {
+        var name = claimed
+        while true {
+            engine.journal.append(.init(id: job.id, fileName: name, totalBytes: total, finished: false))
+            do {
+                let part = try PartFile(path: partPath(job, name), truncate: true, exclusive: true)
+                return (part, name)
+            } catch {
+                guard error.isTaken else { throw error }
+                guard let next = await engine.transferClaimName(job.id, job.generation, suggestion, total: total) else { throw CancellationError() }
+                name = next
+            }
         }
+    }
+
+    /// Has the body written into `part` from `offset` (on the event loop, see `ResponseSink`)
+    /// while passing its progress on to the engine; returns the final size. Progress is made
+    /// when the file gets past `had` bytes, what it held before the attempt (`offset` is that or 0).
+    private func stream(
+        _ response: Response, into part: PartFile, from offset: Int64, total: Int64?, job: TransferJob, had: Int64, progressMade: inout Bool
+    ) async throws -> Int64 {
         // Closed only after the request has ended: no write can come later.
         defer { part.close() }
         // Dropping written pages pays off for large bodies; a small one is done before it matters.

@@ -1,0 +1,53 @@
+import Synchronization
+
+extension DiskSpace {
+    /// What `statfs` said about each download directory, reused for a moment: with many small
+    /// files one `statfs` per file was ~1.3 % of `haul run`'s CPU (issue 6, (b)).
+    ///
+    /// A reading serves for up to `maxAge` seconds, as long as the bytes transfers were told
+    /// fit since then stay within half of the space it found; else `statfs` runs again. So a
+    /// nearly full disk is read for every file. A reading that is out of date can only let the
+    /// early check pass: a write that then finds the disk full pauses the download all the same.
+    final class VolumeCache: Sendable {
+        private struct Reading {
+            var volume: Volume
+            var time: Double
+            /// Bytes transfers were told fit since the reading.
+            var granted: Int64
+        }
+
+        private let readings = Mutex<[String: Reading]>([:])
+        private let maxAge: Double
+        private let read: @Sendable (String) -> Volume?
+        private let now: @Sendable () -> Double
+
+        init(
+            maxAge: Double = 0.5,
+            read: @escaping @Sendable (String) -> Volume? = { Volume(holding: $0) },
+            now: @escaping @Sendable () -> Double = Monotonic.seconds
+        ) {
+            self.maxAge = maxAge
+            self.read = read
+            self.now = now
+        }
+
+        /// The file system holding `directory`, about to take `bytes` more (nil: not known).
+        func volume(holding directory: String, writing bytes: Int64?) -> Volume? {
+            let time = now()
+            let adding = max(0, bytes ?? 0)
+            let recent = readings.withLock { readings -> Volume? in
+                guard var reading = readings[directory], time - reading.time < maxAge,
+                      (reading.granted + adding) * 2 <= reading.volume.available
+                else { return nil }
+                let left = Volume(available: reading.volume.available - reading.granted, inMemory: reading.volume.inMemory)
+                reading.granted += adding
+                readings[directory] = reading
+                return left
+            }
+            if let recent { return recent }
+            guard let volume = read(directory) else { return nil }
+            readings.withLock { $0[directory] = Reading(volume: volume, time: time, granted: adding) }
+            return volume
+        }
+    }
+}
