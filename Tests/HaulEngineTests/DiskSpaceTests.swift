@@ -84,6 +84,17 @@ final class DiskSpaceTests: XCTestCase {
         XCTAssertEqual(fs.reads.withLock { $0 }, 3)
     }
 
+    /// A size no disk has (a server can claim up to `Int64.max`) is checked against a new
+    /// reading each time, and nothing overflows.
+    func testAnImpossibleSizeIsReadAgainWithoutOverflow() throws {
+        let fs = FakeFileSystem()
+        let cache = fs.cache()
+        XCTAssertEqual(cache.volume(holding: "/d", writing: .max)?.shortfall(writing: .max), .max - 1000)
+        XCTAssertEqual(cache.volume(holding: "/d", writing: .max)?.available, 1000)
+        XCTAssertEqual(cache.volume(holding: "/d", writing: 10)?.available, 1000)
+        XCTAssertEqual(fs.reads.withLock { $0 }, 3)
+    }
+
     func testAFailedReadingIsNotKept() {
         let fs = FakeFileSystem()
         let cache = fs.cache()

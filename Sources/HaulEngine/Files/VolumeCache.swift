@@ -17,6 +17,8 @@ extension DiskSpace {
         }
 
         private let readings = Mutex<[String: Reading]>([:])
+        /// Readings kept before the out-of-date ones are dropped.
+        private static let kept = 32
         private let maxAge: Double
         private let read: @Sendable (String) -> Volume?
         private let now: @Sendable () -> Double
@@ -36,8 +38,9 @@ extension DiskSpace {
             let time = now()
             let adding = max(0, bytes ?? 0)
             let recent = readings.withLock { readings -> Volume? in
+                // Written so that no size a server claims can overflow.
                 guard var reading = readings[directory], time - reading.time < maxAge,
-                      (reading.granted + adding) * 2 <= reading.volume.available
+                      adding <= reading.volume.available / 2 - reading.granted
                 else { return nil }
                 let left = Volume(available: reading.volume.available - reading.granted, inMemory: reading.volume.inMemory)
                 reading.granted += adding
@@ -46,7 +49,11 @@ extension DiskSpace {
             }
             if let recent { return recent }
             guard let volume = read(directory) else { return nil }
-            readings.withLock { $0[directory] = Reading(volume: volume, time: time, granted: adding) }
+            readings.withLock { readings in
+                // A daemon may write into many directories over its life: old readings go.
+                if readings.count >= Self.kept { readings = readings.filter { time - $0.value.time < maxAge } }
+                readings[directory] = Reading(volume: volume, time: time, granted: adding)
+            }
             return volume
         }
     }
