@@ -53,4 +53,22 @@ final class PartFileTests: XCTestCase {
         fresh.close()
         XCTAssertEqual(TestFiles.contents(dir.path + "/free.bin.part"), Data())
     }
+
+    /// A resumed download opens its `.part` again: a symbolic link put in its place is not
+    /// followed, and what it points at is left as it was.
+    func testALinkInThePartsPlaceIsNotWrittenThrough() throws {
+        let dir = TestDirectory("partfile")
+        let victim = dir.path + "/victim.txt"
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: victim))
+        let link = dir.path + "/file.bin.part"
+        XCTAssertEqual(symlink(victim, link), 0)
+
+        for truncate in [false, true] {
+            XCTAssertThrowsError(try PartFile(path: link, truncate: truncate)) { error in
+                XCTAssertEqual((error as? FileError)?.code, ELOOP)
+                XCTAssertTrue("\(error)".contains("it is a symbolic link"), "\(error)")
+            }
+        }
+        XCTAssertEqual(TestFiles.contents(victim), Data("keep".utf8))
+    }
 }

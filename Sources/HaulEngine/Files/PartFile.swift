@@ -14,10 +14,12 @@ final class PartFile {
     /// Opens (creating if needed, mode 0644); `truncate` starts it over at zero bytes.
     /// `exclusive` creates it or fails with `EEXIST` (``FileError/isTaken``): a new name's
     /// `.part` that is already there belongs to someone else and is never written into.
+    /// A symbolic link in the `.part`'s place is never followed (`ELOOP`): a download writes
+    /// only into a file of its own.
     init(path: String, truncate: Bool, exclusive: Bool = false) throws(FileError) {
         self.path = path
         let flags = exclusive ? O_EXCL : (truncate ? O_TRUNC : 0)
-        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0o644)
+        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | flags, 0o644)
         guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
     }
 
@@ -130,6 +132,7 @@ struct FileError: Error, CustomStringConvertible {
 
     var description: String {
         if isDiskFull { return "disk full while writing \(path)" }
+        if code == ELOOP { return "cannot \(operation) \(path): it is a symbolic link (haul writes only into files of its own)" }
         return "cannot \(operation) \(path): \(String(cString: strerror(code)))"
     }
 }
