@@ -80,11 +80,24 @@ final class FileNamingTests: XCTestCase {
         XCTAssertEqual(FileNaming.suggestedName(contentDisposition: "attachment; filename=\"../\"", url: "http://h/x/..%2F..%2Fpasswd"), "passwd")
     }
 
+    func testACompressionSuffixKeepsTheTypeBeforeIt() {
+        XCTAssertEqual(FileNaming.splitExtension("dataset.csv.gz").1, ".csv.gz")
+        XCTAssertEqual(FileNaming.splitExtension("dump.SQL.ZST").1, ".SQL.ZST")
+        XCTAssertEqual(FileNaming.splitExtension("a.tar.xz").1, ".tar.xz")
+        XCTAssertEqual(FileNaming.splitExtension("logs.ndjson.gz").1, ".gz", "six letters is not taken for a type")
+        XCTAssertEqual(FileNaming.splitExtension("release-1.2.gz").1, ".gz", "a version number is not a type")
+        XCTAssertEqual(FileNaming.splitExtension("file.csv.bak").1, ".bak", "only compression suffixes pair up")
+        XCTAssertEqual(FileNaming.splitExtension(".gz").1, "")
+        XCTAssertEqual(FileNaming.splitExtension(".bashrc.gz").1, ".gz", "a leading dot is part of the name")
+        XCTAssertEqual(FileNaming.splitExtension("x.gz").0, "x")
+    }
+
     func testUniqueNameCountsUp() {
         let taken: Set = ["a.txt", "a (1).txt", "b.tar.gz", "noext"]
         XCTAssertEqual(FileNaming.uniqueName("a.txt", isTaken: taken.contains), "a (2).txt")
         XCTAssertEqual(FileNaming.uniqueName("b.tar.gz", isTaken: taken.contains), "b (1).tar.gz")
         XCTAssertEqual(FileNaming.uniqueName("noext", isTaken: taken.contains), "noext (1)")
+        XCTAssertEqual(FileNaming.uniqueName("dataset.csv.gz", isTaken: { $0 == "dataset.csv.gz" }), "dataset (1).csv.gz")
         XCTAssertEqual(FileNaming.uniqueName("free.bin", isTaken: taken.contains), "free.bin")
     }
 }

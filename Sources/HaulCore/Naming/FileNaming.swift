@@ -65,16 +65,28 @@ public enum FileNaming {
         }
     }
 
-    /// "a.tar.gz" → ("a", ".tar.gz"); "notes" → ("notes", "").
+    /// Suffixes that compress the file named before them: "dataset.csv.gz" is a CSV file.
+    static let compressionSuffixes: Set<String> = ["gz", "bz2", "xz", "zst", "lz", "lz4", "lzma", "br", "z"]
+
+    /// "a.tar.gz" → ("a", ".tar.gz"), "dataset.csv.gz" → ("dataset", ".csv.gz"), "notes" →
+    /// ("notes", ""). A compression suffix keeps the extension before it when that one looks like
+    /// a file type (1–5 letters and digits, starting with a letter), so a second copy is
+    /// "dataset (1).csv.gz", not "dataset.csv (1).gz"; "release-1.2.gz" stays ("release-1.2", ".gz").
     static func splitExtension(_ name: String) -> (String, String) {
-        let lower = name.lowercased()
-        for compound in [".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst"] where lower.hasSuffix(compound) && lower.count > compound.count {
-            let cut = name.index(name.endIndex, offsetBy: -compound.count)
-            return (String(name[..<cut]), String(name[cut...]))
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        let last = name[name.index(after: dot)...]
+        if compressionSuffixes.contains(last.lowercased()),
+           let inner = name[..<dot].lastIndex(of: "."), inner != name.startIndex {
+            let type = name[name.index(after: inner)..<dot]
+            if (1...5).contains(type.count), type.first?.isLetter == true,
+               type.allSatisfy(\.isASCIILetterOrDigit) {
+                return (String(name[..<inner]), String(name[inner...]))
+            }
         }
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            return (String(name[..<dot]), String(name[dot...]))
-        }
-        return (name, "")
+        return (String(name[..<dot]), String(name[dot...]))
     }
+}
+
+private extension Character {
+    var isASCIILetterOrDigit: Bool { isASCII && (isLetter || isNumber) }
 }
