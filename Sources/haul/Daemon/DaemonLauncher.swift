@@ -11,15 +11,13 @@ enum DaemonLauncher {
         let description: String
     }
 
-    /// The daemon's log: next to the state file.
-    static func logPath(statePath: String) -> String { statePath + ".daemon.log" }
-
     /// Returns the daemon's pid once its socket answers (the caller has released the state file).
     static func launch(_ options: StateOptions, onComplete: String?) async throws -> pid_t {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var arguments = [executable, "daemon", "--exit-when-idle", "--state", options.statePath]
         if let onComplete { arguments += ["--on-complete", onComplete] }
-        let log = logPath(statePath: options.statePath)
+        let log = DaemonLog.path(statePath: options.statePath)
+        DaemonLog.rotate(log)
         let pid = try ProcessLauncher.spawn(arguments, environment: options.environment, output: log, newSession: true)
         for _ in 0..<100 {
             var status: Int32 = 0
