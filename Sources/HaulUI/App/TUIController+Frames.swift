@@ -1,0 +1,117 @@
+import HaulCore
+
+/// Frames: the damaged rows, the status line and the overlays drawn into the grid.
+extension TUIController {
+    /// Renders what changed into ``grid`` and says which rows to copy to the terminal.
+    public func frame(now: Double) -> Damage {
+        lastFrameWork = FrameWork()
+        let damage = render(now: now)
+        switch damage {
+        case .none: break
+        case .full: lastFrameWork.rows = grid.height
+        case .rows(let rows): lastFrameWork.rows = rows.count
+        }
+        return damage
+    }
+
+    func render(now: Double) -> Damage {
+        if listDirty || (sort.followsProgress && now - lastResort >= 1) { rebuildList(now: now) }
+        let full = fullRedraw
+        fullRedraw = false
+        if full { router.invalidateAll() }
+        var rows: [Int] = []
+        if router.takeHeaderDirty() {
+            HeaderView.draw(model, metered: network.label, into: &grid, row: layout.headerRow, glyphs: glyphs)
+            rows.append(layout.headerRow)
+        }
+        for slot in router.takeDirtySlots() {
+            drawSlot(slot)
+            rows.append(layout.row(forSlot: slot))
+        }
+        if statusDirty || full {
+            statusDirty = false
+            drawStatus()
+            rows.append(layout.statusRow)
+        }
+        if full {
+            TitleView.draw(columns, into: &grid, row: layout.titleRow)
+            FooterView.draw(into: &grid, row: layout.footerRow)
+        }
+        if mode.isOverlay, full || !rows.isEmpty {
+            drawOverlay()
+            return .full
+        }
+        if full { return .full }
+        return rows.isEmpty ? .none : .rows(rows)
+    }
+
+    func drawSlot(_ slot: Int) {
+        let row = layout.row(forSlot: slot)
+        guard row < layout.statusRow else { return }
+        guard let id = router.slots.id(at: slot), let d = model[id] else {
+            grid.clear(row: row)
+            if slot == 0, visible.isEmpty {
+                let hint = isLoading ? "Loading the downloads…" : model.order.isEmpty ? "No downloads yet — press a to add a URL." : "Nothing matches the filter — press / then Esc to clear it."
+                grid.write(hint, row: row, column: 2, style: .dim)
+            }
+            return
+        }
+        RowView.draw(d, sample: model.sample(for: id), into: &grid, row: row, columns: columns, selected: scroll + slot == selectedIndex, glyphs: glyphs)
+    }
+
+    func drawStatus() {
+        let row = layout.statusRow
+        grid.clear(row: row)
+        switch mode {
+        case .filter(let editor):
+            let x = grid.write("filter: ", row: row, column: 0, style: .bold)
+            grid.write(TerminalText.sanitize(editor.string) + (glyphs == .unicode ? "▏" : "_") + "   Enter keeps · Esc clears", row: row, column: x, style: .plain)
+        case .meteredLimit(let editor):
+            let x = grid.write("metered speed cap (e.g. 500K; empty = none): ", row: row, column: 0, style: .bold)
+            grid.write(TerminalText.sanitize(editor.string) + (glyphs == .unicode ? "▏" : "_"), row: row, column: x, style: .plain)
+        case .confirm(let question):
+            grid.write(questionText(question), row: row, column: 0, style: Style(color: .yellow, bold: true))
+        default:
+            if let status {
+                grid.write(status.text, row: row, column: 0, style: status.isError ? .error : .plain)
+            } else {
+                var info = "sort: \(sort.rawValue)"
+                if !filterText.isEmpty { info += " · filter: \(TerminalText.sanitize(filterText))" }
+                info += " · \(visible.count) of \(model.order.count) shown"
+                grid.write(info, row: row, column: 0, style: .dim)
+            }
+        }
+    }
+
+    func questionText(_ question: Confirmation) -> String {
+        func name(_ id: DownloadID) -> String { model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue }
+        switch question {
+        case .cancel(let id): return "Cancel \(name(id)) and delete its partial data? [y/N]"
+        case .remove(let id): return "Remove \(name(id)) from the list? [y/N]"
+        case .deleteFile(let id):
+            return "Also delete the file \(model[id]?.path.map { TerminalText.sanitize($0) } ?? "")? [y/N] (N keeps it)"
+        case .allowAndResume(let id):
+            return "The network is metered. Allow \(name(id)) on metered networks and resume it? [y/N]"
+        case .quitWhileRunning(let count):
+            let what = count == 1 ? "1 download is" : "\(count) downloads are"
+            return "\(what) running. Keep downloading in the background? [y]es · [n]o, pause · Esc stays"
+        }
+    }
+
+    func drawOverlay() {
+        switch mode {
+        case .details(let id):
+            guard let d = model[id] else { return }
+            BoxView.draw(title: "Details", lines: DetailsView.lines(for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width)), into: &grid, glyphs: glyphs)
+        case .help:
+            let lines = KeyMap.help.map { (DisplayWidth.fit($0.0, width: 14) + $0.1, Style.plain) } + [("", .plain), ("Esc closes", .dim)]
+            BoxView.draw(title: "Keys", lines: lines, into: &grid, glyphs: glyphs)
+        case .add(let form):
+            BoxView.draw(title: "Add a download", lines: form.lines(width: min(grid.width - 2, BoxView.maxWidth), glyphs: glyphs), into: &grid, glyphs: glyphs)
+        case .away(let report):
+            BoxView.draw(title: "While you were away", lines: AwayView.lines(report, glyphs: glyphs, height: grid.height - 4), into: &grid, glyphs: glyphs)
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import HaulCore
+
+/// Keys: what each does in each mode, and the effects the backend carries out.
+extension TUIController {
+    public func handle(_ key: Key) -> [Effect] {
+        if key == .resize { return [] }
+        if status != nil, mode == .list {
+            status = nil
+            statusDirty = true
+        }
+        switch mode {
+        case .list: return handleList(key)
+        case .filter(var editor): return handleFilter(key, &editor)
+        case .meteredLimit(var editor): return handleMeteredLimit(key, &editor)
+        case .add(var form): return handleAdd(key, &form)
+        case .confirm(let question): return handleConfirm(key, question)
+        case .away:
+            setMode(.list)
+            return []
+        case .details, .help:
+            if key == .escape || key == .enter || key == .character("q") || key == .character("?") { setMode(.list) }
+            return []
+        }
+    }
+
+    func handleList(_ key: Key) -> [Effect] {
+        // Keys typed before the first frame act on the list as it will be shown.
+        if listDirty { rebuildList(now: lastResort) }
+        if key == .escape, !filterText.isEmpty {
+            filterText = ""
+            listDirty = true
+            report("filter cleared")
+            return []
+        }
+        // Ctrl-C leaves at once, like a signal: nothing is asked, everything is saved.
+        if key == .control("c") { return [.quit(.leave)] }
+        guard let action = KeyMap.action(for: key) else { return [] }
+        let page = max(1, layout.slotCount - 1)
+        switch action {
+        case .moveUp: select(selectedIndex - 1)
+        case .moveDown: select(selectedIndex + 1)
+        case .pageUp: select(selectedIndex - page)
+        case .pageDown: select(selectedIndex + page)
+        case .top: select(0)
+        case .bottom: select(visible.count - 1)
+        case .quit:
+            let running = model.order.compactMap { model[$0] }.filter(Self.keepsGoing).count
+            if running == 0 || !asksToKeepRunning { return [.quit(.leave)] }
+            setMode(.confirm(.quitWhileRunning(count: running)))
+        case .help: setMode(.help)
+        case .add: setMode(.add(AddForm(directory: defaultDirectory)))
+        case .filter: setMode(.filter(LineEditor(filterText)))
+        case .cycleSort:
+            sort = sort.next
+            listDirty = true
+            report("sorted by \(sort.rawValue)")
+        case .cycleMetered:
+            let next = network.mode.next
+            report("metered network: \(next.rawValue)")
+            return [.send(.setMeteredMode(next))]
+        case .setMeteredLimit:
+            setMode(.meteredLimit(LineEditor(network.limit.map { Formatting.bytes($0).replacingOccurrences(of: " ", with: "") } ?? "")))
+        case .togglePauseAll:
+            let anyActive = model.count(.waiting) + model.count(.downloading) > 0
+            report(anyActive ? "pausing all" : "resuming all")
+            return [.send(anyActive ? .pause(.all) : .resume(.all))]
+        case .details, .togglePause, .cancel, .remove, .retry, .toggleAllowMetered:
+            guard let d = selectedDownload else {
+                report("nothing selected — press a to add a download")
+                return []
+            }
+            return act(action, on: d)
+        }
+        return []
+    }
+
+    func act(_ action: ListAction, on d: Download) -> [Effect] {
+        let name = TerminalText.sanitize(d.displayName)
+        switch action {
+        case .details:
+            setMode(.details(d.id))
+        case .togglePause:
+            switch d.state {
+            case .waiting, .downloading: return [.send(.pause(.ids([d.id])))]
+            case .paused:
+                if network.isMetered && !d.allowMetered {
+                    setMode(.confirm(.allowAndResume(d.id)))
+                    return []
+                }
+                return [.send(.resume(.ids([d.id])))]
+            case .failed: report("\(name) failed — press r to retry")
+            case .finished: report("\(name) is already finished")
+            }
+        case .cancel:
+            if d.state == .finished { report("\(name) is finished; d removes it from the list") } else { setMode(.confirm(.cancel(d.id))) }
+        case .remove:
+            setMode(.confirm(.remove(d.id)))
+        case .retry:
+            if d.state == .failed || d.state == .paused { return [.send(.retry(.ids([d.id])))] }
+            report("only failed downloads can be retried")
+        case .toggleAllowMetered:
+            report(d.allowMetered ? "\(name) may no longer use a metered network" : "\(name) may use a metered network")
+            return [.send(.allowMetered(.ids([d.id]), !d.allowMetered))]
+        default:
+            break
+        }
+        return []
+    }
+
+    func handleFilter(_ key: Key, _ editor: inout LineEditor) -> [Effect] {
+        switch key {
+        case .enter:
+            setMode(.list)
+        case .escape:
+            filterText = ""
+            listDirty = true
+            setMode(.list)
+        default:
+            guard editor.handle(key) else { return [] }
+            mode = .filter(editor)
+            filterText = editor.string
+            listDirty = true
+            statusDirty = true
+        }
+        return []
+    }
+
+    func handleMeteredLimit(_ key: Key, _ editor: inout LineEditor) -> [Effect] {
+        switch key {
+        case .escape:
+            setMode(.list)
+        case .enter:
+            setMode(.list)
+            let text = editor.string.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty || text == "0" || text.lowercased() == "none" {
+                report("no speed cap on metered networks")
+                return [.send(.setMeteredLimit(nil))]
+            }
+            guard let limit = Formatting.parseSize(text.replacingOccurrences(of: "iB", with: "").replacingOccurrences(of: "/s", with: "")), limit > 0 else {
+                report("'\(TerminalText.sanitize(text))' is not a speed; try 500K or 2M", isError: true)
+                return []
+            }
+            report("metered speed cap: \(Formatting.rate(Double(limit)))")
+            return [.send(.setMeteredLimit(limit))]
+        default:
+            guard editor.handle(key) else { return [] }
+            mode = .meteredLimit(editor)
+            statusDirty = true
+        }
+        return []
+    }
+
+    func handleAdd(_ key: Key, _ form: inout AddForm) -> [Effect] {
+        switch key {
+        case .escape:
+            setMode(.list)
+            return []
+        case .tab, .down:
+            form.focus = (form.focus + 1) % form.fields.count
+        case .backTab, .up:
+            form.focus = (form.focus + form.fields.count - 1) % form.fields.count
+        case .enter:
+            return submit(form)
+        default:
+            guard form.fields[form.focus].handle(key) else { return [] }
+        }
+        mode = .add(form)
+        fullRedraw = true
+        return []
+    }
+
+    func submit(_ form: AddForm) -> [Effect] {
+        let url: String
+        do {
+            url = try DownloadURL.validate(form.fields[0].string)
+        } catch {
+            report(error.message, isError: true)
+            return []
+        }
+        var directory = form.fields[1].string.trimmingCharacters(in: .whitespaces)
+        if directory.isEmpty { directory = defaultDirectory }
+        if directory == "~" { directory = home } else if directory.hasPrefix("~/") { directory = home + directory.dropFirst(1) }
+        guard directory.hasPrefix("/") else {
+            report("the directory must be an absolute path (or start with ~/)", isError: true)
+            return []
+        }
+        let name = form.fields[2].string.trimmingCharacters(in: .whitespaces)
+        setMode(.list)
+        report("adding \(url)")
+        return [.send(.add([AddRequest(url: url, directory: directory, fileName: name.isEmpty ? nil : name)]))]
+    }
+
+    func handleConfirm(_ key: Key, _ question: Confirmation) -> [Effect] {
+        let yes = key == .character("y") || key == .character("Y")
+        if case .quitWhileRunning = question {
+            if yes { return [.quit(.background)] }
+            if key == .character("n") || key == .character("N") { return [.quit(.pause)] }
+            setMode(.list)
+            report("still here")
+            return []
+        }
+        setMode(.list)
+        guard yes else {
+            if case .deleteFile(let id) = question {
+                report("removed from the list; the file was kept")
+                return [.send(.remove(.ids([id]), deleteFiles: false))]
+            }
+            report("nothing changed")
+            return []
+        }
+        switch question {
+        case .cancel(let id):
+            return [.send(.cancel(.ids([id])))]
+        case .remove(let id):
+            if model[id]?.state == .finished, model[id]?.path != nil {
+                setMode(.confirm(.deleteFile(id)))
+                return []
+            }
+            return [.send(.remove(.ids([id]), deleteFiles: false))]
+        case .deleteFile(let id):
+            return [.send(.remove(.ids([id]), deleteFiles: true))]
+        case .allowAndResume(let id):
+            return [.send(.allowMetered(.ids([id]), true)), .send(.resume(.ids([id])))]
+        case .quitWhileRunning:
+            return []
+        }
+    }
+
+    /// Downloads that go on without the user: running, queued, or held by a policy that lifts by itself.
+    public static func keepsGoing(_ d: Download) -> Bool {
+        switch d.state {
+        case .waiting, .downloading: return true
+        case .paused: return d.pauseCause == .metered || d.pauseCause == .diskFull
+        case .finished, .failed: return false
+        }
+    }
+
+    /// Shows what happened while no UI was attached; any key closes it.
+    public func showAway(_ report: AwayReport) {
+        guard !report.isEmpty else { return }
+        setMode(.away(report))
+    }
+
+    func setMode(_ new: Mode) {
+        let wasOverlay = mode.isOverlay
+        mode = new
+        statusDirty = true
+        if wasOverlay || new.isOverlay { fullRedraw = true }
+        if case .confirm = new { status = nil }
+    }
+}
