@@ -41,13 +41,15 @@ struct TransferRunner: Sendable {
     /// One request (plus its redirects and at most two restarts without a range).
     private func attempt(_ job: inout TransferJob, progressMade: inout Bool) async throws {
         var restarts = 0
+        // The `.part`'s size, looked up once: within an attempt only a restart changes it.
+        var partSize = job.fileName.flatMap { PartFile.size(at: partPath(job, $0)) }
         // What the download had on disk before this attempt. Progress is getting past it: a
         // server that ignores ranges and cuts the body at the same point every time made each
         // attempt "progress" from 0 after it started over, and the retries never ran out.
-        let had = job.fileName.flatMap { PartFile.size(at: partPath(job, $0)) } ?? 0
+        let had = partSize ?? 0
         while true {
             var offset: Int64 = 0
-            if job.rangesUsable, let name = job.fileName, let size = PartFile.size(at: partPath(job, name)) { offset = size }
+            if job.rangesUsable, let size = partSize { offset = size }
 
             let (response, finalURL) = try await request(job, offset: offset)
             // Unless `stream` takes the body, it is dropped when this attempt ends.
@@ -64,7 +66,10 @@ struct TransferRunner: Sendable {
             case .restart(let reason):
                 restarts += 1
                 guard restarts <= 2 else { throw TransferError.transient(reason.rawValue) }
-                if let name = job.fileName { try PartFile(path: partPath(job, name), truncate: true).close() }
+                if let name = job.fileName {
+                    try PartFile(path: partPath(job, name), truncate: true).close()
+                    partSize = 0
+                }
                 await engine.transferNotice(job.id, job.generation, reason.rawValue)
                 continue
             case .alreadyComplete(let total):
