@@ -25,6 +25,9 @@ struct DownloadTable {
     private(set) var heldCount = 0
     /// Paths claimed by downloads that are not finished, so a new claim never reuses one.
     private(set) var claimedPaths: [String: DownloadID] = [:]
+    /// Counts the changes to what a save writes (rows and progress): the engine compares it
+    /// with its count at the last save to tell whether the state file is up to date.
+    private(set) var changeCount = 0
 
     /// Reads a download (with its latest progress); setting replaces it in place, appends a
     /// new one at the end of the list, or (nil) removes it, which is O(n) (see ``remove(_:)``).
@@ -37,6 +40,7 @@ struct DownloadTable {
         }
         set {
             guard let new = newValue else { return remove([id]) }
+            changeCount += 1
             progress[id] = nil
             if let position = positions[id] {
                 unindex(stored[position])
@@ -65,6 +69,7 @@ struct DownloadTable {
     /// Removes every download in `ids` in one pass (removing them one by one is O(n) each).
     mutating func remove(_ ids: Set<DownloadID>) {
         guard !ids.isEmpty else { return }
+        changeCount += 1
         var kept: [Download] = []
         kept.reserveCapacity(stored.count)
         for d in stored {
@@ -88,6 +93,7 @@ struct DownloadTable {
     /// Records a running download's byte count without touching ``stored``.
     mutating func recordProgress(_ id: DownloadID, received: Int64) {
         guard positions[id] != nil else { return }
+        changeCount += 1
         progress[id] = received
     }
 

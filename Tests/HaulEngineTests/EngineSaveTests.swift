@@ -1,0 +1,72 @@
+import Foundation
+import HaulCore
+import XCTest
+@testable import HaulEngine
+
+/// Shutting down writes the state file only when it is behind: a `haul run` with nothing to do
+/// does not rewrite 100,000 downloads.
+final class EngineSaveTests: EngineTestCase {
+    private var statePath: String { dir.path + "/state/state.json" }
+
+    /// The file's inode and modification time: a save replaces the file (write, then rename).
+    private func identity() throws -> String {
+        let attributes = try FileManager.default.attributesOfItem(atPath: statePath)
+        return "\(attributes[.systemFileNumber]!) \((attributes[.modificationDate] as! Date).timeIntervalSince1970)"
+    }
+
+    private func reopen() throws -> Engine {
+        let engine = try makeEngine()
+        engines.removeAll { $0 === engine }
+        return engine
+    }
+
+    func testAnEngineThatChangedNothingLeavesTheFileAlone() async throws {
+        let first = try reopen()
+        _ = try await add(first, "http://127.0.0.1:9/a.bin", paused: true)
+        await first.shutdown()
+        let written = try identity()
+
+        let idle = try reopen()
+        await idle.shutdown()
+        XCTAssertEqual(try identity(), written, "nothing changed, nothing written")
+
+        let changed = try reopen()
+        try await changed.perform(.setConcurrency(5))
+        await changed.shutdown()
+        XCTAssertNotEqual(try identity(), written, "a changed setting is saved")
+        let afterSetting = try identity()
+
+        let adding = try reopen()
+        _ = try await add(adding, "http://127.0.0.1:9/b.bin", paused: true)
+        await adding.shutdown()
+        XCTAssertNotEqual(try identity(), afterSetting, "a new download is saved")
+        let reread = try reopen()
+        let count = await reread.allDownloads.count
+        XCTAssertEqual(count, 2)
+        await reread.shutdown()
+    }
+
+    func testWhatTheDiskChangedAtLoadIsSaved() async throws {
+        // A paused download whose `.part` grew after the state was last written.
+        try FileManager.default.createDirectory(atPath: dir.path + "/state", withIntermediateDirectories: true)
+        let state = """
+        {"version":1,"settings":{"concurrency":3,"meteredMode":"off"},"downloads":[{"id":"abc123","url":"http://127.0.0.1:9/a.bin",\
+        "directory":"\(downloadDirectory!)","fileName":"a.bin","state":"paused","pauseCause":"user","receivedBytes":1000,\
+        "queueOrder":0,"addedAt":0}]}
+        """
+        try state.write(toFile: statePath, atomically: true, encoding: .utf8)
+        try Data(count: 1234).write(to: URL(fileURLWithPath: downloadDirectory + "/a.bin.part"))
+        let written = try identity()
+
+        let engine = try reopen()
+        await engine.shutdown()
+        XCTAssertNotEqual(try identity(), written, "the reconciled byte count is saved")
+        let data = try Data(contentsOf: URL(fileURLWithPath: statePath))
+        XCTAssertTrue(String(decoding: data, as: UTF8.self).contains(#""receivedBytes":1234"#))
+
+        let again = try identity()
+        let unchanged = try reopen()
+        await unchanged.shutdown()
+        XCTAssertEqual(try identity(), again, "once saved, the next start finds nothing to change")
+    }
+}
