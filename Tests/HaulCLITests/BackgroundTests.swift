@@ -127,6 +127,28 @@ final class BackgroundTests: CLITestCase {
         XCTAssertEqual(lockHolder(), daemon.pid, "the daemon itself goes on")
     }
 
+    func testATUIWhoseDaemonIsKilledTakesTheDownloadsOver() async throws {
+        try TestFiles.random(www + "/long.bin", size: 2_000_000)
+        _ = try await haul("add", nginx.url("slow/long.bin"))
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        children.append(daemon)
+        try await waitUntil { (self.fileSize(self.downloads + "/long.bin.part") ?? 0) > 0 }
+        let tui = try await openTUI()
+        try await tui.waitFor { self.row($0, "long.bin").contains("downloading") }
+
+        daemon.signal(SIGKILL)
+        _ = await daemon.wait(timeout: 10)
+        let told = try await tui.waitFor { $0.contains("this window carries on") }
+        XCTAssertTrue(told.contains("(pid \(daemon.pid)) stopped"), told)
+        try await waitUntil(timeout: 10) { self.lockHolder().map { $0 != daemon.pid } ?? false }
+        try await tui.waitFor(timeout: 30) { self.row($0, "long.bin").contains("done") }
+        XCTAssertTrue(sameFile(downloads + "/long.bin", www + "/long.bin"))
+        let resumed = nginx.accessLog().filter { $0.uri.hasSuffix("/long.bin") }
+        XCTAssertEqual(resumed.last?.status, 206, "the UI went on from the daemon's .part")
+        try await tui.send("q")
+        try await tui.waitFor { $0.contains("EXIT=0") }
+    }
+
     func testAnAddFromAnotherShellAppearsInAnOpenTUIWithinASecond() async throws {
         try TestFiles.random(www + "/late.bin", size: 100_000)
         let tui = try await openTUI()

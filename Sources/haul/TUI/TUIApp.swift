@@ -66,10 +66,17 @@ enum TUIApp {
         defer { termination.cancel() }
         let connecting = Task {
             do {
-                let engine = try await open()
-                let attachment = try await engine.attach(ui: true)
-                inbox.push(.attached(engine, attachment.snapshot, away: attachment.away))
-                for await event in attachment.events { inbox.push(.event(event)) }
+                var engine = try await open()
+                while true {
+                    let attachment = try await engine.attach(ui: true)
+                    inbox.push(.attached(engine, attachment.snapshot, away: attachment.away))
+                    for await event in attachment.events { inbox.push(.event(event)) }
+                    // The haul this UI was attached to went away (killed, or `haul daemon --stop`)
+                    // while the UI stays open: the UI takes the downloads over and goes on.
+                    guard let owner = engine as? RemoteEngine, !Task.isCancelled else { break }
+                    inbox.push(.report("the haul serving the downloads (pid \(owner.pid)) stopped; this window carries on with them", isError: true))
+                    engine = try await open()
+                }
                 inbox.push(.engineStopped)
             } catch let failure as EngineAccess.Failure {
                 inbox.push(.failed(failure.message))
