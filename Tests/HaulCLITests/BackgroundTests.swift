@@ -48,6 +48,16 @@ final class BackgroundTests: CLITestCase {
         return String(decoding: raw, as: UTF8.self).replacingOccurrences(of: "\0", with: " ")
     }
 
+    /// A daemon downloading `long.bin` (`size` bytes) at the slow rate, once its `.part` exists.
+    func daemonDownloadingLongFile(size: Int) async throws -> ChildProcess {
+        try TestFiles.random(www + "/long.bin", size: size)
+        _ = try await haul("add", nginx.url("slow/long.bin"))
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        children.append(daemon)
+        try await waitUntil { (self.fileSize(self.downloads + "/long.bin.part") ?? 0) > 0 }
+        return daemon
+    }
+
     func row(_ screen: String, _ name: String) -> String {
         String(screen.split(separator: "\n").first { $0.contains(name) } ?? "")
     }
@@ -98,11 +108,7 @@ final class BackgroundTests: CLITestCase {
     }
 
     func testATUIAttachedToADaemonLeavesItRunningOrPausesIt() async throws {
-        try TestFiles.random(www + "/long.bin", size: 8_000_000)
-        _ = try await haul("add", nginx.url("slow/long.bin"))
-        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
-        children.append(daemon)
-        try await waitUntil { (self.fileSize(self.downloads + "/long.bin.part") ?? 0) > 0 }
+        let daemon = try await daemonDownloadingLongFile(size: 8_000_000)
 
         let tui = try await openTUI()
         let first = try await tui.waitFor { self.row($0, "long.bin").contains("downloading") }
@@ -128,11 +134,7 @@ final class BackgroundTests: CLITestCase {
     }
 
     func testATUIWhoseDaemonIsKilledTakesTheDownloadsOver() async throws {
-        try TestFiles.random(www + "/long.bin", size: 2_000_000)
-        _ = try await haul("add", nginx.url("slow/long.bin"))
-        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
-        children.append(daemon)
-        try await waitUntil { (self.fileSize(self.downloads + "/long.bin.part") ?? 0) > 0 }
+        let daemon = try await daemonDownloadingLongFile(size: 2_000_000)
         let tui = try await openTUI()
         try await tui.waitFor { self.row($0, "long.bin").contains("downloading") }
 
