@@ -32,6 +32,8 @@ final class RunReporter {
         // Names are worked out when a download starts or first speaks, not for the whole list
         // (a name from a URL costs microseconds: ~3 ms at the start of a run of 1,000).
         for d in downloads where d.state == .downloading { names[d.id] = TerminalText.sanitize(d.displayName) }
+        // `haul run` waits for these: say so, or a run that has nothing else to do looks stuck.
+        for d in downloads where d.isHeld { logHeld(d, name: TerminalText.sanitize(d.displayName)) }
     }
 
     func consume(_ events: EngineEvents) async {
@@ -69,6 +71,9 @@ final class RunReporter {
                 if stopTracking(d.id) { log(d.id, " finished ", TerminalText.sanitize(d.path ?? d.displayName), " (", Formatting.bytes(d.receivedBytes), ")") }
             case .failed:
                 if stopTracking(d.id) || d.failureReason != Download.cancelledReason { log("\(d.id) failed \(name()): \(TerminalText.sanitize(d.reason ?? "failed"))") }
+            case .paused where d.isHeld:
+                _ = stopTracking(d.id)
+                logHeld(d, name: name())
             case .paused, .waiting:
                 _ = stopTracking(d.id)
             }
@@ -98,6 +103,12 @@ final class RunReporter {
         guard active.removeValue(forKey: id) != nil else { return false }
         if let position = activeOrder.firstIndex(of: id) { activeOrder.remove(at: position) }
         return true
+    }
+
+    /// A download paused by a policy (a full disk, a metered network): it resumes by itself,
+    /// and the run waits for it.
+    private func logHeld(_ d: Download, name: String) {
+        log(d.id, " paused ", name, ": ", TerminalText.sanitize(d.reason ?? "held"), " (resumes by itself; the run waits for it, Ctrl-C stops)")
     }
 
     /// A line above the live block. A log file or pipe (the daemon's log) gets it at the end of

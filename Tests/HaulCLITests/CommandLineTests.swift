@@ -134,6 +134,25 @@ final class CommandLineTests: CLITestCase {
         XCTAssertGreaterThan(after.first?["receivedBytes"] as? Int ?? 0, 0)
     }
 
+    /// A run left with only a download held by a policy says why it waits, and goes on once
+    /// the policy lets it (here `haul metered off` from another shell).
+    func testARunWaitingForAHeldDownloadSaysSo() async throws {
+        try TestFiles.random(www + "/m.bin", size: 100_000)
+        _ = try await haul("metered", "on")
+        _ = try await haul("add", nginx.url("m.bin"))
+        let runner = try spawnHaul(["run"], log: dir.path + "/run.log")
+        try await waitUntil(timeout: 10) {
+            ((try? String(contentsOfFile: self.dir.path + "/run.log", encoding: .utf8)) ?? "")
+                .contains("paused m.bin: waiting for unmetered network (resumes by itself; the run waits for it")
+        }
+        XCTAssertNil(fileSize(downloads + "/m.bin"))
+        let off = try await haul("metered", "off")
+        XCTAssertEqual(off.status, 0, off.stderr)
+        let status = await runner.wait(timeout: 10)
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(sameFile(downloads + "/m.bin", www + "/m.bin"))
+    }
+
     /// Cancelling the last download is what ends a `haul run`; the command that did it must
     /// still get its answer (it used to see the connection drop and exit 2).
     func testTheCommandThatEndsAHaulRunGetsItsAnswer() async throws {

@@ -127,6 +127,9 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         }
     }
 
+    /// Paused by a policy (a metered network, a full disk): it resumes by itself.
+    public var isHeld: Bool { state == .paused && (pauseCause == .metered || pauseCause == .diskFull) }
+
     /// The name to show: the final name, else the user's, else what the URL suggests, else the URL.
     public var displayName: String {
         fileName ?? requestedName ?? FileNaming.nameFromURL(url).flatMap(FileNameSanitizer.sanitize) ?? Redaction.url(url)

@@ -127,21 +127,17 @@ struct DownloadTable {
     /// The ids in list order.
     var ids: [DownloadID] { stored.map(\.id) }
 
-    private static func isHeld(_ d: Download) -> Bool {
-        d.state == .paused && (d.pauseCause == .metered || d.pauseCause == .diskFull)
-    }
-
     private mutating func index(_ d: Download) {
         if d.state == .waiting { waiting.insert(d.id, order: d.queueOrder) }
         if d.state.isActive { activeCount += 1 }
-        if Self.isHeld(d) { heldCount += 1 }
+        if d.isHeld { heldCount += 1 }
         if d.state != .finished, let path = d.path { claimedPaths[path] = d.id }
     }
 
     private mutating func unindex(_ d: Download) {
         if d.state == .waiting { waiting.remove(d.id) }
         if d.state.isActive { activeCount -= 1 }
-        if Self.isHeld(d) { heldCount -= 1 }
+        if d.isHeld { heldCount -= 1 }
         if d.state != .finished, let path = d.path, claimedPaths[path] == d.id { claimedPaths[path] = nil }
     }
 }

@@ -227,13 +227,7 @@ extension TUIController {
     }
 
     /// Downloads that go on without the user: running, queued, or held by a policy that lifts by itself.
-    public static func keepsGoing(_ d: Download) -> Bool {
-        switch d.state {
-        case .waiting, .downloading: return true
-        case .paused: return d.pauseCause == .metered || d.pauseCause == .diskFull
-        case .finished, .failed: return false
-        }
-    }
+    public static func keepsGoing(_ d: Download) -> Bool { d.state.isActive || d.isHeld }
 
     /// Shows what happened while no UI was attached; any key closes it.
     public func showAway(_ report: AwayReport) {
