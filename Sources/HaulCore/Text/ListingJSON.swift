@@ -15,8 +15,8 @@ public enum ListingJSON {
         out.reserveCapacity(min(chunkSize, 64 + downloads.count * 700) + 4096)
         out.append(contentsOf: "[\n".utf8)
         if downloads.isEmpty { out.append(UInt8(ascii: "\n")) }
-        for (i, download) in downloads.enumerated() {
-            append(download, to: &out)
+        for i in downloads.indices {
+            append(downloads[i], to: &out)
             out.append(contentsOf: (i == downloads.count - 1 ? "\n" : ",\n").utf8)
             if out.count >= chunkSize {
                 try out.withUnsafeBytes { try sink($0) }

@@ -82,7 +82,7 @@ struct DownloadTable {
         }
         stored = kept
         positions.removeAll(keepingCapacity: true)
-        for (position, d) in stored.enumerated() { positions[d.id] = position }
+        for position in stored.indices { positions[stored[position].id] = position }
     }
 
     /// The waiting downloads to start now, given how many run and the limit (see ``Scheduler``).
@@ -113,15 +113,16 @@ struct DownloadTable {
         stored = downloads
         positions.reserveCapacity(downloads.count)
         var duplicates = false
-        for (position, d) in downloads.enumerated() {
-            if positions.updateValue(position, forKey: d.id) != nil { duplicates = true }
+        // By index: `for d in downloads` copies each download (retaining its strings).
+        for position in downloads.indices {
+            if positions.updateValue(position, forKey: downloads[position].id) != nil { duplicates = true }
         }
         guard !duplicates else {
             self = DownloadTable()
             for d in downloads { self[d.id] = d }
             return
         }
-        for d in downloads { index(d) }
+        for position in downloads.indices { index(downloads[position]) }
     }
 
     /// The ids in list order.

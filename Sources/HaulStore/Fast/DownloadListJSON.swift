@@ -10,9 +10,9 @@ public enum DownloadListJSON {
         var out: [UInt8] = []
         out.reserveCapacity(2 + downloads.count * 320)
         out.append(UInt8(ascii: "["))
-        for (i, download) in downloads.enumerated() {
+        for i in downloads.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            FastStateEncoder.write(download, into: &out)
+            FastStateEncoder.write(downloads[i], into: &out)
         }
         out.append(UInt8(ascii: "]"))
         return out

@@ -32,14 +32,16 @@ enum FastStateEncoder {
             out.append(contentsOf: try StateFile.encoder().encode(away))
         }
         out.append(contentsOf: #","downloads":["#.utf8)
-        for (i, d) in document.downloads.enumerated() {
+        // By index: `for d in downloads` copies each download (retaining its strings).
+        let downloads = document.downloads
+        for i in downloads.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            if let received = progress[d.id] {
-                var current = d
+            if let received = progress[downloads[i].id] {
+                var current = downloads[i]
                 current.receivedBytes = received
                 write(current, into: &out)
             } else {
-                write(d, into: &out)
+                write(downloads[i], into: &out)
             }
             if out.count >= chunkSize { try flush() }
         }

@@ -32,7 +32,7 @@ public struct DownloadListModel: Sendable {
         sortInfos.reserveCapacity(downloads.count)
         searchKeyList.reserveCapacity(downloads.count)
         order.reserveCapacity(downloads.count)
-        for d in downloads { index(d) }
+        for i in downloads.indices { index(downloads[i]) }
     }
 
     public subscript(_ id: DownloadID) -> Download? { positions[id].map { rows[$0] } }
