@@ -14,33 +14,27 @@ final class EngineSaveTests: EngineTestCase {
         return "\(attributes[.systemFileNumber]!) \((attributes[.modificationDate] as! Date).timeIntervalSince1970)"
     }
 
-    private func reopen() throws -> Engine {
-        let engine = try makeEngine()
-        engines.removeAll { $0 === engine }
-        return engine
-    }
-
     func testAnEngineThatChangedNothingLeavesTheFileAlone() async throws {
-        let first = try reopen()
+        let first = try makeEngine()
         _ = try await add(first, "http://127.0.0.1:9/a.bin", paused: true)
         await first.shutdown()
         let written = try identity()
 
-        let idle = try reopen()
+        let idle = try makeEngine()
         await idle.shutdown()
         XCTAssertEqual(try identity(), written, "nothing changed, nothing written")
 
-        let changed = try reopen()
+        let changed = try makeEngine()
         try await changed.perform(.setConcurrency(5))
         await changed.shutdown()
         XCTAssertNotEqual(try identity(), written, "a changed setting is saved")
         let afterSetting = try identity()
 
-        let adding = try reopen()
+        let adding = try makeEngine()
         _ = try await add(adding, "http://127.0.0.1:9/b.bin", paused: true)
         await adding.shutdown()
         XCTAssertNotEqual(try identity(), afterSetting, "a new download is saved")
-        let reread = try reopen()
+        let reread = try makeEngine()
         let count = await reread.allDownloads.count
         XCTAssertEqual(count, 2)
         await reread.shutdown()
@@ -58,14 +52,14 @@ final class EngineSaveTests: EngineTestCase {
         try Data(count: 1234).write(to: URL(fileURLWithPath: downloadDirectory + "/a.bin.part"))
         let written = try identity()
 
-        let engine = try reopen()
+        let engine = try makeEngine()
         await engine.shutdown()
         XCTAssertNotEqual(try identity(), written, "the reconciled byte count is saved")
         let data = try Data(contentsOf: URL(fileURLWithPath: statePath))
         XCTAssertTrue(String(decoding: data, as: UTF8.self).contains(#""receivedBytes":1234"#))
 
         let again = try identity()
-        let unchanged = try reopen()
+        let unchanged = try makeEngine()
         await unchanged.shutdown()
         XCTAssertEqual(try identity(), again, "once saved, the next start finds nothing to change")
     }
