@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulStore
 import XCTest
 @testable import HaulEngine
 
@@ -62,5 +63,35 @@ final class EngineSaveTests: EngineTestCase {
         let unchanged = try makeEngine()
         await unchanged.shutdown()
         XCTAssertEqual(try identity(), again, "once saved, the next start finds nothing to change")
+    }
+
+    /// The journal writes a finish only with the next claim (`appendSoon`): after a `kill -9`
+    /// just past the rename, the state and the journal know only the claim, and the load finds
+    /// the finished file at the claimed name.
+    func testAFinishOnlyTheDiskKnowsOfIsFoundAtLoad() async throws {
+        try FileManager.default.createDirectory(atPath: dir.path + "/state", withIntermediateDirectories: true)
+        let state = """
+        {"version":1,"settings":{"concurrency":3,"meteredMode":"off"},"downloads":[{"id":"abc123","url":"http://127.0.0.1:9/a.bin",\
+        "directory":"\(downloadDirectory!)","state":"downloading","receivedBytes":0,"queueOrder":0,"addedAt":0},\
+        {"id":"def456","url":"http://127.0.0.1:9/b.bin","directory":"\(downloadDirectory!)","state":"downloading",\
+        "receivedBytes":0,"queueOrder":1,"addedAt":0}]}
+        """
+        try state.write(toFile: statePath, atomically: true, encoding: .utf8)
+        let journal = StateJournal(statePath: statePath)
+        journal.append(.init(id: DownloadID(rawValue: "abc123"), fileName: "a.bin", totalBytes: 1234, finished: false))
+        journal.append(.init(id: DownloadID(rawValue: "def456"), fileName: "b.bin", totalBytes: 1234, finished: false))
+        try Data(count: 1234).write(to: URL(fileURLWithPath: downloadDirectory + "/a.bin"))
+        // b.bin's final name holds a file of another size: not b's (its claim said 1234 bytes).
+        try Data(count: 99).write(to: URL(fileURLWithPath: downloadDirectory + "/b.bin"))
+
+        let engine = try makeEngine()
+        let a = await engine.download(DownloadID(rawValue: "abc123"))
+        let b = await engine.download(DownloadID(rawValue: "def456"))
+        await engine.shutdown()
+        XCTAssertEqual(a?.state, .finished)
+        XCTAssertEqual(a?.receivedBytes, 1234)
+        XCTAssertEqual(a?.fileName, "a.bin")
+        XCTAssertNotEqual(b?.state, .finished)
+        XCTAssertEqual(b?.receivedBytes, 0)
     }
 }

@@ -294,6 +294,38 @@ final class StateJournalTests: XCTestCase {
         XCTAssertEqual(journal.appendCount, mark + 1 + 200)
     }
 
+    /// A finish kept by `appendSoon` reaches the file with the next claim (before it, in one
+    /// line order), with a flush, or when the journal goes away; a save that covers it drops it.
+    func testAFinishKeptForLaterIsWrittenWithTheNextClaimOrDroppedByASave() {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        let finish = StateJournal.Entry(id: DownloadID(rawValue: "aaaaaa"), fileName: "a", totalBytes: 1, finished: true)
+        let claim = StateJournal.Entry(id: DownloadID(rawValue: "bbbbbb"), fileName: "b", totalBytes: nil, finished: false)
+        var journal: StateJournal? = StateJournal(statePath: path)
+        journal!.appendSoon(finish)
+        XCTAssertEqual(StateJournal.read(statePath: path), [], "kept, not written")
+        journal!.append(claim)
+        XCTAssertEqual(StateJournal.read(statePath: path), [finish, claim])
+
+        XCTAssertTrue(journal!.clear(ifNothingAppendedSince: journal!.appendCount))
+        journal!.appendSoon(finish)
+        XCTAssertTrue(journal!.clear(ifNothingAppendedSince: journal!.appendCount), "the save covers the kept finish")
+        journal!.flush()
+        XCTAssertEqual(StateJournal.read(statePath: path), [], "dropped with the clear")
+
+        journal!.appendSoon(finish)
+        let mark = journal!.appendCount
+        journal!.appendSoon(claim)
+        XCTAssertFalse(journal!.clear(ifNothingAppendedSince: mark), "one came after the snapshot")
+        journal!.flush()
+        XCTAssertEqual(StateJournal.read(statePath: path), [finish, claim])
+
+        journal!.clear()
+        journal!.appendSoon(finish)
+        journal = nil
+        XCTAssertEqual(StateJournal.read(statePath: path), [finish], "written when the journal goes away")
+    }
+
     /// The journal's lines are written by hand; Foundation must read back exactly what was written.
     func testHandWrittenLinesReadBackExactly() {
         let dir = TestDirectory()

@@ -189,6 +189,8 @@ public actor Engine {
         pool = nil
         async let closed: Void? = closing?.shutdown()
         if hasUnsavedChanges { await saveNow() }
+        // What the journal still keeps, should the save have failed (a save that worked dropped it).
+        journal.flush()
         _ = await closed
         lock.release()
         hub.finishAll()

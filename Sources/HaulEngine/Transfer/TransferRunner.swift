@@ -345,7 +345,7 @@ struct TransferRunner: Sendable {
             }
             switch placement {
             case .placed:
-                engine.journal.append(.init(id: job.id, fileName: finalName, totalBytes: size, finished: true))
+                engine.journal.appendSoon(.init(id: job.id, fileName: finalName, totalBytes: size, finished: true))
                 await engine.transferEnded(job.id, job.generation, .finished(fileName: finalName, size: size))
                 return
             case .nameTaken:
