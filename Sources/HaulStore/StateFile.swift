@@ -43,7 +43,10 @@ public struct StateFile: Sendable {
         let parts = directory.split(separator: "/", omittingEmptySubsequences: true)
         var prefix = ""
         for (i, part) in parts.enumerated() {
-            prefix += "/" + part
+            // Appended as a String: `"/" + part` (a Substring) goes through the generic `+`,
+            // whose conformances are looked up at run time, ~0.2 ms in a fresh `haul add`.
+            prefix += "/"
+            prefix += String(part)
             guard !Self.isDirectory(prefix) else { continue }
             let last = i == parts.count - 1
             guard mkdir(prefix, last ? 0o700 : 0o777) == 0 || (errno == EEXIST && Self.isDirectory(prefix)) else {

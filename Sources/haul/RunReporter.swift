@@ -181,6 +181,11 @@ final class RunReporter {
     }
 
     static func summary(_ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool) {
+        FileHandleWriter.stdout(summaryLine(downloads, failedIDs: failedIDs, interrupted: interrupted) + "\n")
+    }
+
+    /// "done: 3 finished, 1 failed" or "interrupted; progress saved: …", without the newline.
+    static func summaryLine(_ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool) -> String {
         // Counted in one pass (a `filter` per state copied every download it kept).
         var (finished, waiting, paused) = (0, 0, 0)
         for i in downloads.indices {
@@ -191,12 +196,14 @@ final class RunReporter {
             case .failed: break
             }
         }
-        var parts = ["\(finished) finished"]
-        if !failedIDs.isEmpty { parts.append("\(failedIDs.count) failed") }
-        if paused > 0 { parts.append("\(paused) paused") }
-        if waiting > 0 { parts.append("\(waiting) left to resume") }
-        // Written, not printed: `print` looks up how to print a String (protocol conformance
-        // scans, ~1 M instructions) in a process that prints nothing else.
-        FileHandleWriter.stdout((interrupted ? "interrupted; progress saved: " : "done: ") + parts.joined(separator: ", ") + "\n")
+        // Put together by hand and written, not printed: `print` and `[String].joined` look up
+        // protocol conformances at run time (scans of every conformance record), on the path
+        // between the last file and the exit.
+        var line = interrupted ? "interrupted; progress saved: " : "done: "
+        line += String(finished) + " finished"
+        if !failedIDs.isEmpty { line += ", " + String(failedIDs.count) + " failed" }
+        if paused > 0 { line += ", " + String(paused) + " paused" }
+        if waiting > 0 { line += ", " + String(waiting) + " left to resume" }
+        return line
     }
 }

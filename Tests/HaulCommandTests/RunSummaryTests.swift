@@ -1,0 +1,35 @@
+import HaulCore
+import XCTest
+@testable import haul
+
+/// The last line of `haul run`: what finished, failed, is paused and is left.
+final class RunSummaryTests: XCTestCase {
+    private func download(_ id: String, _ state: DownloadState) -> Download {
+        var download = Download(id: DownloadID(rawValue: id), url: "http://127.0.0.1/\(id).bin", directory: "/tmp", queueOrder: 0)
+        download.state = state
+        return download
+    }
+
+    func testOnlyTheCountsThatAreNotZeroAreNamedAfterTheFinishedOnes() {
+        let all = [download("a1", .finished), download("a2", .finished), download("a3", .finished)]
+        XCTAssertEqual(RunReporter.summaryLine(all, failedIDs: [], interrupted: false), "done: 3 finished")
+        XCTAssertEqual(RunReporter.summaryLine([], failedIDs: [], interrupted: false), "done: 0 finished")
+    }
+
+    func testEveryKindInItsOrder() {
+        let all = [
+            download("b1", .finished), download("b2", .failed), download("b3", .paused),
+            download("b4", .waiting), download("b5", .downloading),
+        ]
+        XCTAssertEqual(
+            RunReporter.summaryLine(all, failedIDs: [DownloadID(rawValue: "b2")], interrupted: false),
+            "done: 1 finished, 1 failed, 1 paused, 2 left to resume")
+    }
+
+    func testAnInterruptedRunSaysItsProgressIsSaved() {
+        let all = [download("c1", .waiting)]
+        XCTAssertEqual(
+            RunReporter.summaryLine(all, failedIDs: [], interrupted: true),
+            "interrupted; progress saved: 0 finished, 1 left to resume")
+    }
+}
