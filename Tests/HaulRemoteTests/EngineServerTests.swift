@@ -123,6 +123,18 @@ final class EngineServerTests: XCTestCase {
         second.stop()
     }
 
+    func testTheSocketFileIsPrivateFromTheMomentItExists() throws {
+        try SocketTrust.prepareDirectory(location.directory)
+        let previous = umask(0o022)  // the usual umask, which left a bound socket 0755
+        defer { umask(previous) }
+        let fd = try UnixSocket.bound(at: location.path)
+        defer { close(fd) }
+        var info = stat()
+        XCTAssertEqual(lstat(location.path, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFSOCK)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600, "mode \(String(info.st_mode & 0o777, radix: 8)) before any chmod")
+    }
+
     func testLoosePermissionsAreRefusedByTheClient() async throws {
         _ = try serve()
         chmod(location.directory, 0o755)

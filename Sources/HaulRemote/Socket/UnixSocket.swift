@@ -12,12 +12,22 @@ enum UnixSocket {
 
     /// A listening socket at `path` (a stale file there is replaced), mode 0600.
     static func listen(at path: String) throws(Failure) -> Int32 {
+        let fd = try bound(at: path)
+        chmod(path, 0o600)  // a umask that took the owner's bits
+        guard Glibc.listen(fd, 16) == 0 else { throw closing(fd, "cannot listen on \(path)") }
+        return fd
+    }
+
+    /// A socket bound to `path` (a stale file there is replaced), whose file is 0600 (less the
+    /// umask) from the moment it exists.
+    static func bound(at path: String) throws(Failure) -> Int32 {
         unlink(path)
         let fd = try make()
-        let bound = withAddress(path) { bind(fd, $0, $1) }
-        guard bound == 0 else { throw closing(fd, "cannot bind \(path)") }
-        chmod(path, 0o600)
-        guard Glibc.listen(fd, 16) == 0 else { throw closing(fd, "cannot listen on \(path)") }
+        // Linux gives the file `bind` creates the socket's own mode, less the umask. Made with
+        // the umask's 0755 and changed afterwards, it could be seen in between, and a command
+        // starting at that moment refused it ("other users can use it").
+        fchmod(fd, 0o600)
+        guard withAddress(path, { bind(fd, $0, $1) }) == 0 else { throw closing(fd, "cannot bind \(path)") }
         return fd
     }
 
