@@ -4,7 +4,7 @@ SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev pkg-c
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/debug/haul
 
-.PHONY: all deps build run test figures bench release clean
+.PHONY: all deps build run test lint figures bench release clean
 
 all: build
 
@@ -29,6 +29,10 @@ test: deps
 	swift build --build-tests
 	swift test --skip-build
 	scripts/test-unprivileged
+
+# The formatter's rules (.swift-format) over every Swift file; fails on any finding.
+lint:
+	swift format lint --strict --recursive Package.swift Sources Tests
 
 # Runs the reliability suite (chaos, fuzz, disk full, hostile servers) and writes its
 # figures into the README. Part of `make test` too; this target only adds the README update.

@@ -2,14 +2,13 @@
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
+    .swiftLanguageMode(.v6)
 ]
 
 let package = Package(
     name: "haul",
-    platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "haul", targets: ["haul"]),
+        .executable(name: "haul", targets: ["haul"])
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
@@ -42,7 +41,8 @@ let package = Package(
         ),
         // The Unix socket between haul processes: the owner of the state file serves its engine,
         // the TUI and every command reach it as a `RemoteEngine`.
-        .target(name: "HaulRemote", dependencies: ["HaulCore", "HaulStore", "HaulEngine"], swiftSettings: swiftSettings),
+        .target(
+            name: "HaulRemote", dependencies: ["HaulCore", "HaulStore", "HaulEngine"], swiftSettings: swiftSettings),
         // The screen model, views, key map and the row-binding observer layer: no terminal needed.
         .target(name: "HaulUI", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
         // ncursesw, through a header of getters for what Swift 6 cannot use directly.
@@ -61,6 +61,7 @@ let package = Package(
                 "HaulRemote",
                 "HaulUI",
                 "HaulTerminal",
+                "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -68,12 +69,16 @@ let package = Package(
         // Real servers and processes for tests: nginx on loopback, a fault-injecting server, spawning.
         .target(name: "HaulTestSupport", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
 
-        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "HaulStoreTests", dependencies: ["HaulCore", "HaulStore", "HaulTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HaulStoreTests", dependencies: ["HaulCore", "HaulStore", "HaulTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "HaulEngineTests",
             dependencies: [
-                "HaulCore", "HaulStore", "HaulEngine", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "HaulCore", "HaulStore", "HaulEngine", "HaulTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -84,7 +89,8 @@ let package = Package(
             dependencies: ["HaulCore", "HaulEngine", "HaulRemote", "HaulTestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "HaulUITests", dependencies: ["HaulCore", "HaulUI", "HaulTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HaulUITests", dependencies: ["HaulCore", "HaulUI", "HaulTestSupport"], swiftSettings: swiftSettings),
         // The command-line module's own logic (the quick argument reading beside ArgumentParser).
         .testTarget(name: "HaulCommandTests", dependencies: ["haul"], swiftSettings: swiftSettings),
         .testTarget(

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Replaces a file so that a crash at any moment leaves either the old or the new content:
 /// a temporary file in the same directory, fsync, rename over the target, fsync the directory.
@@ -17,7 +18,8 @@ public enum AtomicFile {
     /// Hands `produce` a sink that appends bytes to the temporary file, then syncs and renames:
     /// a large file is written as it is produced, never held whole in memory.
     public static func write(
-        to path: String, mode: mode_t = 0o600, _ produce: (_ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+        to path: String, mode: mode_t = 0o600,
+        _ produce: (_ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = "\(path).tmp-\(getpid())"

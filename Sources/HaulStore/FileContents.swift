@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Whole files read with `open`, `fstat` and `read`. Foundation's `Data(contentsOf:)` first
 /// builds a dictionary of the file's attributes (~0.5 M instructions), at every start of every
@@ -23,7 +24,7 @@ enum FileContents {
         var data = Data(count: max(Int(info.st_size), 0))
         var filled = 0
         while true {
-            if filled == data.count { data.count += 64 * 1024 }  // grew since fstat, or a /proc-like file
+            if filled == data.count { data.count += 64 * 1024 } // grew since fstat, or a /proc-like file
             let n = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
             if n < 0 {
                 if errno == EINTR { continue }

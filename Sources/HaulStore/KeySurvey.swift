@@ -19,20 +19,24 @@ struct KeySurvey: Decodable {
     }
 
     private static let settingsKeys = knownKeys(of: StateDocument.Settings())
-    private static let downloadKeys = knownKeys(of: Download(id: DownloadID(rawValue: "000000"), url: "", directory: "", queueOrder: 0))
+    private static let downloadKeys = knownKeys(
+        of: Download(id: DownloadID(rawValue: "000000"), url: "", directory: "", queueOrder: 0))
 
     init(from decoder: Decoder) throws {
         let root = try decoder.container(keyedBy: AnyKey.self)
         version = try root.decodeIfPresent(Int.self, forKey: AnyKey(stringValue: "version")) ?? 1
         var unknown = Set(root.allKeys.map(\.stringValue)).subtracting(["version", "settings", "downloads", "away"])
         if let settings = try? root.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(stringValue: "settings")) {
-            unknown.formUnion(Set(settings.allKeys.map(\.stringValue)).subtracting(Self.settingsKeys).map { "settings.\($0)" })
+            unknown.formUnion(
+                Set(settings.allKeys.map(\.stringValue)).subtracting(Self.settingsKeys).map { "settings.\($0)" })
         }
         if var list = try? root.nestedUnkeyedContainer(forKey: AnyKey(stringValue: "downloads")) {
             var seen = Set<String>()
             while !list.isAtEnd {
                 guard let entry = try? list.nestedContainer(keyedBy: AnyKey.self) else { break }
-                for key in entry.allKeys where !Self.downloadKeys.contains(key.stringValue) { seen.insert(key.stringValue) }
+                for key in entry.allKeys where !Self.downloadKeys.contains(key.stringValue) {
+                    seen.insert(key.stringValue)
+                }
             }
             unknown.formUnion(seen.map { "downloads[].\($0)" })
         }

@@ -18,7 +18,7 @@ enum ProcLocks {
             guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
             let file = fields[5].split(separator: ":")
             guard file.count == 3,
-                  UInt32(file[0], radix: 16) == major, UInt32(file[1], radix: 16) == minor, UInt64(file[2]) == inode
+                UInt32(file[0], radix: 16) == major, UInt32(file[1], radix: 16) == minor, UInt64(file[2]) == inode
             else { continue }
             return .held(pid: Int32(fields[4]) ?? 0)
         }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HaulCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The JSON state file on disk: reading with recovery, atomic saving.
 public struct StateFile: Sendable {
@@ -26,7 +27,9 @@ public struct StateFile: Sendable {
         public var description: String {
             switch self {
             case .newerVersion(let path, let version):
-                return "the state file \(path) was written by a newer haul (format \(version); this haul reads up to \(StateDocument.currentVersion)); it was left untouched"
+                return
+                    "the state file \(path) was written by a newer haul (format \(version); this haul reads up to "
+                    + "\(StateDocument.currentVersion)); it was left untouched"
             case .unreadable(let path, let reason):
                 return "cannot read the state file \(path): \(reason)"
             }
@@ -50,7 +53,8 @@ public struct StateFile: Sendable {
             guard !Self.isDirectory(prefix) else { continue }
             let last = i == parts.count - 1
             guard mkdir(prefix, last ? 0o700 : 0o777) == 0 || (errno == EEXIST && Self.isDirectory(prefix)) else {
-                throw AtomicFile.WriteError(description: "cannot create the state directory \(directory): \(AtomicFile.errnoText())")
+                throw AtomicFile.WriteError(
+                    description: "cannot create the state directory \(directory): \(AtomicFile.errnoText())")
             }
             if last { chmod(prefix, 0o700) }
         }
@@ -99,7 +103,9 @@ public struct StateFile: Sendable {
         }
         // Foundation's path (older files with ISO 8601 dates); the key survey finds fields this build would drop.
         if let survey = try? decoder.decode(KeySurvey.self, from: data) {
-            if survey.version > StateDocument.currentVersion { throw LoadError.newerVersion(path: path, version: survey.version) }
+            if survey.version > StateDocument.currentVersion {
+                throw LoadError.newerVersion(path: path, version: survey.version)
+            }
             if let document = try? decoder.decode(StateDocument.self, from: data) {
                 return try accept(document, unknownFields: repair ? survey.unknownFields : [], now: now)
             }
@@ -109,21 +115,37 @@ public struct StateFile: Sendable {
 
     /// A document read whole: refused when newer, and with unknown fields the original is kept aside.
     private func accept(_ document: StateDocument, unknownFields unknown: [String], now: Date) throws -> Loaded {
-        if document.version > StateDocument.currentVersion { throw LoadError.newerVersion(path: path, version: document.version) }
+        if document.version > StateDocument.currentVersion {
+            throw LoadError.newerVersion(path: path, version: document.version)
+        }
         var document = document
         document.version = StateDocument.currentVersion
         guard !unknown.isEmpty else { return Loaded(document: document, recoveryMessage: nil) }
         let aside = try copyAside(now: now)
         let listed = unknown.prefix(5).joined(separator: ", ") + (unknown.count > 5 ? ", …" : "")
-        return Loaded(document: document, recoveryMessage: "the state file \(path) has fields this haul does not know (\(listed)); they will not be kept, so the original is saved at \(aside)")
+        return Loaded(
+            document: document,
+            recoveryMessage:
+                "the state file \(path) has fields this haul does not know (\(listed)); they will not be kept, so "
+                + "the original is saved at \(aside)"
+        )
     }
 
     /// The slow path for a damaged file: keep every download that can still be read.
     private func salvage(_ data: Data, now: Date, repair: Bool) throws -> Loaded {
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            guard repair else { throw LoadError.unreadable(path: path, reason: "it is damaged; the next haul command that changes it will move it aside and start afresh") }
+            guard repair else {
+                throw LoadError.unreadable(
+                    path: path,
+                    reason: "it is damaged; the next haul command that changes it will move it aside and start afresh")
+            }
             let aside = try moveAside(now: now)
-            return Loaded(document: StateDocument(), recoveryMessage: "the state file \(path) was unreadable (not a haul state document); it was moved to \(aside) and haul starts with an empty list")
+            return Loaded(
+                document: StateDocument(),
+                recoveryMessage:
+                    "the state file \(path) was unreadable (not a haul state document); it was moved to \(aside) "
+                    + "and haul starts with an empty list"
+            )
         }
         let version = root["version"] as? Int ?? 1
         if version > StateDocument.currentVersion { throw LoadError.newerVersion(path: path, version: version) }
@@ -131,7 +153,8 @@ public struct StateFile: Sendable {
         let decoder = Self.decoder()
         var settings = StateDocument.Settings()
         if let raw = root["settings"], let json = try? JSONSerialization.data(withJSONObject: raw),
-           let decoded = try? decoder.decode(StateDocument.Settings.self, from: json) {
+            let decoded = try? decoder.decode(StateDocument.Settings.self, from: json)
+        {
             settings = decoded
         }
         var downloads: [Download] = []
@@ -139,8 +162,9 @@ public struct StateFile: Sendable {
         let entries = root["downloads"] as? [Any] ?? []
         for entry in entries {
             if let json = try? JSONSerialization.data(withJSONObject: entry),
-               let download = try? decoder.decode(Download.self, from: json),
-               !downloads.contains(where: { $0.id == download.id }) {
+                let download = try? decoder.decode(Download.self, from: json),
+                !downloads.contains(where: { $0.id == download.id })
+            {
                 downloads.append(download)
             } else {
                 unreadable += 1
@@ -149,7 +173,9 @@ public struct StateFile: Sendable {
         var message: String?
         if repair, unreadable > 0 || (root["downloads"] != nil && !(root["downloads"] is [Any])) {
             let aside = try copyAside(now: now)
-            message = "\(unreadable) of \(entries.count) downloads in \(path) could not be read and were left out; the original file is kept at \(aside)"
+            message =
+                "\(unreadable) of \(entries.count) downloads in \(path) could not be read and were left out; the "
+                + "original file is kept at \(aside)"
         }
         var document = StateDocument(settings: settings, downloads: downloads)
         document.version = StateDocument.currentVersion
@@ -159,7 +185,9 @@ public struct StateFile: Sendable {
     /// Saves atomically with mode 0600. `progress` holds newer `receivedBytes` for some
     /// downloads (the engine keeps running downloads' counts apart from its rows).
     public func save(_ document: StateDocument, progress: [DownloadID: Int64] = [:]) throws {
-        try AtomicFile.write(to: path, mode: 0o600) { sink in try FastStateEncoder.encode(document, progress: progress, to: sink) }
+        try AtomicFile.write(to: path, mode: 0o600) { sink in
+            try FastStateEncoder.encode(document, progress: progress, to: sink)
+        }
     }
 
     /// Dates are written as seconds since 1970: parsing ISO 8601 strings cost more than all the
@@ -203,7 +231,8 @@ public struct StateFile: Sendable {
     private func moveAside(now: Date) throws -> String {
         let target = asidePath(now: now)
         guard rename(path, target) == 0 else {
-            throw LoadError.unreadable(path: path, reason: "it is corrupt and could not be moved aside: \(AtomicFile.errnoText())")
+            throw LoadError.unreadable(
+                path: path, reason: "it is corrupt and could not be moved aside: \(AtomicFile.errnoText())")
         }
         return target
     }
@@ -213,7 +242,8 @@ public struct StateFile: Sendable {
         do {
             try FileManager.default.copyItem(atPath: path, toPath: target)
         } catch {
-            throw LoadError.unreadable(path: path, reason: "it is damaged and could not be copied aside: \(error.localizedDescription)")
+            throw LoadError.unreadable(
+                path: path, reason: "it is damaged and could not be copied aside: \(error.localizedDescription)")
         }
         return target
     }

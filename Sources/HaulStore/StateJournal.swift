@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HaulCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Facts that must survive a `kill -9` that comes before the next (coalesced) state save:
 /// which name a download claimed, and that it finished. One JSON line each, appended with a

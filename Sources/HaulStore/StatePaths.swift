@@ -6,8 +6,12 @@ public enum StatePaths {
     /// `--state`, else `HAUL_STATE`, else `$XDG_STATE_HOME/haul/state.json`, else `~/.local/state/haul/state.json`.
     public static func stateFile(explicit: String?, environment: [String: String]) -> String {
         if let explicit, !explicit.isEmpty { return absolute(explicit, environment: environment) }
-        if let fromEnv = environment["HAUL_STATE"], !fromEnv.isEmpty { return absolute(fromEnv, environment: environment) }
-        let base = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home(environment) + "/.local/state"
+        if let fromEnv = environment["HAUL_STATE"], !fromEnv.isEmpty {
+            return absolute(fromEnv, environment: environment)
+        }
+        let base =
+            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home(environment)
+            + "/.local/state"
         return base + "/haul/state.json"
     }
 
@@ -18,7 +22,8 @@ public enum StatePaths {
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
         if let text = try? String(contentsOfFile: config + "/user-dirs.dirs", encoding: .utf8) {
             for line in text.split(separator: "\n") where line.hasPrefix("XDG_DOWNLOAD_DIR=") {
-                var value = line.dropFirst("XDG_DOWNLOAD_DIR=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                var value = line.dropFirst("XDG_DOWNLOAD_DIR=".count).trimmingCharacters(
+                    in: CharacterSet(charactersIn: "\""))
                 value = value.replacingOccurrences(of: "$HOME", with: home)
                 if value.hasPrefix("/") { return value }
             }

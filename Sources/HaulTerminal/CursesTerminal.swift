@@ -20,13 +20,18 @@ public final class CursesTerminal {
     /// Takes over the terminal. Fails (without touching it) when stdin or stdout is not one.
     public init(environment: [String: String]) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw Unavailable(description: "the full-screen UI needs a terminal on stdin and stdout; in scripts use 'haul add', 'haul run' and 'haul ls'")
+            throw Unavailable(
+                description:
+                    "the full-screen UI needs a terminal on stdin and stdout; in scripts use 'haul add', 'haul run' "
+                    + "and 'haul ls'"
+            )
         }
         if setlocale(LC_ALL, "") == nil { setlocale(LC_ALL, "C.UTF-8") }
         unicode = String(cString: haul_codeset()) == "UTF-8"
         CrashRestore.install()
         guard let screen = newterm(nil, haul_stdout(), haul_stdin()) else {
-            throw Unavailable(description: "cannot start the terminal UI (is TERM set? TERM=\(environment["TERM"] ?? "unset"))")
+            throw Unavailable(
+                description: "cannot start the terminal UI (is TERM set? TERM=\(environment["TERM"] ?? "unset"))")
         }
         self.screen = screen
         set_term(screen)
@@ -41,8 +46,10 @@ public final class CursesTerminal {
         if colors {
             start_color()
             use_default_colors()
-            let table: [(Color, Int16)] = [(.red, Int16(COLOR_RED)), (.green, Int16(COLOR_GREEN)), (.yellow, Int16(COLOR_YELLOW)),
-                                           (.blue, Int16(COLOR_BLUE)), (.magenta, Int16(COLOR_MAGENTA)), (.cyan, Int16(COLOR_CYAN))]
+            let table: [(Color, Int16)] = [
+                (.red, Int16(COLOR_RED)), (.green, Int16(COLOR_GREEN)), (.yellow, Int16(COLOR_YELLOW)),
+                (.blue, Int16(COLOR_BLUE)), (.magenta, Int16(COLOR_MAGENTA)), (.cyan, Int16(COLOR_CYAN)),
+            ]
             for (color, curses) in table { init_pair(Int16(color.rawValue), curses, -1) }
         }
     }
@@ -113,7 +120,9 @@ public final class CursesTerminal {
             for span in grid.spans(row: row) {
                 var wide = span.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
                 wide.append(0)
-                haul_put(window, Int32(row), Int32(span.column), wide, Int32(wide.count - 1), attributes(span.style), colors ? Int16(span.style.color.rawValue) : 0)
+                haul_put(
+                    window, Int32(row), Int32(span.column), wide, Int32(wide.count - 1), attributes(span.style),
+                    colors ? Int16(span.style.color.rawValue) : 0)
             }
         }
         wnoutrefresh(window)

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A child process started with `posix_spawn` and an empty signal mask.
 ///
@@ -35,18 +36,20 @@ public final class ChildProcess: Sendable {
         var defaults = sigset_t()
         sigfillset(&defaults)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var child = pid_t()
         let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw SpawnError(description: "cannot start \(executable): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            throw SpawnError(description: "cannot start \(executable): \(String(cString: strerror(result)))")
+        }
         pid = child
     }
 
@@ -88,7 +91,8 @@ public struct CommandResult: Sendable {
 extension ChildProcess {
     /// Runs a command to completion, capturing its output.
     public static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String], in directory: String, timeout: Double = 120
+        _ executable: String, _ arguments: [String], environment: [String: String], in directory: String,
+        timeout: Double = 120
     ) async throws -> CommandResult {
         let stamp = UUID().uuidString
         let out = "\(directory)/.out-\(stamp)"

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A tiny HTTP/1.1 server on loopback whose every response is a script, so tests can inject
@@ -42,13 +43,20 @@ public final class FaultServer: Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         guard bound == 0, listen(fd, 64) == 0 else {
             close(fd)
-            throw ChildProcess.SpawnError(description: "fault server cannot listen: \(String(cString: strerror(errno)))")
+            throw ChildProcess.SpawnError(
+                description: "fault server cannot listen: \(String(cString: strerror(errno)))")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         port = Int(UInt16(bigEndian: address.sin_port))
         listener = fd
         let server = self
@@ -83,7 +91,8 @@ public final class FaultServer: Sendable {
         // Playing a forward proxy: accept the tunnel, then answer the request inside it.
         if request.method == "CONNECT" {
             log.withLock { $0.append(request) }
-            guard sendAll(fd, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)), let inner = readRequest(fd) else { return }
+            guard sendAll(fd, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)), let inner = readRequest(fd)
+            else { return }
             request = inner
         }
         let index = log.withLock { log -> Int in
@@ -119,7 +128,8 @@ public final class FaultServer: Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return Request(method: String(first[0]), path: String(first[1]), headers: headers, receivedAt: Date())
     }
@@ -143,13 +153,27 @@ public final class FaultServer: Sendable {
     }
 
     /// A complete response for `body` honouring a `Range: bytes=N-` request when `ranges` is true.
-    public static func serve(_ body: [UInt8], for request: Request, ranges: Bool = true, etag: String = "\"v1\"", extraHeaders: [(String, String)] = []) -> [Step] {
+    public static func serve(
+        _ body: [UInt8], for request: Request, ranges: Bool = true, etag: String = "\"v1\"",
+        extraHeaders: [(String, String)] = []
+    ) -> [Step] {
         if ranges, let range = request.headers["range"], range.hasPrefix("bytes="),
-           let start = Int(range.dropFirst(6).split(separator: "-").first ?? ""), start < body.count {
+            let start = Int(range.dropFirst(6).split(separator: "-").first ?? ""), start < body.count
+        {
             if let ifRange = request.headers["if-range"], ifRange != etag {
-                return [.send(head(200, [("Content-Length", "\(body.count)"), ("ETag", etag), ("Accept-Ranges", "bytes")] + extraHeaders) + body)]
+                return [
+                    .send(
+                        head(
+                            200,
+                            [("Content-Length", "\(body.count)"), ("ETag", etag), ("Accept-Ranges", "bytes")]
+                                + extraHeaders) + body)
+                ]
             }
-            let headers = [("Content-Length", "\(body.count - start)"), ("Content-Range", "bytes \(start)-\(body.count - 1)/\(body.count)"), ("ETag", etag), ("Accept-Ranges", "bytes")]
+            let headers = [
+                ("Content-Length", "\(body.count - start)"),
+                ("Content-Range", "bytes \(start)-\(body.count - 1)/\(body.count)"), ("ETag", etag),
+                ("Accept-Ranges", "bytes"),
+            ]
             return [.send(head(206, headers + extraHeaders) + Array(body[start...]))]
         }
         var headers = [("Content-Length", "\(body.count)"), ("ETag", etag)]

@@ -23,7 +23,9 @@ public typealias SeededGenerator = SplitMix64
 extension SplitMix64 {
     /// A seed from `HAUL_SEED`, else from the clock; printed so a failure can be replayed.
     public static func fromEnvironment(_ label: String) -> SplitMix64 {
-        let seed = ProcessInfo.processInfo.environment["HAUL_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970 * 1000)
+        let seed =
+            ProcessInfo.processInfo.environment["HAUL_SEED"].flatMap(UInt64.init)
+            ?? UInt64(Date().timeIntervalSince1970 * 1000)
         print("\(label): HAUL_SEED=\(seed)")
         return SplitMix64(seed: seed)
     }

@@ -3,7 +3,8 @@ import Foundation
 /// The `haul` executable that `swift build` put beside the test bundle.
 public enum HaulBinary {
     public static var path: String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
         // On Linux the test runner is `<bin>/haulPackageTests.xctest`; the executable sits in `<bin>`.
         for _ in 0..<3 {

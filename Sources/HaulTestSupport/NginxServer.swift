@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Debian's nginx on a free loopback port, serving `root`, started and stopped by the test.
@@ -24,9 +25,12 @@ public final class NginxServer: Sendable {
     }
 
     public init(
-        root: String, slowRate: String = "200k", keepaliveTimeout: String = "75s", tls: TestCertificate? = nil, workDirectory: String
+        root: String, slowRate: String = "200k", keepaliveTimeout: String = "75s", tls: TestCertificate? = nil,
+        workDirectory: String
     ) async throws {
-        guard let nginx = Self.executable else { throw Unavailable(description: "nginx is not installed (apt-get install nginx-light)") }
+        guard let nginx = Self.executable else {
+            throw Unavailable(description: "nginx is not installed (apt-get install nginx-light)")
+        }
         self.root = root
         directory = workDirectory
         scheme = tls == nil ? "http" : "https"

@@ -7,7 +7,9 @@ public final class TmuxSession: Sendable {
     private let workDirectory: String
 
     /// Starts `command` (run by /bin/sh inside the pane) in a `width`x`height` window.
-    public init(command: String, width: Int = 100, height: Int = 30, environment: [String: String], workDirectory: String) async throws {
+    public init(
+        command: String, width: Int = 100, height: Int = 30, environment: [String: String], workDirectory: String
+    ) async throws {
         socket = workDirectory + "/tmux.sock"
         self.workDirectory = workDirectory
         var arguments = ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)"]
@@ -15,7 +17,8 @@ public final class TmuxSession: Sendable {
         arguments.append(command)
         let result = try await Self.tmux(arguments, workDirectory: workDirectory)
         guard result.status == 0 else { throw ChildProcess.SpawnError(description: "tmux failed: \(result.stderr)") }
-        _ = try await Self.tmux(["-S", socket, "set-option", "-g", "remain-on-exit", "on"], workDirectory: workDirectory)
+        _ = try await Self.tmux(
+            ["-S", socket, "set-option", "-g", "remain-on-exit", "on"], workDirectory: workDirectory)
     }
 
     public static var executable: String { "/usr/bin/tmux" }
@@ -24,14 +27,16 @@ public final class TmuxSession: Sendable {
         // SHELL: tmux runs the pane's command with it, else with the user's login shell, which for
         // a system user running the suite (nobody) is nologin: every pane would exit at once.
         try await ChildProcess.run(
-            executable, arguments, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHELL": "/bin/sh"],
+            executable, arguments,
+            environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TERM": "xterm-256color", "SHELL": "/bin/sh"],
             in: workDirectory, timeout: 20
         )
     }
 
     /// Sends keys as tmux names them ("Enter", "C-c", "PageDown") or literal text with `literal`.
     public func send(_ keys: String..., literal: Bool = false) async throws {
-        _ = try await Self.tmux(["-S", socket, "send-keys", "-t", "0"] + (literal ? ["-l"] : []) + keys, workDirectory: workDirectory)
+        _ = try await Self.tmux(
+            ["-S", socket, "send-keys", "-t", "0"] + (literal ? ["-l"] : []) + keys, workDirectory: workDirectory)
     }
 
     /// The visible text of the pane.
@@ -40,12 +45,15 @@ public final class TmuxSession: Sendable {
     }
 
     public func resize(width: Int, height: Int) async throws {
-        _ = try await Self.tmux(["-S", socket, "resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"], workDirectory: workDirectory)
+        _ = try await Self.tmux(
+            ["-S", socket, "resize-window", "-t", "0", "-x", "\(width)", "-y", "\(height)"],
+            workDirectory: workDirectory)
     }
 
     /// The pane's command has exited (tmux keeps the pane with remain-on-exit).
     public func paneIsDead() async throws -> Bool {
-        let r = try await Self.tmux(["-S", socket, "display-message", "-p", "-t", "0", "#{pane_dead}"], workDirectory: workDirectory)
+        let r = try await Self.tmux(
+            ["-S", socket, "display-message", "-p", "-t", "0", "#{pane_dead}"], workDirectory: workDirectory)
         return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
     }
 

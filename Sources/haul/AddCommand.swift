@@ -8,7 +8,10 @@ struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Queue one or more URLs.",
-        discussion: "Files land in the XDG download directory (~/Downloads) unless -d says otherwise. An existing file is never overwritten: the new one becomes 'name (1).ext'. Run 'haul run' (or open 'haul') to download."
+        discussion:
+            "Files land in the XDG download directory (~/Downloads) unless -d says otherwise. An existing file is "
+            + "never overwritten: the new one becomes 'name (1).ext'. Run 'haul run' (or open 'haul') to "
+            + "download."
     )
 
     @Argument(help: ArgumentHelp("http:// or https:// URLs.", valueName: "url"))
@@ -16,17 +19,24 @@ struct AddCommand: AsyncParsableCommand {
 
     @Option(
         name: [.customShort("i"), .long],
-        help: ArgumentHelp("Read URLs from a file, one per line ('-' for standard input); blank lines and lines starting with # are skipped.", valueName: "file")
+        help: ArgumentHelp(
+            "Read URLs from a file, one per line ('-' for standard input); blank lines and lines starting with # "
+                + "are skipped.",
+            valueName: "file")
     )
     var inputFile: String?
 
-    @Option(name: [.customShort("d"), .long], help: ArgumentHelp("Directory to save into (must exist).", valueName: "dir"))
+    @Option(
+        name: [.customShort("d"), .long], help: ArgumentHelp("Directory to save into (must exist).", valueName: "dir"))
     var directory: String?
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("File name to save as (one URL only).", valueName: "name"))
+    @Option(
+        name: [.customShort("o"), .long], help: ArgumentHelp("File name to save as (one URL only).", valueName: "name"))
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("Expected SHA-256 of the file; a mismatch fails the download.", valueName: "hex"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Expected SHA-256 of the file; a mismatch fails the download.", valueName: "hex"))
     var sha256: String?
 
     @Option(name: .long, help: ArgumentHelp("A request header, 'Name: value' (repeatable).", valueName: "header"))
@@ -42,7 +52,9 @@ struct AddCommand: AsyncParsableCommand {
 
     func validate() throws {
         if urls.isEmpty && inputFile == nil { throw ValidationError("give at least one URL (or -i FILE)") }
-        if output != nil && (urls.count > 1 || inputFile != nil) { throw ValidationError("-o names one file; give one URL with it") }
+        if output != nil && (urls.count > 1 || inputFile != nil) {
+            throw ValidationError("-o names one file; give one URL with it")
+        }
     }
 
     func run() async throws {
@@ -54,10 +66,12 @@ struct AddCommand: AsyncParsableCommand {
             headers = try header.map { h throws(InputError) in try RequestHeader.parse(h) }
             var listed: [String] = []
             if let inputFile { listed = try URLListFile.read(inputFile) }
-            guard !(urls + listed).isEmpty else { throw InputError("\(TerminalText.sanitize(inputFile ?? "")) lists no URLs") }
+            guard !(urls + listed).isEmpty else {
+                throw InputError("\(TerminalText.sanitize(inputFile ?? "")) lists no URLs")
+            }
             validURLs = try (urls + listed).map { u throws(InputError) in try DownloadURL.validate(u) }
             directory = try resolveDirectory(environment: environment)
-            try Engine.checkDirectory(directory)  // before the state is read: 0.6 s with 100,000 downloads
+            try Engine.checkDirectory(directory) // before the state is read: 0.6 s with 100,000 downloads
         } catch {
             throw error.reported()
         }
@@ -71,7 +85,8 @@ struct AddCommand: AsyncParsableCommand {
             var seen = Set<String>()
             for url in validURLs {
                 if let duplicate = existing[url] {
-                    Console.warn("\(TerminalText.sanitize(url)) is already in the list as \(duplicate); adding it again")
+                    Console.warn(
+                        "\(TerminalText.sanitize(url)) is already in the list as \(duplicate); adding it again")
                 } else if !seen.insert(url).inserted {
                     Console.warn("\(TerminalText.sanitize(url)) is given more than once; adding it each time")
                 }
@@ -118,7 +133,9 @@ struct AddCommand: AsyncParsableCommand {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             } catch {
-                throw InputError("cannot create the download directory \(TerminalText.sanitize(path)): \(error.localizedDescription)")
+                throw InputError(
+                    "cannot create the download directory \(TerminalText.sanitize(path)): \(error.localizedDescription)"
+                )
             }
         }
         return path

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import HaulCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where the command line prints: results on stdout, problems on stderr as one `haul:` line.
 enum Console {
@@ -37,7 +38,7 @@ enum FileHandleWriter {
     /// Writes all of `bytes` to stdout after what `print` has buffered; false when stdout is gone.
     @discardableResult
     static func stdout(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        fflush(nil)  // all streams: naming `stdout` is not concurrency-safe
+        fflush(nil) // all streams: naming `stdout` is not concurrency-safe
         return write(STDOUT_FILENO, bytes)
     }
 

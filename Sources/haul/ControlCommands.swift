@@ -58,7 +58,10 @@ extension ControlCommand {
             if self is ResumeCommand, try await engine.refreshedNetworkStatus().isMetered {
                 let held = now.values.filter { before[$0.id]?.state == .paused && !$0.allowMetered }.count
                 if held > 0 {
-                    Console.warn("the network is metered: \(held) download(s) will wait for an unmetered network (use --allow-metered to allow them)")
+                    Console.warn(
+                        "the network is metered: \(held) download(s) will wait for an unmetered network (use "
+                            + "--allow-metered to allow them)"
+                    )
                 }
             }
         } catch {
@@ -81,7 +84,8 @@ extension ControlCommand {
 }
 
 struct PauseCommand: ControlCommand {
-    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause downloads (they keep their data).")
+    static let configuration = CommandConfiguration(
+        commandName: "pause", abstract: "Pause downloads (they keep their data).")
     @OptionGroup var selection: SelectionArguments
     @OptionGroup var stateOptions: StateOptions
     func command(for selection: DownloadSelection) -> EngineCommand { .pause(selection) }
@@ -91,7 +95,9 @@ struct ResumeCommand: ControlCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume",
         abstract: "Queue paused downloads again.",
-        discussion: "While the network is metered, a download without the allowance waits for an unmetered network; --allow-metered gives it the allowance."
+        discussion:
+            "While the network is metered, a download without the allowance waits for an unmetered network; "
+            + "--allow-metered gives it the allowance."
     )
     @OptionGroup var selection: SelectionArguments
     @Flag(name: .long, help: "Also allow these downloads on a metered network.")
@@ -114,7 +120,8 @@ struct CancelCommand: ControlCommand {
     static let configuration = CommandConfiguration(
         commandName: "cancel",
         abstract: "Stop downloads and delete their partial data.",
-        discussion: "Finished downloads are not touched. A cancelled download stays in the list; 'haul retry' starts it again."
+        discussion:
+            "Finished downloads are not touched. A cancelled download stays in the list; 'haul retry' starts it again."
     )
     @OptionGroup var selection: SelectionArguments
     @OptionGroup var stateOptions: StateOptions
@@ -122,7 +129,8 @@ struct CancelCommand: ControlCommand {
 }
 
 struct RetryCommand: ControlCommand {
-    static let configuration = CommandConfiguration(commandName: "retry", abstract: "Queue failed (or paused) downloads again.")
+    static let configuration = CommandConfiguration(
+        commandName: "retry", abstract: "Queue failed (or paused) downloads again.")
     @OptionGroup var selection: SelectionArguments
     @OptionGroup var stateOptions: StateOptions
     func command(for selection: DownloadSelection) -> EngineCommand { .retry(selection) }
@@ -132,7 +140,8 @@ struct RemoveCommand: ControlCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Take downloads off the list.",
-        discussion: "Unfinished downloads lose their partial data. A finished file stays on disk unless --delete-file is given."
+        discussion:
+            "Unfinished downloads lose their partial data. A finished file stays on disk unless --delete-file is given."
     )
     @OptionGroup var selection: SelectionArguments
     @Flag(name: .long, help: "Also delete the downloaded files of finished downloads.")

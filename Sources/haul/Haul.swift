@@ -5,7 +5,9 @@ import HaulCore
 struct Haul: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "haul",
-        abstract: "A terminal download manager: resumable, crash-proof, keyboard-driven. With no command, opens the full-screen UI.",
+        abstract:
+            "A terminal download manager: resumable, crash-proof, keyboard-driven. With no command, opens the "
+            + "full-screen UI.",
         discussion: """
             Downloads are kept in a state file and resume where they stopped, even after a crash.
             Exit codes: 0 success, 1 a download failed, 2 bad input, 3 the state file is busy or \
@@ -16,7 +18,8 @@ struct Haul: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             AddCommand.self, ListCommand.self, RunCommand.self,
-            PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self, MeteredCommand.self, DaemonCommand.self, DemoCommand.self,
+            PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self,
+            MeteredCommand.self, DaemonCommand.self, DemoCommand.self,
         ]
     )
 

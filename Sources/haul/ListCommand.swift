@@ -5,7 +5,10 @@ struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls",
         abstract: "List downloads.",
-        discussion: "With --json: an array of objects with id, url, path, state (waiting|downloading|paused|finished|failed), reason (string or null), receivedBytes and totalBytes (null when unknown), and more."
+        discussion:
+            "With --json: an array of objects with id, url, path, state "
+            + "(waiting|downloading|paused|finished|failed), reason (string or null), receivedBytes and "
+            + "totalBytes (null when unknown), and more."
     )
 
     @Flag(name: .long, help: "Print JSON for scripts.")
@@ -46,7 +49,9 @@ enum ListTable {
         for d in downloads {
             let percent = Formatting.percent(received: d.receivedBytes, total: d.totalBytes).map { "\($0)%" } ?? "--"
             let size = d.totalBytes.map { Formatting.bytes($0) } ?? Formatting.bytes(d.receivedBytes)
-            var line = "\(d.id)  \(pad(d.state.rawValue, 11))  \(pad(percent, 4, left: true))  \(pad(size, 11))  \(TerminalText.sanitize(d.displayName))"
+            var line =
+                "\(d.id)  \(pad(d.state.rawValue, 11))  \(pad(percent, 4, left: true))  \(pad(size, 11))  "
+                + "\(TerminalText.sanitize(d.displayName))"
             if let reason = d.reason { line += "  (\(TerminalText.sanitize(reason)))" }
             lines.append(line)
         }

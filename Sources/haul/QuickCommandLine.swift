@@ -22,16 +22,19 @@ enum QuickCommandLine {
     }
 
     private static func add(_ arguments: ArraySlice<String>) -> AddCommand? {
-        guard let words = SimpleArguments(
-            arguments,
-            options: [
-                "-i": "input-file", "--input-file": "input-file", "-d": "directory", "--directory": "directory",
-                "-o": "output", "--output": "output", "--sha256": "sha256", "--header": "header", "--state": "state",
-            ],
-            repeating: ["header"],
-            flags: ["--allow-metered", "--paused"],
-            positionals: true
-        ) else { return nil }
+        guard
+            let words = SimpleArguments(
+                arguments,
+                options: [
+                    "-i": "input-file", "--input-file": "input-file", "-d": "directory", "--directory": "directory",
+                    "-o": "output", "--output": "output", "--sha256": "sha256", "--header": "header",
+                    "--state": "state",
+                ],
+                repeating: ["header"],
+                flags: ["--allow-metered", "--paused"],
+                positionals: true
+            )
+        else { return nil }
         var command = AddCommand()
         command.urls = words.positionals
         command.inputFile = words.value("input-file")
@@ -47,13 +50,18 @@ enum QuickCommandLine {
     }
 
     private static func run(_ arguments: ArraySlice<String>) -> RunCommand? {
-        guard let words = SimpleArguments(
-            arguments,
-            options: ["-j": "concurrency", "--concurrency": "concurrency", "--on-complete": "on-complete", "--state": "state"],
-            repeating: [],
-            flags: [],
-            positionals: false
-        ) else { return nil }
+        guard
+            let words = SimpleArguments(
+                arguments,
+                options: [
+                    "-j": "concurrency", "--concurrency": "concurrency", "--on-complete": "on-complete",
+                    "--state": "state",
+                ],
+                repeating: [],
+                flags: [],
+                positionals: false
+            )
+        else { return nil }
         var command = RunCommand()
         if let text = words.value("concurrency") {
             guard let concurrency = Int(text) else { return nil }
@@ -84,7 +92,10 @@ struct SimpleArguments {
 
     /// `options` maps each spelling (`-d`, `--directory`) to its key; an option whose key is not
     /// in `repeating` may be given once.
-    init?(_ arguments: ArraySlice<String>, options: [String: String], repeating: Set<String>, flags known: Set<String>, positionals allowed: Bool) {
+    init?(
+        _ arguments: ArraySlice<String>, options: [String: String], repeating: Set<String>, flags known: Set<String>,
+        positionals allowed: Bool
+    ) {
         var i = arguments.startIndex
         while i < arguments.endIndex {
             let word = arguments[i]

@@ -7,10 +7,17 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Download everything queued, without the TUI, until nothing is waiting or downloading.",
-        discussion: "On a terminal, one updating line per active download; otherwise one log line per event. Downloads waiting for an unmetered network or for disk space are waited for. Ctrl-C stops and keeps every byte: the next run resumes. When a daemon or a TUI already runs the downloads, this follows them instead (Ctrl-C then only stops following). Exit code 1 if any download failed in this run, 130 if interrupted."
+        discussion:
+            "On a terminal, one updating line per active download; otherwise one log line per event. Downloads "
+            + "waiting for an unmetered network or for disk space are waited for. Ctrl-C stops and keeps every "
+            + "byte: the next run resumes. When a daemon or a TUI already runs the downloads, this follows them "
+            + "instead (Ctrl-C then only stops following). Exit code 1 if any download failed in this run, 130 "
+            + "if interrupted."
     )
 
-    @Option(name: [.customShort("j"), .long], help: ArgumentHelp("How many downloads run at once (saved for next time).", valueName: "n"))
+    @Option(
+        name: [.customShort("j"), .long],
+        help: ArgumentHelp("How many downloads run at once (saved for next time).", valueName: "n"))
     var concurrency: Int?
 
     @OptionGroup var hookOptions: HookOptions
@@ -33,8 +40,11 @@ struct RunCommand: AsyncParsableCommand {
         }
         let events = await engine.subscribe()
         let known = await engine.allDownloads
-        let printing = Task { await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known).consume(events) }
-        let host = await EngineHost.start(engine, options: stateOptions, kind: .run, onComplete: onComplete, log: { Console.warn($0) })
+        let printing = Task {
+            await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known).consume(events)
+        }
+        let host = await EngineHost.start(
+            engine, options: stateOptions, kind: .run, onComplete: onComplete, log: { Console.warn($0) })
         let termination = Signals.onTermination { _ in
             Task { await engine.shutdown() }
         }
@@ -55,7 +65,10 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Another haul owns the downloads: show them until nothing is left to do there.
     private func follow(_ owner: RemoteEngine) async throws {
-        Console.warn("haul (pid \(owner.pid), \(owner.kind.rawValue)) is running the downloads; following it (Ctrl-C stops following, not the downloads)")
+        Console.warn(
+            "haul (pid \(owner.pid), \(owner.kind.rawValue)) is running the downloads; following it (Ctrl-C stops "
+                + "following, not the downloads)"
+        )
         let termination = Signals.onTermination { _ in owner.close() }
         var interrupted = false
         let before: [Download]
@@ -64,7 +77,9 @@ struct RunCommand: AsyncParsableCommand {
             if let concurrency { try await owner.perform(.setConcurrency(concurrency)) }
             let attachment = try await owner.attach(ui: false)
             before = attachment.snapshot.downloads
-            let printing = Task { await RunReporter(interactive: Console.stdoutIsTerminal, downloads: before).consume(attachment.events) }
+            let printing = Task {
+                await RunReporter(interactive: Console.stdoutIsTerminal, downloads: before).consume(attachment.events)
+            }
             do {
                 try await owner.waitUntilIdle()
                 after = try await owner.snapshot().downloads

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import HaulCore
 import HaulEngine
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What `haul run` prints: on a terminal a block of live lines, one per active download,
 /// with finished/failed/notice lines scrolling above it; otherwise plain log lines.
@@ -68,7 +69,9 @@ final class RunReporter {
             }
             switch d.state {
             case .downloading where active[d.id] == nil:
-                active[d.id] = ProgressSample(id: d.id, receivedBytes: d.receivedBytes, totalBytes: d.totalBytes, bytesPerSecond: 0, etaSeconds: nil)
+                active[d.id] = ProgressSample(
+                    id: d.id, receivedBytes: d.receivedBytes, totalBytes: d.totalBytes, bytesPerSecond: 0,
+                    etaSeconds: nil)
                 activeOrder.append(d.id)
                 let shown = name()
                 if !interactive { log(d.id, " started ", shown) }
@@ -77,9 +80,15 @@ final class RunReporter {
                 if d.fileName != nil { _ = name() }
             case .finished:
                 names[d.id] = nil
-                if stopTracking(d.id) { log(d.id, " finished ", TerminalText.sanitize(d.path ?? d.displayName), " (", Formatting.bytes(d.receivedBytes), ")") }
+                if stopTracking(d.id) {
+                    log(
+                        d.id, " finished ", TerminalText.sanitize(d.path ?? d.displayName), " (",
+                        Formatting.bytes(d.receivedBytes), ")")
+                }
             case .failed:
-                if stopTracking(d.id) || d.failureReason != Download.cancelledReason { log("\(d.id) failed \(name()): \(TerminalText.sanitize(d.reason ?? "failed"))") }
+                if stopTracking(d.id) || d.failureReason != Download.cancelledReason {
+                    log("\(d.id) failed \(name()): \(TerminalText.sanitize(d.reason ?? "failed"))")
+                }
             case .paused where d.isHeld:
                 _ = stopTracking(d.id)
                 logHeld(d, name: name())
@@ -117,7 +126,9 @@ final class RunReporter {
     /// A download paused by a policy (a full disk, a metered network): it resumes by itself,
     /// and the run waits for it.
     private func logHeld(_ d: Download, name: String) {
-        log(d.id, " paused ", name, ": ", TerminalText.sanitize(d.reason ?? "held"), " (resumes by itself; the run waits for it, Ctrl-C stops)")
+        log(
+            d.id, " paused ", name, ": ", TerminalText.sanitize(d.reason ?? "held"),
+            " (resumes by itself; the run waits for it, Ctrl-C stops)")
     }
 
     /// A line above the live block. A log file or pipe (the daemon's log) gets it at the end of
@@ -174,10 +185,15 @@ final class RunReporter {
 
     private func line(for sample: ProgressSample) -> String {
         let name = names[sample.id] ?? sample.id.rawValue
-        let percent = Formatting.percent(received: sample.receivedBytes, total: sample.totalBytes).map { "\($0)%" } ?? "  ?"
-        let size = sample.totalBytes.map { "\(Formatting.bytes(sample.receivedBytes)) / \(Formatting.bytes($0))" } ?? Formatting.bytes(sample.receivedBytes)
+        let percent =
+            Formatting.percent(received: sample.receivedBytes, total: sample.totalBytes).map { "\($0)%" } ?? "  ?"
+        let size =
+            sample.totalBytes.map { "\(Formatting.bytes(sample.receivedBytes)) / \(Formatting.bytes($0))" }
+            ?? Formatting.bytes(sample.receivedBytes)
         let shortName = name.count > 40 ? String(name.prefix(39)) + "…" : name
-        return "\(sample.id) \(percent) \(size)  \(Formatting.rate(sample.bytesPerSecond))  ETA \(Formatting.duration(sample.etaSeconds))  \(shortName)"
+        return
+            "\(sample.id) \(percent) \(size)  \(Formatting.rate(sample.bytesPerSecond))  ETA "
+            + "\(Formatting.duration(sample.etaSeconds))  \(shortName)"
     }
 
     static func summary(_ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool) {

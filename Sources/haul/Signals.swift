@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 enum Signals {
     /// A process started by a test harness may inherit a mask that blocks every signal
@@ -52,7 +53,7 @@ enum Signals {
             pipe(&ends)
             for end in ends {
                 _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, O_NONBLOCK)  // a full pipe drops a signal rather than block the handler
+                _ = fcntl(end, F_SETFL, O_NONBLOCK) // a full pipe drops a signal rather than block the handler
             }
             Relay.writeEnd = ends[1]
             let readEnd = ends[0]
@@ -63,7 +64,9 @@ enum Signals {
                     let n = bytes.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
                     guard n > 0 else { return }
                     let current = Relay.shared.handlers.withLock { Array($0.byKey.values) }
-                    for signo in bytes.prefix(n) { current.forEach { $0(Int32(signo)) } }
+                    for signo in bytes.prefix(n) {
+                        for handler in current { handler(Int32(signo)) }
+                    }
                 }
             }
             source.resume()

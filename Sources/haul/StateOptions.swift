@@ -24,7 +24,12 @@ private let processEnvironment: [String: String] = {
 
 /// `--state`, shared by every command, and how commands open the engine.
 struct StateOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The state file.", discussion: "Default: $HAUL_STATE, else $XDG_STATE_HOME/haul/state.json (~/.local/state/haul/state.json).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The state file.",
+            discussion: "Default: $HAUL_STATE, else $XDG_STATE_HOME/haul/state.json (~/.local/state/haul/state.json).",
+            valueName: "path"))
     var state: String?
 
     /// The process's environment, read once (`ProcessInfo` copies all of it at each call, and
@@ -53,7 +58,9 @@ struct StateOptions: ParsableArguments {
             for i in downloads.indices where downloads[i].state != .finished {
                 if idle {
                     Engine.reconcileWithDisk(&downloads[i])
-                } else if let part = downloads[i].partPath, let size = try? FileManager.default.attributesOfItem(atPath: part)[.size] as? NSNumber {
+                } else if let part = downloads[i].partPath,
+                    let size = try? FileManager.default.attributesOfItem(atPath: part)[.size] as? NSNumber
+                {
                     downloads[i].receivedBytes = size.int64Value
                 }
             }

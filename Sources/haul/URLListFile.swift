@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HaulCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `haul add -i FILE`: URLs one per line, as `wget -i` and `aria2c -i` read them (see
 /// `String.urlListLines()`). `-` reads standard input.

@@ -20,7 +20,7 @@ final class BackgroundTests: CLITestCase {
     override func tearDown() async throws {
         for session in sessions { await session.kill() }
         for child in children { await child.terminate() }
-        if let pid = lockHolder(), pid != getpid() { kill(pid, SIGKILL) }  // a daemon the test left behind
+        if let pid = lockHolder(), pid != getpid() { kill(pid, SIGKILL) } // a daemon the test left behind
         await nginx?.stop()
         try await super.tearDown()
     }
@@ -29,7 +29,8 @@ final class BackgroundTests: CLITestCase {
         let script = "'\(HaulBinary.path)'; echo \"EXIT=$?\"; sleep 600"
         let session = try await TmuxSession(
             command: script, width: 110, height: 30,
-            environment: environment(["TERM": "xterm-256color"].merging(env) { $1 }), workDirectory: dir.subdirectory(name)
+            environment: environment(["TERM": "xterm-256color"].merging(env) { $1 }),
+            workDirectory: dir.subdirectory(name)
         )
         sessions.append(session)
         try await session.waitFor { $0.contains("q Quit") }
@@ -39,7 +40,8 @@ final class BackgroundTests: CLITestCase {
     /// The pid in the lock file when that process is alive.
     func lockHolder() -> Int32? {
         guard let text = try? String(contentsOfFile: statePath + ".lock", encoding: .utf8),
-              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0, kill(pid, 0) == 0 else { return nil }
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0, kill(pid, 0) == 0
+        else { return nil }
         return pid
     }
 
@@ -67,11 +69,17 @@ final class BackgroundTests: CLITestCase {
         try TestFiles.random(www + "/two.bin", size: 1_200_000)
         _ = try await haul("add", nginx.url("slow/one.bin"), nginx.url("slow/two.bin"))
         let tui = try await openTUI()
-        try await tui.waitFor { (TUITests.percent(in: $0, row: "one.bin") ?? 0) > 0 && (TUITests.percent(in: $0, row: "two.bin") ?? 0) > 0 }
+        try await tui.waitFor {
+            (TUITests.percent(in: $0, row: "one.bin") ?? 0) > 0 && (TUITests.percent(in: $0, row: "two.bin") ?? 0) > 0
+        }
         let tuiPID = try XCTUnwrap(lockHolder())
 
         try await tui.send("q")
-        try await tui.waitFor { $0.contains("2 downloads are running. Keep downloading in the background? [y]es · [n]o, pause · Esc stays") }
+        try await tui.waitFor {
+            $0.contains(
+                "2 downloads are running. Keep downloading in the background? [y]es · [n]o, pause · Esc "
+                    + "stays")
+        }
         try await tui.send("y")
         let after = try await tui.waitFor { $0.contains("EXIT=") }
         XCTAssertTrue(after.contains("EXIT=0"), after)
@@ -87,7 +95,8 @@ final class BackgroundTests: CLITestCase {
 
         // They finish in the background; the daemon then exits by itself.
         try await waitUntil(timeout: 30) {
-            self.sameFile(self.downloads + "/one.bin", self.www + "/one.bin") && self.sameFile(self.downloads + "/two.bin", self.www + "/two.bin")
+            self.sameFile(self.downloads + "/one.bin", self.www + "/one.bin")
+                && self.sameFile(self.downloads + "/two.bin", self.www + "/two.bin")
         }
         try await waitUntil(timeout: 10) { kill(daemon, 0) != 0 }
         XCTAssertFalse(FileManager.default.fileExists(atPath: downloads + "/one.bin.part"))
@@ -176,12 +185,16 @@ final class BackgroundTests: CLITestCase {
         _ = try await haul("add", nginx.url("slow/a.bin"), nginx.url("slow/b.bin"))
         let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
         children.append(daemon)
-        try await waitUntil { (self.fileSize(self.downloads + "/a.bin.part") ?? 0) > 100_000 && (self.fileSize(self.downloads + "/b.bin.part") ?? 0) > 100_000 }
+        try await waitUntil {
+            (self.fileSize(self.downloads + "/a.bin.part") ?? 0) > 100_000
+                && (self.fileSize(self.downloads + "/b.bin.part") ?? 0) > 100_000
+        }
         let list = try await haul("ls")
         XCTAssertTrue(list.stdout.contains("downloading"), "ls asks the daemon: \(list.stdout)")
         let second = try await haul("daemon")
         XCTAssertEqual(second.status, 3)
-        XCTAssertTrue(second.stderr.contains("haul (pid \(daemon.pid), daemon) already runs the downloads"), second.stderr)
+        XCTAssertTrue(
+            second.stderr.contains("haul (pid \(daemon.pid), daemon) already runs the downloads"), second.stderr)
 
         daemon.signal(SIGKILL)
         _ = await daemon.wait(timeout: 10)
@@ -210,7 +223,9 @@ final class BackgroundTests: CLITestCase {
         XCTAssertEqual(status, 0)
         let list = try await listJSON()
         XCTAssertEqual(list.first?["state"] as? String, "waiting")
-        XCTAssertEqual(list.first?["receivedBytes"] as? Int64 ?? Int64(list.first?["receivedBytes"] as? Int ?? 0), fileSize(downloads + "/a.bin.part"))
+        XCTAssertEqual(
+            list.first?["receivedBytes"] as? Int64 ?? Int64(list.first?["receivedBytes"] as? Int ?? 0),
+            fileSize(downloads + "/a.bin.part"))
         let none = try await haul("daemon", "--stop")
         XCTAssertTrue(none.stdout.contains("no haul daemon runs"), none.stdout)
     }
@@ -220,8 +235,14 @@ final class BackgroundTests: CLITestCase {
         let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
         children.append(daemon)
         let runDirectory = dir.path + "/state/run"
-        try await waitUntil { ((try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? []).contains { $0.hasSuffix(".sock") } }
-        let socket = runDirectory + "/" + (try FileManager.default.contentsOfDirectory(atPath: runDirectory).first { $0.hasSuffix(".sock") } ?? "")
+        try await waitUntil {
+            ((try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? []).contains {
+                $0.hasSuffix(".sock")
+            }
+        }
+        let socket =
+            runDirectory + "/"
+            + (try FileManager.default.contentsOfDirectory(atPath: runDirectory).first { $0.hasSuffix(".sock") } ?? "")
         var info = stat()
         XCTAssertEqual(lstat(runDirectory, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o700)
@@ -243,20 +264,27 @@ final class BackgroundTests: CLITestCase {
 
         // Another uid that gets through loosened permissions is refused by the daemon itself.
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-              FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { return }
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
+        else { return }
         chmod(dir.path + "/state", 0o711)
         chmod(runDirectory, 0o711)
         chmod(socket, 0o666)
         let foreign = try await ChildProcess.run(
-            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/curl", "-s", "--http0.9", "--max-time", "5", "--unix-socket", socket, "http://haul/"],
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/curl", "-s", "--http0.9", "--max-time",
+                "5", "--unix-socket", socket, "http://haul/",
+            ],
             environment: ["PATH": "/usr/bin:/bin"], in: dir.path
         )
         chmod(socket, 0o600)
         chmod(runDirectory, 0o700)
-        XCTAssertTrue(foreign.stdout.contains("connection refused"), "stdout: \(foreign.stdout) stderr: \(foreign.stderr)")
+        XCTAssertTrue(
+            foreign.stdout.contains("connection refused"), "stdout: \(foreign.stdout) stderr: \(foreign.stderr)")
         XCTAssertFalse(foreign.stdout.contains("hello"), foreign.stdout)
         try await waitUntil(timeout: 5) {
-            ((try? String(contentsOfFile: self.dir.path + "/daemon.log", encoding: .utf8)) ?? "").contains("refused a connection from uid 65534")
+            ((try? String(contentsOfFile: self.dir.path + "/daemon.log", encoding: .utf8)) ?? "").contains(
+                "refused a connection from uid 65534")
         }
     }
 
@@ -266,8 +294,10 @@ final class BackgroundTests: CLITestCase {
         let bin = dir.subdirectory("bin")
         let record = dir.path + "/hook.txt"
         let notified = dir.path + "/notify.txt"
-        try "#!/bin/sh\nprintf '%s|%s\\n' \"$1\" \"$2\" >> '\(record)'\n".write(toFile: bin + "/hook", atomically: true, encoding: .utf8)
-        try "#!/bin/sh\nprintf '%s|' \"$@\" >> '\(notified)'\necho >> '\(notified)'\n".write(toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nprintf '%s|%s\\n' \"$1\" \"$2\" >> '\(record)'\n".write(
+            toFile: bin + "/hook", atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nprintf '%s|' \"$@\" >> '\(notified)'\necho >> '\(notified)'\n".write(
+            toFile: bin + "/notify-send", atomically: true, encoding: .utf8)
         chmod(bin + "/hook", 0o755)
         chmod(bin + "/notify-send", 0o755)
         _ = try await haul("add", "-o", name, nginx.url("file.bin"))
@@ -280,8 +310,11 @@ final class BackgroundTests: CLITestCase {
         XCTAssertEqual(try String(contentsOfFile: record, encoding: .utf8), "first arg|\(path)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/PWNED"), "the name never reached a shell")
         // The notification is a process of its own, not ordered with the hook's.
-        try await waitUntil(timeout: 5) { ((try? String(contentsOfFile: notified, encoding: .utf8)) ?? "").hasSuffix("\n") }
-        XCTAssertEqual(try String(contentsOfFile: notified, encoding: .utf8), "--app-name=haul|Download finished|\(name)|\n")
+        try await waitUntil(timeout: 5) {
+            ((try? String(contentsOfFile: notified, encoding: .utf8)) ?? "").hasSuffix("\n")
+        }
+        XCTAssertEqual(
+            try String(contentsOfFile: notified, encoding: .utf8), "--app-name=haul|Download finished|\(name)|\n")
 
         let bad = try await haul("run", "--on-complete", "hook 'unfinished")
         XCTAssertEqual(bad.status, 2)

@@ -13,7 +13,8 @@ class CLITestCase: XCTestCase {
         dir = TestDirectory("haul-cli")
         chmod(dir.path, 0o755)
         _ = dir.subdirectory("Downloads")
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: HaulBinary.path), "build haul first: \(HaulBinary.path)")
+        XCTAssertTrue(
+            FileManager.default.isExecutableFile(atPath: HaulBinary.path), "build haul first: \(HaulBinary.path)")
     }
 
     override func tearDown() async throws {
@@ -25,8 +26,10 @@ class CLITestCase: XCTestCase {
     }
 
     @discardableResult
-    func haul(_ arguments: String..., env: [String: String] = [:], timeout: Double = 120) async throws -> CommandResult {
-        try await ChildProcess.run(HaulBinary.path, arguments, environment: environment(env), in: dir.path, timeout: timeout)
+    func haul(_ arguments: String..., env: [String: String] = [:], timeout: Double = 120) async throws -> CommandResult
+    {
+        try await ChildProcess.run(
+            HaulBinary.path, arguments, environment: environment(env), in: dir.path, timeout: timeout)
     }
 
     /// Starts `haul` without waiting for it; output goes to `log`.
@@ -55,7 +58,9 @@ class CLITestCase: XCTestCase {
     }
 
     func sameFile(_ a: String, _ b: String) -> Bool {
-        guard let x = FileManager.default.contents(atPath: a), let y = FileManager.default.contents(atPath: b) else { return false }
+        guard let x = FileManager.default.contents(atPath: a), let y = FileManager.default.contents(atPath: b) else {
+            return false
+        }
         return x == y
     }
 }

@@ -71,7 +71,11 @@ final class ChaosTests: CLITestCase {
         for round in 0..<rounds {
             let child = try spawnHaul(["run"], log: "/dev/null")
             try await Task.sleep(for: .milliseconds(Int.random(in: 30...450, using: &rng)))
-            if (try FileManager.default.contentsOfDirectory(atPath: downloads)).contains(where: { $0.hasSuffix(".part") }) { killedMidTransfer += 1 }
+            if (try FileManager.default.contentsOfDirectory(atPath: downloads)).contains(where: {
+                $0.hasSuffix(".part")
+            }) {
+                killedMidTransfer += 1
+            }
             child.signal(SIGKILL)
             _ = await child.wait()
             let list = try await listJSON()
@@ -79,8 +83,12 @@ final class ChaosTests: CLITestCase {
         }
         let verified = try await finishAndVerify()
         XCTAssertGreaterThan(killedMidTransfer, rounds / 2, "most kills hit a running transfer")
-        Figures.record("Crash chaos, `haul run`", "\(rounds) `kill -9` at random moments (\(killedMidTransfer) mid-transfer), 6 files of 1 KiB–200 MiB",
-                       "all \(sizes.count) files byte-identical (\(verified >> 20) MiB checked), no `.part` left, state readable every round, 0 lost or duplicated")
+        Figures.record(
+            "Crash chaos, `haul run`",
+            "\(rounds) `kill -9` at random moments (\(killedMidTransfer) mid-transfer), 6 files of 1 KiB–200 MiB",
+            "all \(sizes.count) files byte-identical (\(verified >> 20) MiB checked), no `.part` left, state "
+                + "readable every round, 0 lost or duplicated"
+        )
     }
 
     func testTUIKilledAtRandomLosesNothing() async throws {
@@ -102,7 +110,10 @@ final class ChaosTests: CLITestCase {
             XCTAssertEqual(list.count, sizes.count, "round \(round)")
         }
         let verified = try await finishAndVerify()
-        Figures.record("Crash chaos, the TUI under tmux", "\(rounds) `kill -9` of the running TUI",
-                       "all \(sizes.count) files byte-identical (\(verified >> 20) MiB checked), no `.part` left, 0 lost or duplicated")
+        Figures.record(
+            "Crash chaos, the TUI under tmux", "\(rounds) `kill -9` of the running TUI",
+            "all \(sizes.count) files byte-identical (\(verified >> 20) MiB checked), no `.part` left, 0 lost or "
+                + "duplicated"
+        )
     }
 }

@@ -53,7 +53,8 @@ final class CommandLineTests: CLITestCase {
     func testAddReadsAURLListFileAndOneBadLineAddsNothing() async throws {
         for name in ["a.bin", "b.bin", "c.bin"] { try TestFiles.random(www + "/" + name, size: 50_000) }
         let list = dir.path + "/urls.txt"
-        try "# three files\n\n  \(nginx.url("a.bin"))  \n\(nginx.url("b.bin"))\n".write(toFile: list, atomically: true, encoding: .utf8)
+        try "# three files\n\n  \(nginx.url("a.bin"))  \n\(nginx.url("b.bin"))\n".write(
+            toFile: list, atomically: true, encoding: .utf8)
         let bad = dir.path + "/bad.txt"
         try "\(nginx.url("c.bin"))\nftp://example.org/x\n".write(toFile: bad, atomically: true, encoding: .utf8)
 
@@ -68,12 +69,15 @@ final class CommandLineTests: CLITestCase {
         XCTAssertEqual(add.stdout.split(separator: "\n").count, 3)
         let run = try await haul("run")
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
-        for name in ["a.bin", "b.bin", "c.bin"] { XCTAssertTrue(sameFile(downloads + "/" + name, www + "/" + name), name) }
+        for name in ["a.bin", "b.bin", "c.bin"] {
+            XCTAssertTrue(sameFile(downloads + "/" + name, www + "/" + name), name)
+        }
     }
 
     func testRemoveAllTakesManyDownloadsAtOnce() async throws {
         let list = dir.path + "/many.txt"
-        try (0..<300).map { nginx.url("f\($0).bin") }.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        try (0..<300).map { nginx.url("f\($0).bin") }.joined(separator: "\n").write(
+            toFile: list, atomically: true, encoding: .utf8)
         let add = try await haul("add", "--paused", "-i", list)
         XCTAssertEqual(add.status, 0, add.stderr)
         let removed = try await haul("rm", "--all")
@@ -160,7 +164,11 @@ final class CommandLineTests: CLITestCase {
         for round in 0..<3 {
             _ = try await haul("add", nginx.url("slow/big.bin"))
             let runner = try spawnHaul(["run"], log: dir.path + "/run\(round).log")
-            try await waitUntil { (try? FileManager.default.contentsOfDirectory(atPath: self.downloads))?.contains { $0.hasSuffix(".part") } ?? false }
+            try await waitUntil {
+                (try? FileManager.default.contentsOfDirectory(atPath: self.downloads))?.contains {
+                    $0.hasSuffix(".part")
+                } ?? false
+            }
             let cancel = try await haul("cancel", "--all")
             XCTAssertEqual(cancel.status, 0, "round \(round): \(cancel.stderr)")
             XCTAssertTrue(cancel.stdout.contains("cancelled by user"), cancel.stdout)
@@ -180,7 +188,8 @@ final class CommandLineTests: CLITestCase {
         _ = "\(getpid())\n".withCString { write(fd, $0, strlen($0)) }
         let refused = try await haul("add", nginx.url("x.bin"), env: ["HAUL_LOCK_WAIT": "0.3"])
         XCTAssertEqual(refused.status, 3)
-        XCTAssertTrue(refused.stderr.contains("another haul (pid \(getpid())) is already using the state file"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("another haul (pid \(getpid())) is already using the state file"), refused.stderr)
         XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, "one clear line")
         let list = try await haul("ls")
         XCTAssertEqual(list.status, 0, "reading is still allowed")
@@ -241,7 +250,8 @@ final class CommandLineTests: CLITestCase {
             (["pause"], 64, "give one or more ids, or --all"),
         ]
         for (arguments, status, message) in cases {
-            let result = try await ChildProcess.run(HaulBinary.path, arguments, environment: environment(), in: dir.path)
+            let result = try await ChildProcess.run(
+                HaulBinary.path, arguments, environment: environment(), in: dir.path)
             XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stdout, "", "\(arguments)")
@@ -260,7 +270,9 @@ final class CommandLineTests: CLITestCase {
         XCTAssertEqual(result.status, 2, result.stderr)
         XCTAssertEqual(result.stderr, "haul: directory '/nonexistent/dir' does not exist\n")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: statePath)), damaged)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/state").filter { $0.contains("corrupt") }, [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path + "/state").filter { $0.contains("corrupt") },
+            [])
     }
 
     func testWithoutATerminalTheTUISaysSoAndFails() async throws {
@@ -292,7 +304,9 @@ final class SameNameTests: CLITestCase {
         _ = try await haul("add", "-o", "same.bin", nginx.url("slow/b.bin"))
         let run = try await haul("run")
         XCTAssertEqual(run.status, 0, run.stderr + run.stdout)
-        XCTAssertEqual(try String(contentsOfFile: downloads + "/same.bin", encoding: .utf8), "mine", "an existing file is never touched")
+        XCTAssertEqual(
+            try String(contentsOfFile: downloads + "/same.bin", encoding: .utf8), "mine",
+            "an existing file is never touched")
         let list = try await listJSON()
         let paths = list.compactMap { $0["path"] as? String }
         XCTAssertEqual(Set(paths).count, 2, "two different names: \(paths)")

@@ -23,7 +23,8 @@ final class HTTPSCommandLineTests: CLITestCase {
         XCTAssertEqual(add.status, 0, add.stderr)
         let refused = try await haul("run")
         XCTAssertEqual(refused.status, 1, refused.stdout + refused.stderr)
-        XCTAssertTrue(refused.stdout.contains("failed a.bin: the server's TLS certificate is not trusted"), refused.stdout)
+        XCTAssertTrue(
+            refused.stdout.contains("failed a.bin: the server's TLS certificate is not trusted"), refused.stdout)
         XCTAssertFalse(refused.stdout.contains("BoringSSL"), refused.stdout)
         XCTAssertNil(fileSize(downloads + "/a.bin"))
 

@@ -22,8 +22,9 @@ final class MeteredTUITests: CLITestCase {
 
     func download(_ name: String) throws -> [String: Any]? {
         guard let data = FileManager.default.contents(atPath: statePath),
-              let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let list = root["downloads"] as? [[String: Any]] else { return nil }
+            let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let list = root["downloads"] as? [[String: Any]]
+        else { return nil }
         return list.first { ($0["url"] as? String)?.hasSuffix(name) ?? false }
     }
 
@@ -39,14 +40,20 @@ final class MeteredTUITests: CLITestCase {
         let script = "'\(HaulBinary.path)'; echo \"EXIT=$?\"; sleep 600"
         let tui = try await TmuxSession(
             command: script, width: 110, height: 20,
-            environment: environment(["TERM": "xterm-256color", "HAUL_METERED_PROBE": "echo no"]), workDirectory: dir.subdirectory("tmux")
+            environment: environment(["TERM": "xterm-256color", "HAUL_METERED_PROBE": "echo no"]),
+            workDirectory: dir.subdirectory("tmux")
         )
         session = tui
-        try await tui.waitFor { TUITests.percent(in: $0, row: "blocked.bin") ?? 0 > 0 && TUITests.percent(in: $0, row: "allowed.bin") ?? 0 > 0 }
+        try await tui.waitFor {
+            TUITests.percent(in: $0, row: "blocked.bin") ?? 0 > 0
+                && TUITests.percent(in: $0, row: "allowed.bin") ?? 0 > 0
+        }
 
         try await tui.send("m")
         let start = Date()
-        let metered = try await tui.waitFor(timeout: 1) { $0.contains("metered: on") && self.line($0, "blocked.bin").contains("metered") }
+        let metered = try await tui.waitFor(timeout: 1) {
+            $0.contains("metered: on") && self.line($0, "blocked.bin").contains("metered")
+        }
         XCTAssertLessThan(Date().timeIntervalSince(start), 1.0)
         XCTAssertTrue(line(metered, "blocked.bin").contains("metered net"), metered)
         try await waitUntil(timeout: 2) { (try? self.download("blocked.bin"))??["pauseCause"] as? String == "metered" }
@@ -56,10 +63,14 @@ final class MeteredTUITests: CLITestCase {
 
         // m again: auto, and the probe says unmetered, so the policy's pause ends by itself.
         try await tui.send("m")
-        try await tui.waitFor { $0.contains("metered: auto (unmetered)") && self.line($0, "blocked.bin").contains("downloading") }
+        try await tui.waitFor {
+            $0.contains("metered: auto (unmetered)") && self.line($0, "blocked.bin").contains("downloading")
+        }
         try await tui.send("m")
         try await tui.waitFor { $0.contains("metered: off") }
-        try await tui.waitFor(timeout: 30) { self.line($0, "blocked.bin").contains("done") && self.line($0, "allowed.bin").contains("done") }
+        try await tui.waitFor(timeout: 30) {
+            self.line($0, "blocked.bin").contains("done") && self.line($0, "allowed.bin").contains("done")
+        }
         XCTAssertTrue(sameFile(downloads + "/blocked.bin", www + "/blocked.bin"))
         XCTAssertTrue(sameFile(downloads + "/allowed.bin", www + "/allowed.bin"))
         try await tui.send("q")
@@ -77,12 +88,16 @@ final class MeteredTUITests: CLITestCase {
         session = tui
         try await tui.waitFor { $0.contains("metered: on") && $0.contains("a.bin") }
         try await tui.send("p")
-        try await tui.waitFor { $0.contains("The network is metered. Allow a.bin on metered networks and resume it? [y/N]") }
+        try await tui.waitFor {
+            $0.contains("The network is metered. Allow a.bin on metered networks and resume it? [y/N]")
+        }
         try await tui.send("y")
         try await tui.waitFor { self.line($0, "a.bin").contains("downloading") }
         // Quitting with it running asks; n pauses it.
         try await tui.send("q")
-        try await tui.waitFor { $0.contains("1 download is running. Keep downloading in the background? [y]es · [n]o, pause") }
+        try await tui.waitFor {
+            $0.contains("1 download is running. Keep downloading in the background? [y]es · [n]o, pause")
+        }
         try await tui.send("n")
         try await tui.waitFor { $0.contains("EXIT=0") }
         XCTAssertEqual(try download("a.bin")?["allowMetered"] as? Bool, true)
@@ -97,7 +112,8 @@ final class MeteredTUITests: CLITestCase {
 
         let on = try await haul("metered", "on")
         XCTAssertEqual(on.status, 0, on.stderr)
-        XCTAssertTrue(on.stdout.hasPrefix("metered: on"), on.stdout)  // applied by the running haul, reached over its socket
+        // Applied by the running haul, reached over its socket.
+        XCTAssertTrue(on.stdout.hasPrefix("metered: on"), on.stdout)
         try await waitUntil(timeout: 3) {
             (try? self.download("blocked.bin"))??["pauseCause"] as? String == "metered"
         }

@@ -12,13 +12,20 @@ final class SecurityTests: CLITestCase {
         let hostile = "attachment; filename*=UTF-8''%1B%5D0%3BPWNED%07evil%1B%5B2J%1B%5B31mname.txt"
         server = try FaultServer { request, _ in
             if request.path.hasPrefix("/hostile") {
-                return [.send(FaultServer.head(200, [("Content-Length", "2"), ("Content-Disposition", hostile)]) + [104, 105])]
+                return [
+                    .send(
+                        FaultServer.head(200, [("Content-Length", "2"), ("Content-Disposition", hostile)]) + [104, 105])
+                ]
             }
             if request.path.hasPrefix("/moved") {
                 return [.send(FaultServer.head(302, [("Location", "/file.bin"), ("Content-Length", "0")]))]
             }
             if request.path.hasPrefix("/away"), let port = request.headers["host"]?.split(separator: ":").last {
-                return [.send(FaultServer.head(302, [("Location", "http://localhost:\(port)/elsewhere.bin"), ("Content-Length", "0")]))]
+                return [
+                    .send(
+                        FaultServer.head(
+                            302, [("Location", "http://localhost:\(port)/elsewhere.bin"), ("Content-Length", "0")]))
+                ]
             }
             if request.path.hasPrefix("/slow") {
                 return [.send(FaultServer.head(200, [("Content-Length", "1000000")])), .sleep(30)]
@@ -34,12 +41,16 @@ final class SecurityTests: CLITestCase {
 
     func testCredentialsInURLsAndHeadersAreRedactedEverywhereButTheStateFile() async throws {
         let url = server.url("file.bin").replacingOccurrences(of: "http://", with: "http://alice:s3cretPW@")
-        let add = try await haul("add", url, "--header", "Authorization: Bearer t0kenXYZ", "--header", "Cookie: sid=c00kie")
+        let add = try await haul(
+            "add", url, "--header", "Authorization: Bearer t0kenXYZ", "--header", "Cookie: sid=c00kie")
         XCTAssertEqual(add.status, 0, add.stderr)
         let ls = try await haul("ls")
         let json = try await haul("ls", "--json")
         let run = try await haul("run")
-        for (label, text) in [("add", add.stdout + add.stderr), ("ls", ls.stdout), ("ls --json", json.stdout), ("run", run.stdout + run.stderr)] {
+        for (label, text) in [
+            ("add", add.stdout + add.stderr), ("ls", ls.stdout), ("ls --json", json.stdout),
+            ("run", run.stdout + run.stderr),
+        ] {
             for secret in ["s3cretPW", "t0kenXYZ", "c00kie"] {
                 XCTAssertFalse(text.contains(secret), "\(label) shows \(secret): \(text)")
             }
@@ -68,7 +79,9 @@ final class SecurityTests: CLITestCase {
 
     func testCredentialsInTheURLAreSentAsBasicAuthAndNotToAnotherHost() async throws {
         let server = server!
-        let withCredentials = { (path: String) in server.url(path).replacingOccurrences(of: "http://", with: "http://alice:s3cret%40PW@") }
+        let withCredentials = { (path: String) in
+            server.url(path).replacingOccurrences(of: "http://", with: "http://alice:s3cret%40PW@")
+        }
         for path in ["moved", "away"] {
             let add = try await haul("add", withCredentials(path))
             XCTAssertEqual(add.status, 0, add.stderr)
@@ -77,7 +90,8 @@ final class SecurityTests: CLITestCase {
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         XCTAssertFalse((run.stdout + run.stderr).contains("s3cret"), run.stdout + run.stderr)
         let basic = "Basic " + Data("alice:s3cret@PW".utf8).base64EncodedString()
-        let byPath = Dictionary(server.requests.map { ($0.path, $0.headers["authorization"]) }, uniquingKeysWith: { first, _ in first })
+        let byPath = Dictionary(
+            server.requests.map { ($0.path, $0.headers["authorization"]) }, uniquingKeysWith: { first, _ in first })
         XCTAssertEqual(byPath["/moved"], basic, "the user and (decoded) password of the URL")
         XCTAssertEqual(byPath["/file.bin"], basic, "kept across a redirect on the same host")
         XCTAssertEqual(byPath["/away"], basic)
@@ -99,7 +113,9 @@ final class SecurityTests: CLITestCase {
             environment: environment(["TERM": "xterm-256color"]), workDirectory: dir.subdirectory("tmux")
         )
         defer { Task { await tui.kill() } }
-        _ = try await ChildProcess.run(TmuxSession.executable, ["-S", tui.socket, "pipe-pane", "-o", "-t", "0", "cat >> \(raw)"], environment: ["PATH": "/usr/bin:/bin"], in: dir.path)
+        _ = try await ChildProcess.run(
+            TmuxSession.executable, ["-S", tui.socket, "pipe-pane", "-o", "-t", "0", "cat >> \(raw)"],
+            environment: ["PATH": "/usr/bin:/bin"], in: dir.path)
         try await tui.waitFor { $0.contains("evilname.txt") }
         try await tui.send("Enter")
         let screen = try await tui.waitFor { $0.contains("Details") && $0.contains("evilname.txt") }
@@ -110,7 +126,7 @@ final class SecurityTests: CLITestCase {
         XCTAssertGreaterThan(stream.count, 0, "the raw output was captured")
         XCTAssertNil(stream.range(of: Data("PWNED".utf8)), "no byte of the server's OSC sequence reached the terminal")
         XCTAssertNil(stream.range(of: Data("\u{1B}]0;".utf8)))
-        await tui.kill()  // the deferred kill runs in a Task that a finishing test process may never start
+        await tui.kill() // the deferred kill runs in a Task that a finishing test process may never start
     }
 
     func testBadDirectoriesAndDuplicateURLs() async throws {
@@ -122,7 +138,8 @@ final class SecurityTests: CLITestCase {
 
         if getuid() == 0 {
             let readOnly = dir.subdirectory("ro")
-            let mount = try await ChildProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", readOnly], environment: [:], in: dir.path)
+            let mount = try await ChildProcess.run(
+                "/bin/mount", ["-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", readOnly], environment: [:], in: dir.path)
             XCTAssertEqual(mount.status, 0, mount.stderr)
             result = try await haul("add", "-d", readOnly, server.url("a"))
             _ = try await ChildProcess.run("/bin/umount", ["-l", readOnly], environment: [:], in: dir.path)

@@ -29,9 +29,13 @@ final class StateFileRecoveryTests: CLITestCase {
         let add = try await haul("add", "http://127.0.0.1:9/x.bin")
         XCTAssertEqual(add.status, 0, add.stderr)
         XCTAssertTrue(add.stderr.contains("was unreadable") && add.stderr.contains("moved to"), add.stderr)
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/state").filter { $0.hasPrefix("state.json.corrupt-") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/state").filter {
+            $0.hasPrefix("state.json.corrupt-")
+        }
         XCTAssertEqual(aside.count, 1)
-        XCTAssertEqual(try String(contentsOfFile: dir.path + "/state/" + aside[0], encoding: .utf8), "{\"version\":1,\"downloads\":[{\"id\":")
+        XCTAssertEqual(
+            try String(contentsOfFile: dir.path + "/state/" + aside[0], encoding: .utf8),
+            "{\"version\":1,\"downloads\":[{\"id\":")
         let list = try await listJSON()
         XCTAssertEqual(list.count, 1)
     }

@@ -23,11 +23,16 @@ final class TUITests: CLITestCase {
 
     /// Opens haul in a shell inside tmux; after haul exits, the shell reports its exit code
     /// and whether the tty is back in canonical mode with echo.
-    func openTUI(width: Int = 100, height: Int = 30, name: String = "tui", extraEnvironment: [String: String] = [:]) async throws -> TmuxSession {
-        let script = "'\(HaulBinary.path)'; echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; sleep 600"
+    func openTUI(width: Int = 100, height: Int = 30, name: String = "tui", extraEnvironment: [String: String] = [:])
+        async throws -> TmuxSession
+    {
+        let script =
+            "'\(HaulBinary.path)'; echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr "
+            + "'\\n' ' '; echo; sleep 600"
         let session = try await TmuxSession(
             command: script, width: width, height: height,
-            environment: environment(["TERM": "xterm-256color"].merging(extraEnvironment) { $1 }), workDirectory: dir.subdirectory(name)
+            environment: environment(["TERM": "xterm-256color"].merging(extraEnvironment) { $1 }),
+            workDirectory: dir.subdirectory(name)
         )
         sessions.append(session)
         try await session.waitFor { $0.contains("metered:") && $0.contains("q Quit") }
@@ -36,14 +41,16 @@ final class TUITests: CLITestCase {
 
     func stateOfFirstDownload() -> String? {
         guard let data = FileManager.default.contents(atPath: statePath),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let downloads = root["downloads"] as? [[String: Any]] else { return nil }
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let downloads = root["downloads"] as? [[String: Any]]
+        else { return nil }
         return downloads.first?["state"] as? String
     }
 
     static func percent(in screen: String, row name: String) -> Int? {
         guard let line = screen.split(separator: "\n").first(where: { $0.contains(name) }),
-              let range = line.range(of: #"\d+%"#, options: .regularExpression) else { return nil }
+            let range = line.range(of: #"\d+%"#, options: .regularExpression)
+        else { return nil }
         return Int(line[range].dropLast())
     }
 
@@ -69,7 +76,9 @@ final class TUITests: CLITestCase {
 
         // p again: resumes and finishes byte-identical.
         try await tui.send("p")
-        try await tui.waitFor(timeout: 30) { $0.split(separator: "\n").contains { $0.contains("big.bin") && $0.contains("done") } }
+        try await tui.waitFor(timeout: 30) {
+            $0.split(separator: "\n").contains { $0.contains("big.bin") && $0.contains("done") }
+        }
         XCTAssertTrue(sameFile(downloads + "/big.bin", www + "/big.bin"))
 
         // c: cancel asks, then removes the .part.
@@ -83,7 +92,9 @@ final class TUITests: CLITestCase {
         try await tui.send("c")
         try await tui.waitFor { $0.contains("Cancel other.bin and delete its partial data? [y/N]") }
         try await tui.send("y")
-        try await tui.waitFor { $0.split(separator: "\n").contains { $0.contains("other.bin") && $0.contains("cancelled") } }
+        try await tui.waitFor {
+            $0.split(separator: "\n").contains { $0.contains("other.bin") && $0.contains("cancelled") }
+        }
         try await waitUntil { !FileManager.default.fileExists(atPath: self.downloads + "/other.bin.part") }
 
         // Resizes redraw at once and adapt the columns.
@@ -128,14 +139,21 @@ final class TUITests: CLITestCase {
         _ = try await tui.waitFor { $0.contains("EXIT=") }
         let text = try String(contentsOfFile: trace, encoding: .utf8)
         XCTAssertEqual(text.filter { $0 == "\n" }.count, 1, text)
-        let fields = Dictionary(text.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, String)? in
-            guard let eq = field.firstIndex(of: "=") else { return nil }
-            return (String(field[..<eq]), String(field[field.index(after: eq)...]))
-        }) { $1 }
+        let fields = Dictionary(
+            text.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, String)? in
+                guard let eq = field.firstIndex(of: "=") else { return nil }
+                return (String(field[..<eq]), String(field[field.index(after: eq)...]))
+            }
+        ) { $1 }
         XCTAssertGreaterThan(Int(fields["frames"] ?? "") ?? 0, 0, text)
         for key in ["slowest", "slowest_cpu"] {
             let note = try XCTUnwrap(fields[key], text)
-            XCTAssertNotNil(note.range(of: #"rows=\d+.*,keys=\d+(\([^ ,()]+\))?,events=\d+,cpu_ms=[\d.]+,steal_ms=[\d.]+,faults=\d+,waits=\d+,preemptions=\d+$"#, options: .regularExpression), note)
+            XCTAssertNotNil(
+                note.range(
+                    of:
+                        #"rows=\d+.*,keys=\d+(\([^ ,()]+\))?"#
+                        + #",events=\d+,cpu_ms=[\d.]+,steal_ms=[\d.]+,faults=\d+,waits=\d+,preemptions=\d+$"#,
+                    options: .regularExpression), note)
         }
     }
 

@@ -21,13 +21,19 @@ extension CommandLineTests {
     /// first), else as the current, already unprivileged, user.
     private func haulAsNobody(_ arguments: String...) async throws -> CommandResult {
         guard geteuid() == 0 else {
-            return try await ChildProcess.run(HaulBinary.path, arguments, environment: environment(), in: dir.path, timeout: 120)
+            return try await ChildProcess.run(
+                HaulBinary.path, arguments, environment: environment(), in: dir.path, timeout: 120)
         }
         let nobody = try XCTUnwrap(getpwnam("nobody")?.pointee)
         for path in [home, downloads, dir.subdirectory("state")] {
             XCTAssertEqual(chown(path, nobody.pw_uid, nobody.pw_gid), 0, path)
         }
-        let privileges = ["--reuid=\(nobody.pw_uid)", "--regid=\(nobody.pw_gid)", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all"]
-        return try await ChildProcess.run("/usr/bin/setpriv", privileges + [HaulBinary.path] + arguments, environment: environment(), in: dir.path, timeout: 120)
+        let privileges = [
+            "--reuid=\(nobody.pw_uid)", "--regid=\(nobody.pw_gid)", "--clear-groups", "--inh-caps=-all",
+            "--bounding-set=-all",
+        ]
+        return try await ChildProcess.run(
+            "/usr/bin/setpriv", privileges + [HaulBinary.path] + arguments, environment: environment(), in: dir.path,
+            timeout: 120)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import haul
 
 final class DaemonLogTests: XCTestCase {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import XCTest
+
 @testable import haul
 
 /// The quick reading of `haul add` and `haul run` gives the command ArgumentParser gives, every
@@ -10,10 +11,12 @@ final class QuickCommandLineTests: XCTestCase {
     private func fields(_ command: Any) -> String { String(describing: command) }
 
     private func assertSame(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        let quick = try XCTUnwrap(QuickCommandLine.parse(arguments), "read quickly: \(arguments)", file: file, line: line)
+        let quick = try XCTUnwrap(
+            QuickCommandLine.parse(arguments), "read quickly: \(arguments)", file: file, line: line)
         let parsed = try Haul.parseAsRoot(arguments)
         XCTAssertEqual(fields(quick), fields(parsed), "\(arguments)", file: file, line: line)
-        XCTAssertFalse(fields(quick).contains("definition"), "a field left unset: \(fields(quick))", file: file, line: line)
+        XCTAssertFalse(
+            fields(quick).contains("definition"), "a field left unset: \(fields(quick))", file: file, line: line)
     }
 
     func testPlainFormsReadAsArgumentParserReadsThem() throws {
@@ -39,8 +42,8 @@ final class QuickCommandLineTests: XCTestCase {
     func testEverythingElseIsLeftToArgumentParser() {
         let declined: [[String]] = [
             [], ["ls"], ["--version"], ["add", "--help"], ["add", "-h"], ["run", "--help"],
-            ["add"],  // no URL: ArgumentParser's usage error
-            ["add", "-o", "x", "http://h/a", "http://h/b"],  // validate() refuses
+            ["add"], // no URL: ArgumentParser's usage error
+            ["add", "-o", "x", "http://h/a", "http://h/b"], // validate() refuses
             ["add", "-i", "-"], ["add", "http://h/a", "--"], ["add", "--", "http://h/a"],
             ["add", "-d"], ["add", "-d", "--paused"], ["add", "--directory="], ["add", "-d/tmp", "http://h/a"],
             ["add", "-d", "/a", "-d", "/b", "http://h/a"], ["add", "--paused", "--paused", "http://h/a"],

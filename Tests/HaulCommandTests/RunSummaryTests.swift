@@ -1,11 +1,13 @@
 import HaulCore
 import XCTest
+
 @testable import haul
 
 /// The last line of `haul run`: what finished, failed, is paused and is left.
 final class RunSummaryTests: XCTestCase {
     private func download(_ id: String, _ state: DownloadState) -> Download {
-        var download = Download(id: DownloadID(rawValue: id), url: "http://127.0.0.1/\(id).bin", directory: "/tmp", queueOrder: 0)
+        var download = Download(
+            id: DownloadID(rawValue: id), url: "http://127.0.0.1/\(id).bin", directory: "/tmp", queueOrder: 0)
         download.state = state
         return download
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HaulCore
 
 /// The byte paths for ASCII text against the `Character` way they stand in for.
@@ -13,10 +14,16 @@ final class ASCIITextTests: XCTestCase {
     }
 
     private func samples() -> [String] {
-        let alphabet = ["a", "#", " ", "\t", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1F}", "\u{0}", "h://x/y", "é", "\u{85}", "\u{2028}", "\u{A0}"]
+        let alphabet = [
+            "a", "#", " ", "\t", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1F}", "\u{0}", "h://x/y", "é",
+            "\u{85}", "\u{2028}", "\u{A0}",
+        ]
         var rng = SystemRandomNumberGenerator()
         var samples = ["", "\n", "#", " # x", "a\r\n\r\nb", "  http://h/a  \n#c\n\n\thttp://h/b\t\r\n"]
-        for _ in 0..<4000 { samples.append((0..<Int.random(in: 0...10, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }.joined()) }
+        for _ in 0..<4000 {
+            samples.append(
+                (0..<Int.random(in: 0...10, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }.joined())
+        }
         return samples + samples.map { $0.filter(\.isASCII) }
     }
 
@@ -32,7 +39,8 @@ final class ASCIITextTests: XCTestCase {
 
     func testTrimmingWhitespaceAgreesWithCharacter() {
         for sample in samples() {
-            XCTAssertEqual(sample.trimmingWhitespace(), sample.trimmingCharacters(where: \.isWhitespace), sample.debugDescription)
+            XCTAssertEqual(
+                sample.trimmingWhitespace(), sample.trimmingCharacters(where: \.isWhitespace), sample.debugDescription)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HaulCore
 
 /// The byte writers the state file and listings use, against Foundation's `JSONEncoder`.
@@ -26,7 +27,9 @@ final class JSONBytesTests: XCTestCase {
             }
             var out: [UInt8] = []
             JSONBytes.quoted(text, into: &out)
-            XCTAssertEqual(String(decoding: out, as: UTF8.self), String(decoding: try encoder.encode(text), as: UTF8.self), "\(Array(text.utf8))")
+            XCTAssertEqual(
+                String(decoding: out, as: UTF8.self), String(decoding: try encoder.encode(text), as: UTF8.self),
+                "\(Array(text.utf8))")
             XCTAssertLessThanOrEqual(out.count, JSONBytes.quotedBound(text))
         }
     }

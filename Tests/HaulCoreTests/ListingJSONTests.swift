@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HaulCore
 
 /// `haul ls --json` is written by hand; scripts were written against what `JSONEncoder` printed,
@@ -10,7 +11,8 @@ final class ListingJSONTests: XCTestCase {
         let download: Download
 
         enum Keys: String, CodingKey {
-            case id, url, path, state, reason, receivedBytes, totalBytes, fileName, directory, resumable, finalURL, notice, sha256, allowMetered, addedAt, finishedAt, retries
+            case id, url, path, state, reason, receivedBytes, totalBytes, fileName, directory, resumable, finalURL,
+                notice, sha256, allowMetered, addedAt, finishedAt, retries
         }
 
         func encode(to encoder: Encoder) throws {
@@ -43,8 +45,9 @@ final class ListingJSONTests: XCTestCase {
     }
 
     private func sample() -> [Download] {
-        var plain = Download(id: DownloadID(rawValue: "00a1b2"), url: "http://example.com/a/b.iso", directory: "/tmp/x", queueOrder: 0,
-                             addedAt: Date(timeIntervalSince1970: 1_795_391_312.75))
+        var plain = Download(
+            id: DownloadID(rawValue: "00a1b2"), url: "http://example.com/a/b.iso", directory: "/tmp/x", queueOrder: 0,
+            addedAt: Date(timeIntervalSince1970: 1_795_391_312.75))
         plain.fileName = "b.iso"
         plain.state = .finished
         plain.receivedBytes = 1 << 40
@@ -52,10 +55,14 @@ final class ListingJSONTests: XCTestCase {
         plain.resumable = true
         plain.finishedAt = Date(timeIntervalSince1970: 1_795_391_400)
 
-        var odd = Download(id: DownloadID(rawValue: "ffffff"), url: "https://alice:s3cret@host:8443/p?q=\"1\"&r=a\\b",
-                           directory: "/dl/with \"quotes\"/and\\slash/", sha256: String(repeating: "ab", count: 32), allowMetered: true,
-                           queueOrder: 7, addedAt: Date(timeIntervalSince1970: -1.5))
-        odd.fileName = "tab\there, nl\nthere, cr\r, bs\u{8}, ff\u{C}, ctl\u{1}\u{1F}, del\u{7F}, é, 日本, 🎉, sep\u{2028}"
+        var odd = Download(
+            id: DownloadID(rawValue: "ffffff"), url: "https://alice:s3cret@host:8443/p?q=\"1\"&r=a\\b",
+            directory: "/dl/with \"quotes\"/and\\slash/", sha256: String(repeating: "ab", count: 32),
+            allowMetered: true,
+            queueOrder: 7, addedAt: Date(timeIntervalSince1970: -1.5))
+        odd.fileName =
+            "tab\there, nl\nthere, cr\r, bs\u{8}, ff\u{C}, ctl\u{1}\u{1F}, del\u{7F}, é, 日本, 🎉, "
+            + "sep\u{2028}"
         odd.state = .failed
         odd.failureReason = "server said \"no\"\n(HTTP 403)"
         odd.finalURL = "https://bob:pw@mirror/x"
@@ -63,8 +70,9 @@ final class ListingJSONTests: XCTestCase {
         odd.retries = 3
         odd.receivedBytes = 12
 
-        var paused = Download(id: DownloadID(rawValue: "0000ff"), url: "http://h/", directory: "/", paused: true, queueOrder: 1,
-                              addedAt: Date(timeIntervalSince1970: 4_102_444_799.999))
+        var paused = Download(
+            id: DownloadID(rawValue: "0000ff"), url: "http://h/", directory: "/", paused: true, queueOrder: 1,
+            addedAt: Date(timeIntervalSince1970: 4_102_444_799.999))
         paused.pauseCause = .diskFull
         paused.diskShortfall = 5_000_000
         return [plain, odd, paused]
@@ -91,13 +99,18 @@ final class ListingJSONTests: XCTestCase {
     func testStringsMatchJSONEncoder() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
-        var samples = ["", "plain", "a/b", "say \"hi\"", "back\\slash", "日本語 👍🏽", "\u{7F}\u{80}", String(repeating: "long/path ", count: 40)]
+        var samples = [
+            "", "plain", "a/b", "say \"hi\"", "back\\slash", "日本語 👍🏽", "\u{7F}\u{80}",
+            String(repeating: "long/path ", count: 40),
+        ]
         samples += (0..<0x20).map { "x\(Character(Unicode.Scalar(UInt8($0))))y" }
         samples.append(String(repeating: "\t\"é", count: 30))
         for sample in samples {
             var ours: [UInt8] = []
             JSONBytes.quoted(sample, into: &ours)
-            XCTAssertEqual(String(decoding: ours, as: UTF8.self), String(decoding: try encoder.encode(sample), as: UTF8.self), sample.debugDescription)
+            XCTAssertEqual(
+                String(decoding: ours, as: UTF8.self), String(decoding: try encoder.encode(sample), as: UTF8.self),
+                sample.debugDescription)
         }
     }
 
@@ -106,12 +119,17 @@ final class ListingJSONTests: XCTestCase {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         var rng = SystemRandomNumberGenerator()
-        var dates = [0, -0.25, 951_782_400, 951_868_799.5, 4_107_542_400].map(Date.init(timeIntervalSince1970:))  // 2000-02-29, 2100-03-01
-        for _ in 0..<2000 { dates.append(Date(timeIntervalSince1970: Double.random(in: -2_208_988_800...7_258_118_400, using: &rng))) }
+        // Among them 2000-02-29 and 2100-03-01.
+        var dates = [0, -0.25, 951_782_400, 951_868_799.5, 4_107_542_400].map(Date.init(timeIntervalSince1970:))
+        for _ in 0..<2000 {
+            dates.append(Date(timeIntervalSince1970: Double.random(in: -2_208_988_800...7_258_118_400, using: &rng)))
+        }
         for date in dates {
             var ours: [UInt8] = []
             JSONBytes.appendISO8601(date, to: &ours)
-            XCTAssertEqual(String(decoding: ours, as: UTF8.self), String(decoding: try encoder.encode(date), as: UTF8.self), "\(date.timeIntervalSince1970)")
+            XCTAssertEqual(
+                String(decoding: ours, as: UTF8.self), String(decoding: try encoder.encode(date), as: UTF8.self),
+                "\(date.timeIntervalSince1970)")
         }
     }
 }

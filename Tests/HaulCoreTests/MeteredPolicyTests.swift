@@ -1,10 +1,13 @@
 import XCTest
+
 @testable import HaulCore
 
 /// Every transition of the metered-network policy.
 final class MeteredPolicyTests: XCTestCase {
     func download(_ id: String, _ state: DownloadState, cause: PauseCause? = nil, allowed: Bool = false) -> Download {
-        var d = Download(id: DownloadID(rawValue: id), url: "http://h/\(id)", directory: "/tmp", allowMetered: allowed, queueOrder: 0)
+        var d = Download(
+            id: DownloadID(rawValue: id), url: "http://h/\(id)", directory: "/tmp", allowMetered: allowed, queueOrder: 0
+        )
         d.state = state
         d.pauseCause = cause
         return d

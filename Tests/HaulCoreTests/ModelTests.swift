@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HaulCore
 
 final class SchedulerTests: XCTestCase {
@@ -10,13 +11,16 @@ final class SchedulerTests: XCTestCase {
     }
 
     func testFirstInFirstOutWithinTheLimit() {
-        let all = [download("c", .waiting, order: 3), download("a", .waiting, order: 1), download("b", .downloading, order: 0),
-                   download("d", .waiting, order: 2), download("e", .paused, order: 0)]
+        let all = [
+            download("c", .waiting, order: 3), download("a", .waiting, order: 1), download("b", .downloading, order: 0),
+            download("d", .waiting, order: 2), download("e", .paused, order: 0),
+        ]
         var waiting = WaitingQueue()
         for d in all where d.state == .waiting { waiting.insert(d.id, order: d.queueOrder) }
         XCTAssertEqual(Scheduler.downloadsToStart(waiting: &waiting, running: 1, limit: 3).map(\.rawValue), ["a", "d"])
         XCTAssertEqual(Scheduler.downloadsToStart(waiting: &waiting, running: 2, limit: 3).map(\.rawValue), ["a"])
-        XCTAssertEqual(Scheduler.downloadsToStart(waiting: &waiting, running: 0, limit: 10).map(\.rawValue), ["a", "d", "c"])
+        XCTAssertEqual(
+            Scheduler.downloadsToStart(waiting: &waiting, running: 0, limit: 10).map(\.rawValue), ["a", "d", "c"])
         XCTAssertEqual(Scheduler.downloadsToStart(waiting: &waiting, running: 3, limit: 3), [])
         XCTAssertEqual(waiting.count, 3, "asking does not dequeue")
     }
@@ -32,14 +36,14 @@ final class SchedulerTests: XCTestCase {
             let id = ids.randomElement(using: &rng)!
             switch Int.random(in: 0..<4, using: &rng) {
             case 0, 1:
-                let order = UInt64.random(in: 0..<30, using: &rng)  // ties happen and go by id
+                let order = UInt64.random(in: 0..<30, using: &rng) // ties happen and go by id
                 queue.insert(id, order: order)
                 truth[id] = order
             case 2:
                 queue.remove(id)
                 truth[id] = nil
             default:
-                if let order = truth[id] {  // out and back in at the same position
+                if let order = truth[id] { // out and back in at the same position
                     queue.remove(id)
                     queue.insert(id, order: order)
                 }
@@ -95,20 +99,28 @@ final class TransitionTests: XCTestCase {
 final class InputValidationTests: XCTestCase {
     func testURLs() throws {
         XCTAssertEqual(try DownloadURL.validate("  https://example.org/a.iso \n"), "https://example.org/a.iso")
-        XCTAssertThrowsError(try DownloadURL.validate("ftp://example.org/a")) { XCTAssertTrue("\($0)".contains("unsupported scheme 'ftp'")) }
+        XCTAssertThrowsError(try DownloadURL.validate("ftp://example.org/a")) {
+            XCTAssertTrue("\($0)".contains("unsupported scheme 'ftp'"))
+        }
         XCTAssertThrowsError(try DownloadURL.validate("file:///etc/passwd"))
         XCTAssertThrowsError(try DownloadURL.validate("not a url"))
         XCTAssertThrowsError(try DownloadURL.validate("http://"))
-        XCTAssertThrowsError(try DownloadURL.validate("http://host/\u{1B}[2J")) { XCTAssertFalse("\($0)".contains("\u{1B}")) }
+        XCTAssertThrowsError(try DownloadURL.validate("http://host/\u{1B}[2J")) {
+            XCTAssertFalse("\($0)".contains("\u{1B}"))
+        }
         XCTAssertThrowsError(try DownloadURL.validate("http://host/\u{9B}2J"), "a C1 control inside")
         XCTAssertThrowsError(try DownloadURL.validate("http://host/a\tb"), "a tab inside")
         XCTAssertThrowsError(try DownloadURL.validate("http://host/a\u{7F}"), "DEL inside")
-        XCTAssertEqual(try DownloadURL.validate("\u{A0}\thttp://h/x\r\n\u{2003}"), "http://h/x", "Unicode spaces around are trimmed")
+        XCTAssertEqual(
+            try DownloadURL.validate("\u{A0}\thttp://h/x\r\n\u{2003}"), "http://h/x",
+            "Unicode spaces around are trimmed")
         XCTAssertThrowsError(try DownloadURL.validate(" \n\t ")) { XCTAssertTrue("\($0)".contains("empty URL")) }
     }
 
     func testHeaders() throws {
-        XCTAssertEqual(try RequestHeader.parse("Authorization:  Bearer x "), RequestHeader(name: "Authorization", value: "Bearer x"))
+        XCTAssertEqual(
+            try RequestHeader.parse("Authorization:  Bearer x "),
+            RequestHeader(name: "Authorization", value: "Bearer x"))
         XCTAssertThrowsError(try RequestHeader.parse("no colon"))
         XCTAssertThrowsError(try RequestHeader.parse("Bad Name: v"))
         XCTAssertThrowsError(try RequestHeader.parse("X: a\r\nInjected: 1"))
@@ -118,8 +130,12 @@ final class InputValidationTests: XCTestCase {
     func testIDPrefixes() throws {
         let ids = ["3fa1b2", "3fb000", "a00000"].map(DownloadID.init(rawValue:))
         XCTAssertEqual(try DownloadSelector.resolve(["3fa", "A0"], among: ids).map(\.rawValue), ["3fa1b2", "a00000"])
-        XCTAssertThrowsError(try DownloadSelector.resolve(["3f"], among: ids)) { XCTAssertTrue("\($0)".contains("ambiguous")) }
-        XCTAssertThrowsError(try DownloadSelector.resolve(["zz"], among: ids)) { XCTAssertTrue("\($0)".contains("no download")) }
+        XCTAssertThrowsError(try DownloadSelector.resolve(["3f"], among: ids)) {
+            XCTAssertTrue("\($0)".contains("ambiguous"))
+        }
+        XCTAssertThrowsError(try DownloadSelector.resolve(["zz"], among: ids)) {
+            XCTAssertTrue("\($0)".contains("no download"))
+        }
     }
 
     func testGeneratedIDsAreShortAndUnique() {
@@ -147,9 +163,11 @@ final class InputValidationTests: XCTestCase {
 
     /// The engine's generator is seeded from the system's: two runs of `haul add` start apart.
     func testSystemSeededGeneratorsDiffer() {
-        var a = SplitMix64(), b = SplitMix64()
+        var a = SplitMix64()
+        var b = SplitMix64()
         XCTAssertNotEqual((0..<4).map { _ in a.next() }, (0..<4).map { _ in b.next() })
-        var c = SplitMix64(seed: 42), d = SplitMix64(seed: 42)
+        var c = SplitMix64(seed: 42)
+        var d = SplitMix64(seed: 42)
         XCTAssertEqual((0..<4).map { _ in c.next() }, (0..<4).map { _ in d.next() })
     }
 
@@ -174,7 +192,9 @@ final class FormattingTests: XCTestCase {
     }
 
     func testProxyEnvironment() {
-        let env = ProxyEnvironment(environment: ["http_proxy": "http://p:3128", "HTTPS_PROXY": "proxy.example:8080", "no_proxy": "localhost,.internal"])
+        let env = ProxyEnvironment(environment: [
+            "http_proxy": "http://p:3128", "HTTPS_PROXY": "proxy.example:8080", "no_proxy": "localhost,.internal",
+        ])
         XCTAssertEqual(env.endpoint(for: "http://example.org/x")?.port, 3128)
         XCTAssertEqual(env.endpoint(for: "https://example.org/x")?.host, "proxy.example")
         XCTAssertNil(env.endpoint(for: "http://localhost/x"))
@@ -185,10 +205,14 @@ final class FormattingTests: XCTestCase {
 
 final class DownloadIDTests: XCTestCase {
     func testEqualityAndHashingFollowTheTextExactly() {
-        let texts = ["00000a", "0000a", "a", "00a", "0a", "", "ABCDEF", "abcdef", "abcdefa", "abcdefab", "abcdefabc", "xyz", "00000A", "fffffff"]
+        let texts = [
+            "00000a", "0000a", "a", "00a", "0a", "", "ABCDEF", "abcdef", "abcdefa", "abcdefab", "abcdefabc", "xyz",
+            "00000A", "fffffff",
+        ]
         for x in texts {
             for y in texts {
-                let a = DownloadID(rawValue: x), b = DownloadID(rawValue: y)
+                let a = DownloadID(rawValue: x)
+                let b = DownloadID(rawValue: y)
                 XCTAssertEqual(a == b, x == y, "\(x) vs \(y)")
                 if x == y { XCTAssertEqual(a.hashValue, b.hashValue) }
             }
@@ -226,7 +250,8 @@ final class PathTextTests: XCTestCase {
         let directory = "/home/ünïcode/Téléchargements/日本語のフォルダ"
         let name = "Ein sehr langer Dateiname – mit Gedankenstrich.tar.gz"
         XCTAssertEqual(Download.path(of: name, in: directory, suffix: ".part"), directory + "/" + name + ".part")
-        var download = Download(id: DownloadID(rawValue: "abcdef"), url: "http://h/x", directory: directory, queueOrder: 0, addedAt: Date())
+        var download = Download(
+            id: DownloadID(rawValue: "abcdef"), url: "http://h/x", directory: directory, queueOrder: 0, addedAt: Date())
         XCTAssertNil(download.path)
         XCTAssertNil(download.partPath)
         download.fileName = name

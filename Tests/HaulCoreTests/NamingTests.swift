@@ -1,22 +1,27 @@
 import XCTest
+
 @testable import HaulCore
 
 final class ContentDispositionTests: XCTestCase {
     func testPlainFilename() {
         XCTAssertEqual(ContentDisposition.fileName(from: "attachment; filename=report.pdf"), "report.pdf")
         XCTAssertEqual(ContentDisposition.fileName(from: "attachment; filename=\"my report.pdf\""), "my report.pdf")
-        XCTAssertEqual(ContentDisposition.fileName(from: #"attachment; filename="a \"quoted\" name.txt""#), #"a "quoted" name.txt"#)
+        XCTAssertEqual(
+            ContentDisposition.fileName(from: #"attachment; filename="a \"quoted\" name.txt""#), #"a "quoted" name.txt"#
+        )
     }
 
     func testExtendedFilenameWinsOverPlain() {
         let header = "attachment; filename=\"fallback.txt\"; filename*=UTF-8''%E6%97%A5%E6%9C%AC%E8%AA%9E.txt"
         XCTAssertEqual(ContentDisposition.fileName(from: header), "日本語.txt")
-        XCTAssertEqual(ContentDisposition.fileName(from: "attachment; filename*=iso-8859-1'en'%A3%20rates.txt"), "£ rates.txt")
+        XCTAssertEqual(
+            ContentDisposition.fileName(from: "attachment; filename*=iso-8859-1'en'%A3%20rates.txt"), "£ rates.txt")
     }
 
     func testBrokenExtendedFallsBackToPlain() {
         XCTAssertEqual(ContentDisposition.fileName(from: "attachment; filename*=UTF-8''%ZZ; filename=ok.bin"), "ok.bin")
-        XCTAssertEqual(ContentDisposition.fileName(from: "attachment; filename*=UTF-8''%FF%FE; filename=ok.bin"), "ok.bin")
+        XCTAssertEqual(
+            ContentDisposition.fileName(from: "attachment; filename*=UTF-8''%FF%FE; filename=ok.bin"), "ok.bin")
     }
 
     func testNoFilename() {
@@ -62,22 +67,37 @@ final class FileNameSanitizerTests: XCTestCase {
         let alphabet: [String] = ["/", "\\", "a", "é", "e\u{301}", "/\u{301}", "👍🏽", "🇫🇷", ".", " ", "%2F"]
         var rng = SystemRandomNumberGenerator()
         var samples = ["", "/", "//", "a", "/a", "a/", "/a/b//", "\\x\\", "🇫🇷/🇩🇪"]
-        for _ in 0..<2000 { samples.append((0..<Int.random(in: 0...8, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }.joined()) }
+        for _ in 0..<2000 {
+            samples.append(
+                (0..<Int.random(in: 0...8, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }.joined())
+        }
         for sample in samples + samples.map({ $0.filter(\.isASCII) }) {
-            XCTAssertEqual(sample.lastComponent(separatedBy: "/", or: "\\"), sample.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init), sample.debugDescription)
-            XCTAssertEqual(sample.lastComponent(separatedBy: "/"), sample.split(separator: "/").last.map(String.init), sample.debugDescription)
+            XCTAssertEqual(
+                sample.lastComponent(separatedBy: "/", or: "\\"),
+                sample.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init), sample.debugDescription
+            )
+            XCTAssertEqual(
+                sample.lastComponent(separatedBy: "/"), sample.split(separator: "/").last.map(String.init),
+                sample.debugDescription)
         }
     }
 }
 
 final class FileNamingTests: XCTestCase {
     func testSuggestedNamePrefersContentDispositionThenURL() {
-        XCTAssertEqual(FileNaming.suggestedName(contentDisposition: "attachment; filename=a.iso", url: "http://h/b.iso"), "a.iso")
-        XCTAssertEqual(FileNaming.suggestedName(contentDisposition: nil, url: "http://h/dir/my%20file.iso?x=1"), "my file.iso")
+        XCTAssertEqual(
+            FileNaming.suggestedName(contentDisposition: "attachment; filename=a.iso", url: "http://h/b.iso"), "a.iso")
+        XCTAssertEqual(
+            FileNaming.suggestedName(contentDisposition: nil, url: "http://h/dir/my%20file.iso?x=1"), "my file.iso")
         XCTAssertEqual(FileNaming.suggestedName(contentDisposition: nil, url: "http://h/"), "download")
-        XCTAssertEqual(FileNaming.suggestedName(contentDisposition: nil, url: "http://bücher.example/pläne/ü b.iso"), "ü b.iso", "an internationalized host")
+        XCTAssertEqual(
+            FileNaming.suggestedName(contentDisposition: nil, url: "http://bücher.example/pläne/ü b.iso"),
+            "ü b.iso",
+            "an internationalized host")
         XCTAssertEqual(FileNaming.suggestedName(contentDisposition: nil, url: "http://[::1]:8080/a.bin#part"), "a.bin")
-        XCTAssertEqual(FileNaming.suggestedName(contentDisposition: "attachment; filename=\"../\"", url: "http://h/x/..%2F..%2Fpasswd"), "passwd")
+        XCTAssertEqual(
+            FileNaming.suggestedName(
+                contentDisposition: "attachment; filename=\"../\"", url: "http://h/x/..%2F..%2Fpasswd"), "passwd")
     }
 
     func testACompressionSuffixKeepsTheTypeBeforeIt() {
@@ -97,7 +117,8 @@ final class FileNamingTests: XCTestCase {
         XCTAssertEqual(FileNaming.uniqueName("a.txt", isTaken: taken.contains), "a (2).txt")
         XCTAssertEqual(FileNaming.uniqueName("b.tar.gz", isTaken: taken.contains), "b (1).tar.gz")
         XCTAssertEqual(FileNaming.uniqueName("noext", isTaken: taken.contains), "noext (1)")
-        XCTAssertEqual(FileNaming.uniqueName("dataset.csv.gz", isTaken: { $0 == "dataset.csv.gz" }), "dataset (1).csv.gz")
+        XCTAssertEqual(
+            FileNaming.uniqueName("dataset.csv.gz", isTaken: { $0 == "dataset.csv.gz" }), "dataset (1).csv.gz")
         XCTAssertEqual(FileNaming.uniqueName("free.bin", isTaken: taken.contains), "free.bin")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HaulCore
 
 final class LineFramerTests: XCTestCase {
@@ -20,7 +21,9 @@ final class LineFramerTests: XCTestCase {
     func testTheMemoryOfALongLineIsGivenBack() throws {
         var framer = LineFramer(maxLineLength: 64 << 20)
         let long = [UInt8](repeating: 0x61, count: 8 << 20)
-        for chunk in stride(from: 0, to: long.count, by: 65_536) { framer.append(long[chunk..<min(chunk + 65_536, long.count)]) }
+        for chunk in stride(from: 0, to: long.count, by: 65_536) {
+            framer.append(long[chunk..<min(chunk + 65_536, long.count)])
+        }
         framer.append(Array("\n{\"next\"".utf8))
         XCTAssertEqual(try framer.nextLine(), long)
         framer.append(Array(":1}\n".utf8))
@@ -73,8 +76,11 @@ final class LineFramerTests: XCTestCase {
 final class CommandWordsTests: XCTestCase {
     func testQuotesAndBackslashesGroupWordsAndNothingElseIsInterpreted() throws {
         XCTAssertEqual(try CommandWords.split("mpv --fs"), ["mpv", "--fs"])
-        XCTAssertEqual(try CommandWords.split("  notify 'two words'  \"and \\\"this\\\"\" a\\ b "), ["notify", "two words", "and \"this\"", "a b"])
-        XCTAssertEqual(try CommandWords.split("echo $(rm -rf ~) `x` *; |"), ["echo", "$(rm", "-rf", "~)", "`x`", "*;", "|"])
+        XCTAssertEqual(
+            try CommandWords.split("  notify 'two words'  \"and \\\"this\\\"\" a\\ b "),
+            ["notify", "two words", "and \"this\"", "a b"])
+        XCTAssertEqual(
+            try CommandWords.split("echo $(rm -rf ~) `x` *; |"), ["echo", "$(rm", "-rf", "~)", "`x`", "*;", "|"])
         XCTAssertEqual(try CommandWords.split("cmd ''"), ["cmd", ""])
         XCTAssertThrowsError(try CommandWords.split("cmd 'open"))
         XCTAssertThrowsError(try CommandWords.split("   "))
@@ -95,7 +101,8 @@ final class AwayReportTests: XCTestCase {
         XCTAssertFalse(report.record(download("000001", .downloading)))
         XCTAssertTrue(report.record(download("000001", .paused, cause: .metered)))
         XCTAssertEqual(report.count(.metered), 1)
-        XCTAssertFalse(report.record(download("000001", .paused, cause: .metered)), "the same outcome twice is one entry")
+        XCTAssertFalse(
+            report.record(download("000001", .paused, cause: .metered)), "the same outcome twice is one entry")
         XCTAssertTrue(report.record(download("000001", .downloading)), "resumed: no longer waiting")
         XCTAssertTrue(report.isEmpty)
         report.record(download("000001", .finished))

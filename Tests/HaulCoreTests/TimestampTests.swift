@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HaulCore
 
 /// Time stamps to the microsecond, and how the state file writes them without `description`.
@@ -21,7 +22,10 @@ final class TimestampTests: XCTestCase {
             guard seconds != seconds.rounded() else { continue }
             XCTAssertEqual(written(seconds), seconds.description, "\(micros)")
         }
-        for seconds in [1.5, 1.000001, 1795624896.9327922.rounded(.down) + 0.932792, 4_000_000_000.000001, 1_700_000_000.1, 1_700_000_000.25] {
+        for seconds in [
+            1.5, 1.000001, 1795624896.9327922.rounded(.down) + 0.932792, 4_000_000_000.000001, 1_700_000_000.1,
+            1_700_000_000.25,
+        ] {
             XCTAssertEqual(written(seconds), seconds.description)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HaulCore
 
 final class ContentRangeTests: XCTestCase {
@@ -18,7 +19,9 @@ final class ContentRangeTests: XCTestCase {
 }
 
 final class ResponseInterpreterTests: XCTestCase {
-    func head(_ status: Int, _ headers: [(String, String)] = []) -> ResponseHead { ResponseHead(status: status, headers: headers) }
+    func head(_ status: Int, _ headers: [(String, String)] = []) -> ResponseHead {
+        ResponseHead(status: status, headers: headers)
+    }
 
     func testHeaderNamesAreLookedUpLowercase() {
         let names = ["Content-Length", "ETAG", "last-modified", "X-Very-Long-Header-Name-Past-Small-Strings", "", "A"]
@@ -40,45 +43,68 @@ final class ResponseInterpreterTests: XCTestCase {
     }
 
     func testFreshDownload() {
-        XCTAssertEqual(ResponseInterpreter.interpret(head(200, [("Content-Length", "10")]), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
-                       .write(offset: 0, total: 10, startOver: nil))
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                head(200, [("Content-Length", "10")]), requestedOffset: 0, previousETag: nil,
+                previousLastModified: nil),
+            .write(offset: 0, total: 10, startOver: nil))
     }
 
     func testMatchingPartialContentAppends() {
         let h = head(206, [("Content-Range", "bytes 500-999/1000")])
-        XCTAssertEqual(ResponseInterpreter.interpret(h, requestedOffset: 500, previousETag: "\"a\"", previousLastModified: nil),
-                       .write(offset: 500, total: 1000, startOver: nil))
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(h, requestedOffset: 500, previousETag: "\"a\"", previousLastModified: nil),
+            .write(offset: 500, total: 1000, startOver: nil))
     }
 
     func testMismatchedPartialContentRestarts() {
         let h = head(206, [("Content-Range", "bytes 0-999/1000")])
-        XCTAssertEqual(ResponseInterpreter.interpret(h, requestedOffset: 500, previousETag: nil, previousLastModified: nil), .restart(.rangeMismatch))
-        XCTAssertEqual(ResponseInterpreter.interpret(head(206), requestedOffset: 500, previousETag: nil, previousLastModified: nil), .restart(.rangeMismatch))
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(h, requestedOffset: 500, previousETag: nil, previousLastModified: nil),
+            .restart(.rangeMismatch))
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                head(206), requestedOffset: 500, previousETag: nil, previousLastModified: nil), .restart(.rangeMismatch)
+        )
     }
 
     func testFullResponseToARangeStartsOverAndSaysWhy() {
         let changed = head(200, [("ETag", "\"b\""), ("Content-Length", "7")])
-        XCTAssertEqual(ResponseInterpreter.interpret(changed, requestedOffset: 3, previousETag: "\"a\"", previousLastModified: nil),
-                       .write(offset: 0, total: 7, startOver: .remoteChanged))
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                changed, requestedOffset: 3, previousETag: "\"a\"", previousLastModified: nil),
+            .write(offset: 0, total: 7, startOver: .remoteChanged))
         let same = head(200, [("ETag", "\"a\""), ("Content-Length", "7")])
-        XCTAssertEqual(ResponseInterpreter.interpret(same, requestedOffset: 3, previousETag: "\"a\"", previousLastModified: nil),
-                       .write(offset: 0, total: 7, startOver: .rangesIgnored))
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(same, requestedOffset: 3, previousETag: "\"a\"", previousLastModified: nil),
+            .write(offset: 0, total: 7, startOver: .rangesIgnored))
     }
 
     func testRangeNotSatisfiableAtFullSizeMeansDone() {
-        XCTAssertEqual(ResponseInterpreter.interpret(head(416, [("Content-Range", "bytes */1000")]), requestedOffset: 1000, previousETag: nil, previousLastModified: nil),
-                       .alreadyComplete(total: 1000))
-        XCTAssertEqual(ResponseInterpreter.interpret(head(416, [("Content-Range", "bytes */900")]), requestedOffset: 1000, previousETag: nil, previousLastModified: nil),
-                       .restart(.partLargerThanRemote))
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                head(416, [("Content-Range", "bytes */1000")]), requestedOffset: 1000, previousETag: nil,
+                previousLastModified: nil),
+            .alreadyComplete(total: 1000))
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                head(416, [("Content-Range", "bytes */900")]), requestedOffset: 1000, previousETag: nil,
+                previousLastModified: nil),
+            .restart(.partLargerThanRemote))
     }
 
     func testFailuresCarryAHumanReason() {
-        XCTAssertEqual(ResponseInterpreter.interpret(head(410), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
-                       .fail(reason: "link expired or removed (HTTP 410)", transient: false, retryAfter: nil))
-        XCTAssertEqual(ResponseInterpreter.interpret(head(503, [("Retry-After", "7")]), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
-                       .fail(reason: "server error (HTTP 503)", transient: true, retryAfter: "7"))
-        XCTAssertEqual(ResponseInterpreter.interpret(head(302, [("Location", "/x")]), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
-                       .redirect(location: "/x"))
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(head(410), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
+            .fail(reason: "link expired or removed (HTTP 410)", transient: false, retryAfter: nil))
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                head(503, [("Retry-After", "7")]), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
+            .fail(reason: "server error (HTTP 503)", transient: true, retryAfter: "7"))
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                head(302, [("Location", "/x")]), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
+            .redirect(location: "/x"))
     }
 
     func testIfRangePrefersStrongETag() {
@@ -115,7 +141,7 @@ final class SpeedMeterTests: XCTestCase {
         meter.record(bytes: 0, at: 0)
         meter.record(bytes: 1000, at: 1)
         XCTAssertEqual(meter.bytesPerSecond, 1000)
-        meter.record(bytes: 1100, at: 1.1)  // too soon: folded into the next sample
+        meter.record(bytes: 1100, at: 1.1) // too soon: folded into the next sample
         XCTAssertEqual(meter.bytesPerSecond, 1000)
         meter.record(bytes: 4000, at: 2)
         XCTAssertEqual(meter.bytesPerSecond, 2000)

@@ -15,7 +15,8 @@ final class URLPartsTests: XCTestCase {
             let parts = try XCTUnwrap(URLParts(url), url)
             let components = try XCTUnwrap(URLComponents(string: url), url)
             XCTAssertEqual(parts.scheme, components.scheme?.lowercased(), url)
-            XCTAssertEqual(parts.host, components.host.map { $0.hasPrefix("[") ? String($0.dropFirst().dropLast()) : $0 }, url)
+            XCTAssertEqual(
+                parts.host, components.host.map { $0.hasPrefix("[") ? String($0.dropFirst().dropLast()) : $0 }, url)
             XCTAssertEqual(parts.port, components.port, url)
             XCTAssertEqual(parts.path, components.percentEncodedPath, url)
             XCTAssertEqual(parts.query, components.percentEncodedQuery, url)
@@ -37,8 +38,12 @@ final class URLPartsTests: XCTestCase {
     }
 
     func testRefusesWhatIsNotSchemeSlashSlashHost() {
-        for url in ["", "example.org/x", "http:/x", "mailto:a@b", "http://", "http://:80/x", "http://h:8a/x", "http://h:99999/x",
-                    "http://h:123456/x", "http://[::1/x", "http://[::1]x/", "1http://h/", "http://h%41/x", "http://h x/", "http://h\u{7F}/x"] {
+        for url in [
+            "", "example.org/x", "http:/x", "mailto:a@b", "http://", "http://:80/x", "http://h:8a/x",
+            "http://h:99999/x",
+            "http://h:123456/x", "http://[::1/x", "http://[::1]x/", "1http://h/", "http://h%41/x", "http://h x/",
+            "http://h\u{7F}/x",
+        ] {
             XCTAssertNil(URLParts(url), url)
         }
     }

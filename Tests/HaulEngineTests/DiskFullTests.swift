@@ -2,6 +2,7 @@ import Foundation
 import HaulCore
 import HaulTestSupport
 import XCTest
+
 @testable import HaulEngine
 
 /// Downloading into a small file system that fills up (a tmpfs the test mounts; needs root).
@@ -15,7 +16,8 @@ final class DiskFullTests: EngineTestCase {
         try XCTSkipUnless(getuid() == 0, "mounting a small file system needs root (CI runs as root)")
         www = dir.subdirectory("www")
         small = dir.subdirectory("small")
-        let mount = try await ChildProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", small], environment: [:], in: dir.path)
+        let mount = try await ChildProcess.run(
+            "/bin/mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", small], environment: [:], in: dir.path)
         XCTAssertEqual(mount.status, 0, mount.stderr)
         nginx = try await NginxServer(root: www, slowRate: "2m", workDirectory: dir.subdirectory("nginx"))
     }
@@ -39,7 +41,8 @@ final class DiskFullTests: EngineTestCase {
         try TestFiles.random(www + "/other.bin", size: 1_000_000)
         let engine = try makeEngine { $0.diskRecheckInterval = 0.2 }
         let big = try await engine.perform(.add([AddRequest(url: nginx.url("slow/big.bin"), directory: small)]))[0]
-        let other = try await engine.perform(.add([AddRequest(url: nginx.url("slow/other.bin"), directory: downloadDirectory)]))[0]
+        let other = try await engine.perform(
+            .add([AddRequest(url: nginx.url("slow/other.bin"), directory: downloadDirectory)]))[0]
         await engine.start()
         try await waitFor(engine, big) { $0.receivedBytes > 500_000 }
 
@@ -64,8 +67,11 @@ final class DiskFullTests: EngineTestCase {
         XCTAssertEqual(done.state, .finished)
         assertSameContents(done.path!, www + "/big.bin")
         XCTAssertFalse(FileManager.default.fileExists(atPath: done.partPath!))
-        Figures.record("Disk full", "an 8 MiB tmpfs filled mid-transfer; a 20 MB file into it",
-                       "paused with \"disk full — needs N more\", written bytes intact, other download unharmed, completed once space was freed; free space checked before starting")
+        Figures.record(
+            "Disk full", "an 8 MiB tmpfs filled mid-transfer; a 20 MB file into it",
+            "paused with \"disk full — needs N more\", written bytes intact, other download unharmed, completed "
+                + "once space was freed; free space checked before starting"
+        )
     }
 
     func testFreeSpaceIsCheckedBeforeStartingWhenTheSizeIsKnown() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import XCTest
+
 @testable import HaulEngine
 
 /// What one `statfs` tells a transfer about the file system it writes into.
@@ -40,7 +41,8 @@ final class DiskSpaceTests: XCTestCase {
                 maxAge: 0.5,
                 read: { path in
                     self.reads.withLock { $0 += 1 }
-                    return path == "/missing" ? nil : DiskSpace.Volume(available: self.available.withLock { $0 }, inMemory: path == "/shm")
+                    return path == "/missing"
+                        ? nil : DiskSpace.Volume(available: self.available.withLock { $0 }, inMemory: path == "/shm")
                 },
                 now: { self.clock.withLock { $0 } }
             )

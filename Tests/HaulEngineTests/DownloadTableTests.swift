@@ -1,11 +1,14 @@
 import HaulCore
 import XCTest
+
 @testable import HaulEngine
 
 /// The engine's table: list order, the position index, and progress kept apart from the rows.
 final class DownloadTableTests: XCTestCase {
     private func download(_ n: Int, _ state: DownloadState = .waiting) -> Download {
-        var d = Download(id: DownloadID(rawValue: String(format: "%06x", n)), url: "http://h/\(n)", directory: "/d", queueOrder: UInt64(n))
+        var d = Download(
+            id: DownloadID(rawValue: String(format: "%06x", n)), url: "http://h/\(n)", directory: "/d",
+            queueOrder: UInt64(n))
         d.state = state
         return d
     }

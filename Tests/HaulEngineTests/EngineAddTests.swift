@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import XCTest
+
 @testable import HaulEngine
 
 /// `EngineCommand.add` with many requests: all are checked before any is added.
@@ -9,13 +10,15 @@ final class EngineAddTests: EngineTestCase {
         let engine = try makeEngine()
         let good = AddRequest(url: "http://127.0.0.1:9/a.bin", directory: downloadDirectory, paused: true)
         let badDirectory = AddRequest(url: "http://127.0.0.1:9/b.bin", directory: dir.path + "/missing", paused: true)
-        let badChecksum = AddRequest(url: "http://127.0.0.1:9/c.bin", directory: downloadDirectory, sha256: "xyz", paused: true)
+        let badChecksum = AddRequest(
+            url: "http://127.0.0.1:9/c.bin", directory: downloadDirectory, sha256: "xyz", paused: true)
         for bad in [badDirectory, badChecksum] {
             do {
                 try await engine.perform(.add([good, good, bad]))
                 XCTFail("a batch with a bad request was accepted")
             } catch {
-                XCTAssertTrue(error.message.contains("does not exist") || error.message.contains("64 hexadecimal"), error.message)
+                XCTAssertTrue(
+                    error.message.contains("does not exist") || error.message.contains("64 hexadecimal"), error.message)
             }
         }
         let none = await engine.allDownloads
@@ -25,7 +28,8 @@ final class EngineAddTests: EngineTestCase {
     func testABatchIsAddedInOrderWithItsURLsCanonical() async throws {
         let engine = try makeEngine()
         let urls = (0..<50).map { "  http://127.0.0.1:9/f\($0).bin " }
-        let ids = try await engine.perform(.add(urls.map { AddRequest(url: $0, directory: downloadDirectory, paused: true) }))
+        let ids = try await engine.perform(
+            .add(urls.map { AddRequest(url: $0, directory: downloadDirectory, paused: true) }))
         XCTAssertEqual(ids.count, 50)
         XCTAssertEqual(Set(ids).count, 50)
         let all = await engine.allDownloads

@@ -1,6 +1,7 @@
 import HaulCore
 import Synchronization
 import XCTest
+
 @testable import HaulEngine
 
 /// The event stream keeps order across bursts, ends in each of the ways it can, and tells the
@@ -96,7 +97,10 @@ final class EngineEventsTests: XCTestCase {
         XCTAssertEqual(events.count, 2000)
         // Each producer's own events keep their order.
         for p in 0..<4 {
-            let mine = events.filter { if case .notice(_, let text) = $0 { return Int(text.dropFirst(6))! / 1000 == p }; return false }
+            let mine = events.filter {
+                if case .notice(_, let text) = $0 { return Int(text.dropFirst(6))! / 1000 == p }
+                return false
+            }
             XCTAssertEqual(mine, (0..<500).map { notice(p * 1000 + $0) })
         }
     }

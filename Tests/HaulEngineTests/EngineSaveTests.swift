@@ -2,6 +2,7 @@ import Foundation
 import HaulCore
 import HaulStore
 import XCTest
+
 @testable import HaulEngine
 
 /// Shutting down writes the state file only when it is behind: a `haul run` with nothing to do
@@ -45,10 +46,12 @@ final class EngineSaveTests: EngineTestCase {
         // A paused download whose `.part` grew after the state was last written.
         try FileManager.default.createDirectory(atPath: dir.path + "/state", withIntermediateDirectories: true)
         let state = """
-        {"version":1,"settings":{"concurrency":3,"meteredMode":"off"},"downloads":[{"id":"abc123","url":"http://127.0.0.1:9/a.bin",\
-        "directory":"\(downloadDirectory!)","fileName":"a.bin","state":"paused","pauseCause":"user","receivedBytes":1000,\
-        "queueOrder":0,"addedAt":0}]}
-        """
+            {"version":1,"settings":{"concurrency":3,"meteredMode":"off"},\
+            "downloads":[{"id":"abc123","url":"http://127.0.0.1:9/a.bin",\
+            "directory":"\(downloadDirectory!)","fileName":"a.bin","state":"paused","pauseCause":"user",\
+            "receivedBytes":1000,\
+            "queueOrder":0,"addedAt":0}]}
+            """
         try state.write(toFile: statePath, atomically: true, encoding: .utf8)
         try Data(count: 1234).write(to: URL(fileURLWithPath: downloadDirectory + "/a.bin.part"))
         let written = try identity()
@@ -71,11 +74,12 @@ final class EngineSaveTests: EngineTestCase {
     func testAFinishOnlyTheDiskKnowsOfIsFoundAtLoad() async throws {
         try FileManager.default.createDirectory(atPath: dir.path + "/state", withIntermediateDirectories: true)
         let state = """
-        {"version":1,"settings":{"concurrency":3,"meteredMode":"off"},"downloads":[{"id":"abc123","url":"http://127.0.0.1:9/a.bin",\
-        "directory":"\(downloadDirectory!)","state":"downloading","receivedBytes":0,"queueOrder":0,"addedAt":0},\
-        {"id":"def456","url":"http://127.0.0.1:9/b.bin","directory":"\(downloadDirectory!)","state":"downloading",\
-        "receivedBytes":0,"queueOrder":1,"addedAt":0}]}
-        """
+            {"version":1,"settings":{"concurrency":3,"meteredMode":"off"},\
+            "downloads":[{"id":"abc123","url":"http://127.0.0.1:9/a.bin",\
+            "directory":"\(downloadDirectory!)","state":"downloading","receivedBytes":0,"queueOrder":0,"addedAt":0},\
+            {"id":"def456","url":"http://127.0.0.1:9/b.bin","directory":"\(downloadDirectory!)","state":"downloading",\
+            "receivedBytes":0,"queueOrder":1,"addedAt":0}]}
+            """
         try state.write(toFile: statePath, atomically: true, encoding: .utf8)
         let journal = StateJournal(statePath: statePath)
         journal.append(.init(id: DownloadID(rawValue: "abc123"), fileName: "a.bin", totalBytes: 1234, finished: false))

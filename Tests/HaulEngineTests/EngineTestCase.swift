@@ -3,6 +3,7 @@ import Foundation
 import HaulCore
 import HaulTestSupport
 import XCTest
+
 @testable import HaulEngine
 
 /// Shared set-up for engine tests: a temp directory, an engine on a state file in it, and
@@ -35,8 +36,12 @@ class EngineTestCase: XCTestCase {
     }
 
     /// Adds a download of `url` into the test's download directory.
-    func add(_ engine: Engine, _ url: String, name: String? = nil, sha256: String? = nil, paused: Bool = false) async throws -> DownloadID {
-        try await engine.perform(.add([AddRequest(url: url, directory: downloadDirectory, fileName: name, sha256: sha256, paused: paused)]))[0]
+    func add(_ engine: Engine, _ url: String, name: String? = nil, sha256: String? = nil, paused: Bool = false)
+        async throws -> DownloadID
+    {
+        try await engine.perform(
+            .add([AddRequest(url: url, directory: downloadDirectory, fileName: name, sha256: sha256, paused: paused)]))[
+                0]
     }
 
     /// Polls until `condition` holds for the download, failing the test after `timeout` seconds.
@@ -55,8 +60,12 @@ class EngineTestCase: XCTestCase {
         throw CancellationError()
     }
 
-    func finished(_ engine: Engine, _ id: DownloadID, timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line) async throws -> Download {
-        try await waitFor(engine, id, timeout: timeout, file: file, line: line) { $0.state == .finished || $0.state == .failed }
+    func finished(
+        _ engine: Engine, _ id: DownloadID, timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line
+    ) async throws -> Download {
+        try await waitFor(engine, id, timeout: timeout, file: file, line: line) {
+            $0.state == .finished || $0.state == .failed
+        }
     }
 
     func sha256(_ path: String) -> String? {
@@ -71,7 +80,9 @@ class EngineTestCase: XCTestCase {
     }
 
     func partFiles() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: downloadDirectory)) ?? []).filter { $0.hasSuffix(".part") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: downloadDirectory)) ?? []).filter {
+            $0.hasSuffix(".part")
+        }
     }
 }
 
@@ -80,7 +91,7 @@ class FaultServerTestCase: EngineTestCase {
     private var servers: [FaultServer] = []
 
     override func tearDown() async throws {
-        servers.forEach { $0.stop() }
+        for server in servers { server.stop() }
         servers = []
         try await super.tearDown()
     }

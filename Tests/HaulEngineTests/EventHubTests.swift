@@ -1,5 +1,6 @@
 import HaulCore
 import XCTest
+
 @testable import HaulEngine
 
 /// Events are held and then delivered together, in order, to the subscribers there were when

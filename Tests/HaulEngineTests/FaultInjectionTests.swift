@@ -2,15 +2,19 @@ import Foundation
 import HaulCore
 import HaulTestSupport
 import XCTest
+
 @testable import HaulEngine
 
 /// The engine against a server that misbehaves on purpose.
 final class FaultInjectionTests: FaultServerTestCase {
-    nonisolated(unsafe) static var passed = 0  // XCTest runs a class's tests one after another
+    nonisolated(unsafe) static var passed = 0 // XCTest runs a class's tests one after another
 
     override class func tearDown() {
-        Figures.record("Injected network faults", "\(passed) scenarios: resets mid-body, stalls, 503 + Retry-After, 500s, ignored ranges, short bodies, redirects to file:// and loops, 416 at full size, hostile names",
-                       "each retried, resumed or failed with its reason as specified; files byte-identical")
+        Figures.record(
+            "Injected network faults",
+            "\(passed) scenarios: resets mid-body, stalls, 503 + Retry-After, 500s, ignored ranges, short bodies, "
+                + "redirects to file:// and loops, 416 at full size, hostile names",
+            "each retried, resumed or failed with its reason as specified; files byte-identical")
     }
 
     override func tearDown() async throws {
@@ -28,15 +32,21 @@ final class FaultInjectionTests: FaultServerTestCase {
         guard let path = download.path, let data = FileManager.default.contents(atPath: path) else {
             return XCTFail("no file for \(download)", file: file, line: line)
         }
-        XCTAssertTrue(Array(data) == body, "contents differ (\(data.count) vs \(body.count) bytes)", file: file, line: line)
+        XCTAssertTrue(
+            Array(data) == body, "contents differ (\(data.count) vs \(body.count) bytes)", file: file, line: line)
     }
 
     func testConnectionResetMidBodyIsRetriedAndCompletes() async throws {
         let body = randomBody(1_000_000)
         let server = try serve { request, index in
             if index == 0 {
-                return [.send(FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\""), ("Accept-Ranges", "bytes")]) + Array(body[..<300_000])),
-                        .sleep(0.2), .reset]
+                return [
+                    .send(
+                        FaultServer.head(
+                            200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\""), ("Accept-Ranges", "bytes")])
+                            + Array(body[..<300_000])),
+                    .sleep(0.2), .reset,
+                ]
             }
             return FaultServer.serve(body, for: request)
         }
@@ -57,7 +67,11 @@ final class FaultInjectionTests: FaultServerTestCase {
         let body = randomBody(200_000)
         let server = try serve { request, index in
             if index == 0 {
-                return [.send(FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\"")]) + Array(body[..<50_000])), .sleep(8)]
+                return [
+                    .send(
+                        FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\"")])
+                            + Array(body[..<50_000])), .sleep(8),
+                ]
             }
             return FaultServer.serve(body, for: request)
         }
@@ -102,7 +116,11 @@ final class FaultInjectionTests: FaultServerTestCase {
         let body = randomBody(500_000)
         let server = try serve { request, index in
             if index == 0 {
-                return [.send(FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\"")]) + Array(body[..<200_000])), .sleep(0.2), .reset]
+                return [
+                    .send(
+                        FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\"")])
+                            + Array(body[..<200_000])), .sleep(0.2), .reset,
+                ]
             }
             return FaultServer.serve(body, for: request, ranges: false)
         }
@@ -121,7 +139,11 @@ final class FaultInjectionTests: FaultServerTestCase {
     func testAServerThatIgnoresRangesAndCutsAtTheSamePointRunsOutOfRetries() async throws {
         let body = randomBody(100_000)
         let server = try serve { _, _ in
-            [.send(FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\"")]) + Array(body[..<1_000]))]
+            [
+                .send(
+                    FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\"")])
+                        + Array(body[..<1_000]))
+            ]
         }
         let engine = try makeEngine { $0.retryPolicy.maxRetries = 3 }
         let id = try await add(engine, server.url("file.bin"))
@@ -139,7 +161,12 @@ final class FaultInjectionTests: FaultServerTestCase {
         let server = try serve { request, index in
             if index == 0 {
                 // Claims the full length, sends 40 %, then closes cleanly.
-                return [.send(FaultServer.head(200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\""), ("Accept-Ranges", "bytes")]) + Array(body[..<40_000]))]
+                return [
+                    .send(
+                        FaultServer.head(
+                            200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\""), ("Accept-Ranges", "bytes")])
+                            + Array(body[..<40_000]))
+                ]
             }
             return FaultServer.serve(body, for: request)
         }
@@ -159,11 +186,19 @@ final class FaultInjectionTests: FaultServerTestCase {
             ("attachment; filename*=UTF-8''%1B%5B2J%1B%5D0%3Bowned%07clean%1B%5B31m.txt", "clean.txt"),
             ("attachment; filename*=UTF-8''..%2F..%2F%1B%5B1mx%0Ay.sh", "xy.sh"),
             ("attachment; filename=\"..\"", "file.bin"),
-            ("attachment; filename=\"\(String(repeating: "n", count: 400)).iso\"", String(repeating: "n", count: 236) + ".iso"),
+            (
+                "attachment; filename=\"\(String(repeating: "n", count: 400)).iso\"",
+                String(repeating: "n", count: 236) + ".iso"
+            ),
         ]
         let server = try serve { request, _ in
             let index = Int(request.path.split(separator: "=").last!)!
-            return [.send(FaultServer.head(200, [("Content-Length", "2"), ("Content-Disposition", cases[index].header)]) + [104, 105])]
+            return [
+                .send(
+                    FaultServer.head(200, [("Content-Length", "2"), ("Content-Disposition", cases[index].header)]) + [
+                        104, 105,
+                    ])
+            ]
         }
         let engine = try makeEngine()
         var ids: [DownloadID] = []
@@ -183,7 +218,13 @@ final class FaultInjectionTests: FaultServerTestCase {
 
     func testRawControlCharactersInAHeaderAreAProtocolErrorNotAName() async throws {
         let server = try serve { _, _ in
-            [.send(FaultServer.head(200, [("Content-Length", "2"), ("Content-Disposition", "attachment; filename=\"a\u{1B}[2Jb.txt\"")]) + [104, 105])]
+            [
+                .send(
+                    FaultServer.head(
+                        200,
+                        [("Content-Length", "2"), ("Content-Disposition", "attachment; filename=\"a\u{1B}[2Jb.txt\"")])
+                        + [104, 105])
+            ]
         }
         let engine = try makeEngine { $0.retryPolicy.maxRetries = 1 }
         let id = try await add(engine, server.url("x.bin"))
@@ -195,7 +236,7 @@ final class FaultInjectionTests: FaultServerTestCase {
     }
 
     func testARefusedConnectionSaysWhereAndWhyInWords() async throws {
-        let port = FreePort.find()  // nothing listens there
+        let port = FreePort.find() // nothing listens there
         let reason = try await failureReason(of: "http://127.0.0.1:\(port)/x.bin")
         XCTAssertEqual(reason, "cannot connect to 127.0.0.1:\(port): connection refused")
     }
@@ -232,8 +273,10 @@ final class FaultInjectionTests: FaultServerTestCase {
         let server = try serve { request, _ in
             switch request.path {
             case "/start": return [.send(FaultServer.head(302, [("Location", "/middle"), ("Content-Length", "0")]))]
-            case "/middle": return [.send(FaultServer.head(301, [("Location", "/final.bin"), ("Content-Length", "0")]))]
-            case "/evil": return [.send(FaultServer.head(302, [("Location", "file:///etc/passwd"), ("Content-Length", "0")]))]
+            case "/middle":
+                return [.send(FaultServer.head(301, [("Location", "/final.bin"), ("Content-Length", "0")]))]
+            case "/evil":
+                return [.send(FaultServer.head(302, [("Location", "file:///etc/passwd"), ("Content-Length", "0")]))]
             case "/loop": return [.send(FaultServer.head(302, [("Location", "/loop"), ("Content-Length", "0")]))]
             default: return FaultServer.serve(body, for: request)
             }
@@ -268,7 +311,8 @@ final class FaultInjectionTests: FaultServerTestCase {
         let statePath = dir.path + "/state/state.json"
         try FileManager.default.createDirectory(atPath: dir.path + "/state", withIntermediateDirectories: true)
         let state = """
-            {"version":1,"downloads":[{"id":"abcdef","url":"\(server.url("whole.bin"))","directory":"\(downloadDirectory!)",
+            {"version":1,"downloads":[{"id":"abcdef","url":"\(server.url("whole.bin"))",\
+            "directory":"\(downloadDirectory!)",
             "fileName":"whole.bin","etag":"\\"v1\\"","state":"downloading","totalBytes":3000}]}
             """
         try state.write(toFile: statePath, atomically: true, encoding: .utf8)
@@ -296,7 +340,9 @@ final class ProxyTests: FaultServerTestCase {
         }
         let direct = try serve { request, _ in FaultServer.serve(Array("direct".utf8), for: request) }
         let engine = try makeEngine {
-            $0.proxies = ProxyEnvironment(environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)", "no_proxy": "127.0.0.1"])
+            $0.proxies = ProxyEnvironment(environment: [
+                "http_proxy": "http://127.0.0.1:\(proxy.port)", "no_proxy": "127.0.0.1",
+            ])
         }
         let viaProxy = try await add(engine, "http://downloads.example.invalid/file.bin")
         let bypass = try await add(engine, direct.url("d.bin"))

@@ -2,16 +2,20 @@ import Foundation
 import HaulCore
 import HaulTestSupport
 import XCTest
+
 @testable import HaulEngine
 
 /// Servers that send what no good server sends. Each case ends in a defined, clearly
 /// worded outcome, and nothing lands outside the destination.
 final class HostileServerTests: FaultServerTestCase {
-    nonisolated(unsafe) static var passed = 0  // XCTest runs a class's tests one after another
+    nonisolated(unsafe) static var passed = 0 // XCTest runs a class's tests one after another
 
     override class func tearDown() {
-        Figures.record("Hostile servers", "\(passed) kinds: 200 KB headers, bodies past Content-Length, unasked gzip, unknown encodings, a 1-byte drip, NUL / invalid UTF-8 / overlong names",
-                       "each handled with a clear message; stored bytes exact; names safe")
+        Figures.record(
+            "Hostile servers",
+            "\(passed) kinds: 200 KB headers, bodies past Content-Length, unasked gzip, unknown encodings, a 1-byte "
+                + "drip, NUL / invalid UTF-8 / overlong names",
+            "each handled with a clear message; stored bytes exact; names safe")
     }
 
     override func tearDown() async throws {
@@ -29,7 +33,13 @@ final class HostileServerTests: FaultServerTestCase {
     }
 
     func testHugeHeadersFailAtOnceWithAClearMessage() async throws {
-        let server = try serve { _, _ in [.send(FaultServer.head(200, [("X-Junk", String(repeating: "a", count: 200_000)), ("Content-Length", "1")]) + [1])] }
+        let server = try serve { _, _ in
+            [
+                .send(
+                    FaultServer.head(
+                        200, [("X-Junk", String(repeating: "a", count: 200_000)), ("Content-Length", "1")]) + [1])
+            ]
+        }
         let d = try await run(server.url("x.bin"))
         XCTAssertEqual(d.state, .failed)
         XCTAssertTrue(d.reason?.hasPrefix("malformed response from the server") ?? false, d.reason ?? "")
@@ -47,12 +57,22 @@ final class HostileServerTests: FaultServerTestCase {
     func testGzipEncodingSentUnaskedIsDecodedToTheResourceBytes() async throws {
         let original = Array(String(repeating: "haul stores the resource's bytes. ", count: 3000).utf8)
         try Data(original).write(to: URL(fileURLWithPath: dir.path + "/plain.txt"))
-        let gz = try await ChildProcess.run("/bin/sh", ["-c", "gzip -c \(dir.path)/plain.txt > \(dir.path)/plain.txt.gz"], environment: ["PATH": "/bin:/usr/bin"], in: dir.path)
+        let gz = try await ChildProcess.run(
+            "/bin/sh", ["-c", "gzip -c \(dir.path)/plain.txt > \(dir.path)/plain.txt.gz"],
+            environment: ["PATH": "/bin:/usr/bin"], in: dir.path)
         XCTAssertEqual(gz.status, 0, gz.stderr)
         let compressed = Array(try XCTUnwrap(TestFiles.contents(dir.path + "/plain.txt.gz")))
         let server = try serve { request, _ in
             XCTAssertEqual(request.headers["accept-encoding"], "identity")
-            return [.send(FaultServer.head(200, [("Content-Encoding", "gzip"), ("Content-Length", "\(compressed.count)"), ("Accept-Ranges", "bytes")]) + compressed)]
+            return [
+                .send(
+                    FaultServer.head(
+                        200,
+                        [
+                            ("Content-Encoding", "gzip"), ("Content-Length", "\(compressed.count)"),
+                            ("Accept-Ranges", "bytes"),
+                        ]) + compressed)
+            ]
         }
         let d = try await run(server.url("plain.txt"))
         XCTAssertEqual(d.state, .finished, d.reason ?? "")
@@ -61,7 +81,9 @@ final class HostileServerTests: FaultServerTestCase {
     }
 
     func testUndecodableEncodingFailsAndSaysWhich() async throws {
-        let server = try serve { _, _ in [.send(FaultServer.head(200, [("Content-Encoding", "br"), ("Content-Length", "3")]) + [1, 2, 3])] }
+        let server = try serve { _, _ in
+            [.send(FaultServer.head(200, [("Content-Encoding", "br"), ("Content-Length", "3")]) + [1, 2, 3])]
+        }
         let d = try await run(server.url("x.bin"))
         XCTAssertEqual(d.state, .failed)
         XCTAssertEqual(d.reason, "the server sent the file encoded as 'br', which haul cannot decode")
@@ -70,7 +92,8 @@ final class HostileServerTests: FaultServerTestCase {
     func testSlowDripKeepsGoingAndCancelIsPrompt() async throws {
         let b = body(100)
         let server = try serve { _, _ in
-            [.send(FaultServer.head(200, [("Content-Length", "100")]))] + b.map { [.send([$0]), .sleep(0.3)] }.flatMap { $0 }
+            [.send(FaultServer.head(200, [("Content-Length", "100")]))]
+                + b.map { [.send([$0]), .sleep(0.3)] }.flatMap { $0 }
         }
         let engine = try makeEngine { $0.stallTimeout = 2 }
         let id = try await add(engine, server.url("drip.bin"))
@@ -87,7 +110,7 @@ final class HostileServerTests: FaultServerTestCase {
     /// AsyncHTTPClient's shutdown waits for a connection still being made: against a server that
     /// accepts and never answers the TLS handshake, Ctrl-C took the whole connect timeout.
     func testStoppingDoesNotWaitForATLSHandshakeThatNeverEnds() async throws {
-        let server = try serve { _, _ in [] }  // it waits for a request head; a ClientHello is none
+        let server = try serve { _, _ in [] } // it waits for a request head; a ClientHello is none
         let engine = try makeEngine { $0.connectTimeout = 30 }
         let id = try await add(engine, server.url("x.bin").replacingOccurrences(of: "http://", with: "https://"))
         await engine.start()
@@ -102,9 +125,16 @@ final class HostileServerTests: FaultServerTestCase {
 
     func testNamesWithNULInvalidUTF8AndOverlongBytesAreMadeSafe() async throws {
         let heads: [[UInt8]] = [
-            Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Disposition: attachment; filename*=UTF-8''a%00b%01c.txt\r\nConnection: close\r\n\r\nhi".utf8),
-            Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Disposition: attachment; filename=\"".utf8) + [0xFF, 0xFE, 0x2E, 0x74, 0x78, 0x74] + Array("\"\r\nConnection: close\r\n\r\nhi".utf8),
-            Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Disposition: attachment; filename*=UTF-8''\(String(repeating: "%E6%97%A5", count: 120)).txt\r\nConnection: close\r\n\r\nhi".utf8),
+            Array(
+                ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Disposition: attachment; "
+                    + "filename*=UTF-8''a%00b%01c.txt\r\nConnection: close\r\n\r\nhi").utf8),
+            Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Disposition: attachment; filename=\"".utf8) + [
+                0xFF, 0xFE, 0x2E, 0x74, 0x78, 0x74,
+            ] + Array("\"\r\nConnection: close\r\n\r\nhi".utf8),
+            Array(
+                ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Disposition: attachment; "
+                    + "filename*=UTF-8''\(String(repeating: "%E6%97%A5", count: 120)).txt\r\nConnection: "
+                    + "close\r\n\r\nhi").utf8),
         ]
         let server = try serve { request, _ in [.send(heads[Int(request.path.dropFirst(3))!])] }
         let engine = try makeEngine()

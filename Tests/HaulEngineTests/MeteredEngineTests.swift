@@ -2,6 +2,7 @@ import Foundation
 import HaulCore
 import HaulTestSupport
 import XCTest
+
 @testable import HaulEngine
 
 /// The metered-network policy acting on running transfers, against nginx on loopback.
@@ -22,7 +23,8 @@ final class MeteredEngineTests: EngineTestCase {
 
     func addSlow(_ engine: Engine, _ name: String, allowed: Bool) async throws -> DownloadID {
         try TestFiles.random(www + "/" + name, size: 1_200_000)
-        return try await engine.perform(.add([AddRequest(url: nginx.url("slow/" + name), directory: downloadDirectory, allowMetered: allowed)]))[0]
+        return try await engine.perform(
+            .add([AddRequest(url: nginx.url("slow/" + name), directory: downloadDirectory, allowMetered: allowed)]))[0]
     }
 
     func received(_ engine: Engine, _ id: DownloadID) async -> Int64 { await engine.download(id)?.receivedBytes ?? -1 }
@@ -118,7 +120,9 @@ final class MeteredEngineTests: EngineTestCase {
 
     func testAProbeThatNeverAnswersIsStoppedAndCountsAsUnknown() async throws {
         // `sleep` with an odd length, to find this very child in the process table afterwards.
-        let engine = try makeEngine { $0.environment = ["HAUL_METERED_PROBE": "exec sleep 31.4159", "PATH": "/usr/bin:/bin"] }
+        let engine = try makeEngine {
+            $0.environment = ["HAUL_METERED_PROBE": "exec sleep 31.4159", "PATH": "/usr/bin:/bin"]
+        }
         let started = Date()
         try await engine.perform(.setMeteredMode(.auto))
         let status = await engine.networkStatus
@@ -137,7 +141,8 @@ final class MeteredEngineTests: EngineTestCase {
         let engine = try makeEngine()
         try await engine.perform(.setMeteredMode(.on))
         try await engine.perform(.setMeteredLimit(100 * 1024))
-        let id = try await engine.perform(.add([AddRequest(url: nginx.url("fast.bin"), directory: downloadDirectory, allowMetered: true)]))[0]
+        let id = try await engine.perform(
+            .add([AddRequest(url: nginx.url("fast.bin"), directory: downloadDirectory, allowMetered: true)]))[0]
         await engine.start()
         try await Task.sleep(for: .seconds(2))
         let capped = await received(engine, id)
@@ -163,7 +168,8 @@ final class MeteredEngineTests: EngineTestCase {
         var requests: [AddRequest] = []
         for i in 0..<6 {
             try TestFiles.random(www + "/small\(i).bin", size: 60 * 1024)
-            requests.append(AddRequest(url: nginx.url("small\(i).bin"), directory: downloadDirectory, allowMetered: true))
+            requests.append(
+                AddRequest(url: nginx.url("small\(i).bin"), directory: downloadDirectory, allowMetered: true))
         }
         let ids = try await engine.perform(.add(requests))
         let started = Monotonic.seconds()

@@ -3,6 +3,7 @@ import HaulCore
 import HaulStore
 import HaulTestSupport
 import XCTest
+
 @testable import HaulEngine
 
 /// The engine against Debian's nginx on loopback: the real-world HTTP cases.
@@ -73,7 +74,8 @@ final class NginxEngineTests: EngineTestCase {
         try TestFiles.random(www + "/data.bin", size: 1000)
         try "mine".write(toFile: shm.path + "/data.bin", atomically: false, encoding: .utf8)
         let engine = try makeEngine()
-        let ids = try await engine.perform(.add(["a.bin", "data.bin"].map { AddRequest(url: nginx.url($0), directory: shm.path) }))
+        let ids = try await engine.perform(
+            .add(["a.bin", "data.bin"].map { AddRequest(url: nginx.url($0), directory: shm.path) }))
         await engine.start()
         let a = try await finished(engine, ids[0])
         let data = try await finished(engine, ids[1])
@@ -82,7 +84,8 @@ final class NginxEngineTests: EngineTestCase {
         assertSameContents(a.path!, www + "/a.bin")
         assertSameContents(data.path!, www + "/data.bin")
         XCTAssertEqual(try String(contentsOfFile: shm.path + "/data.bin", encoding: .utf8), "mine")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shm.path).filter { $0.hasSuffix(".part") }, [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: shm.path).filter { $0.hasSuffix(".part") }, [])
     }
 
     func testPauseThenResumeContinuesFromWhereItStopped() async throws {
@@ -121,7 +124,7 @@ final class NginxEngineTests: EngineTestCase {
         await engine.start()
         try await waitFor(engine, id) { $0.receivedBytes > 100_000 }
         try await engine.perform(.pause(.ids([id])))
-        try await Task.sleep(for: .milliseconds(1100))  // a new mtime, so a new ETag
+        try await Task.sleep(for: .milliseconds(1100)) // a new mtime, so a new ETag
         try TestFiles.random(www + "/file.bin", size: 600_000)
         try await engine.perform(.resume(.ids([id])))
         let done = try await finished(engine, id)

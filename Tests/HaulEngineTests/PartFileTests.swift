@@ -2,12 +2,15 @@ import Foundation
 import HaulTestSupport
 import NIOCore
 import XCTest
+
 @testable import HaulEngine
 
 /// Writing into a `.part`: a buffer larger than one `pwrite` lands whole, at its offset, whether
 /// the writes ask to drop their pages behind them or not, and where the file system refuses that.
 final class PartFileTests: XCTestCase {
-    private let bytes = (0..<(PartFile.Writer.maxWrite * 3 + 12_345)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+    private let bytes = (0..<(PartFile.Writer.maxWrite * 3 + 12_345)).map {
+        UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9)
+    }
 
     private func write(into path: String, dropBehind: Bool) throws -> PartFile.Writer {
         let part = try PartFile(path: path, truncate: true)

@@ -2,6 +2,7 @@ import Foundation
 import HaulCore
 import HaulTestSupport
 import XCTest
+
 @testable import HaulEngine
 
 /// The lean plain-HTTP path against nginx: connections kept alive between files, and a
@@ -90,7 +91,8 @@ final class PlainHTTPTargetTests: XCTestCase {
         XCTAssertEqual(v6.hostHeader, "[::1]:8080")
         XCTAssertEqual(v6.uri, "/a%20b?x=1")
         XCTAssertEqual(try XCTUnwrap(PlainHTTPClient.Target(url: "http://example.org/f.bin")).hostHeader, "example.org")
-        XCTAssertEqual(try XCTUnwrap(PlainHTTPClient.Target(url: "http://127.0.0.1:18555/f.bin")).hostHeader, "127.0.0.1:18555")
+        XCTAssertEqual(
+            try XCTUnwrap(PlainHTTPClient.Target(url: "http://127.0.0.1:18555/f.bin")).hostHeader, "127.0.0.1:18555")
         XCTAssertNil(PlainHTTPClient.Target(url: "https://example.org/f.bin"))
     }
 }

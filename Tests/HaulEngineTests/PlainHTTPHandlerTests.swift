@@ -4,6 +4,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import XCTest
+
 @testable import HaulEngine
 
 /// The connection handler and its response sink on an `EmbeddedChannel`: which reads it asks the
@@ -22,11 +23,13 @@ final class PlainHTTPHandlerTests: XCTestCase {
 
     /// A connected channel with the HTTP codec and the handler (behind `counter`, if given).
     private func connection(
-        counting counter: ReadCounter? = nil, stallTimeout: TimeAmount = .seconds(30), idleTimeout: TimeAmount = .seconds(30),
+        counting counter: ReadCounter? = nil, stallTimeout: TimeAmount = .seconds(30),
+        idleTimeout: TimeAmount = .seconds(30),
         onReusable: @escaping () -> Void = {}
     ) async throws -> (EmbeddedChannel, PlainHTTPHandler) {
         let channel = EmbeddedChannel()
-        let handler = PlainHTTPHandler(stallTimeout: stallTimeout, idleTimeout: idleTimeout, onReusable: { _ in onReusable() }, onClosed: { _ in })
+        let handler = PlainHTTPHandler(
+            stallTimeout: stallTimeout, idleTimeout: idleTimeout, onReusable: { _ in onReusable() }, onClosed: { _ in })
         if let counter { try channel.pipeline.syncOperations.addHandler(counter) }
         try channel.pipeline.syncOperations.addPlainHTTPHandlers(handler)
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
@@ -35,10 +38,12 @@ final class PlainHTTPHandlerTests: XCTestCase {
 
     /// Sends a GET for `uri` on the connection; its response goes to the sink returned.
     private func request(
-        _ uri: String, on channel: EmbeddedChannel, to handler: PlainHTTPHandler, reused: Bool = false, throttle: Throttle = Throttle()
+        _ uri: String, on channel: EmbeddedChannel, to handler: PlainHTTPHandler, reused: Bool = false,
+        throttle: Throttle = Throttle()
     ) throws -> ResponseSink {
         let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: throttle, progressInterval: 60)
-        handler.start(try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: uri)), reused: reused, sink: sink)
+        handler.start(
+            try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: uri)), reused: reused, sink: sink)
         return sink
     }
 
@@ -74,7 +79,10 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let path = dir.path + "/f.bin.part"
         let part = try PartFile(path: path, truncate: true)
         defer { part.close() }
-        guard case .streaming(let position) = try sink.startWriting(to: part.writer(dropBehind: false), at: 0, total: Int64(body.count)) else {
+        guard
+            case .streaming(let position) = try sink.startWriting(
+                to: part.writer(dropBehind: false), at: 0, total: Int64(body.count))
+        else {
             return XCTFail("the body is still arriving")
         }
         XCTAssertEqual(position, Int64(limit), "what the sink read ahead, written by the task")
@@ -103,7 +111,10 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let path = dir.path + "/small.bin.part"
         let part = try PartFile(path: path, truncate: true)
         defer { part.close() }
-        guard case .finished(let written, let capWait) = try sink.startWriting(to: part.writer(dropBehind: false), at: 0, total: Int64(body.count)) else {
+        guard
+            case .finished(let written, let capWait) = try sink.startWriting(
+                to: part.writer(dropBehind: false), at: 0, total: Int64(body.count))
+        else {
             return XCTFail("the body had arrived whole")
         }
         XCTAssertEqual(written, Int64(body.count))
@@ -129,12 +140,17 @@ final class PlainHTTPHandlerTests: XCTestCase {
         throttle.setRate(16 * 1024)
 
         let sink = try request("/capped.bin", on: channel, to: handler, throttle: throttle)
-        try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "c", count: 100_000)))
+        try channel.writeInbound(
+            ByteBuffer(
+                string: "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "c", count: 100_000)))
         _ = try await sink.responseHead()
         let dir = TestDirectory("plainhttp-handler-capped")
         let part = try PartFile(path: dir.path + "/capped.bin.part", truncate: true)
         defer { part.close() }
-        guard case .finished(let size, let capWait) = try sink.startWriting(to: part.writer(dropBehind: false), at: 0, total: 100_000) else {
+        guard
+            case .finished(let size, let capWait) = try sink.startWriting(
+                to: part.writer(dropBehind: false), at: 0, total: 100_000)
+        else {
             return XCTFail("the body had arrived whole")
         }
         XCTAssertEqual(size, 100_000)
@@ -146,7 +162,8 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let (channel, handler) = try await connection()
 
         let sink = try request("/cut.bin", on: channel, to: handler)
-        try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "x", count: 1000)))
+        try channel.writeInbound(
+            ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "x", count: 1000)))
         _ = try await sink.responseHead()
         channel.pipeline.fireChannelInactive()
 
@@ -154,11 +171,15 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let path = dir.path + "/cut.bin.part"
         let part = try PartFile(path: path, truncate: true)
         defer { part.close() }
-        guard case .streaming(let position) = try sink.startWriting(to: part.writer(dropBehind: false), at: 0, total: 5000) else {
+        guard
+            case .streaming(let position) = try sink.startWriting(
+                to: part.writer(dropBehind: false), at: 0, total: 5000)
+        else {
             return XCTFail("the body did not arrive whole")
         }
         XCTAssertEqual(position, 1000)
-        XCTAssertEqual(TestFiles.contents(path), Data(String(repeating: "x", count: 1000).utf8), "kept: a retry resumes after it")
+        XCTAssertEqual(
+            TestFiles.contents(path), Data(String(repeating: "x", count: 1000).utf8), "kept: a retry resumes after it")
         do {
             _ = try await sink.nextEvent()
             XCTFail("the request's failure should reach the task")

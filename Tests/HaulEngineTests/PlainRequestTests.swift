@@ -2,6 +2,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import XCTest
+
 @testable import HaulEngine
 
 /// The plain client's request bytes against NIO's own encoder and header validator, which they
@@ -36,8 +37,15 @@ final class PlainRequestTests: XCTestCase {
     func testTheBytesAreNIOsForWhatHaulSends() throws {
         let heads = [
             head("/f.bin", [("Host", "127.0.0.1:8080"), ("User-Agent", "haul/1.0"), ("Accept-Encoding", "identity")]),
-            head("/dir/%E6%97%A5%20x.bin?a=1&b=%2F", [("Host", "example.com"), ("Range", "bytes=100-"), ("If-Range", "\"abc\"")]),
-            head("/", [("Host", "[::1]:81"), ("Authorization", "Basic dTpw"), ("X-Tab", "a\tb"), ("X-Utf8", "日本"), ("X-Empty", "")]),
+            head(
+                "/dir/%E6%97%A5%20x.bin?a=1&b=%2F",
+                [("Host", "example.com"), ("Range", "bytes=100-"), ("If-Range", "\"abc\"")]),
+            head(
+                "/",
+                [
+                    ("Host", "[::1]:81"), ("Authorization", "Basic dTpw"), ("X-Tab", "a\tb"), ("X-Utf8", "日本"),
+                    ("X-Empty", ""),
+                ]),
             head("/no-headers"),
         ]
         for head in heads {
@@ -74,7 +82,8 @@ final class PlainRequestTests: XCTestCase {
     /// hands its response on.
     func testTheHandlerWritesTheBytesAndReadsTheResponse() async throws {
         let channel = EmbeddedChannel()
-        let handler = PlainHTTPHandler(stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in }, onClosed: { _ in })
+        let handler = PlainHTTPHandler(
+            stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in }, onClosed: { _ in })
         try channel.pipeline.syncOperations.addPlainHTTPHandlers(handler)
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
         let request = try PlainRequest(head("/f.bin", [("Host", "h")]))

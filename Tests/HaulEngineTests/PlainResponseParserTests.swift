@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import XCTest
+
 @testable import HaulEngine
 
 /// The plain client's response parser: framing, keep-alive, what it refuses, and the same
@@ -49,12 +50,16 @@ final class PlainResponseParserTests: XCTestCase {
         return reading
     }
 
-    private func read(_ text: String, cuts: [Int] = [], bodiless: Bool = false, close: Bool = false) throws(TransferError) -> Reading {
+    private func read(_ text: String, cuts: [Int] = [], bodiless: Bool = false, close: Bool = false)
+        throws(TransferError) -> Reading
+    {
         try read(Array(text.utf8), cuts: cuts, bodiless: bodiless, close: close)
     }
 
     /// The message of the error reading `text` throws, and whether it is retried.
-    private func failure(_ text: String, close: Bool = false, file: StaticString = #filePath, line: UInt = #line) -> TransferError? {
+    private func failure(_ text: String, close: Bool = false, file: StaticString = #filePath, line: UInt = #line)
+        -> TransferError?
+    {
         do {
             let reading = try read(text, close: close)
             XCTFail("read as \(reading)", file: file, line: line)
@@ -65,14 +70,18 @@ final class PlainResponseParserTests: XCTestCase {
     }
 
     func testAHeadAndItsLengthOfBodyReadTheSameInAnyPieces() throws {
-        let text = "HTTP/1.1 200 OK\r\nContent-Length: 11\r\nETag:  \"x y\"\t\r\nX-Empty:\r\nX-Bytes: caf\u{e9}\r\n\r\nhello world"
+        let text =
+            "HTTP/1.1 200 OK\r\nContent-Length: 11\r\nETag:  \"x y\"\t\r\nX-Empty:\r\nX-Bytes: "
+            + "caf\u{e9}\r\n\r\nhello world"
         let whole = try read(text)
-        XCTAssertEqual(whole, Reading(
-            status: 200,
-            headers: ["Content-Length: 11", "ETag: \"x y\"", "X-Empty: ", "X-Bytes: caf\u{e9}"],
-            body: Array("hello world".utf8),
-            keepAlive: true
-        ))
+        XCTAssertEqual(
+            whole,
+            Reading(
+                status: 200,
+                headers: ["Content-Length: 11", "ETag: \"x y\"", "X-Empty: ", "X-Bytes: caf\u{e9}"],
+                body: Array("hello world".utf8),
+                keepAlive: true
+            ))
         let count = text.utf8.count
         for cut in 0...count {
             XCTAssertEqual(try read(text, cuts: [cut]), whole, "cut at \(cut)")
@@ -81,7 +90,8 @@ final class PlainResponseParserTests: XCTestCase {
     }
 
     func testAChunkedBodyLosesItsFramingAndTrailer() throws {
-        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let text =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5\r\nhello\r\n1;name=\"v\"\r\n \r\nA \r\n0123456789\r\n0\r\nX-Trailer: t\r\n\r\n"
         let whole = try read(text)
         XCTAssertEqual(whole.body, Array("hello 0123456789".utf8))
@@ -95,8 +105,12 @@ final class PlainResponseParserTests: XCTestCase {
     }
 
     func testInformationalResponsesAreSkipped() throws {
-        let text = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
-        XCTAssertEqual(try read(text), Reading(status: 200, headers: ["Content-Length: 2"], body: Array("ok".utf8), keepAlive: true))
+        let text =
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 "
+            + "OK\r\nContent-Length: 2\r\n\r\nok"
+        XCTAssertEqual(
+            try read(text),
+            Reading(status: 200, headers: ["Content-Length: 2"], body: Array("ok".utf8), keepAlive: true))
         XCTAssertEqual(failure("HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n")?.isTransient, false)
     }
 
@@ -113,18 +127,23 @@ final class PlainResponseParserTests: XCTestCase {
 
     func testWhetherTheConnectionCanBeReused() throws {
         XCTAssertEqual(try read("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").keepAlive, false)
-        XCTAssertEqual(try read("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: Keep-Alive, CLOSE\r\n\r\n").keepAlive, false)
+        XCTAssertEqual(
+            try read("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: Keep-Alive, CLOSE\r\n\r\n").keepAlive, false)
         XCTAssertEqual(try read("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n").keepAlive, false)
-        XCTAssertEqual(try read("HTTP/1.0 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n").keepAlive, true)
+        XCTAssertEqual(
+            try read("HTTP/1.0 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n").keepAlive, true)
         // Both framings: chunked wins and the connection is not trusted again.
-        let both = try read("HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n")
+        let both = try read(
+            "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n")
         XCTAssertEqual(both.body, Array("ab".utf8))
         XCTAssertEqual(both.keepAlive, false)
         // Bytes after the end: not another request on this connection, and not read.
         var parser = PlainResponseParser()
         parser.expectResponse()
         parser.receive(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n"))
-        guard case .head? = try parser.next(), case .body? = try parser.next(), case .end(keepAlive: false)? = try parser.next() else {
+        guard case .head? = try parser.next(), case .body? = try parser.next(),
+            case .end(keepAlive: false)? = try parser.next()
+        else {
             return XCTFail("a response, not to be followed by another")
         }
         XCTAssertThrowsError(try parser.next())
@@ -189,7 +208,8 @@ final class PlainResponseParserTests: XCTestCase {
         for text in bad {
             let error = failure(text)
             XCTAssertEqual(error?.isTransient, false, String(text.prefix(80)))
-            XCTAssertTrue(error?.description.hasPrefix("malformed response from the server (") == true, String(describing: error))
+            XCTAssertTrue(
+                error?.description.hasPrefix("malformed response from the server (") == true, String(describing: error))
         }
     }
 
@@ -201,7 +221,9 @@ final class PlainResponseParserTests: XCTestCase {
         var reused = PlainResponseParser()
         reused.expectResponse()
         reused.receive(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
-        guard case .head? = try reused.next(), case .end(keepAlive: true)? = try reused.next() else { return XCTFail("one response") }
+        guard case .head? = try reused.next(), case .end(keepAlive: true)? = try reused.next() else {
+            return XCTFail("one response")
+        }
         XCTAssertNil(try reused.next())
         reused.expectResponse()
         reused.receive(ByteBuffer(string: "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"))
@@ -216,7 +238,8 @@ final class PlainResponseParserTests: XCTestCase {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(HTTPRequestEncoder())
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPResponseDecoder()))
-        try channel.writeOutbound(HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")))
+        try channel.writeOutbound(
+            HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")))
         var start = 0
         for cut in cuts.sorted() + [bytes.count] where cut >= start {
             try channel.writeInbound(ByteBuffer(bytes: bytes[start..<cut]))
@@ -243,19 +266,27 @@ final class PlainResponseParserTests: XCTestCase {
 
     func testWellFormedResponsesReadAsNIOReadsThem() throws {
         var random = SplitMix64(seed: 0x5EED_0006)
-        let names = ["ETag", "Last-Modified", "Content-Type", "Content-Disposition", "X-Custom_1", "set-cookie", "Accept-Ranges", "Via"]
+        let names = [
+            "ETag", "Last-Modified", "Content-Type", "Content-Disposition", "X-Custom_1", "set-cookie", "Accept-Ranges",
+            "Via",
+        ]
         let valueBytes = Array("abc XYZ 019 \"quoted\" ;=,/:\t-_.~%\u{e9}日本".utf8)
         for round in 0..<400 {
             var head = "HTTP/1.\(round % 5 == 0 ? 0 : 1) \([200, 206, 404, 500, 203][round % 5]) Some Reason\r\n"
             for _ in 0..<Int.random(in: 0...6, using: &random) {
                 let name = names.randomElement(using: &random)!
                 // A value of whole UTF-8 characters, without blanks at its ends (both readers trim them).
-                var value = String(decoding: (0..<Int.random(in: 0...20, using: &random)).map { _ in valueBytes.randomElement(using: &random)! }, as: UTF8.self)
+                var value = String(
+                    decoding: (0..<Int.random(in: 0...20, using: &random)).map { _ in
+                        valueBytes.randomElement(using: &random)!
+                    }, as: UTF8.self)
                 value = String(value.unicodeScalars.filter { $0 != "\u{FFFD}" }.map(Character.init))
                 value = value.trimmingCharacters(in: [" ", "\t"])
                 head += "\(name): \(Bool.random(using: &random) ? " " : "")\(value)\r\n"
             }
-            let body = (0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let body = (0..<Int.random(in: 0...300, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             var bytes: [UInt8]
             let close: Bool
             switch round % 3 {
@@ -265,13 +296,15 @@ final class PlainResponseParserTests: XCTestCase {
             case 1:
                 bytes = Array((head + (round % 5 == 0 ? "" : "Transfer-Encoding: chunked\r\n") + "\r\n").utf8)
                 if round % 5 == 0 {
-                    bytes += body  // HTTP/1.0 without a length: until the connection closes
+                    bytes += body // HTTP/1.0 without a length: until the connection closes
                     close = true
                 } else {
                     var rest = body[...]
                     while !rest.isEmpty {
                         let size = Int.random(in: 1...max(1, rest.count), using: &random)
-                        bytes += Array("\(String(size, radix: 16, uppercase: Bool.random(using: &random)))\r\n".utf8) + rest.prefix(size) + Array("\r\n".utf8)
+                        bytes +=
+                            Array("\(String(size, radix: 16, uppercase: Bool.random(using: &random)))\r\n".utf8)
+                            + rest.prefix(size) + Array("\r\n".utf8)
                         rest = rest.dropFirst(size)
                     }
                     bytes += Array("0\r\n\r\n".utf8)
@@ -281,7 +314,9 @@ final class PlainResponseParserTests: XCTestCase {
                 bytes = Array((head + "Connection: close\r\n\r\n").utf8) + body
                 close = true
             }
-            let cuts = (0..<Int.random(in: 0...4, using: &random)).map { _ in Int.random(in: 0...bytes.count, using: &random) }
+            let cuts = (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                Int.random(in: 0...bytes.count, using: &random)
+            }
             let nio = try nioRead(bytes, cuts: cuts, close: close)
             let ours = try read(bytes, cuts: cuts, close: close)
             XCTAssertNotNil(nio.keepAlive, "NIO read a whole response in round \(round)")

@@ -2,6 +2,7 @@ import Foundation
 import HaulCore
 import HaulTestSupport
 import XCTest
+
 @testable import HaulEngine
 
 /// The engine against nginx serving https with a self-signed certificate: the AsyncHTTPClient
@@ -24,7 +25,8 @@ final class TLSEngineTests: EngineTestCase {
     }
 
     func serve(_ certificate: TestCertificate?) async throws -> NginxServer {
-        let server = try await NginxServer(root: www, slowRate: "400k", tls: certificate, workDirectory: dir.subdirectory("nginx\(servers.count)"))
+        let server = try await NginxServer(
+            root: www, slowRate: "400k", tls: certificate, workDirectory: dir.subdirectory("nginx\(servers.count)"))
         servers.append(server)
         return server
     }
@@ -52,7 +54,9 @@ final class TLSEngineTests: EngineTestCase {
         // nginx logs the paused request once its connection is gone: after TLS's closing handshake.
         var requests: [NginxServer.LogEntry] = []
         for _ in 0..<150 where requests.count < 2 {
-            requests = nginx.accessLog().filter { $0.uri == "/slow/big.bin" }.sorted { $0.range == nil && $1.range != nil }
+            requests = nginx.accessLog().filter { $0.uri == "/slow/big.bin" }.sorted {
+                $0.range == nil && $1.range != nil
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         XCTAssertEqual(requests.count, 2, "\(requests)")
@@ -75,7 +79,8 @@ final class TLSEngineTests: EngineTestCase {
     }
 
     func testACertificateForAnotherHostIsRefused() async throws {
-        let elsewhere = try await TestCertificate.make(in: dir.subdirectory("tls"), named: "elsewhere", dnsNames: ["example.org"], ipAddresses: [])
+        let elsewhere = try await TestCertificate.make(
+            in: dir.subdirectory("tls"), named: "elsewhere", dnsNames: ["example.org"], ipAddresses: [])
         let nginx = try await serve(elsewhere)
         let d = try await failedDownload(of: nginx.url("a.bin"), trusting: elsewhere.certificatePath)
         assertWords(d.reason, expecting: "the server's TLS certificate is for another host name")
@@ -95,9 +100,13 @@ final class TLSEngineTests: EngineTestCase {
     }
 
     func testBoringSSLReasonNamesAreReadFromTheirDescriptions() {
-        let described = "Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED at /src/ssl/handshake.cc:320"
+        let described =
+            "Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED at "
+            + "/src/ssl/handshake.cc:320"
         XCTAssertEqual(TLSFailure.reason(in: described), "CERTIFICATE_VERIFY_FAILED")
-        XCTAssertEqual(TLSFailure.reason(in: "Error: 1 error:100000f7:SSL routines:OPENSSL_internal:WRONG_VERSION_NUMBER"), "WRONG_VERSION_NUMBER")
+        XCTAssertEqual(
+            TLSFailure.reason(in: "Error: 1 error:100000f7:SSL routines:OPENSSL_internal:WRONG_VERSION_NUMBER"),
+            "WRONG_VERSION_NUMBER")
         XCTAssertNil(TLSFailure.reason(in: "Error:  EOF during handshake"))
         XCTAssertNil(TLSFailure.reason(in: "error:1:SSL routines:x:\u{1B}[31m at /p"))
     }
@@ -115,7 +124,8 @@ final class TLSEngineTests: EngineTestCase {
 
     /// The reason starts with `expected` and carries none of NIOSSL's dump: no type names,
     /// error codes or paths of C files.
-    func assertWords(_ reason: String?, expecting expected: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertWords(_ reason: String?, expecting expected: String, file: StaticString = #filePath, line: UInt = #line)
+    {
         let reason = reason ?? ""
         XCTAssertTrue(reason.hasPrefix(expected), "reason: \(reason)", file: file, line: line)
         for leak in ["NIOSSL", "BoringSSL", "Error:", ".cc", "Sources/", "OPENSSL"] {

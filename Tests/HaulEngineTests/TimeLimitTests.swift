@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HaulEngine
 
 /// Work that ends in time is reported as such, every time; work that does not is given up on.

@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 import XCTest
+
 @testable import HaulEngine
 
 /// Transfers run on event loops used as task executors: spread over the loops, kept on theirs
@@ -36,11 +37,12 @@ final class TransferLanesTests: XCTestCase {
         let seen = Seen()
         var tasks: [Task<Void, Never>] = []
         for n in 0..<4 {
-            tasks.append(lanes.run { [loops] in
-                seen.note("\(n)", Self.current(loops))
-                try? await Task.sleep(for: .milliseconds(100))
-                seen.note("\(n)", Self.current(loops))
-            })
+            tasks.append(
+                lanes.run { [loops] in
+                    seen.note("\(n)", Self.current(loops))
+                    try? await Task.sleep(for: .milliseconds(100))
+                    seen.note("\(n)", Self.current(loops))
+                })
         }
         for task in tasks { await task.value }
         let byTask = seen.loops.withLock { $0 }
@@ -78,7 +80,8 @@ final class TransferLanesTests: XCTestCase {
         let www = dir.subdirectory("www")
         try TestFiles.random(www + "/a.bin", size: 5000)
         let nginx = try await NginxServer(root: www, workDirectory: dir.subdirectory("nginx"))
-        let client = PlainHTTPClient(group: group, connectTimeout: 5, stallTimeout: 5, idleTimeout: 5, readSize: 64 * 1024)
+        let client = PlainHTTPClient(
+            group: group, connectTimeout: 5, stallTimeout: 5, idleTimeout: 5, readSize: 64 * 1024)
         let lanes = TransferLanes(group: group)
         let target = try XCTUnwrap(PlainHTTPClient.Target(url: nginx.url("a.bin")))
         let onItsLoop = Mutex<[Bool]>([])
@@ -90,9 +93,13 @@ final class TransferLanesTests: XCTestCase {
                 lanes.run {
                     var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.uri)
                     head.headers.add(name: "Host", value: target.hostHeader)
-                    guard let exchange = try? await client.execute(head, to: target, makeSink: {
-                        ResponseSink(loop: $0, throttle: Throttle(), progressInterval: 60)
-                    }) else { return }
+                    guard
+                        let exchange = try? await client.execute(
+                            head, to: target,
+                            makeSink: {
+                                ResponseSink(loop: $0, throttle: Throttle(), progressInterval: 60)
+                            })
+                    else { return }
                     onItsLoop.withLock { $0.append(exchange.channel.eventLoop.inEventLoop) }
                     inFlight.withLock { $0 += 1 }
                     while inFlight.withLock({ $0 }) < 2 { try? await Task.sleep(for: .milliseconds(2)) }

@@ -1,13 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HaulCore
 import HaulEngine
 import HaulTestSupport
 import Synchronization
 import XCTest
+
 @testable import HaulRemote
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A real engine served on a real Unix socket, reached by real `RemoteEngine` clients.
 final class EngineServerTests: XCTestCase {
@@ -38,30 +40,37 @@ final class EngineServerTests: XCTestCase {
     }
 
     func add(_ session: any EngineSession, _ name: String) async throws -> DownloadID {
-        try await session.perform(.add([AddRequest(url: "http://127.0.0.1:9/\(name)", directory: dir.path, paused: true)]))[0]
+        try await session.perform(
+            .add([AddRequest(url: "http://127.0.0.1:9/\(name)", directory: dir.path, paused: true)]))[0]
     }
 
     func testSocketLocationFollowsTheRuntimeDirectoryAndKeepsStateFilesApart() {
-        let a = SocketLocation(statePath: "/home/u/.local/state/haul/state.json", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
+        let a = SocketLocation(
+            statePath: "/home/u/.local/state/haul/state.json", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
         XCTAssertEqual(a.directory, "/run/user/1000/haul")
         XCTAssertTrue(a.path.hasPrefix("/run/user/1000/haul/") && a.path.hasSuffix(".sock"))
         let b = SocketLocation(statePath: "/home/u/other.json", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
         XCTAssertNotEqual(a.path, b.path)
-        XCTAssertEqual(a, SocketLocation(statePath: "/home/u/.local/state/haul/state.json", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]), "stable")
-        let fallback = SocketLocation(statePath: "/home/u/.local/state/haul/state.json", environment: ["XDG_RUNTIME_DIR": "relative"])
+        XCTAssertEqual(
+            a,
+            SocketLocation(
+                statePath: "/home/u/.local/state/haul/state.json", environment: ["XDG_RUNTIME_DIR": "/run/user/1000"]),
+            "stable")
+        let fallback = SocketLocation(
+            statePath: "/home/u/.local/state/haul/state.json", environment: ["XDG_RUNTIME_DIR": "relative"])
         XCTAssertEqual(fallback.directory, "/home/u/.local/state/haul/run")
     }
 
     func testCommandsFromOneClientReachAnotherAttachedClientAsEvents() async throws {
         _ = try serve()
-        let ui = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        let ui = try await unwrapAsync(try await RemoteEngine.connect(location))
         XCTAssertEqual(ui.kind, .daemon)
         XCTAssertEqual(ui.pid, getpid())
         let attachment = try await ui.attach(ui: true)
         XCTAssertEqual(attachment.snapshot.downloads, [])
         var events = attachment.events.makeAsyncIterator()
 
-        let command = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        let command = try await unwrapAsync(try await RemoteEngine.connect(location))
         let id = try await add(command, "x.iso")
         try await command.save()
         guard case .added(let added)? = await events.next() else { return XCTFail("expected the added event") }
@@ -83,16 +92,16 @@ final class EngineServerTests: XCTestCase {
 
     func testWhatHappensWithoutAUIIsHandedToTheNextOne() async throws {
         _ = try serve()
-        let command = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        let command = try await unwrapAsync(try await RemoteEngine.connect(location))
         let id = try await add(command, "gone.bin")
         try await command.perform(.remove(.ids([id]), deleteFiles: false))
         let failing = try await add(command, "y.bin")
-        try await command.perform(.cancel(.ids([failing])))  // cancelled: failed, "cancelled by user"
-        let ui = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        try await command.perform(.cancel(.ids([failing]))) // cancelled: failed, "cancelled by user"
+        let ui = try await unwrapAsync(try await RemoteEngine.connect(location))
         let away = try await ui.attach(ui: true).away
         XCTAssertEqual(away?.entries.map(\.outcome), [.failed])
         XCTAssertEqual(away?.entries.first?.name, "y.bin")
-        let again = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        let again = try await unwrapAsync(try await RemoteEngine.connect(location))
         let second = try await again.attach(ui: true)
         XCTAssertNil(second.away, "taken by the first UI")
     }
@@ -113,7 +122,7 @@ final class EngineServerTests: XCTestCase {
         let first = try serve()
         first.stop()
         // A killed server leaves its socket file; connecting to it finds no one.
-        _ = try UnixSocket.listen(at: location.path)  // bound but never accepting, then closed below
+        _ = try UnixSocket.listen(at: location.path) // bound but never accepting, then closed below
         let fd = try UnixSocket.connect(to: location.path)
         close(fd)
         let second = try serve()
@@ -125,7 +134,7 @@ final class EngineServerTests: XCTestCase {
 
     func testTheSocketFileIsPrivateFromTheMomentItExists() throws {
         try SocketTrust.prepareDirectory(location.directory)
-        let previous = umask(0o022)  // the usual umask, which left a bound socket 0755
+        let previous = umask(0o022) // the usual umask, which left a bound socket 0755
         defer { umask(previous) }
         let fd = try UnixSocket.bound(at: location.path)
         defer { close(fd) }
@@ -175,7 +184,7 @@ final class EngineServerTests: XCTestCase {
     /// A server from before versions (its hello has none): every request but `shutdown` is
     /// refused here with what to do, before anything is sent; `shutdown` still goes through.
     func testAnOlderServerIsOnlyAskedToStop() async throws {
-        try serve().stop()  // leaves the private socket directory
+        try serve().stop() // leaves the private socket directory
         let listener = try UnixSocket.listen(at: location.path)
         defer { close(listener) }
         let received = Mutex<[String]>([])
@@ -189,13 +198,17 @@ final class EngineServerTests: XCTestCase {
                 _ = UnixSocket.writeAll(fd, try Wire.encode(ServerMessage.reply(id: request.id, .done)))
             }
         }
-        let remote = try await XCTUnwrapAsync(try await RemoteEngine.connect(location))
+        let remote = try await unwrapAsync(try await RemoteEngine.connect(location))
         XCTAssertEqual(remote.version, 1)
         do {
             _ = try await remote.snapshot()
             XCTFail("asked an older haul for its downloads")
         } catch let error as InputError {
-            XCTAssertEqual(error.message, "the haul serving this state file (pid 4242) is another version; stop it with 'haul daemon --stop', then run the command again")
+            XCTAssertEqual(
+                error.message,
+                "the haul serving this state file (pid 4242) is another version; stop it with 'haul daemon --stop', "
+                    + "then run the command again"
+            )
         }
         try await remote.shutdownDaemon()
         remote.close()
@@ -204,7 +217,7 @@ final class EngineServerTests: XCTestCase {
         XCTAssertTrue(received.withLock { $0 }.first?.contains("shutdown") ?? false)
     }
 
-    func XCTUnwrapAsync<T>(_ value: @autoclosure () async throws -> T?) async throws -> T {
+    func unwrapAsync<T>(_ value: @autoclosure () async throws -> T?) async throws -> T {
         let v = try await value()
         return try XCTUnwrap(v)
     }

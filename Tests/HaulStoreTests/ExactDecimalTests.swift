@@ -1,5 +1,6 @@
 import HaulTestSupport
 import XCTest
+
 @testable import HaulStore
 
 /// `ExactDecimal` must give the very `Double` that `Double(String)` (strtod) gives, bit for bit.
@@ -11,7 +12,8 @@ final class ExactDecimalTests: XCTestCase {
     private func assertSameAsStrtod(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
         guard let fast = parse(text) else { return XCTFail("\(text) not read", file: file, line: line) }
         let slow = Double(text)!
-        XCTAssertEqual(fast.bitPattern, slow.bitPattern, "\(text): \(fast) against strtod's \(slow)", file: file, line: line)
+        XCTAssertEqual(
+            fast.bitPattern, slow.bitPattern, "\(text): \(fast) against strtod's \(slow)", file: file, line: line)
     }
 
     func testDatesAsTheStateFileWritesThemReadBackExactly() {
@@ -35,8 +37,8 @@ final class ExactDecimalTests: XCTestCase {
     }
 
     func testTiesRoundToEvenAndZeroKeepsItsSign() {
-        assertSameAsStrtod("9007199254740993")      // 2^53 + 1: a tie, down to even
-        assertSameAsStrtod("9007199254740995")      // up to even
+        assertSameAsStrtod("9007199254740993") // 2^53 + 1: a tie, down to even
+        assertSameAsStrtod("9007199254740995") // up to even
         assertSameAsStrtod("9007199254740993.0")
         assertSameAsStrtod("900719925474099.35")
         assertSameAsStrtod("0.1")
@@ -49,7 +51,10 @@ final class ExactDecimalTests: XCTestCase {
     }
 
     func testOtherFormsAreLeftToStrtod() {
-        for text in ["", "-", "1.", ".5", "-.5", "1e5", "1E-3", "+1", "--1", "1.2.3", "12345678901234567890", "1.2345678901234567890", "0x10", "1 "] {
+        for text in [
+            "", "-", "1.", ".5", "-.5", "1e5", "1E-3", "+1", "--1", "1.2.3", "12345678901234567890",
+            "1.2345678901234567890", "0x10", "1 ",
+        ] {
             XCTAssertNil(parse(text), text)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import XCTest
+
 @testable import HaulStore
 
 /// The settings are written byte for byte as `JSONEncoder` writes them, and read as
@@ -15,7 +16,9 @@ final class FastSettingsTests: XCTestCase {
                     let settings = Settings(concurrency: concurrency, meteredMode: mode, meteredLimit: limit)
                     var fast: [UInt8] = []
                     FastSettings.write(settings, into: &fast)
-                    XCTAssertEqual(String(decoding: fast, as: UTF8.self), String(decoding: try StateFile.encoder().encode(settings), as: UTF8.self))
+                    XCTAssertEqual(
+                        String(decoding: fast, as: UTF8.self),
+                        String(decoding: try StateFile.encoder().encode(settings), as: UTF8.self))
                 }
             }
         }
@@ -43,9 +46,14 @@ final class FastSettingsTests: XCTestCase {
         func read(_ text: String) -> Settings? {
             Array(text.utf8).withUnsafeBufferPointer { try? FastSettings.read($0) }
         }
-        XCTAssertEqual(read(#"{"concurrency":4,"meteredLimit":null,"meteredMode":"auto"}"#), Settings(concurrency: 4, meteredMode: .auto))
+        XCTAssertEqual(
+            read(#"{"concurrency":4,"meteredLimit":null,"meteredMode":"auto"}"#),
+            Settings(concurrency: 4, meteredMode: .auto))
         XCTAssertEqual(read(#"{"concurrency":0}"#), Settings(concurrency: 1))
-        for odd in [#"{"concurrency":"4"}"#, #"{"meteredMode":"sometimes"}"#, #"{"concurrency":1,"concurrency":2}"#, #"{"speed":1}"#, #"{"concurrency":2.5}"#] {
+        for odd in [
+            #"{"concurrency":"4"}"#, #"{"meteredMode":"sometimes"}"#, #"{"concurrency":1,"concurrency":2}"#,
+            #"{"speed":1}"#, #"{"concurrency":2.5}"#,
+        ] {
             XCTAssertNil(read(odd), odd)
         }
     }

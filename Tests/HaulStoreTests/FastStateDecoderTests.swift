@@ -2,18 +2,25 @@ import Foundation
 import HaulCore
 import HaulTestSupport
 import XCTest
+
 @testable import HaulStore
 
 /// The one-pass decoder must read every file haul writes exactly as Foundation does.
 /// Random documents with every field and awkward text, as haul could write them.
 enum RandomDocuments {
     static func make(_ rng: inout SeededGenerator, count: Int) -> StateDocument {
-        let texts = ["plain.iso", "日本語の資料.pdf", "quote\"back\\slash", "tab\tnew\nline", "emoji 🎉 e\u{301}", "/slashes/", "\u{1}\u{1F}ctl", ""]
+        let texts = [
+            "plain.iso", "日本語の資料.pdf", "quote\"back\\slash", "tab\tnew\nline", "emoji 🎉 e\u{301}",
+            "/slashes/",
+            "\u{1}\u{1F}ctl", "",
+        ]
         var downloads: [Download] = []
         for i in 0..<count {
             var d = Download(
-                id: DownloadID(rawValue: String(format: "%06x", i)), url: "https://h/\(texts.randomElement(using: &rng)!)",
-                directory: "/dl/" + texts.randomElement(using: &rng)!, queueOrder: UInt64.random(in: 0...1_000_000, using: &rng),
+                id: DownloadID(rawValue: String(format: "%06x", i)),
+                url: "https://h/\(texts.randomElement(using: &rng)!)",
+                directory: "/dl/" + texts.randomElement(using: &rng)!,
+                queueOrder: UInt64.random(in: 0...1_000_000, using: &rng),
                 addedAt: Date(timeIntervalSince1970: Double.random(in: 0...2_000_000_000, using: &rng))
             )
             if Bool.random(using: &rng) { d.fileName = texts.randomElement(using: &rng)! }
@@ -23,24 +30,31 @@ enum RandomDocuments {
             if d.state == .failed { d.failureReason = texts.randomElement(using: &rng)! }
             d.receivedBytes = Int64.random(in: 0...Int64.max / 2, using: &rng)
             if Bool.random(using: &rng) { d.totalBytes = Int64.random(in: 0...(1 << 50), using: &rng) }
-            if Bool.random(using: &rng) { d.headers = [RequestHeader(name: "Authorization", value: "Bearer " + texts.randomElement(using: &rng)!)] }
+            if Bool.random(using: &rng) {
+                d.headers = [RequestHeader(name: "Authorization", value: "Bearer " + texts.randomElement(using: &rng)!)]
+            }
             if Bool.random(using: &rng) { d.sha256 = String(repeating: "ab", count: 32) }
             d.allowMetered = Bool.random(using: &rng)
             if Bool.random(using: &rng) { d.etag = "\"" + texts.randomElement(using: &rng)! + "\"" }
             if Bool.random(using: &rng) { d.lastModified = "Sun, 22 Nov 2026 06:00:00 GMT" }
             if Bool.random(using: &rng) { d.resumable = Bool.random(using: &rng) }
-            if Bool.random(using: &rng) { d.finalURL = Bool.random(using: &rng) ? d.url : "https://mirror/" + texts.randomElement(using: &rng)! }
+            if Bool.random(using: &rng) {
+                d.finalURL = Bool.random(using: &rng) ? d.url : "https://mirror/" + texts.randomElement(using: &rng)!
+            }
             d.retries = Int.random(in: 0...5, using: &rng)
             if Bool.random(using: &rng) { d.lastError = texts.randomElement(using: &rng)! }
             if Bool.random(using: &rng) { d.notice = texts.randomElement(using: &rng)! }
             if Bool.random(using: &rng) { d.diskShortfall = Int64.random(in: 0...(1 << 40), using: &rng) }
-            if Bool.random(using: &rng) { d.finishedAt = Date(timeIntervalSince1970: Double.random(in: 0...2_000_000_000, using: &rng)) }
+            if Bool.random(using: &rng) {
+                d.finishedAt = Date(timeIntervalSince1970: Double.random(in: 0...2_000_000_000, using: &rng))
+            }
             downloads.append(d)
         }
         var away = AwayReport(since: Date(timeIntervalSince1970: 1_700_000_000.25))
         for d in downloads.prefix(5) { away.record(d, at: Date(timeIntervalSince1970: 1_700_000_001)) }
         return StateDocument(
-            settings: StateDocument.Settings(concurrency: Int.random(in: 1...16, using: &rng), meteredMode: .auto, meteredLimit: 500_000),
+            settings: StateDocument.Settings(
+                concurrency: Int.random(in: 1...16, using: &rng), meteredMode: .auto, meteredLimit: 500_000),
             downloads: downloads, away: Bool.random(using: &rng) ? away : nil
         )
     }
@@ -63,11 +77,12 @@ final class FastStateDecoderTests: XCTestCase {
 
     func testUnknownFieldsAreNamedAndEscapesAndNullsRead() throws {
         let json = #"""
-        { "version" : 1, "extra": [1, {"a": null}], "settings": {"concurrency": 2, "future": true},
-          "downloads": [ {"id": "00000a", "url": "http://h/\u00e9\ud83c\udf89\/x", "directory": "/dl", "fileName": null,
-                          "state": "paused", "pauseCause": "metered", "mystery": {"deep": [true, false, -1.5e3]},
-                          "addedAt": 1700000000.5, "receivedBytes": -0, "headers": []} ] }
-        """#
+            { "version" : 1, "extra": [1, {"a": null}], "settings": {"concurrency": 2, "future": true},
+              "downloads": [ {"id": "00000a", "url": "http://h/\u00e9\ud83c\udf89\/x", "directory": "/dl",
+                              "fileName": null,
+                              "state": "paused", "pauseCause": "metered", "mystery": {"deep": [true, false, -1.5e3]},
+                              "addedAt": 1700000000.5, "receivedBytes": -0, "headers": []} ] }
+            """#
         let result = try FastStateDecoder.decode(Data(json.utf8))
         XCTAssertEqual(result.unknownFields, ["downloads[].mystery", "extra", "settings.future"])
         let d = try XCTUnwrap(result.document.downloads.first)
@@ -80,13 +95,14 @@ final class FastStateDecoderTests: XCTestCase {
 
     func testWhatItCannotReadIsLeftToFoundation() {
         let cases = [
-            #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d","addedAt":"2026-11-22T06:00:00Z"}]}"#,  // ISO 8601 date
-            #"{"version":1,"downloads":[{"id":"a","url":"u"}]}"#,  // no directory
+            // An ISO 8601 date.
+            #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d","addedAt":"2026-11-22T06:00:00Z"}]}"#,
+            #"{"version":1,"downloads":[{"id":"a","url":"u"}]}"#, // no directory
             #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d","state":"sleeping"}]}"#,
             #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d","receivedBytes":"12"}]}"#,
             #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d"}]} trailing"#,
-            #"{"version":1,"downloads":[{"id":"a","url":"u\#u{1}","directory":"d"}]}"#,  // raw control byte
-            #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d""#,  // truncated
+            #"{"version":1,"downloads":[{"id":"a","url":"u\#u{1}","directory":"d"}]}"#, // raw control byte
+            #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d""#, // truncated
         ]
         for json in cases {
             XCTAssertThrowsError(try FastStateDecoder.decode(Data(json.utf8)), json)
@@ -98,16 +114,22 @@ final class FastStateEncoderTests: XCTestCase {
     /// A string equal to the one before it is shared, not decoded again; one that only starts
     /// like it, or whose bytes match it but are escapes, must not be taken for it.
     func testRepeatedDirectoriesAndFinalURLsReadBackExactly() throws {
-        let directories = ["/a", "/a", "/a\"b", "/a\"b", "/a\\", "/a\\", "/a\u{1}", "/a\u{1}", "/a", "/ab", "", "", "/a"]
+        let directories = [
+            "/a", "/a", "/a\"b", "/a\"b", "/a\\", "/a\\", "/a\u{1}", "/a\u{1}", "/a", "/ab", "", "", "/a",
+        ]
         var document = StateDocument()
         for (i, directory) in directories.enumerated() {
-            var d = Download(id: DownloadID(rawValue: "id\(i)"), url: "http://h/\(directory)", directory: directory, queueOrder: UInt64(i), addedAt: Date(timeIntervalSince1970: 1_795_611_683.9097154))
+            var d = Download(
+                id: DownloadID(rawValue: "id\(i)"), url: "http://h/\(directory)", directory: directory,
+                queueOrder: UInt64(i), addedAt: Date(timeIntervalSince1970: 1_795_611_683.9097154))
             d.finalURL = i % 2 == 0 ? d.url : d.url + "x"
             document.downloads.append(d)
         }
         for data in [try StateFile.encoder().encode(document), Data(try FastStateEncoder.encode(document))] {
             XCTAssertEqual(try FastStateDecoder.decode(data).document, document)
-            XCTAssertEqual(try DownloadListJSON.decode(Array(try StateFile.encoder().encode(document.downloads))), document.downloads)
+            XCTAssertEqual(
+                try DownloadListJSON.decode(Array(try StateFile.encoder().encode(document.downloads))),
+                document.downloads)
         }
     }
 
@@ -124,15 +146,17 @@ final class FastStateEncoderTests: XCTestCase {
 
     /// Numbers and whole-second dates are written by hand; the extremes must read back unchanged.
     func testExtremeNumbersAndWholeSecondDatesReadBack() throws {
-        var a = Download(id: DownloadID(rawValue: "aaaaaa"), url: "https://h/a", directory: "/d", queueOrder: UInt64(Int64.max),
-                         addedAt: Date(timeIntervalSince1970: 1_763_800_000))
+        var a = Download(
+            id: DownloadID(rawValue: "aaaaaa"), url: "https://h/a", directory: "/d", queueOrder: UInt64(Int64.max),
+            addedAt: Date(timeIntervalSince1970: 1_763_800_000))
         a.receivedBytes = -Int64.max
         a.totalBytes = Int64.max
         a.retries = 0
         a.diskShortfall = -1
         a.finishedAt = Date(timeIntervalSince1970: -86_400)
-        var b = Download(id: DownloadID(rawValue: "bbbbbb"), url: "https://h/b", directory: "/d", queueOrder: 0,
-                         addedAt: Date(timeIntervalSince1970: 0))
+        var b = Download(
+            id: DownloadID(rawValue: "bbbbbb"), url: "https://h/b", directory: "/d", queueOrder: 0,
+            addedAt: Date(timeIntervalSince1970: 0))
         b.receivedBytes = 9
         b.totalBytes = 10
         b.finishedAt = Date(timeIntervalSince1970: 1_763_800_000.25)
@@ -169,7 +193,9 @@ final class DownloadListJSONTests: XCTestCase {
             let bytes = DownloadListJSON.encode(downloads)
             XCTAssertFalse(bytes.contains(0x0A), "one line (the texts hold newlines), round \(round)")
             XCTAssertEqual(try DownloadListJSON.decode(bytes), downloads, "round \(round)")
-            XCTAssertEqual(try StateFile.decoder().decode([Download].self, from: Data(bytes)), downloads, "Foundation reads it too, round \(round)")
+            XCTAssertEqual(
+                try StateFile.decoder().decode([Download].self, from: Data(bytes)), downloads,
+                "Foundation reads it too, round \(round)")
         }
     }
 

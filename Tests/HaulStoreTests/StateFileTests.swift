@@ -2,12 +2,15 @@ import Foundation
 import HaulCore
 import HaulTestSupport
 import XCTest
+
 @testable import HaulStore
 
 final class StateFileTests: XCTestCase {
     func sample(_ n: Int) -> [Download] {
         (0..<n).map { i in
-            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "https://example.org/\(i).bin", directory: "/tmp", queueOrder: UInt64(i))
+            var d = Download(
+                id: DownloadID(rawValue: String(format: "%06x", i)), url: "https://example.org/\(i).bin",
+                directory: "/tmp", queueOrder: UInt64(i))
             d.fileName = "\(i).bin"
             d.totalBytes = i % 2 == 0 ? Int64(i * 100) : nil
             d.etag = "\"e\(i)\""
@@ -23,7 +26,7 @@ final class StateFileTests: XCTestCase {
         XCTAssertEqual(stat(dir.path + "/one/two/haul", &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o700)
         XCTAssertEqual(stat(dir.path + "/one/two", &info), 0, "the parents are made too")
-        try file.prepareDirectory()  // already there: nothing to do
+        try file.prepareDirectory() // already there: nothing to do
         try file.save(StateDocument())
         XCTAssertNotNil(FileManager.default.contents(atPath: dir.path + "/one/two/haul/state.json"))
 
@@ -36,7 +39,8 @@ final class StateFileTests: XCTestCase {
     func testRoundTripKeepsEveryField() throws {
         let dir = TestDirectory()
         let file = StateFile(path: dir.path + "/state.json")
-        var document = StateDocument(settings: .init(concurrency: 5, meteredMode: .auto, meteredLimit: 512_000), downloads: sample(20))
+        var document = StateDocument(
+            settings: .init(concurrency: 5, meteredMode: .auto, meteredLimit: 512_000), downloads: sample(20))
         document.downloads[3].state = .paused
         document.downloads[3].pauseCause = .metered
         document.downloads[4].fail("link expired or removed (HTTP 410)")
@@ -77,7 +81,9 @@ final class StateFileTests: XCTestCase {
         XCTAssertEqual(loaded.document.downloads.count, 0)
         let message = try XCTUnwrap(loaded.recoveryMessage)
         XCTAssertTrue(message.contains("moved to"), message)
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("state.json.corrupt-") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+            $0.hasPrefix("state.json.corrupt-")
+        }
         XCTAssertEqual(aside.count, 1)
         XCTAssertEqual(try String(contentsOfFile: dir.path + "/" + aside[0], encoding: .utf8), "this is not json {")
     }
@@ -85,12 +91,17 @@ final class StateFileTests: XCTestCase {
     func testDamagedEntriesAreReportedAndTheRestKept() throws {
         let dir = TestDirectory()
         let path = dir.path + "/state.json"
-        let json = #"{"version":1,"downloads":[{"id":"aaaaaa","url":"http://h/a","directory":"/tmp"},{"id":42},{"id":"bbbbbb","url":"http://h/b","directory":"/tmp","state":"finished"}]}"#
+        let json =
+            #"{"version":1,"downloads":[{"id":"aaaaaa","url":"http://h/a","directory":"/tmp"},{"id":42},"#
+            + #"{"id":"bbbbbb","url":"http://h/b","directory":"/tmp","state":"finished"}]}"#
         try json.write(toFile: path, atomically: false, encoding: .utf8)
         let loaded = try StateFile(path: path).load()
         XCTAssertEqual(loaded.document.downloads.map(\.id.rawValue), ["aaaaaa", "bbbbbb"])
         XCTAssertTrue(loaded.recoveryMessage?.contains("1 of 3 downloads") ?? false)
-        XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasPrefix("state.json.corrupt-") })
+        XCTAssertTrue(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).contains {
+                $0.hasPrefix("state.json.corrupt-")
+            })
     }
 
     func testNewerVersionIsRefusedAndLeftUntouched() throws {
@@ -113,7 +124,7 @@ final class StateFileTests: XCTestCase {
         }
         XCTAssertNotNil(first)
         first = nil
-        _ = try StateLock(statePath: path)  // released with the first
+        _ = try StateLock(statePath: path) // released with the first
     }
 
     /// Only a process that holds the lock is its holder: not the pid a killed haul left in the
@@ -131,7 +142,7 @@ final class StateFileTests: XCTestCase {
         func spawn(_ arguments: [String]) throws -> pid_t {
             var pid: pid_t = 0
             let argv = arguments.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
+            defer { for pointer in argv { free(pointer) } }
             XCTAssertEqual(posix_spawn(&pid, arguments[0], nil, nil, argv, environ), 0)
             return pid
         }
@@ -159,18 +170,29 @@ final class StateFileTests: XCTestCase {
             4: FLOCK  ADVISORY  WRITE 900 00:2c:42 0 EOF
             5: OFDLCK ADVISORY  READ  -1 fe:00:43 0 EOF
             """
-        XCTAssertEqual(ProcLocks.holder(in: text[...], major: 0xfe, minor: 0, inode: 42), .held(pid: 800), "not a POSIX lock, not a waiter")
-        XCTAssertEqual(ProcLocks.holder(in: text[...], major: 0, minor: 0x2c, inode: 42), .held(pid: 900), "same inode, another device")
+        XCTAssertEqual(
+            ProcLocks.holder(in: text[...], major: 0xfe, minor: 0, inode: 42), .held(pid: 800),
+            "not a POSIX lock, not a waiter")
+        XCTAssertEqual(
+            ProcLocks.holder(in: text[...], major: 0, minor: 0x2c, inode: 42), .held(pid: 900),
+            "same inode, another device")
         XCTAssertEqual(ProcLocks.holder(in: text[...], major: 0xfe, minor: 0, inode: 43), .free)
         XCTAssertEqual(ProcLocks.holder(in: "", major: 0xfe, minor: 0, inode: 42), .free)
     }
 
     func testDefaultPathsFollowXDG() {
-        XCTAssertEqual(StatePaths.stateFile(explicit: nil, environment: ["HOME": "/home/u"]), "/home/u/.local/state/haul/state.json")
-        XCTAssertEqual(StatePaths.stateFile(explicit: nil, environment: ["HOME": "/home/u", "XDG_STATE_HOME": "/s"]), "/s/haul/state.json")
-        XCTAssertEqual(StatePaths.stateFile(explicit: nil, environment: ["HOME": "/home/u", "HAUL_STATE": "/x/s.json"]), "/x/s.json")
+        XCTAssertEqual(
+            StatePaths.stateFile(explicit: nil, environment: ["HOME": "/home/u"]),
+            "/home/u/.local/state/haul/state.json")
+        XCTAssertEqual(
+            StatePaths.stateFile(explicit: nil, environment: ["HOME": "/home/u", "XDG_STATE_HOME": "/s"]),
+            "/s/haul/state.json")
+        XCTAssertEqual(
+            StatePaths.stateFile(explicit: nil, environment: ["HOME": "/home/u", "HAUL_STATE": "/x/s.json"]),
+            "/x/s.json")
         XCTAssertEqual(StatePaths.stateFile(explicit: "/y.json", environment: ["HAUL_STATE": "/x/s.json"]), "/y.json")
-        XCTAssertEqual(StatePaths.downloadDirectory(environment: ["HOME": "/nonexistent-home"]), "/nonexistent-home/Downloads")
+        XCTAssertEqual(
+            StatePaths.downloadDirectory(environment: ["HOME": "/nonexistent-home"]), "/nonexistent-home/Downloads")
         XCTAssertEqual(StatePaths.downloadDirectory(environment: ["HOME": "/h", "XDG_DOWNLOAD_DIR": "/dl"]), "/dl")
     }
 }
@@ -179,27 +201,42 @@ final class StateFileEdgeCaseTests: XCTestCase {
     func testUnknownFieldsAreReportedAndTheOriginalKept() throws {
         let dir = TestDirectory()
         let path = dir.path + "/state.json"
-        let json = #"{"version":1,"future":true,"settings":{"concurrency":2,"turbo":1},"downloads":[{"id":"aaaaaa","url":"http://h/a","directory":"/tmp","colour":"red"}]}"#
+        let json =
+            #"{"version":1,"future":true,"settings":{"concurrency":2,"turbo":1},"#
+            + #""downloads":[{"id":"aaaaaa","url":"http://h/a","directory":"/tmp","colour":"red"}]}"#
         try json.write(toFile: path, atomically: false, encoding: .utf8)
         let loaded = try StateFile(path: path).load()
         XCTAssertEqual(loaded.document.downloads.count, 1)
         XCTAssertEqual(loaded.document.settings.concurrency, 2)
         let message = try XCTUnwrap(loaded.recoveryMessage)
         XCTAssertTrue(message.contains("downloads[].colour, future, settings.turbo"), message)
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("state.json.corrupt-") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+            $0.hasPrefix("state.json.corrupt-")
+        }
         XCTAssertEqual(try String(contentsOfFile: dir.path + "/" + aside[0], encoding: .utf8), json)
     }
 
     func testKnownFieldsAreNotReportedAsUnknown() throws {
         let dir = TestDirectory()
         let path = dir.path + "/state.json"
-        var d = Download(id: DownloadID(rawValue: "abcdef"), url: "http://h/a", directory: "/tmp", headers: [RequestHeader(name: "A", value: "b")],
-                         sha256: String(repeating: "0", count: 64), allowMetered: true, paused: true, queueOrder: 3)
-        d.fileName = "a"; d.totalBytes = 10; d.etag = "e"; d.lastModified = "m"; d.resumable = true; d.finalURL = "u"
-        d.lastError = "x"; d.notice = "n"; d.diskShortfall = 5; d.failureReason = "f"
-        d.addedAt = Date(timeIntervalSince1970: 1_700_000_000)  // ISO 8601 keeps whole seconds
+        var d = Download(
+            id: DownloadID(rawValue: "abcdef"), url: "http://h/a", directory: "/tmp",
+            headers: [RequestHeader(name: "A", value: "b")],
+            sha256: String(repeating: "0", count: 64), allowMetered: true, paused: true, queueOrder: 3)
+        d.fileName = "a"
+        d.totalBytes = 10
+        d.etag = "e"
+        d.lastModified = "m"
+        d.resumable = true
+        d.finalURL = "u"
+        d.lastError = "x"
+        d.notice = "n"
+        d.diskShortfall = 5
+        d.failureReason = "f"
+        d.addedAt = Date(timeIntervalSince1970: 1_700_000_000) // ISO 8601 keeps whole seconds
         d.finishedAt = Date(timeIntervalSince1970: 1_700_000_100)
-        try StateFile(path: path).save(StateDocument(settings: .init(concurrency: 4, meteredMode: .on, meteredLimit: 100_000), downloads: [d]))
+        try StateFile(path: path).save(
+            StateDocument(settings: .init(concurrency: 4, meteredMode: .on, meteredLimit: 100_000), downloads: [d]))
         let loaded = try StateFile(path: path).load()
         XCTAssertNil(loaded.recoveryMessage)
         XCTAssertEqual(loaded.document.downloads.first, d)
@@ -224,7 +261,9 @@ final class StateFileEdgeCaseTests: XCTestCase {
         let dir = TestDirectory()
         let path = dir.path + "/state.json"
         let downloads = (0..<100_000).map { i -> Download in
-            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "https://example.org/files/\(i).bin", directory: "/srv/dl", queueOrder: UInt64(i))
+            var d = Download(
+                id: DownloadID(rawValue: String(format: "%06x", i)), url: "https://example.org/files/\(i).bin",
+                directory: "/srv/dl", queueOrder: UInt64(i))
             d.fileName = "\(i).bin"
             d.state = .finished
             d.totalBytes = Int64(i) * 1000
@@ -272,7 +311,8 @@ final class StateJournalTests: XCTestCase {
         let dir = TestDirectory()
         let path = dir.path + "/state.json"
         let journal = StateJournal(statePath: path)
-        let early = StateJournal.Entry(id: DownloadID(rawValue: "aaaaaa"), fileName: "a", totalBytes: 1, finished: false)
+        let early = StateJournal.Entry(
+            id: DownloadID(rawValue: "aaaaaa"), fileName: "a", totalBytes: 1, finished: false)
         let late = StateJournal.Entry(id: DownloadID(rawValue: "bbbbbb"), fileName: "b", totalBytes: 2, finished: true)
         journal.append(early)
         let mark = journal.appendCount
@@ -285,7 +325,10 @@ final class StateJournalTests: XCTestCase {
         await withTaskGroup(of: Void.self) { group in
             for i in 0..<200 {
                 group.addTask {
-                    journal.append(.init(id: DownloadID(rawValue: String(format: "%06x", i)), fileName: "f\(i)", totalBytes: nil, finished: false))
+                    journal.append(
+                        .init(
+                            id: DownloadID(rawValue: String(format: "%06x", i)), fileName: "f\(i)", totalBytes: nil,
+                            finished: false))
                 }
             }
         }
@@ -299,8 +342,10 @@ final class StateJournalTests: XCTestCase {
     func testAFinishKeptForLaterIsWrittenWithTheNextClaimOrDroppedByASave() {
         let dir = TestDirectory()
         let path = dir.path + "/state.json"
-        let finish = StateJournal.Entry(id: DownloadID(rawValue: "aaaaaa"), fileName: "a", totalBytes: 1, finished: true)
-        let claim = StateJournal.Entry(id: DownloadID(rawValue: "bbbbbb"), fileName: "b", totalBytes: nil, finished: false)
+        let finish = StateJournal.Entry(
+            id: DownloadID(rawValue: "aaaaaa"), fileName: "a", totalBytes: 1, finished: true)
+        let claim = StateJournal.Entry(
+            id: DownloadID(rawValue: "bbbbbb"), fileName: "b", totalBytes: nil, finished: false)
         var journal: StateJournal? = StateJournal(statePath: path)
         journal!.appendSoon(finish)
         XCTAssertEqual(StateJournal.read(statePath: path), [], "kept, not written")
@@ -332,8 +377,9 @@ final class StateJournalTests: XCTestCase {
         let path = dir.path + "/state.json"
         let names = [#"quote " and \ back"#, "tab\tnew\nline\u{1}", "日本語 ünï 🎉.bin", "plain.iso", ""]
         let entries = names.enumerated().map { i, name in
-            StateJournal.Entry(id: DownloadID(rawValue: String(format: "%06x", i)), fileName: name,
-                               totalBytes: i % 2 == 0 ? Int64(i) * 1_000_000_007 : nil, finished: i % 3 == 0)
+            StateJournal.Entry(
+                id: DownloadID(rawValue: String(format: "%06x", i)), fileName: name,
+                totalBytes: i % 2 == 0 ? Int64(i) * 1_000_000_007 : nil, finished: i % 3 == 0)
         }
         let journal = StateJournal(statePath: path)
         entries.forEach(journal.append)

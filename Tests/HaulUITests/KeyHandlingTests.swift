@@ -1,12 +1,15 @@
 import HaulCore
 import HaulTestSupport
 import XCTest
+
 @testable import HaulUI
 
 final class KeyHandlingTests: XCTestCase {
     func controller(_ states: [DownloadState]) -> TUIController {
         let downloads = states.enumerated().map { i, state -> Download in
-            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl", queueOrder: UInt64(i))
+            var d = Download(
+                id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl",
+                queueOrder: UInt64(i))
             d.fileName = "f\(i)"
             d.state = state
             return d
@@ -65,7 +68,9 @@ final class KeyHandlingTests: XCTestCase {
         for ch in "~/isos" { _ = c.handle(.character(ch)) }
         _ = c.handle(.tab)
         for ch in "x.iso" { _ = c.handle(.character(ch)) }
-        XCTAssertEqual(c.handle(.enter), [.send(.add([AddRequest(url: "https://example.org/a.iso", directory: "/home/u/isos", fileName: "x.iso")]))])
+        XCTAssertEqual(
+            c.handle(.enter),
+            [.send(.add([AddRequest(url: "https://example.org/a.iso", directory: "/home/u/isos", fileName: "x.iso")]))])
         XCTAssertEqual(c.mode, .list)
     }
 
@@ -89,7 +94,9 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertEqual(c.handle(.character("q")), [])
         XCTAssertEqual(c.mode, .confirm(.quitWhileRunning(count: 1)))
         _ = c.frame(now: 1)
-        XCTAssertTrue(c.grid.text(row: c.layout.statusRow).contains("1 download is running. Keep downloading in the background? [y]es"))
+        XCTAssertTrue(
+            c.grid.text(row: c.layout.statusRow).contains(
+                "1 download is running. Keep downloading in the background? [y]es"))
         XCTAssertEqual(c.handle(.escape), [], "Esc stays")
         XCTAssertEqual(c.mode, .list)
         _ = c.handle(.character("q"))
@@ -100,13 +107,16 @@ final class KeyHandlingTests: XCTestCase {
         _ = c.handle(.escape)
         XCTAssertEqual(c.handle(.control("c")), [.quit(.leave)], "Ctrl-C leaves at once")
 
-        XCTAssertEqual(controller([.finished, .failed]).handle(.character("q")), [.quit(.leave)], "nothing runs: no question")
+        XCTAssertEqual(
+            controller([.finished, .failed]).handle(.character("q")), [.quit(.leave)], "nothing runs: no question")
         let held = controller([.paused])
         XCTAssertEqual(held.handle(.character("q")), [.quit(.leave)], "paused by the user: nothing goes on by itself")
     }
 
     func testKeysBeforeTheFirstFrameActOnTheList() {
-        let downloads = [Download(id: DownloadID(rawValue: "000000"), url: "http://h/a", directory: "/dl", queueOrder: 0)]
+        let downloads = [
+            Download(id: DownloadID(rawValue: "000000"), url: "http://h/a", directory: "/dl", queueOrder: 0)
+        ]
         let c = TUIController(downloads: downloads, width: 80, height: 24, defaultDirectory: "/dl", home: "/h")
         XCTAssertEqual(c.handle(.character("p")), [.send(.pause(.ids([DownloadID(rawValue: "000000")])))])
     }
@@ -125,7 +135,9 @@ final class FilterNarrowingTests: XCTestCase {
     func testTypingNarrowsAndDeletingWidensAgain() {
         let names = ["alpha.iso", "alps.zip", "beta.iso", "gamma.tar", "ALPINE.bin"]
         let downloads = names.enumerated().map { i, name -> Download in
-            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl", queueOrder: UInt64(i))
+            var d = Download(
+                id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl",
+                queueOrder: UInt64(i))
             d.fileName = name
             return d
         }
@@ -133,8 +145,11 @@ final class FilterNarrowingTests: XCTestCase {
         _ = c.frame(now: 0)
         func shown() -> [String] { c.visible.compactMap { c.model[$0]?.fileName } }
         _ = c.handle(.character("/"))
-        for (typed, expected) in [("a", names), ("l", ["alpha.iso", "alps.zip", "ALPINE.bin"]), ("p", ["alpha.iso", "alps.zip", "ALPINE.bin"]),
-                                  ("h", ["alpha.iso"])] {
+        for (typed, expected) in [
+            ("a", names), ("l", ["alpha.iso", "alps.zip", "ALPINE.bin"]),
+            ("p", ["alpha.iso", "alps.zip", "ALPINE.bin"]),
+            ("h", ["alpha.iso"]),
+        ] {
             _ = c.handle(.character(Character(typed)))
             _ = c.frame(now: 1)
             XCTAssertEqual(shown(), expected, "after typing \(typed)")
@@ -142,22 +157,33 @@ final class FilterNarrowingTests: XCTestCase {
         _ = c.handle(.backspace)
         _ = c.frame(now: 2)
         XCTAssertEqual(shown(), ["alpha.iso", "alps.zip", "ALPINE.bin"], "deleting widens the result again")
-        c.apply(.added({ var d = Download(id: DownloadID(rawValue: "0000ff"), url: "http://h/x", directory: "/dl", queueOrder: 9); d.fileName = "alpaca.mp4"; return d }()))
+        c.apply(
+            .added(
+                {
+                    var d = Download(
+                        id: DownloadID(rawValue: "0000ff"), url: "http://h/x", directory: "/dl", queueOrder: 9)
+                    d.fileName = "alpaca.mp4"
+                    return d
+                }()))
         _ = c.frame(now: 3)
-        XCTAssertEqual(shown(), ["alpha.iso", "alps.zip", "ALPINE.bin", "alpaca.mp4"], "a new download that matches appears")
+        XCTAssertEqual(
+            shown(), ["alpha.iso", "alps.zip", "ALPINE.bin", "alpaca.mp4"], "a new download that matches appears")
         _ = c.handle(.enter)
-        _ = c.handle(.character("s"))  // name order
+        _ = c.handle(.character("s")) // name order
         _ = c.frame(now: 4)
         XCTAssertEqual(shown(), ["alpaca.mp4", "alpha.iso", "ALPINE.bin", "alps.zip"])
     }
 
     /// The benchmark reports what its slowest frame did; each kind of work is named.
     func testEachFrameSaysWhatItDid() {
-        let c = TUIController(downloads: (0..<50).map { i in
-            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl", queueOrder: UInt64(i))
-            d.fileName = "file-\(i).bin"
-            return d
-        }, width: 80, height: 24, defaultDirectory: "/dl", home: "/h")
+        let c = TUIController(
+            downloads: (0..<50).map { i in
+                var d = Download(
+                    id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl",
+                    queueOrder: UInt64(i))
+                d.fileName = "file-\(i).bin"
+                return d
+            }, width: 80, height: 24, defaultDirectory: "/dl", home: "/h")
         _ = c.frame(now: 0)
         XCTAssertEqual(c.lastFrameWork.listed, 50)
         XCTAssertEqual(c.lastFrameWork.rows, 24, "the first frame draws the whole screen")
@@ -178,7 +204,8 @@ final class FilterNarrowingTests: XCTestCase {
         XCTAssertFalse(c.lastFrameWork.rankedNames, "the name order is kept")
         _ = c.handle(.character("0"))
         _ = c.frame(now: 0.4)
-        XCTAssertEqual(c.lastFrameWork.searched, 14, "typing narrows the last result: file-1, file-10…19, file-21, 31, 41")
+        XCTAssertEqual(
+            c.lastFrameWork.searched, 14, "typing narrows the last result: file-1, file-10…19, file-21, 31, 41")
         XCTAssertEqual(c.visible.count, 1)
         XCTAssertEqual(c.lastFrameWork.summary, "list=1,search=14,rows=\(c.lastFrameWork.rows)")
     }
@@ -192,7 +219,9 @@ final class ListOrderingTests: XCTestCase {
         let received: [Int64] = [total / 3, total / 3 + 1, total / 3 - 1, total / 3 + 1, 0, total / 3]
         var model = DownloadListModel()
         for (i, bytes) in received.enumerated() {
-            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl", queueOrder: UInt64(i))
+            var d = Download(
+                id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl",
+                queueOrder: UInt64(i))
             d.state = .downloading
             d.receivedBytes = bytes
             d.totalBytes = total
@@ -211,24 +240,31 @@ final class ListOrderingTests: XCTestCase {
         for round in 0..<50 {
             var model = DownloadListModel()
             for i in 0..<Int.random(in: 0...60, using: &rng) {
-                var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl", queueOrder: UInt64(i))
+                var d = Download(
+                    id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl",
+                    queueOrder: UInt64(i))
                 d.fileName = names.randomElement(using: &rng)!
                 d.state = DownloadState.allCases.randomElement(using: &rng)!
                 d.receivedBytes = Int64.random(in: 0...100, using: &rng)
                 d.totalBytes = Bool.random(using: &rng) ? 100 : nil
                 model.apply(.added(d))
                 if d.state == .downloading, Bool.random(using: &rng) {
-                    model.apply(.progress(ProgressSample(id: d.id, receivedBytes: 50, totalBytes: 100, bytesPerSecond: Double.random(in: 0...10, using: &rng).rounded(), etaSeconds: nil)))
+                    model.apply(
+                        .progress(
+                            ProgressSample(
+                                id: d.id, receivedBytes: 50, totalBytes: 100,
+                                bytesPerSecond: Double.random(in: 0...10, using: &rng).rounded(), etaSeconds: nil)))
                 }
             }
             let doomed = model.order.filter { _ in Int.random(in: 0..<5, using: &rng) == 0 }
             if round % 2 == 0 {
                 for id in doomed { model.apply(.removed(id)) }
             } else {
-                model.apply(.removedMany(doomed))  // what `rm --all` sends: one event
+                model.apply(.removedMany(doomed)) // what `rm --all` sends: one event
             }
             XCTAssertEqual(model.order.count, model.positions.count, "round \(round)")
-            XCTAssertEqual(DownloadState.allCases.map { model.count($0) }.reduce(0, +), model.order.count, "round \(round)")
+            XCTAssertEqual(
+                DownloadState.allCases.map { model.count($0) }.reduce(0, +), model.order.count, "round \(round)")
             let filter = ["", "a", "iso", "x"].randomElement(using: &rng)!
             let base = filter.isEmpty ? model.order : model.order.filter { model.searchKey(for: $0)!.contains(filter) }
             func reference<K: Comparable>(_ key: (DownloadID) -> K) -> [DownloadID] {
@@ -240,11 +276,21 @@ final class ListOrderingTests: XCTestCase {
             let rank: [DownloadState: Int] = [.downloading: 0, .waiting: 1, .paused: 2, .failed: 3, .finished: 4]
             let ranks = ListOrdering.nameRanks(model.searchKeyList)
             XCTAssertEqual(ListOrdering.visibleIDs(model, filter: filter, sort: .added), base, "round \(round)")
-            XCTAssertEqual(ListOrdering.sorted(base, by: .name, in: model), reference { model.searchKey(for: $0)! }, "round \(round)")
-            XCTAssertEqual(ListOrdering.sorted(base, by: .name, in: model, nameRanks: ranks), reference { model.searchKey(for: $0)! }, "round \(round)")
-            XCTAssertEqual(ListOrdering.sorted(base, by: .progress, in: model), reference { -fraction(model[$0]!) }, "round \(round)")
-            XCTAssertEqual(ListOrdering.sorted(base, by: .state, in: model), reference { rank[model[$0]!.state]! }, "round \(round)")
-            XCTAssertEqual(ListOrdering.sorted(base, by: .speed, in: model), reference { -(model.sample(for: $0)?.bytesPerSecond ?? 0) }, "round \(round)")
+            XCTAssertEqual(
+                ListOrdering.sorted(base, by: .name, in: model), reference { model.searchKey(for: $0)! },
+                "round \(round)")
+            XCTAssertEqual(
+                ListOrdering.sorted(base, by: .name, in: model, nameRanks: ranks),
+                reference { model.searchKey(for: $0)! }, "round \(round)")
+            XCTAssertEqual(
+                ListOrdering.sorted(base, by: .progress, in: model), reference { -fraction(model[$0]!) },
+                "round \(round)")
+            XCTAssertEqual(
+                ListOrdering.sorted(base, by: .state, in: model), reference { rank[model[$0]!.state]! },
+                "round \(round)")
+            XCTAssertEqual(
+                ListOrdering.sorted(base, by: .speed, in: model),
+                reference { -(model.sample(for: $0)?.bytesPerSecond ?? 0) }, "round \(round)")
         }
     }
 }

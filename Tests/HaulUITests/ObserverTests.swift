@@ -1,12 +1,15 @@
 import HaulCore
 import XCTest
+
 @testable import HaulUI
 
 /// The row-binding observer layer: events reach only the rows bound to their download.
 final class ObserverTests: XCTestCase {
     func downloads(_ n: Int) -> [Download] {
         (0..<n).map { i in
-            var d = Download(id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/tmp", queueOrder: UInt64(i))
+            var d = Download(
+                id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/tmp",
+                queueOrder: UInt64(i))
             d.fileName = "file-\(i).bin"
             d.state = .downloading
             d.totalBytes = 1000
@@ -15,12 +18,16 @@ final class ObserverTests: XCTestCase {
     }
 
     func progress(_ i: Int, _ received: Int64) -> EngineEvent {
-        .progress(ProgressSample(id: DownloadID(rawValue: String(format: "%06x", i)), receivedBytes: received, totalBytes: 1000, bytesPerSecond: 10, etaSeconds: 1))
+        .progress(
+            ProgressSample(
+                id: DownloadID(rawValue: String(format: "%06x", i)), receivedBytes: received, totalBytes: 1000,
+                bytesPerSecond: 10, etaSeconds: 1))
     }
 
     /// 10,000 downloads on a 24-line screen: 20 visible rows.
     func makeController() -> TUIController {
-        let c = TUIController(downloads: downloads(10_000), width: 100, height: 24, defaultDirectory: "/tmp", home: "/root")
+        let c = TUIController(
+            downloads: downloads(10_000), width: 100, height: 24, defaultDirectory: "/tmp", home: "/root")
         XCTAssertEqual(c.layout.slotCount, 20)
         _ = c.frame(now: 0)
         return c
@@ -90,7 +97,8 @@ final class ObserverTests: XCTestCase {
 
     func testRowSlotsBindUnbind() {
         var slots = RowSlots(count: 3)
-        let a = DownloadID(rawValue: "aaaaaa"), b = DownloadID(rawValue: "bbbbbb")
+        let a = DownloadID(rawValue: "aaaaaa")
+        let b = DownloadID(rawValue: "bbbbbb")
         XCTAssertTrue(slots.bind(0, to: a))
         XCTAssertFalse(slots.bind(0, to: a))
         XCTAssertTrue(slots.bind(0, to: b))

@@ -1,5 +1,6 @@
 import HaulCore
 import XCTest
+
 @testable import HaulUI
 
 /// Frames rendered into the in-memory grid, compared as text.
@@ -27,8 +28,13 @@ final class RenderingTests: XCTestCase {
     }
 
     func render(width: Int, height: Int, unicode: Bool = true) -> TUIController {
-        let c = TUIController(downloads: sample(), width: width, height: height, defaultDirectory: "/dl", home: "/root", unicode: unicode)
-        c.apply(.progress(ProgressSample(id: DownloadID(rawValue: "aaaaaa"), receivedBytes: 512 << 20, totalBytes: 1 << 30, bytesPerSecond: 2_097_152, etaSeconds: 256)))
+        let c = TUIController(
+            downloads: sample(), width: width, height: height, defaultDirectory: "/dl", home: "/root", unicode: unicode)
+        c.apply(
+            .progress(
+                ProgressSample(
+                    id: DownloadID(rawValue: "aaaaaa"), receivedBytes: 512 << 20, totalBytes: 1 << 30,
+                    bytesPerSecond: 2_097_152, etaSeconds: 256)))
         XCTAssertEqual(c.frame(now: 0), .full)
         return c
     }
@@ -38,8 +44,10 @@ final class RenderingTests: XCTestCase {
         let expected = [
             " haul  ↓ 2.0 MiB/s  1 active  1 paused  1 done  1 failed           metered: off ",
             "  NAME                           PROGRESS        %      SPEED    ETA STATE      ",
-            "▶ debian-12.iso                  ██████░░░░░░  50%  2.0 MiB/s  4m16s downloading",
-            "  日本語のファイル名がとても長…  ███░░░░░░░░░  25%           by user paused     ",
+            "▶ debian-12.iso                  ██████░░░░░░  50%  2.0 MiB/s  4m16s "
+                + "downloading",
+            "  日本語のファイル名がとても長…  ███░░░░░░░░░  25%           "
+                + "by user paused     ",
             "  c                              link expired or removed (HTTP 410)  failed     ",
             "  done.txt                       ████████████ 100%                   done       ",
         ]
@@ -56,7 +64,8 @@ final class RenderingTests: XCTestCase {
         for (w, h) in [(80, 24), (160, 50), (60, 20), (40, 12), (200, 60)] {
             let c = render(width: w, height: h)
             for row in 0..<h {
-                XCTAssertEqual(DisplayWidth.of(c.grid.text(row: row)), w, "\(w)x\(h) row \(row): \(c.grid.text(row: row))")
+                XCTAssertEqual(
+                    DisplayWidth.of(c.grid.text(row: row)), w, "\(w)x\(h) row \(row): \(c.grid.text(row: row))")
             }
         }
     }
@@ -110,9 +119,14 @@ final class RenderingTests: XCTestCase {
     }
 
     func testWrapBreaksAtSpacesAndNeverSplitsAWideCharacter() {
-        XCTAssertEqual(DisplayWidth.wrap("the server's certificate is not trusted", width: 16), ["the server's", "certificate is", "not trusted"])
-        XCTAssertEqual(DisplayWidth.wrap("https://example.org/a/very/long/path", width: 12), ["https://exam", "ple.org/a/ve", "ry/long/path"])
-        XCTAssertEqual(DisplayWidth.wrap("日本語のファイル", width: 5), ["日本", "語の", "ファ", "イル"])
+        XCTAssertEqual(
+            DisplayWidth.wrap("the server's certificate is not trusted", width: 16),
+            ["the server's", "certificate is", "not trusted"])
+        XCTAssertEqual(
+            DisplayWidth.wrap("https://example.org/a/very/long/path", width: 12),
+            ["https://exam", "ple.org/a/ve", "ry/long/path"])
+        XCTAssertEqual(
+            DisplayWidth.wrap("日本語のファイル", width: 5), ["日本", "語の", "ファ", "イル"])
         XCTAssertEqual(DisplayWidth.wrap("", width: 5), [""])
         for line in DisplayWidth.wrap(String(repeating: "ab 日本 ", count: 40), width: 7) {
             XCTAssertLessThanOrEqual(DisplayWidth.of(line), 7, line)
@@ -121,12 +135,16 @@ final class RenderingTests: XCTestCase {
 
     /// A long reason and URL are shown whole in Details, wrapped under their labels.
     func testDetailsWrapsALongReasonAndURLInsideTheBox() {
-        let reason = "the server's TLS certificate is not trusted (self-signed, expired or from an unknown authority); to trust it, set SSL_CERT_FILE to a file with its CA's certificate"
-        let url = "https://downloads.example.org/releases/2026/11/haul-" + String(repeating: "x", count: 120) + ".tar.gz"
+        let reason =
+            "the server's TLS certificate is not trusted (self-signed, expired or from an unknown authority); to "
+            + "trust it, set SSL_CERT_FILE to a file with its CA's certificate"
+        let url =
+            "https://downloads.example.org/releases/2026/11/haul-" + String(repeating: "x", count: 120) + ".tar.gz"
         var failed = Download(id: DownloadID(rawValue: "eeeeee"), url: url, directory: "/dl", queueOrder: 0)
         failed.fail(reason)
         failed.lastError = reason
-        let c = TUIController(downloads: [failed], width: 100, height: 40, defaultDirectory: "/dl", home: "/root", unicode: true)
+        let c = TUIController(
+            downloads: [failed], width: 100, height: 40, defaultDirectory: "/dl", home: "/root", unicode: true)
         _ = c.frame(now: 0)
         _ = c.handle(.enter)
         _ = c.frame(now: 0.1)
@@ -136,8 +154,10 @@ final class RenderingTests: XCTestCase {
             return inner.count >= 3 ? String(inner[1]).trimmingCharacters(in: .whitespaces) : ""
         }
         let text = rows.joined(separator: " ")
-        XCTAssertFalse(text.replacingOccurrences(of: "Path        /dl/…", with: "").contains("…"), "nothing is cut: \(text)")
-        XCTAssertTrue(text.contains("Last error  " + reason.split(separator: " ").prefix(6).joined(separator: " ")), text)
+        XCTAssertFalse(
+            text.replacingOccurrences(of: "Path        /dl/…", with: "").contains("…"), "nothing is cut: \(text)")
+        XCTAssertTrue(
+            text.contains("Last error  " + reason.split(separator: " ").prefix(6).joined(separator: " ")), text)
         XCTAssertTrue(text.contains("SSL_CERT_FILE to a file with its CA's certificate"), text)
         XCTAssertTrue(rows.joined().replacingOccurrences(of: " ", with: "").contains(url), text)
         for line in c.grid.lines { XCTAssertEqual(DisplayWidth.of(line), 100, line) }
@@ -172,23 +192,28 @@ final class GridTests: XCTestCase {
 
 final class AwayRenderingTests: XCTestCase {
     func testTheAwaySummaryShowsOnceAndAnyKeyClosesIt() {
-        var finished = Download(id: DownloadID(rawValue: "00000a"), url: "http://h/a.iso", directory: "/dl", queueOrder: 0)
+        var finished = Download(
+            id: DownloadID(rawValue: "00000a"), url: "http://h/a.iso", directory: "/dl", queueOrder: 0)
         finished.fileName = "a.iso"
         finished.state = .finished
-        var failed = Download(id: DownloadID(rawValue: "00000b"), url: "http://h/b.zip", directory: "/dl", queueOrder: 1)
+        var failed = Download(
+            id: DownloadID(rawValue: "00000b"), url: "http://h/b.zip", directory: "/dl", queueOrder: 1)
         failed.fileName = "b\u{1B}[31m.zip"
         failed.state = .failed
         failed.failureReason = "link expired or removed (HTTP 410)"
         var report = AwayReport(since: Date(timeIntervalSince1970: 0))
         report.record(finished)
         report.record(failed)
-        let c = TUIController(downloads: [finished, failed], width: 80, height: 24, defaultDirectory: "/dl", home: "/h")
+        let c = TUIController(
+            downloads: [finished, failed], width: 80, height: 24, defaultDirectory: "/dl", home: "/h")
         c.showAway(report)
         XCTAssertEqual(c.frame(now: 0), .full)
         let screen = (0..<24).map { c.grid.text(row: $0) }.joined(separator: "\n")
         XCTAssertTrue(screen.contains("While you were away"), screen)
         XCTAssertTrue(screen.contains("1 finished · 1 failed"), screen)
-        XCTAssertTrue(screen.contains("failed    b.zip — link expired or removed (HTTP 410)"), "newest first, escape sequence removed: \(screen)")
+        XCTAssertTrue(
+            screen.contains("failed    b.zip — link expired or removed (HTTP 410)"),
+            "newest first, escape sequence removed: \(screen)")
         XCTAssertFalse(screen.contains("\u{1B}"))
         XCTAssertTrue(screen.contains("finished  a.iso"), screen)
         XCTAssertEqual(c.handle(.character("j")), [])

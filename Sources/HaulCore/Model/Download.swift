@@ -132,7 +132,8 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
 
     /// The name to show: the final name, else the user's, else what the URL suggests, else the URL.
     public var displayName: String {
-        fileName ?? requestedName ?? FileNaming.nameFromURL(url).flatMap(FileNameSanitizer.sanitize) ?? Redaction.url(url)
+        fileName ?? requestedName ?? FileNaming.nameFromURL(url).flatMap(FileNameSanitizer.sanitize)
+            ?? Redaction.url(url)
     }
 
     // Fields added later must decode from older files, so only the identity is required.

@@ -52,7 +52,9 @@ public struct DownloadID: RawRepresentable, Hashable, Codable, Sendable, Compara
     public static func < (lhs: DownloadID, rhs: DownloadID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// A new random id that is not in `taken`.
-    public static func generate<R: RandomNumberGenerator>(avoiding taken: Set<DownloadID>, using rng: inout R) -> DownloadID {
+    public static func generate<R: RandomNumberGenerator>(avoiding taken: Set<DownloadID>, using rng: inout R)
+        -> DownloadID
+    {
         generate(avoiding: { taken.contains($0) }, using: &rng)
     }
 
@@ -60,7 +62,9 @@ public struct DownloadID: RawRepresentable, Hashable, Codable, Sendable, Compara
     /// adding to a large table needs no copy of its keys. Inlinable, so that the engine's call
     /// is specialised for its generator.
     @inlinable
-    public static func generate<R: RandomNumberGenerator>(avoiding isTaken: (DownloadID) -> Bool, using rng: inout R) -> DownloadID {
+    public static func generate<R: RandomNumberGenerator>(avoiding isTaken: (DownloadID) -> Bool, using rng: inout R)
+        -> DownloadID
+    {
         while true {
             let id = DownloadID(hexDigitsOf: UInt32(truncatingIfNeeded: rng.next() >> 40))
             if !isTaken(id) { return id }

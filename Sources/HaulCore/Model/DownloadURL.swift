@@ -19,7 +19,8 @@ public enum DownloadURL {
             throw InputError("'\(shown)' is not a valid URL (expected http://… or https://…)")
         }
         guard supportedSchemes.contains(scheme) else {
-            throw InputError("unsupported scheme '\(TerminalText.sanitize(scheme))' in '\(shown)': haul downloads http and https")
+            throw InputError(
+                "unsupported scheme '\(TerminalText.sanitize(scheme))' in '\(shown)': haul downloads http and https")
         }
         guard let host = components.host, !host.isEmpty else {
             throw InputError("'\(shown)' has no host name")

@@ -18,14 +18,19 @@ enum PlainURLCheck {
         func lower(_ byte: UInt8) -> UInt8 { byte | 0x20 }
         // "http" or "https", any case, then "://".
         guard bytes.count > 7, lower(bytes[0]) == UInt8(ascii: "h"), lower(bytes[1]) == UInt8(ascii: "t"),
-              lower(bytes[2]) == UInt8(ascii: "t"), lower(bytes[3]) == UInt8(ascii: "p") else { return false }
+            lower(bytes[2]) == UInt8(ascii: "t"), lower(bytes[3]) == UInt8(ascii: "p")
+        else { return false }
         i = 4
         if lower(bytes[i]) == UInt8(ascii: "s") { i += 1 }
-        guard i + 3 <= bytes.count, bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == UInt8(ascii: "/"), bytes[i + 2] == UInt8(ascii: "/") else { return false }
+        guard i + 3 <= bytes.count, bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == UInt8(ascii: "/"),
+            bytes[i + 2] == UInt8(ascii: "/")
+        else { return false }
         i += 3
 
         let hostStart = i
-        while i < bytes.count, isAlphanumeric(bytes[i]) || bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+        while i < bytes.count,
+            isAlphanumeric(bytes[i]) || bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: "-")
+        { i += 1 }
         guard i > hostStart, isAlphanumeric(bytes[hostStart]) else { return false }
 
         if i < bytes.count, bytes[i] == UInt8(ascii: ":") {
@@ -70,9 +75,10 @@ enum PlainURLCheck {
         if isAlphanumeric(byte) { return true }
         switch byte {
         case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
-             UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"):
+            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+            UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"):
             return true
         default:
             return false

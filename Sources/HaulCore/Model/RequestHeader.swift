@@ -9,7 +9,9 @@ public struct RequestHeader: Codable, Sendable, Equatable {
     }
 
     /// Headers that haul sets itself; a user-supplied one would break resume or framing.
-    static let managedNames: Set<String> = ["range", "if-range", "host", "content-length", "transfer-encoding", "connection"]
+    static let managedNames: Set<String> = [
+        "range", "if-range", "host", "content-length", "transfer-encoding", "connection",
+    ]
 
     /// Parses `Name: value`.
     public static func parse(_ text: String) throws(InputError) -> RequestHeader {

@@ -5,7 +5,9 @@
 public enum ContentDisposition {
     public static func fileName(from header: String) -> String? {
         let parameters = parseParameters(header)
-        if let extended = parameters.first(where: { $0.name == "filename*" }), let decoded = decodeExtended(extended.value) {
+        if let extended = parameters.first(where: { $0.name == "filename*" }),
+            let decoded = decodeExtended(extended.value)
+        {
             return decoded
         }
         return parameters.first(where: { $0.name == "filename" })?.value
@@ -33,8 +35,15 @@ public enum ContentDisposition {
                 chars.removeFirst()
                 var escaped = false
                 while let c = chars.popFirst() {
-                    if escaped { value.append(c); escaped = false; continue }
-                    if c == "\\" { escaped = true; continue }
+                    if escaped {
+                        value.append(c)
+                        escaped = false
+                        continue
+                    }
+                    if c == "\\" {
+                        escaped = true
+                        continue
+                    }
                     if c == "\"" { break }
                     value.append(c)
                 }
@@ -71,7 +80,8 @@ public enum ContentDisposition {
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%") {
                 guard let high = utf8.popFirst(), let low = utf8.popFirst(),
-                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
+                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                else { return nil }
                 bytes.append(value)
             } else {
                 bytes.append(byte)

@@ -20,7 +20,8 @@ public enum FileNameSanitizer {
         var name = name
         return name.withUTF8 { bytes in
             guard let first = bytes.first, let last = bytes.last, bytes.count <= maximumBytes,
-                  first != UInt8(ascii: "."), first != UInt8(ascii: "-"), last != UInt8(ascii: ".") else { return false }
+                first != UInt8(ascii: "."), first != UInt8(ascii: "-"), last != UInt8(ascii: ".")
+            else { return false }
             return bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") }
         }
     }

@@ -8,7 +8,8 @@ public enum FileNaming {
     /// `Content-Disposition` first, then the last URL path segment (percent-decoded), then "download".
     public static func suggestedName(contentDisposition: String?, url: String) -> String {
         if let header = contentDisposition, let suggestion = ContentDisposition.fileName(from: header),
-           let safe = FileNameSanitizer.sanitize(suggestion) {
+            let safe = FileNameSanitizer.sanitize(suggestion)
+        {
             return safe
         }
         if let fromURL = nameFromURL(url), let safe = FileNameSanitizer.sanitize(fromURL) {
@@ -41,7 +42,7 @@ public enum FileNaming {
         var url = url
         return url.withUTF8 { bytes -> String?? in
             guard PlainURLCheck.isPlainHTTPURL(bytes) else { return nil }
-            var i = bytes[4] | 0x20 == UInt8(ascii: "s") ? 8 : 7  // past "http://" or "https://"
+            var i = bytes[4] | 0x20 == UInt8(ascii: "s") ? 8 : 7 // past "http://" or "https://"
             while i < bytes.count, bytes[i] != UInt8(ascii: "/"), bytes[i] != UInt8(ascii: "?") { i += 1 }
             var end = i
             while end < bytes.count, bytes[end] != UInt8(ascii: "?") { end += 1 }
@@ -76,10 +77,12 @@ public enum FileNaming {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
         let last = name[name.index(after: dot)...]
         if compressionSuffixes.contains(last.lowercased()),
-           let inner = name[..<dot].lastIndex(of: "."), inner != name.startIndex {
+            let inner = name[..<dot].lastIndex(of: "."), inner != name.startIndex
+        {
             let type = name[name.index(after: inner)..<dot]
             if (1...5).contains(type.count), type.first?.isLetter == true,
-               type.allSatisfy(\.isASCIILetterOrDigit) {
+                type.allSatisfy(\.isASCIILetterOrDigit)
+            {
                 return (String(name[..<inner]), String(name[inner...]))
             }
         }
@@ -87,6 +90,6 @@ public enum FileNaming {
     }
 }
 
-private extension Character {
-    var isASCIILetterOrDigit: Bool { isASCII && (isLetter || isNumber) }
+extension Character {
+    fileprivate var isASCIILetterOrDigit: Bool { isASCII && (isLetter || isNumber) }
 }

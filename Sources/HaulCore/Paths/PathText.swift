@@ -10,7 +10,7 @@ public enum PathText {
         var bytes = Array(path.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 1)
-        var starts: [Int] = []  // where each kept component's "/" is in `out`
+        var starts: [Int] = [] // where each kept component's "/" is in `out`
         bytes.append(UInt8(ascii: "/"))
         var start = 0
         for i in bytes.indices where bytes[i] == UInt8(ascii: "/") {

@@ -53,7 +53,7 @@ public struct WaitingQueue: Sendable, Equatable {
 
     private mutating func compactIfMostlyStale() {
         guard heap.count > 2 * positions.count + 64 else { return }
-        heap = positions.map { Entry(order: $0.value, id: $0.key) }.sorted()  // a sorted array is a heap
+        heap = positions.map { Entry(order: $0.value, id: $0.key) }.sorted() // a sorted array is a heap
     }
 
     private mutating func push(_ entry: Entry) {
@@ -73,7 +73,8 @@ public struct WaitingQueue: Sendable, Equatable {
         heap[0] = last
         var parent = 0
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var smallest = parent
             if left < heap.count, heap[left] < heap[smallest] { smallest = left }
             if right < heap.count, heap[right] < heap[smallest] { smallest = right }

@@ -50,7 +50,8 @@ extension String {
     func trimmingWhitespace() -> String {
         ASCIIText.withASCII(self) { bytes in
             let range = ASCIIText.trimmed(bytes)
-            return range.count == bytes.count ? self : String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            return range.count == bytes.count
+                ? self : String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         } ?? trimmingCharacters(where: \.isWhitespace)
     }
 
@@ -69,9 +70,10 @@ extension String {
                 start = end + 1
             }
             return lines
-        } ?? split(whereSeparator: \.isNewline).compactMap { line in
-            let trimmed = String(line).trimmingCharacters(where: \.isWhitespace)
-            return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : trimmed
         }
+            ?? split(whereSeparator: \.isNewline).compactMap { line in
+                let trimmed = String(line).trimmingCharacters(where: \.isWhitespace)
+                return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : trimmed
+            }
     }
 }

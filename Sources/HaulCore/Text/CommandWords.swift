@@ -32,7 +32,9 @@ public enum CommandWords {
                 inWord = true
             }
         }
-        if quote != nil || escaped { throw InputError("unfinished quote in the command: \(TerminalText.sanitize(text))") }
+        if quote != nil || escaped {
+            throw InputError("unfinished quote in the command: \(TerminalText.sanitize(text))")
+        }
         if inWord { words.append(current) }
         if words.isEmpty { throw InputError("the command is empty") }
         return words

@@ -49,7 +49,7 @@ public enum JSONBytes {
         guard let found else { return nil }
         let micros = Int64(found)
         var fraction = micros % 1_000_000
-        guard fraction != 0 else { return nil }  // a whole number: not a time stamp's text
+        guard fraction != 0 else { return nil } // a whole number: not a time stamp's text
         var decimals = 6
         while fraction % 10 == 0 {
             fraction /= 10

@@ -58,7 +58,9 @@ extension JSONBytes {
 
         private mutating func appendEscaped(_ byte: UInt8) {
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): append(UInt8(ascii: "\\")); append(byte)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                append(UInt8(ascii: "\\"))
+                append(byte)
             case 0x08: append("\\b")
             case 0x09: append("\\t")
             case 0x0A: append("\\n")
@@ -127,7 +129,9 @@ extension JSONBytes {
         while i + 8 <= bytes.count {
             let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
             // A byte below 0x20 with its high bit clear; bytes of 0x80 and above need nothing.
-            if (word &- ones &* 0x20) & ~word & highs != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) {
+            if (word &- ones &* 0x20) & ~word & highs != 0 || hasZeroByte(word ^ (ones &* 0x22))
+                || hasZeroByte(word ^ (ones &* 0x5C))
+            {
                 return true
             }
             i += 8

@@ -38,7 +38,7 @@ public enum TerminalText {
             switch next {
             case "[": kind = "\u{9B}"
             case "]", "P", "X", "^", "_": kind = "\u{9D}"
-            default: return  // two-byte form such as ESC c: both bytes dropped
+            default: return // two-byte form such as ESC c: both bytes dropped
             }
         }
         if kind == "\u{9B}" {

@@ -30,7 +30,9 @@ public struct ContentRange: Equatable, Sendable {
             guard complete != nil else { return nil }
         } else {
             let bounds = halves[0].split(separator: "-", omittingEmptySubsequences: false)
-            guard bounds.count == 2, let a = Int64(bounds[0]), let b = Int64(bounds[1]), a >= 0, b >= a else { return nil }
+            guard bounds.count == 2, let a = Int64(bounds[0]), let b = Int64(bounds[1]), a >= 0, b >= a else {
+                return nil
+            }
             if let complete, b >= complete { return nil }
             first = a
             last = b

@@ -23,12 +23,15 @@ public struct ProxyEnvironment: Sendable, Equatable {
         // HTTP_PROXY in upper case is ignored by curl for CGI safety; we do the same.
         http = (environment["http_proxy"].flatMap(Self.parseEndpoint)) ?? all
         https = value("https_proxy").flatMap(Self.parseEndpoint) ?? all
-        noProxy = (value("no_proxy") ?? "").split(separator: ",").map { $0.trimmingASCIIWhitespace().lowercased() }.filter { !$0.isEmpty }
+        noProxy = (value("no_proxy") ?? "").split(separator: ",").map { $0.trimmingASCIIWhitespace().lowercased() }
+            .filter { !$0.isEmpty }
     }
 
     /// The proxy to use for `url`, or nil to connect directly.
     public func endpoint(for url: String) -> Endpoint? {
-        guard http != nil || https != nil, let components = URLComponents(string: url), let host = components.host?.lowercased() else { return nil }
+        guard http != nil || https != nil, let components = URLComponents(string: url),
+            let host = components.host?.lowercased()
+        else { return nil }
         if bypasses(host) { return nil }
         return components.scheme?.lowercased() == "https" ? https : http
     }
@@ -44,7 +47,9 @@ public struct ProxyEnvironment: Sendable, Equatable {
 
     static func parseEndpoint(_ text: String) -> Endpoint? {
         let withScheme = text.contains("://") ? text : "http://" + text
-        guard let components = URLComponents(string: withScheme), let host = components.host, !host.isEmpty else { return nil }
+        guard let components = URLComponents(string: withScheme), let host = components.host, !host.isEmpty else {
+            return nil
+        }
         let scheme = components.scheme?.lowercased()
         guard scheme == "http" || scheme == nil else { return nil }
         return Endpoint(host: host, port: components.port ?? 80, user: components.user, password: components.password)

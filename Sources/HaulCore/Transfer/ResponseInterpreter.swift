@@ -44,7 +44,9 @@ public struct ResponseHead: Sendable {
     }
 
     /// Content-Length as a byte count, if present and sane.
-    public var contentLength: Int64? { self["content-length"].flatMap { Int64($0.trimmingASCIIWhitespace()) }.flatMap { $0 >= 0 ? $0 : nil } }
+    public var contentLength: Int64? {
+        self["content-length"].flatMap { Int64($0.trimmingASCIIWhitespace()) }.flatMap { $0 >= 0 ? $0 : nil }
+    }
 
     /// Whether `received` is `lowercase` in any ASCII case (both have the same length).
     private static func sameName(_ received: String, _ lowercase: String) -> Bool {
@@ -63,29 +65,38 @@ public enum ResponseInterpreter {
     /// - Parameters:
     ///   - requestedOffset: the `Range: bytes=N-` start that was sent, or 0 for none.
     ///   - previous: the validators stored from the earlier response, to tell "changed" from "ignores ranges".
-    public static func interpret(_ head: ResponseHead, requestedOffset: Int64, previousETag: String?, previousLastModified: String?) -> ResponseAction {
+    public static func interpret(
+        _ head: ResponseHead, requestedOffset: Int64, previousETag: String?, previousLastModified: String?
+    ) -> ResponseAction {
         switch head.status {
         case 200, 203:
             guard requestedOffset > 0 else { return .write(offset: 0, total: head.contentLength, startOver: nil) }
             let changed = validatorsDiffer(head, previousETag: previousETag, previousLastModified: previousLastModified)
             return .write(offset: 0, total: head.contentLength, startOver: changed ? .remoteChanged : .rangesIgnored)
         case 206:
-            guard let rangeHeader = head["content-range"], let range = ContentRange(rangeHeader), let first = range.first else {
+            guard let rangeHeader = head["content-range"], let range = ContentRange(rangeHeader),
+                let first = range.first
+            else {
                 return .restart(.rangeMismatch)
             }
             guard first == requestedOffset else { return .restart(.rangeMismatch) }
             return .write(offset: first, total: range.complete, startOver: nil)
         case 416:
-            if let rangeHeader = head["content-range"], let range = ContentRange(rangeHeader), let total = range.complete {
+            if let rangeHeader = head["content-range"], let range = ContentRange(rangeHeader),
+                let total = range.complete
+            {
                 if total == requestedOffset { return .alreadyComplete(total: total) }
                 if requestedOffset > total { return .restart(.partLargerThanRemote) }
             }
-            return requestedOffset > 0 ? .restart(.rangeMismatch) : .fail(reason: HTTPStatusReason.describe(416), transient: false, retryAfter: nil)
+            return requestedOffset > 0
+                ? .restart(.rangeMismatch)
+                : .fail(reason: HTTPStatusReason.describe(416), transient: false, retryAfter: nil)
         case 204:
             return .fail(reason: "server sent no content (HTTP 204)", transient: false, retryAfter: nil)
         case 301, 302, 303, 307, 308:
             guard let location = head["location"], !location.isEmpty else {
-                return .fail(reason: "redirect without a location (HTTP \(head.status))", transient: false, retryAfter: nil)
+                return .fail(
+                    reason: "redirect without a location (HTTP \(head.status))", transient: false, retryAfter: nil)
             }
             return .redirect(location: location)
         case 200...299:

@@ -23,13 +23,16 @@ public struct URLParts: Sendable, Equatable {
         let bytes = Array(url.utf8)
         // scheme ":" "//"
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-              bytes[0].isASCIILetter, bytes[..<colon].allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }),
-              bytes.count >= colon + 3, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+            bytes[0].isASCIILetter,
+            bytes[..<colon].allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
+            ),
+            bytes.count >= colon + 3, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
         else { return nil }
         scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
 
         let authorityStart = colon + 3
-        let authorityEnd = bytes[authorityStart...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.endIndex  // / ? #
+        let authorityEnd =
+            bytes[authorityStart...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.endIndex // / ? #
         var authority = bytes[authorityStart..<authorityEnd]
         guard authority.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return nil }
         if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
@@ -56,7 +59,8 @@ public struct URLParts: Sendable, Equatable {
         host = String(decoding: hostBytes, as: UTF8.self)
         if let portBytes, !portBytes.isEmpty {
             guard portBytes.count <= 5, portBytes.allSatisfy(\.isASCIIDigit),
-                  let value = Int(String(decoding: portBytes, as: UTF8.self)), value <= 65535 else { return nil }
+                let value = Int(String(decoding: portBytes, as: UTF8.self)), value <= 65535
+            else { return nil }
             port = value
         } else {
             port = nil
@@ -98,7 +102,8 @@ public struct URLParts: Sendable, Equatable {
     /// `bytes` as a string, with every byte `allowed` rejects written as `%XX` (a valid `%XX` stays).
     private static func encoded(_ bytes: ArraySlice<UInt8>, allowing allowed: (UInt8) -> Bool) -> String {
         func isEscape(at i: Int) -> Bool {
-            bytes[i] == UInt8(ascii: "%") && i + 2 < bytes.endIndex && bytes[i + 1].isASCIIHexDigit && bytes[i + 2].isASCIIHexDigit
+            bytes[i] == UInt8(ascii: "%") && i + 2 < bytes.endIndex && bytes[i + 1].isASCIIHexDigit
+                && bytes[i + 2].isASCIIHexDigit
         }
         if bytes.indices.allSatisfy({ allowed(bytes[$0]) || isEscape(at: $0) }) {
             return String(decoding: bytes, as: UTF8.self)
@@ -122,9 +127,10 @@ public struct URLParts: Sendable, Equatable {
         if byte.isASCIILetter || byte.isASCIIDigit { return true }
         switch byte {
         case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
-             UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
+            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+            UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
             return true
         default:
             return false
@@ -140,5 +146,7 @@ public struct URLParts: Sendable, Equatable {
 extension UInt8 {
     fileprivate var isASCIILetter: Bool { (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
     fileprivate var isASCIIDigit: Bool { (0x30...0x39).contains(self) }
-    fileprivate var isASCIIHexDigit: Bool { isASCIIDigit || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
+    fileprivate var isASCIIHexDigit: Bool {
+        isASCIIDigit || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
+    }
 }

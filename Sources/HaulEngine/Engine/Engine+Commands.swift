@@ -1,7 +1,8 @@
 import Foundation
 import HaulCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Engine {
@@ -55,7 +56,8 @@ extension Engine {
             return []
         case .setMeteredLimit(let limit):
             if let limit, limit < Throttle.minimumRate {
-                throw InputError("the metered speed cap must be at least \(Formatting.rate(Double(Throttle.minimumRate)))")
+                throw InputError(
+                    "the metered speed cap must be at least \(Formatting.rate(Double(Throttle.minimumRate)))")
             }
             settings.meteredLimit = limit
             publish(.network(networkStatus))
@@ -97,8 +99,10 @@ extension Engine {
         return valid.map { request in
             let id = DownloadID.generate(avoiding: { downloads.contains($0) }, using: &rng)
             let download = Download(
-                id: id, url: request.url, directory: request.directory, requestedName: request.fileName, headers: request.headers,
-                sha256: request.sha256, allowMetered: request.allowMetered, paused: request.paused, queueOrder: takeQueueOrder()
+                id: id, url: request.url, directory: request.directory, requestedName: request.fileName,
+                headers: request.headers,
+                sha256: request.sha256, allowMetered: request.allowMetered, paused: request.paused,
+                queueOrder: takeQueueOrder()
             )
             downloads[id] = download
             publish(.added(download))
@@ -112,7 +116,10 @@ extension Engine {
         request.url = try DownloadURL.validate(request.url)
         if let name = request.fileName {
             guard let safe = FileNameSanitizer.sanitize(name), safe == name else {
-                throw InputError("'\(TerminalText.sanitize(name))' is not a plain file name (no '/', no leading dot, no control characters)")
+                throw InputError(
+                    "'\(TerminalText.sanitize(name))' is not a plain file name (no '/', no leading dot, no control "
+                        + "characters)"
+                )
             }
         }
         if let hex = request.sha256 {

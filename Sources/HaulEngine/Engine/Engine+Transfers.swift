@@ -11,7 +11,9 @@ extension Engine {
 
     /// Picks a free name for the file, based on `suggestion`; nil when the run is stale. The
     /// transfer journals the claim before it creates the `.part`.
-    func transferClaimName(_ id: DownloadID, _ generation: UInt64, _ suggestion: String, total: Int64?, keepingPart: String? = nil) -> String? {
+    func transferClaimName(
+        _ id: DownloadID, _ generation: UInt64, _ suggestion: String, total: Int64?, keepingPart: String? = nil
+    ) -> String? {
         guard var download = current(id, generation) else { return nil }
         if let total { download.totalBytes = total }
         claimName(suggestion, for: &download, keepingPart: keepingPart)
@@ -25,7 +27,9 @@ extension Engine {
     /// transfer found no file by and whose `.part` it creates exclusively (see
     /// ``TransferRunner``), so the engine does not wait on the file system for it (only for the
     /// names after it, when another download holds it).
-    private func claimName(_ suggestion: String, for download: inout Download, keepingPart: String? = nil, freeOnDisk: String? = nil) {
+    private func claimName(
+        _ suggestion: String, for download: inout Download, keepingPart: String? = nil, freeOnDisk: String? = nil
+    ) {
         let id = download.id
         let directory = download.directory
         download.fileName = FileNaming.uniqueName(suggestion) { candidate in
@@ -80,10 +84,12 @@ extension Engine {
         meter.record(bytes: received, at: Monotonic.seconds())
         speed[id] = meter
         let remaining = download.totalBytes.map { $0 - received }
-        publish(.progress(ProgressSample(
-            id: id, receivedBytes: received, totalBytes: download.totalBytes,
-            bytesPerSecond: meter.bytesPerSecond, etaSeconds: meter.eta(remaining: remaining)
-        )))
+        publish(
+            .progress(
+                ProgressSample(
+                    id: id, receivedBytes: received, totalBytes: download.totalBytes,
+                    bytesPerSecond: meter.bytesPerSecond, etaSeconds: meter.eta(remaining: remaining)
+                )))
         if Monotonic.seconds() - lastSave >= configuration.progressSaveInterval { scheduleSave(delay: 0) }
     }
 
@@ -96,16 +102,21 @@ extension Engine {
     }
 
     /// Counts a transient failure; returns the seconds to wait before the next attempt, or nil to give up.
-    func transferWillRetry(_ id: DownloadID, _ generation: UInt64, _ error: TransferError, madeProgress: Bool) -> Double? {
+    func transferWillRetry(_ id: DownloadID, _ generation: UInt64, _ error: TransferError, madeProgress: Bool)
+        -> Double?
+    {
         guard var download = current(id, generation) else { return nil }
         if madeProgress { download.retries = 0 }
         download.retries += 1
         download.lastError = error.description
         if let part = download.partPath { download.receivedBytes = PartFile.size(at: part) ?? download.receivedBytes }
         let retryAfter = error.retryAfter.flatMap { RetryPolicy.parseRetryAfter($0, now: Date()) }
-        let delay = configuration.retryPolicy.delay(beforeRetry: download.retries, retryAfter: retryAfter, jitter: Double.random(in: 0...1))
+        let delay = configuration.retryPolicy.delay(
+            beforeRetry: download.retries, retryAfter: retryAfter, jitter: Double.random(in: 0...1))
         if let delay {
-            let message = "\(error.description); retrying in \(Formatting.duration(delay)) (attempt \(download.retries) of \(configuration.retryPolicy.maxRetries))"
+            let message =
+                "\(error.description); retrying in \(Formatting.duration(delay)) (attempt \(download.retries) of "
+                + "\(configuration.retryPolicy.maxRetries))"
             download.notice = message
             publish(.notice(id, message))
         }
@@ -131,7 +142,9 @@ extension Engine {
             download.pause(.diskFull)
             download.diskShortfall = error.shortfall
             download.lastError = error.description
-            if let part = download.partPath { download.receivedBytes = PartFile.size(at: part) ?? download.receivedBytes }
+            if let part = download.partPath {
+                download.receivedBytes = PartFile.size(at: part) ?? download.receivedBytes
+            }
             watchDiskSpace()
         case .failed(let error):
             download.fail(error.description)

@@ -84,7 +84,9 @@ public actor Engine {
         }
         // Up to date, unless the disk changed a download since the file was written.
         if savedNow || !reconciled {
-            saved = SavedMark(changes: downloads.changeCount, settings: settings, away: savedNow ? away : storedAway, journal: journal.appendCount)
+            saved = SavedMark(
+                changes: downloads.changeCount, settings: settings, away: savedNow ? away : storedAway,
+                journal: journal.appendCount)
         }
         nextQueueOrder = queueOrder
     }
@@ -107,7 +109,9 @@ public actor Engine {
         }
         if let size = PartFile.size(at: part) {
             download.receivedBytes = size
-        } else if download.state == .waiting, let size = PartFile.size(at: path), download.totalBytes == nil || download.totalBytes == size {
+        } else if download.state == .waiting, let size = PartFile.size(at: path),
+            download.totalBytes == nil || download.totalBytes == size
+        {
             // The claimed name was free when claimed, so a file there is this download's: the
             // rename happened but the crash came before the state (and journal) said so.
             download.state = .finished
@@ -228,10 +232,13 @@ public actor Engine {
         )
         let runner = TransferRunner(engine: self, pool: pool, throttle: throttle, configuration: configuration)
         let previous = stopping[id]
-        transfers[id] = (generation, pool.lanes.run {
-            await previous?.value
-            await runner.run(job)
-        })
+        transfers[id] = (
+            generation,
+            pool.lanes.run {
+                await previous?.value
+                await runner.run(job)
+            }
+        )
         changed(download)
     }
 

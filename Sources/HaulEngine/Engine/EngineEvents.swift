@@ -146,7 +146,8 @@ extension EngineEvents {
         /// Ends the stream: the producer finished (what was sent is still taken) or the
         /// consumer went away (it is dropped).
         func end(keepingBuffered: Bool) {
-            let (waiter, onTermination) = state.withLock { s -> (CheckedContinuation<[EngineEvent], Never>?, (@Sendable () -> Void)?) in
+            let (waiter, onTermination) = state.withLock {
+                s -> (CheckedContinuation<[EngineEvent], Never>?, (@Sendable () -> Void)?) in
                 guard !s.ended else { return (nil, nil) }
                 s.ended = true
                 if !keepingBuffered { s.buffer = [] }

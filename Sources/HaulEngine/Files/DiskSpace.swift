@@ -1,6 +1,7 @@
 import CLinux
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum DiskSpace {

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Crypto
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 enum FileChecksum {
     /// Lowercase hex SHA-256 of the file at `path`, read in 1 MiB chunks.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Moves a completed `.part` to its final name without ever replacing an existing file.
@@ -38,9 +38,10 @@ enum FinalPlacement {
         }
     }
 
-    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private typealias RenameAt2 =
+        @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
     /// glibc has `renameat2` since 2.28, but Swift's Glibc module does not export it.
     private static let renameNoReplace: RenameAt2? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2")
         .map { unsafeBitCast($0, to: RenameAt2.self) }
-    private static let renameNoReplaceFlag: UInt32 = 1  // RENAME_NOREPLACE in <linux/fs.h>
+    private static let renameNoReplaceFlag: UInt32 = 1 // RENAME_NOREPLACE in <linux/fs.h>
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
 import NIOCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The `.part` file a transfer writes into, at explicit offsets with `pwrite`.
 /// Owned by one transfer task at a time.
@@ -66,8 +67,11 @@ final class PartFile {
             let result: Int32 = buffer.withUnsafeReadableBytes { raw in
                 var done = 0
                 while done < raw.count {
-                    let (start, length, at) = (raw.baseAddress! + done, min(raw.count - done, Self.maxWrite), off_t(offset) + off_t(done))
-                    let n = dropping ? haul_pwrite_drop_behind(fd, start, UInt(length), at) : pwrite(fd, start, length, at)
+                    let (start, length, at) = (
+                        raw.baseAddress! + done, min(raw.count - done, Self.maxWrite), off_t(offset) + off_t(done)
+                    )
+                    let n =
+                        dropping ? haul_pwrite_drop_behind(fd, start, UInt(length), at) : pwrite(fd, start, length, at)
                     if n < 0 {
                         if errno == EINTR { continue }
                         if dropping, errno == EOPNOTSUPP || errno == EINVAL {
@@ -132,7 +136,9 @@ struct FileError: Error, CustomStringConvertible {
 
     var description: String {
         if isDiskFull { return "disk full while writing \(path)" }
-        if code == ELOOP { return "cannot \(operation) \(path): it is a symbolic link (haul writes only into files of its own)" }
+        if code == ELOOP {
+            return "cannot \(operation) \(path): it is a symbolic link (haul writes only into files of its own)"
+        }
         return "cannot \(operation) \(path): \(String(cString: strerror(code)))"
     }
 }

@@ -40,9 +40,10 @@ extension DiskSpace {
             let recent = readings.withLock { readings -> Volume? in
                 // Written so that no size a server claims can overflow.
                 guard var reading = readings[directory], time - reading.time < maxAge,
-                      adding <= reading.volume.available / 2 - reading.granted
+                    adding <= reading.volume.available / 2 - reading.granted
                 else { return nil }
-                let left = Volume(available: reading.volume.available - reading.granted, inMemory: reading.volume.inMemory)
+                let left = Volume(
+                    available: reading.volume.available - reading.granted, inMemory: reading.volume.inMemory)
                 reading.granted += adding
                 readings[directory] = reading
                 return left

@@ -12,9 +12,13 @@ struct NetworkProbe: Sendable {
     init(environment: [String: String]) {
         if let custom = environment["HAUL_METERED_PROBE"], !custom.isEmpty {
             command = ["/bin/sh", "-c", custom]
-        } else if let busctl = ["/usr/bin/busctl", "/bin/busctl"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
-            command = [busctl, "--system", "get-property", "org.freedesktop.NetworkManager", "/org/freedesktop/NetworkManager",
-                       "org.freedesktop.NetworkManager", "Metered"]
+        } else if let busctl = ["/usr/bin/busctl", "/bin/busctl"].first(where: {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }) {
+            command = [
+                busctl, "--system", "get-property", "org.freedesktop.NetworkManager", "/org/freedesktop/NetworkManager",
+                "org.freedesktop.NetworkManager", "Metered",
+            ]
         } else {
             command = nil
         }

@@ -78,7 +78,9 @@ final class HTTPClientPool: Sendable {
         }
     }
 
-    private static func makeClient(_ configuration: EngineConfiguration, proxy: ProxyEnvironment.Endpoint?) -> HTTPClient {
+    private static func makeClient(_ configuration: EngineConfiguration, proxy: ProxyEnvironment.Endpoint?)
+        -> HTTPClient
+    {
         var config = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(
@@ -99,7 +101,9 @@ final class HTTPClientPool: Sendable {
             config.tlsConfiguration = tls
         }
         if let proxy {
-            let authorization = proxy.user.map { HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "") }
+            let authorization = proxy.user.map {
+                HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+            }
             config.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
         }
         let readSize = configuration.readSize

@@ -108,7 +108,8 @@ final class ResponseSink: Sendable {
     /// Has the body written to `writer` from `offset` on; `total` is the size the file should end
     /// at, when known. What was read ahead is written here, on the caller's thread.
     func startWriting(to writer: PartFile.Writer, at offset: Int64, total: Int64?) throws -> Start {
-        let (position, waiter, failure, complete) = state.withLock { s -> (Int64, EventLoopPromise<Void>?, Error?, Bool) in
+        let (position, waiter, failure, complete) = state.withLock {
+            s -> (Int64, EventLoopPromise<Void>?, Error?, Bool) in
             guard s.plan == nil, s.outcome == nil else { return (offset, nil, nil, false) }
             s.plan = .write(writer, total: total)
             s.position = offset
@@ -136,7 +137,9 @@ final class ResponseSink: Sendable {
         }
         waiter?.succeed()
         let written = Int(position - offset)
-        guard written > 0 else { return complete ? .finished(size: position, capWait: 0) : .streaming(position: position) }
+        guard written > 0 else {
+            return complete ? .finished(size: position, capWait: 0) : .streaming(position: position)
+        }
         // The cap counts these bytes now; while the body goes on arriving the loop's next write
         // waits for them.
         let wait = throttle.consume(written)
@@ -189,10 +192,15 @@ final class ResponseSink: Sendable {
     /// succeeds (later while the plan is pending and enough was read ahead, or while a speed cap
     /// holds it back).
     func receiveBodyPart(_ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        enum Next { case read, wait(EventLoopFuture<Void>), written((CheckedContinuation<Event, Error>, Int64)?), fail(Error) }
+        enum Next {
+            case read
+            case wait(EventLoopFuture<Void>)
+            case written((CheckedContinuation<Event, Error>, Int64)?)
+            case fail(Error)
+        }
         let next: Next = state.withLock { s in
             if case .failure(let error)? = s.outcome { return .fail(error) }
-            if s.plan == nil, s.endedEarly != nil { return .read }  // nothing comes after the end
+            if s.plan == nil, s.endedEarly != nil { return .read } // nothing comes after the end
             switch s.plan {
             case nil:
                 s.early.append(buffer)
@@ -241,7 +249,8 @@ final class ResponseSink: Sendable {
     /// The request ended with `error`; nothing is written after this.
     func fail(_ error: Error) {
         settleHead(.failure(error))
-        let (waiter, planWaiter) = state.withLock { s -> (CheckedContinuation<Event, Error>?, EventLoopPromise<Void>?) in
+        let (waiter, planWaiter) = state.withLock {
+            s -> (CheckedContinuation<Event, Error>?, EventLoopPromise<Void>?) in
             defer { s.planWaiter = nil }
             guard s.outcome == nil, s.endedEarly == nil else { return (nil, s.planWaiter) }
             guard s.plan != nil else {
@@ -258,7 +267,9 @@ final class ResponseSink: Sendable {
     }
 
     /// Writes `buffer` at the body's position and moves it on; the error if the write failed.
-    private static func write(_ buffer: ByteBuffer, to writer: PartFile.Writer, total: Int64?, _ s: inout State) -> Error? {
+    private static func write(_ buffer: ByteBuffer, to writer: PartFile.Writer, total: Int64?, _ s: inout State)
+        -> Error?
+    {
         do throws(FileError) {
             try writer.write(buffer, at: s.position)
         } catch {

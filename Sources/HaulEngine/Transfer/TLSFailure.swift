@@ -34,7 +34,10 @@ enum TLSFailure {
 
     private static func handshake(_ reasons: [String]) -> TransferError {
         if reasons.contains("CERTIFICATE_VERIFY_FAILED") {
-            return .permanent("the server's TLS certificate is not trusted (self-signed, expired or from an unknown authority); to trust it, set SSL_CERT_FILE to a file with its CA's certificate")
+            return .permanent(
+                "the server's TLS certificate is not trusted (self-signed, expired or from an unknown authority); "
+                    + "to trust it, set SSL_CERT_FILE to a file with its CA's certificate"
+            )
         }
         if reasons.contains("WRONG_VERSION_NUMBER") {
             return .permanent("the server does not speak TLS on this port (is it plain http://?)")
@@ -49,7 +52,8 @@ enum TLSFailure {
     }
 
     /// BoringSSL's reason names (`CERTIFICATE_VERIFY_FAILED`), from descriptions of the form
-    /// `Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED at /path/handshake.cc:320`.
+    /// `Error: 268435581 error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED at
+    /// /path/handshake.cc:320`.
     static func reasons(_ error: BoringSSLError) -> [String] {
         let stack: NIOBoringSSLErrorStack
         switch error {
@@ -64,7 +68,8 @@ enum TLSFailure {
         var rest = description[start.upperBound...]
         if let at = rest.range(of: " at ") { rest = rest[..<at.lowerBound] }
         guard let name = rest.split(separator: ":").last,
-              !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+            !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        else { return nil }
         return String(name)
     }
 }

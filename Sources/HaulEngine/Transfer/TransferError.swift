@@ -3,8 +3,9 @@ import HaulCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why one transfer attempt ended badly, and whether trying again may help.
@@ -20,10 +21,13 @@ struct TransferError: Error, CustomStringConvertible {
 
     static func diskFull(shortfall: Int64?) -> TransferError {
         let needs = shortfall.map { "needs \(Formatting.bytes($0)) more" } ?? "needs more space"
-        return TransferError(description: "disk full — \(needs)", isTransient: false, isDiskFull: true, shortfall: shortfall)
+        return TransferError(
+            description: "disk full — \(needs)", isTransient: false, isDiskFull: true, shortfall: shortfall)
     }
 
-    static func permanent(_ message: String) -> TransferError { TransferError(description: message, isTransient: false) }
+    static func permanent(_ message: String) -> TransferError {
+        TransferError(description: message, isTransient: false)
+    }
     static func transient(_ message: String) -> TransferError { TransferError(description: message, isTransient: true) }
 
     /// Maps errors from AsyncHTTPClient, NIO and the file system to a message and a verdict.
@@ -81,7 +85,9 @@ struct TransferError: Error, CustomStringConvertible {
             if !reasons.contains(reason) { reasons.append(reason) }
         }
         if reasons.isEmpty, let lookup = error.dnsAError ?? error.dnsAAAAError {
-            reasons.append(lookup is SocketAddressError.UnknownHost ? "host not found" : "name lookup failed (\(TerminalText.sanitize(String(describing: lookup))))")
+            reasons.append(
+                lookup is SocketAddressError.UnknownHost
+                    ? "host not found" : "name lookup failed (\(TerminalText.sanitize(String(describing: lookup))))")
         }
         return reasons.isEmpty ? "no address to connect to" : reasons.joined(separator: "; ")
     }

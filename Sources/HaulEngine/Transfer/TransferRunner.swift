@@ -28,7 +28,8 @@ struct TransferRunner: Sendable {
                 if Task.isCancelled || error is CancellationError { return }
                 let failure = TransferError.classify(error, stallTimeout: configuration.stallTimeout)
                 guard failure.isTransient,
-                      let delay = await engine.transferWillRetry(job.id, job.generation, failure, madeProgress: progressMade)
+                    let delay = await engine.transferWillRetry(
+                        job.id, job.generation, failure, madeProgress: progressMade)
                 else {
                     await engine.transferEnded(job.id, job.generation, .failed(failure))
                     return
@@ -56,7 +57,8 @@ struct TransferRunner: Sendable {
             var bodyTaken = false
             defer { if !bodyTaken { response.drop() } }
             let head = response.head
-            let action = ResponseInterpreter.interpret(head, requestedOffset: offset, previousETag: job.etag, previousLastModified: job.lastModified)
+            let action = ResponseInterpreter.interpret(
+                head, requestedOffset: offset, previousETag: job.etag, previousLastModified: job.lastModified)
 
             switch action {
             case .redirect:
@@ -73,19 +75,28 @@ struct TransferRunner: Sendable {
                 await engine.transferNotice(job.id, job.generation, reason.rawValue)
                 continue
             case .alreadyComplete(let total):
-                guard let name = job.fileName else { throw TransferError.permanent("server says complete but nothing was downloaded") }
-                try await place(&job, name: name, size: total, inMemory: engine.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false)
+                guard let name = job.fileName else {
+                    throw TransferError.permanent("server says complete but nothing was downloaded")
+                }
+                try await place(
+                    &job, name: name, size: total,
+                    inMemory: engine.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false)
                 return
             case .write(let writeOffset, var total, let startOver):
                 var resumable = Self.resumable(head, startOver: startOver)
                 if let coding = Self.contentCoding(head) {
                     guard ["gzip", "x-gzip", "deflate"].contains(coding) else {
-                        throw TransferError.permanent("the server sent the file encoded as '\(TerminalText.sanitize(coding))', which haul cannot decode")
+                        throw TransferError.permanent(
+                            "the server sent the file encoded as '\(TerminalText.sanitize(coding))', which haul "
+                                + "cannot decode"
+                        )
                     }
                     if writeOffset > 0 {
                         job.rangesUsable = false
                         restarts += 1
-                        guard restarts <= 2 else { throw TransferError.transient("encoded response to a range request") }
+                        guard restarts <= 2 else {
+                            throw TransferError.transient("encoded response to a range request")
+                        }
                         continue
                     }
                     // The length on the wire is not the file's length, and encoded ranges can't be resumed.
@@ -103,7 +114,9 @@ struct TransferRunner: Sendable {
                 if let known = job.fileName {
                     naming = .known(known)
                 } else {
-                    let suggested = job.requestedName ?? FileNaming.suggestedName(contentDisposition: head["content-disposition"], url: finalURL)
+                    let suggested =
+                        job.requestedName
+                        ?? FileNaming.suggestedName(contentDisposition: head["content-disposition"], url: finalURL)
                     naming = .suggested(suggested)
                     if Engine.isFinalNameFree(suggested, in: job.directory) { freeOnDisk = suggested }
                 }
@@ -120,7 +133,9 @@ struct TransferRunner: Sendable {
                 )
                 job.etag = info.etag
                 job.lastModified = info.lastModified
-                guard var name = await engine.transferBegan(job.id, job.generation, info) else { throw CancellationError() }
+                guard var name = await engine.transferBegan(job.id, job.generation, info) else {
+                    throw CancellationError()
+                }
                 let part: PartFile
                 if case .suggested(let suggested) = naming {
                     let created = try await createPart(job, name: name, suggestion: suggested, total: total)
@@ -132,7 +147,9 @@ struct TransferRunner: Sendable {
                 }
                 job.fileName = name
                 bodyTaken = true
-                let size = try await stream(response, into: part, from: writeOffset, total: total, job: job, had: had, progressMade: &progressMade)
+                let size = try await stream(
+                    response, into: part, from: writeOffset, total: total, job: job, had: had,
+                    progressMade: &progressMade)
                 try await place(&job, name: name, size: size, inMemory: volume?.inMemory ?? false)
                 return
             }
@@ -152,17 +169,24 @@ struct TransferRunner: Sendable {
             let sameHost = url == job.url || (parts != nil && parts?.host.lowercased() == original?.host.lowercased())
             for header in job.headers {
                 // Credentials are not handed to another host a redirect points at (as curl does).
-                if !sameHost, ["authorization", "cookie", "proxy-authorization"].contains(header.name.lowercased()) { continue }
+                if !sameHost, ["authorization", "cookie", "proxy-authorization"].contains(header.name.lowercased()) {
+                    continue
+                }
                 headers.replaceOrAdd(name: header.name, value: header.value)
             }
             // `http://user:password@host/…` is HTTP Basic authentication (kept across redirects on the
             // same host), unless a header says otherwise.
-            if let credentials = parts?.credentials ?? (sameHost ? original?.credentials : nil), !headers.contains(name: "authorization") {
-                headers.add(name: "Authorization", value: "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString())
+            if let credentials = parts?.credentials ?? (sameHost ? original?.credentials : nil),
+                !headers.contains(name: "authorization")
+            {
+                headers.add(
+                    name: "Authorization",
+                    value: "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString())
             }
             if offset > 0, job.rangesUsable {
                 headers.add(name: "Range", value: "bytes=\(offset)-")
-                if let validator = ResponseInterpreter.ifRangeValidator(etag: job.etag, lastModified: job.lastModified) {
+                if let validator = ResponseInterpreter.ifRangeValidator(etag: job.etag, lastModified: job.lastModified)
+                {
                     headers.add(name: "If-Range", value: validator)
                 }
             }
@@ -174,11 +198,13 @@ struct TransferRunner: Sendable {
                 throw TransferError.permanent("redirect without a location (HTTP \(status))")
             }
             guard let next = URL(string: location, relativeTo: URL(string: url))?.absoluteURL,
-                  let scheme = next.scheme?.lowercased() else {
+                let scheme = next.scheme?.lowercased()
+            else {
                 throw TransferError.permanent("redirect to an invalid location")
             }
             guard DownloadURL.supportedSchemes.contains(scheme) else {
-                throw TransferError.permanent("redirect to an unsupported scheme '\(TerminalText.sanitize(scheme))' refused")
+                throw TransferError.permanent(
+                    "redirect to an unsupported scheme '\(TerminalText.sanitize(scheme))' refused")
             }
             url = next.absoluteString
         }
@@ -193,7 +219,8 @@ struct TransferRunner: Sendable {
         let cancel: @Sendable () -> Void
 
         init(_ received: HTTPResponseHead, sink: ResponseSink, cancel: @escaping @Sendable () -> Void) {
-            head = ResponseHead(status: Int(received.status.code), headers: received.headers.map { ($0.name, $0.value) })
+            head = ResponseHead(
+                status: Int(received.status.code), headers: received.headers.map { ($0.name, $0.value) })
             self.sink = sink
             self.cancel = cancel
         }
@@ -238,7 +265,8 @@ struct TransferRunner: Sendable {
                 task.cancel()
             }
         } catch {
-            throw TransferError.connectFailure(error, url: url, proxy: configuration.proxies.endpoint(for: url)) ?? error
+            throw TransferError.connectFailure(error, url: url, proxy: configuration.proxies.endpoint(for: url))
+                ?? error
         }
         return Response(head, sink: sink, cancel: { task.cancel() })
     }
@@ -248,7 +276,9 @@ struct TransferRunner: Sendable {
     /// (another program's, or a download's of another state file) is never written into; the
     /// engine then claims the next free name based on `suggestion`. The transfer writes the
     /// journal, so the engine's actor does not wait on the file system.
-    private func createPart(_ job: TransferJob, name claimed: String, suggestion: String, total: Int64?) async throws -> (part: PartFile, name: String) {
+    private func createPart(_ job: TransferJob, name claimed: String, suggestion: String, total: Int64?) async throws
+        -> (part: PartFile, name: String)
+    {
         var name = claimed
         while true {
             engine.journal.append(.init(id: job.id, fileName: name, totalBytes: total, finished: false))
@@ -257,7 +287,9 @@ struct TransferRunner: Sendable {
                 return (part, name)
             } catch {
                 guard error.isTaken else { throw error }
-                guard let next = await engine.transferClaimName(job.id, job.generation, suggestion, total: total) else { throw CancellationError() }
+                guard let next = await engine.transferClaimName(job.id, job.generation, suggestion, total: total) else {
+                    throw CancellationError()
+                }
                 name = next
             }
         }
@@ -267,7 +299,8 @@ struct TransferRunner: Sendable {
     /// while passing its progress on to the engine; returns the final size. Progress is made
     /// when the file gets past `had` bytes, what it held before the attempt (`offset` is that or 0).
     private func stream(
-        _ response: Response, into part: PartFile, from offset: Int64, total: Int64?, job: TransferJob, had: Int64, progressMade: inout Bool
+        _ response: Response, into part: PartFile, from offset: Int64, total: Int64?, job: TransferJob, had: Int64,
+        progressMade: inout Bool
     ) async throws -> Int64 {
         // Closed only after the request has ended: no write can come later.
         defer { part.close() }
@@ -337,19 +370,25 @@ struct TransferRunner: Sendable {
             let (directory, final) = (job.directory, Download.path(of: finalName, in: job.directory))
             // Otherwise one trip to a worker thread for the lot. After a name was taken the fsync
             // finds nothing left to write.
-            let placement = inMemory ? FinalPlacement.move(part, to: final) : try await FileWorkers.run {
-                try PartFile.sync(path: part)
-                let placement = FinalPlacement.move(part, to: final)
-                if case .placed = placement { AtomicFile.syncDirectory(directory) }
-                return placement
-            }
+            let placement =
+                inMemory
+                ? FinalPlacement.move(part, to: final)
+                : try await FileWorkers.run {
+                    try PartFile.sync(path: part)
+                    let placement = FinalPlacement.move(part, to: final)
+                    if case .placed = placement { AtomicFile.syncDirectory(directory) }
+                    return placement
+                }
             switch placement {
             case .placed:
                 engine.journal.appendSoon(.init(id: job.id, fileName: finalName, totalBytes: size, finished: true))
                 await engine.transferEnded(job.id, job.generation, .finished(fileName: finalName, size: size))
                 return
             case .nameTaken:
-                guard let next = await engine.transferClaimName(job.id, job.generation, name, total: size, keepingPart: part) else { throw CancellationError() }
+                guard
+                    let next = await engine.transferClaimName(
+                        job.id, job.generation, name, total: size, keepingPart: part)
+                else { throw CancellationError() }
                 engine.journal.append(.init(id: job.id, fileName: next, totalBytes: size, finished: false))
                 finalName = next
             case .failed(let error):
@@ -358,11 +397,15 @@ struct TransferRunner: Sendable {
         }
     }
 
-    private func partPath(_ job: TransferJob, _ name: String) -> String { Download.path(of: name, in: job.directory, suffix: ".part") }
+    private func partPath(_ job: TransferJob, _ name: String) -> String {
+        Download.path(of: name, in: job.directory, suffix: ".part")
+    }
 
     /// The content coding of the body, nil for none or identity.
     static func contentCoding(_ head: ResponseHead) -> String? {
-        guard let coding = head["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased(), !coding.isEmpty, coding != "identity" else { return nil }
+        guard let coding = head["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased(), !coding.isEmpty,
+            coding != "identity"
+        else { return nil }
         return coding
     }
 

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HaulCore
 import HaulEngine
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A connection to the haul process that owns a state file (a daemon, a TUI or `haul run`),
 /// standing in for the engine itself.
@@ -58,7 +59,7 @@ public final class RemoteEngine: EngineSession {
                     connection.close()
                     return
                 }
-                guard let message else { return }  // a snapshot, waiting for its downloads line
+                guard let message else { return } // a snapshot, waiting for its downloads line
                 if let remote = engine.withLock({ $0 }) {
                     remote.receive(message)
                 } else {
@@ -74,7 +75,7 @@ public final class RemoteEngine: EngineSession {
         do {
             hello = try await greeting.wait(seconds: 10)
         } catch is Greeting.Gone {
-            return nil  // it died as we came (a kill -9): no one serves the state file now
+            return nil // it died as we came (a kill -9): no one serves the state file now
         } catch {
             connection.close()
             throw InputError(TerminalText.sanitize(String(describing: error)))
@@ -138,9 +139,13 @@ public final class RemoteEngine: EngineSession {
     private func request(_ request: ClientRequest) async throws -> ServerReply {
         // Asking another version to stop is the one request whose shape never changes.
         guard version == Wire.version || request == .shutdown else {
-            throw InputError("the haul serving this state file (pid \(pid)) is another version; \(kind.howToStop), then run the command again")
+            throw InputError(
+                "the haul serving this state file (pid \(pid)) is another version; \(kind.howToStop), then run the "
+                    + "command again"
+            )
         }
-        let reply = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ServerReply, any Error>) in
+        let reply = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<ServerReply, any Error>) in
             let id = state.withLock { state -> UInt64? in
                 guard !state.closed else { return nil }
                 state.nextID += 1

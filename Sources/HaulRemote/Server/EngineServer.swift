@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HaulCore
 import HaulEngine
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Serves an engine on its Unix socket, so the TUI and every command reach the one process
 /// that owns the state file. Only connections from `allowedUID` are served.
@@ -50,7 +51,11 @@ public final class EngineServer: Sendable {
     /// starts accepting.
     public func start() throws(StartError) {
         guard location.fitsSocketAddress else {
-            throw StartError(description: "the socket path \(TerminalText.sanitize(location.path)) is too long for a Unix socket; set XDG_RUNTIME_DIR to a shorter directory")
+            throw StartError(
+                description:
+                    "the socket path \(TerminalText.sanitize(location.path)) is too long for a Unix socket; set "
+                    + "XDG_RUNTIME_DIR to a shorter directory"
+            )
         }
         do {
             try SocketTrust.prepareDirectory(location.directory)
@@ -128,7 +133,7 @@ public final class EngineServer: Sendable {
             guard poll(&poller, 1, 200) > 0 else { continue }
             let fd = accept(poller.fd, nil, nil)
             guard fd >= 0 else { continue }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // no accept4 in the Glibc module; nothing is spawned in between
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC) // no accept4 in the Glibc module; nothing is spawned in between
             admit(fd)
         }
         close(poller.fd)
@@ -138,7 +143,9 @@ public final class EngineServer: Sendable {
         guard let peer = UnixSocket.peer(of: fd), peer.uid == allowedUID else {
             let who = UnixSocket.peer(of: fd).map { "uid \($0.uid) (pid \($0.pid))" } ?? "an unknown peer"
             log("refused a connection from \(who): only uid \(allowedUID) may use this haul")
-            if let refusal = try? Wire.encode(ServerMessage.refused("this haul belongs to uid \(allowedUID); connection refused")) {
+            if let refusal = try? Wire.encode(
+                ServerMessage.refused("this haul belongs to uid \(allowedUID); connection refused"))
+            {
                 _ = UnixSocket.writeAll(fd, refusal)
             }
             UnixSocket.closeGently(fd)
@@ -156,7 +163,9 @@ public final class EngineServer: Sendable {
             close(fd)
             return
         }
-        guard let hello = try? Wire.encode(ServerMessage.hello(pid: getpid(), kind: kind, version: Wire.version)) else { return }
+        guard let hello = try? Wire.encode(ServerMessage.hello(pid: getpid(), kind: kind, version: Wire.version)) else {
+            return
+        }
         connection.send(hello)
         let (requests, requestsIn) = AsyncStream.makeStream(of: ClientMessage.self)
         let kind = kind
@@ -166,7 +175,7 @@ public final class EngineServer: Sendable {
                     // A request with an id but a shape this build does not know: a haul from
                     // another version. It gets an answer it can show; anything else is not haul.
                     guard let id = try? Wire.decode(MessageID.self, from: line).id,
-                          let reply = try? Wire.encode(ServerMessage.reply(id: id, .failed(Self.otherVersion(kind))))
+                        let reply = try? Wire.encode(ServerMessage.reply(id: id, .failed(Self.otherVersion(kind))))
                     else {
                         connection.close()
                         return
@@ -193,6 +202,7 @@ public final class EngineServer: Sendable {
     }
 
     static func otherVersion(_ kind: HostKind) -> String {
-        "the haul serving this state file (pid \(getpid())) is another version and cannot read that request; \(kind.howToStop), then run the command again"
+        "the haul serving this state file (pid \(getpid())) is another version and cannot read that request; "
+            + "\(kind.howToStop), then run the command again"
     }
 }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import HaulCore
 import HaulEngine
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One connected client: its requests are answered in the order they came, its events
 /// forwarded once it attached.
@@ -50,7 +51,7 @@ actor ServedClient {
                 for await event in attachment.events {
                     if let bytes = try? Wire.encode(ServerMessage.event(event)) { connection.send(bytes) }
                 }
-                connection.close()  // the engine stopped
+                connection.close() // the engine stopped
             }
             return nil
         case .snapshot:
@@ -73,10 +74,11 @@ actor ServedClient {
         case .waitUntilIdle:
             // Answered from its own task so the client's other requests are not held up.
             let id = message.id
-            waits.append(Task {
-                await engine.waitUntilIdle()
-                if !Task.isCancelled { self.send(.reply(id: id, .done)) }
-            })
+            waits.append(
+                Task {
+                    await engine.waitUntilIdle()
+                    if !Task.isCancelled { self.send(.reply(id: id, .done)) }
+                })
             return nil
         case .shutdown:
             guard server.kind == .daemon else {

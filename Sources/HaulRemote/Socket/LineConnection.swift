@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Foundation
 import HaulCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One socket carrying newline-delimited messages: a thread reads and hands over whole lines;
 /// writes go through a serial queue so a slow peer never blocks the sender. A peer that lets

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import HaulCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where the socket of the haul process owning a state file lives:
 /// `$XDG_RUNTIME_DIR/haul/<hash>.sock`, or `<state directory>/run/<hash>.sock` without a
@@ -13,7 +14,8 @@ public struct SocketLocation: Sendable, Equatable {
     public init(statePath: String, environment: [String: String]) {
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         let stateDirectory = PathText.directory(of: statePath)
-        directory = runtime.map { ($0.hasSuffix("/") ? String($0.dropLast()) : $0) + "/haul" } ?? stateDirectory + "/run"
+        directory =
+            runtime.map { ($0.hasSuffix("/") ? String($0.dropLast()) : $0) + "/haul" } ?? stateDirectory + "/run"
         path = directory + "/" + Self.hash(statePath) + ".sock"
     }
 
@@ -44,7 +46,11 @@ public enum SocketTrust {
     public static func prepareDirectory(_ directory: String) throws(UntrustedSocket) {
         if mkdir(directory, 0o700) == 0 { return }
         guard errno == EEXIST else {
-            throw UntrustedSocket(description: "cannot create the socket directory \(TerminalText.sanitize(directory)): \(String(cString: strerror(errno)))")
+            throw UntrustedSocket(
+                description:
+                    "cannot create the socket directory \(TerminalText.sanitize(directory)): "
+                    + "\(String(cString: strerror(errno)))"
+            )
         }
         let info = try status(directory)
         try requireOwnedDirectory(directory, info)
@@ -56,28 +62,40 @@ public enum SocketTrust {
         let info = try status(location.directory)
         try requireOwnedDirectory(location.directory, info)
         if info.st_mode & 0o077 != 0 {
-            throw UntrustedSocket(description: "refusing the socket directory \(TerminalText.sanitize(location.directory)): other users can reach it (mode \(octal(info.st_mode))); it must be 0700")
+            throw UntrustedSocket(
+                description:
+                    "refusing the socket directory \(TerminalText.sanitize(location.directory)): other users can "
+                    + "reach it (mode \(octal(info.st_mode))); it must be 0700"
+            )
         }
         let socketInfo = try status(location.path)
         guard socketInfo.st_mode & S_IFMT == S_IFSOCK, socketInfo.st_uid == geteuid() else {
-            throw UntrustedSocket(description: "refusing \(TerminalText.sanitize(location.path)): not a socket owned by you")
+            throw UntrustedSocket(
+                description: "refusing \(TerminalText.sanitize(location.path)): not a socket owned by you")
         }
         if socketInfo.st_mode & 0o077 != 0 {
-            throw UntrustedSocket(description: "refusing the socket \(TerminalText.sanitize(location.path)): other users can use it (mode \(octal(socketInfo.st_mode))); it must be 0600")
+            throw UntrustedSocket(
+                description:
+                    "refusing the socket \(TerminalText.sanitize(location.path)): other users can use it (mode "
+                    + "\(octal(socketInfo.st_mode))); it must be 0600"
+            )
         }
     }
 
     private static func status(_ path: String) throws(UntrustedSocket) -> stat {
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            throw UntrustedSocket(description: "cannot inspect \(TerminalText.sanitize(path)): \(String(cString: strerror(errno)))")
+            throw UntrustedSocket(
+                description: "cannot inspect \(TerminalText.sanitize(path)): \(String(cString: strerror(errno)))")
         }
         return info
     }
 
     private static func requireOwnedDirectory(_ path: String, _ info: stat) throws(UntrustedSocket) {
         guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else {
-            throw UntrustedSocket(description: "refusing the socket directory \(TerminalText.sanitize(path)): it is not a directory owned by you")
+            throw UntrustedSocket(
+                description:
+                    "refusing the socket directory \(TerminalText.sanitize(path)): it is not a directory owned by you")
         }
     }
 

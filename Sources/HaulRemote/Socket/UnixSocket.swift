@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The few Unix-domain socket calls haul needs, as throwing functions on plain descriptors.
 enum UnixSocket {
@@ -13,7 +14,7 @@ enum UnixSocket {
     /// A listening socket at `path` (a stale file there is replaced), mode 0600.
     static func listen(at path: String) throws(Failure) -> Int32 {
         let fd = try bound(at: path)
-        chmod(path, 0o600)  // a umask that took the owner's bits
+        chmod(path, 0o600) // a umask that took the owner's bits
         guard Glibc.listen(fd, 16) == 0 else { throw closing(fd, "cannot listen on \(path)") }
         return fd
     }
@@ -69,7 +70,7 @@ enum UnixSocket {
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var sink = [UInt8](repeating: 0, count: 4096)
             var drained = 0
-            while drained < 1 << 16 {  // a peer that never stops sending is not waited for
+            while drained < 1 << 16 { // a peer that never stops sending is not waited for
                 let n = sink.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n <= 0 { break }
                 drained += n
@@ -80,7 +81,9 @@ enum UnixSocket {
 
     private static func make() throws(Failure) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "cannot create a socket: \(String(cString: strerror(errno)))", code: errno) }
+        guard fd >= 0 else {
+            throw Failure(description: "cannot create a socket: \(String(cString: strerror(errno)))", code: errno)
+        }
         return fd
     }
 

@@ -28,7 +28,8 @@ public enum DownloadListJSON {
             var lastDirectory: String?
             do throws(JSONScanner.Unsupported) {
                 try scanner.array { s throws(JSONScanner.Unsupported) in
-                    downloads.append(try FastStateDecoder.download(&s, unknown: &unknown, lastDirectory: &lastDirectory))
+                    downloads.append(
+                        try FastStateDecoder.download(&s, unknown: &unknown, lastDirectory: &lastDirectory))
                 }
                 return scanner.isAtEnd ? downloads : nil
             } catch {

@@ -11,7 +11,9 @@ enum ExactDecimal {
         let negative = text.first == UInt8(ascii: "-")
         if negative { i = 1 }
         var m: UInt64 = 0
-        var digits = 0, integerDigits = 0, fractionDigits = 0
+        var digits = 0
+        var integerDigits = 0
+        var fractionDigits = 0
         var pointSeen = false
         while i < text.count {
             let byte = text[i]

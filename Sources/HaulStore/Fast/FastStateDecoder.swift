@@ -96,9 +96,15 @@ enum FastStateDecoder {
         }
     }
 
-    static func download(_ s: inout JSONScanner, unknown: inout Set<String>, lastDirectory: inout String?) throws(JSONScanner.Unsupported) -> Download {
-        var id: String?, url: String?, directory: String?
-        var d = Download(id: DownloadID(rawValue: ""), url: "", directory: "", queueOrder: 0, addedAt: Date(timeIntervalSince1970: 0))
+    static func download(_ s: inout JSONScanner, unknown: inout Set<String>, lastDirectory: inout String?)
+        throws(JSONScanner.Unsupported) -> Download
+    {
+        var id: String?
+        var url: String?
+        var directory: String?
+        var d = Download(
+            id: DownloadID(rawValue: ""), url: "", directory: "", queueOrder: 0, addedAt: Date(timeIntervalSince1970: 0)
+        )
         try s.objectKeys { s, key throws(JSONScanner.Unsupported) in
             guard let field = Field.find(key) else {
                 unknown.insert("downloads[].\(String(decoding: key, as: UTF8.self))")
@@ -157,7 +163,9 @@ enum FastStateDecoder {
     }
 
     /// Rare or small values go through Foundation, with the state file's date rules.
-    private static func foundation<T: Decodable>(_ type: T.Type, _ raw: UnsafeBufferPointer<UInt8>) throws(JSONScanner.Unsupported) -> T {
+    private static func foundation<T: Decodable>(_ type: T.Type, _ raw: UnsafeBufferPointer<UInt8>) throws(JSONScanner
+        .Unsupported) -> T
+    {
         do {
             return try StateFile.decoder().decode(type, from: Data(buffer: raw))
         } catch {

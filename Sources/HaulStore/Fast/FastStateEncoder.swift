@@ -15,7 +15,8 @@ enum FastStateEncoder {
     /// 100,000 entries holds ~256 KiB of output instead of the whole ~28 MiB file. Each chunk is
     /// one `write`, kept at 256 KiB for the reason `PartFile.Writer.maxWrite` gives.
     static func encode(
-        _ document: StateDocument, progress: [DownloadID: Int64] = [:], chunkSize: Int = 256 << 10, to sink: (UnsafeRawBufferPointer) throws -> Void
+        _ document: StateDocument, progress: [DownloadID: Int64] = [:], chunkSize: Int = 256 << 10,
+        to sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         var out: [UInt8] = []
         out.reserveCapacity(min(chunkSize, 256 + document.downloads.count * 320) + 4096)
@@ -57,11 +58,12 @@ enum FastStateEncoder {
     /// every number and date at its longest.
     private static func bound(_ d: Download) -> Int {
         func quoted(_ text: String?) -> Int { text.map(JSONBytes.quotedBound) ?? 0 }
-        var bound = 512  // the keys and punctuation (~360 bytes), numbers (6 × 20), bools (2 × 5)
-        bound += quoted(d.id.rawValue) + quoted(d.url) + quoted(d.directory) + quoted(d.requestedName) + quoted(d.fileName)
+        var bound = 512 // the keys and punctuation (~360 bytes), numbers (6 × 20), bools (2 × 5)
+        bound +=
+            quoted(d.id.rawValue) + quoted(d.url) + quoted(d.directory) + quoted(d.requestedName) + quoted(d.fileName)
         bound += quoted(d.state.rawValue) + quoted(d.pauseCause?.rawValue) + quoted(d.failureReason) + quoted(d.sha256)
         bound += quoted(d.etag) + quoted(d.lastModified) + quoted(d.finalURL) + quoted(d.lastError) + quoted(d.notice)
-        bound += 2 * 32  // two dates: a `Double`'s description is at most 24 bytes
+        bound += 2 * 32 // two dates: a `Double`'s description is at most 24 bytes
         for header in d.headers { bound += 24 + quoted(header.name) + quoted(header.value) }
         return bound
     }
@@ -96,7 +98,7 @@ enum FastStateEncoder {
             if seconds == seconds.rounded(), abs(seconds) < 1e15 {
                 out.appendDecimal(Int64(seconds))
             } else if !out.appendTimestamp(seconds) {
-                var text = seconds.description  // shortest text that reads back exactly
+                var text = seconds.description // shortest text that reads back exactly
                 text.withUTF8 { out.append($0) }
             }
         }

@@ -47,14 +47,16 @@ struct JSONScanner {
     }
 
     /// Calls `body` with each key of an object as raw bytes (no `String` made); `body` must read the value.
-    mutating func objectKeys(_ body: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Void) throws(Unsupported) {
+    mutating func objectKeys(_ body: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Void)
+        throws(Unsupported)
+    {
         try expect(UInt8(ascii: "{"))
         if try take(UInt8(ascii: "}")) { return }
         repeat {
             try expect(UInt8(ascii: "\""))
             let start = index
             while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                guard bytes[index] != UInt8(ascii: "\\") else { throw Unsupported() }  // haul's keys have no escapes
+                guard bytes[index] != UInt8(ascii: "\\") else { throw Unsupported() } // haul's keys have no escapes
                 index += 1
             }
             guard index < bytes.count else { throw Unsupported() }
@@ -97,8 +99,12 @@ struct JSONScanner {
 
     mutating func bool() throws(Unsupported) -> Bool {
         switch try peek() {
-        case UInt8(ascii: "t"): try literal("true"); return true
-        case UInt8(ascii: "f"): try literal("false"); return false
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return true
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return false
         default: throw Unsupported()
         }
     }
@@ -129,10 +135,13 @@ struct JSONScanner {
         if var candidate, try peek() == UInt8(ascii: "\"") {
             let first = index + 1
             let matches = candidate.withUTF8 { text in
-                guard first + text.count < bytes.count, bytes[first + text.count] == UInt8(ascii: "\"") else { return false }
+                guard first + text.count < bytes.count, bytes[first + text.count] == UInt8(ascii: "\"") else {
+                    return false
+                }
                 for k in 0..<text.count {
                     let byte = text[k]
-                    guard byte == bytes[first + k], byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return false }
+                    guard byte == bytes[first + k], byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\")
+                    else { return false }
                 }
                 return true
             }
@@ -161,7 +170,9 @@ struct JSONScanner {
             index += 1
         }
         guard index > start else { throw Unsupported() }
-        if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { throw Unsupported() }
+        if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) {
+            throw Unsupported()
+        }
         return negative ? -value : value
     }
 
@@ -170,10 +181,14 @@ struct JSONScanner {
         let start = index
         while index < bytes.count {
             switch bytes[index] {
-            case 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): index += 1
+            case 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"),
+                UInt8(ascii: "E"):
+                index += 1
             default:
                 let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                guard let value = ExactDecimal.parse(text) ?? Double(String(decoding: text, as: UTF8.self)) else { throw Unsupported() }
+                guard let value = ExactDecimal.parse(text) ?? Double(String(decoding: text, as: UTF8.self)) else {
+                    throw Unsupported()
+                }
                 return value
             }
         }
@@ -239,7 +254,9 @@ struct JSONScanner {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800..<0xDC00).contains(scalar) {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else { throw Unsupported() }
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw Unsupported() }
                         index += 2
                         let low = try hex4()
                         guard (0xDC00..<0xE000).contains(low) else { throw Unsupported() }

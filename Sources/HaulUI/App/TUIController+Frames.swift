@@ -51,12 +51,19 @@ extension TUIController {
         guard let id = router.slots.id(at: slot), let d = model[id] else {
             grid.clear(row: row)
             if slot == 0, visible.isEmpty {
-                let hint = isLoading ? "Loading the downloads…" : model.order.isEmpty ? "No downloads yet — press a to add a URL." : "Nothing matches the filter — press / then Esc to clear it."
+                let hint =
+                    isLoading
+                    ? "Loading the downloads…"
+                    : model.order.isEmpty
+                        ? "No downloads yet — press a to add a URL."
+                        : "Nothing matches the filter — press / then Esc to clear it."
                 grid.write(hint, row: row, column: 2, style: .dim)
             }
             return
         }
-        RowView.draw(d, sample: model.sample(for: id), into: &grid, row: row, columns: columns, selected: scroll + slot == selectedIndex, glyphs: glyphs)
+        RowView.draw(
+            d, sample: model.sample(for: id), into: &grid, row: row, columns: columns,
+            selected: scroll + slot == selectedIndex, glyphs: glyphs)
     }
 
     func drawStatus() {
@@ -65,10 +72,15 @@ extension TUIController {
         switch mode {
         case .filter(let editor):
             let x = grid.write("filter: ", row: row, column: 0, style: .bold)
-            grid.write(TerminalText.sanitize(editor.string) + (glyphs == .unicode ? "▏" : "_") + "   Enter keeps · Esc clears", row: row, column: x, style: .plain)
+            grid.write(
+                TerminalText.sanitize(editor.string) + (glyphs == .unicode ? "▏" : "_")
+                    + "   Enter keeps · Esc clears",
+                row: row, column: x, style: .plain)
         case .meteredLimit(let editor):
             let x = grid.write("metered speed cap (e.g. 500K; empty = none): ", row: row, column: 0, style: .bold)
-            grid.write(TerminalText.sanitize(editor.string) + (glyphs == .unicode ? "▏" : "_"), row: row, column: x, style: .plain)
+            grid.write(
+                TerminalText.sanitize(editor.string) + (glyphs == .unicode ? "▏" : "_"), row: row, column: x,
+                style: .plain)
         case .confirm(let question):
             grid.write(questionText(question), row: row, column: 0, style: Style(color: .yellow, bold: true))
         default:
@@ -102,14 +114,26 @@ extension TUIController {
         switch mode {
         case .details(let id):
             guard let d = model[id] else { return }
-            BoxView.draw(title: "Details", lines: DetailsView.lines(for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width)), into: &grid, glyphs: glyphs)
+            BoxView.draw(
+                title: "Details",
+                lines: DetailsView.lines(
+                    for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width)),
+                into: &grid, glyphs: glyphs)
         case .help:
-            let lines = KeyMap.help.map { (DisplayWidth.fit($0.0, width: 14) + $0.1, Style.plain) } + [("", .plain), ("Esc closes", .dim)]
+            let lines =
+                KeyMap.help.map { (DisplayWidth.fit($0.0, width: 14) + $0.1, Style.plain) } + [
+                    ("", .plain), ("Esc closes", .dim),
+                ]
             BoxView.draw(title: "Keys", lines: lines, into: &grid, glyphs: glyphs)
         case .add(let form):
-            BoxView.draw(title: "Add a download", lines: form.lines(width: min(grid.width - 2, BoxView.maxWidth), glyphs: glyphs), into: &grid, glyphs: glyphs)
+            BoxView.draw(
+                title: "Add a download",
+                lines: form.lines(width: min(grid.width - 2, BoxView.maxWidth), glyphs: glyphs), into: &grid,
+                glyphs: glyphs)
         case .away(let report):
-            BoxView.draw(title: "While you were away", lines: AwayView.lines(report, glyphs: glyphs, height: grid.height - 4), into: &grid, glyphs: glyphs)
+            BoxView.draw(
+                title: "While you were away", lines: AwayView.lines(report, glyphs: glyphs, height: grid.height - 4),
+                into: &grid, glyphs: glyphs)
         default:
             break
         }

@@ -59,7 +59,10 @@ extension TUIController {
             report("metered network: \(next.rawValue)")
             return [.send(.setMeteredMode(next))]
         case .setMeteredLimit:
-            setMode(.meteredLimit(LineEditor(network.limit.map { Formatting.bytes($0).replacingOccurrences(of: " ", with: "") } ?? "")))
+            setMode(
+                .meteredLimit(
+                    LineEditor(network.limit.map { Formatting.bytes($0).replacingOccurrences(of: " ", with: "") } ?? "")
+                ))
         case .togglePauseAll:
             let anyActive = model.count(.waiting) + model.count(.downloading) > 0
             report(anyActive ? "pausing all" : "resuming all")
@@ -92,7 +95,11 @@ extension TUIController {
             case .finished: report("\(name) is already finished")
             }
         case .cancel:
-            if d.state == .finished { report("\(name) is finished; d removes it from the list") } else { setMode(.confirm(.cancel(d.id))) }
+            if d.state == .finished {
+                report("\(name) is finished; d removes it from the list")
+            } else {
+                setMode(.confirm(.cancel(d.id)))
+            }
         case .remove:
             setMode(.confirm(.remove(d.id)))
         case .retry:
@@ -136,7 +143,10 @@ extension TUIController {
                 report("no speed cap on metered networks")
                 return [.send(.setMeteredLimit(nil))]
             }
-            guard let limit = Formatting.parseSize(text.replacingOccurrences(of: "iB", with: "").replacingOccurrences(of: "/s", with: "")), limit > 0 else {
+            guard
+                let limit = Formatting.parseSize(
+                    text.replacingOccurrences(of: "iB", with: "").replacingOccurrences(of: "/s", with: "")), limit > 0
+            else {
                 report("'\(TerminalText.sanitize(text))' is not a speed; try 500K or 2M", isError: true)
                 return []
             }
@@ -179,7 +189,11 @@ extension TUIController {
         }
         var directory = form.fields[1].string.trimmingCharacters(in: .whitespaces)
         if directory.isEmpty { directory = defaultDirectory }
-        if directory == "~" { directory = home } else if directory.hasPrefix("~/") { directory = home + directory.dropFirst(1) }
+        if directory == "~" {
+            directory = home
+        } else if directory.hasPrefix("~/") {
+            directory = home + directory.dropFirst(1)
+        }
         guard directory.hasPrefix("/") else {
             report("the directory must be an absolute path (or start with ~/)", isError: true)
             return []

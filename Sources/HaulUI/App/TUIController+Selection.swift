@@ -44,8 +44,10 @@ extension TUIController {
         lastResort = now
         let oldSelectedSlot = selectedIndex - scroll
         let order = model.order
-        visible = ListOrdering.sortedPositions(filteredPositions(), by: sort, in: model, nameRanks: sort == .name ? nameRanks() : nil)
-            .map { order[Int($0)] }
+        visible = ListOrdering.sortedPositions(
+            filteredPositions(), by: sort, in: model, nameRanks: sort == .name ? nameRanks() : nil
+        )
+        .map { order[Int($0)] }
         lastFrameWork.listed = visible.count
         if let id = selectedID, let index = visible.firstIndex(of: id) {
             selectedIndex = index
@@ -65,9 +67,13 @@ extension TUIController {
     func filteredPositions() -> [Int32] {
         let needle = filterText.lowercased()
         guard !needle.isEmpty else { return Array(0..<Int32(model.order.count)) }
-        if let cache = filterCache, cache.needle == needle, cache.version == model.structureVersion { return cache.positions }
+        if let cache = filterCache, cache.needle == needle, cache.version == model.structureVersion {
+            return cache.positions
+        }
         var base: [Int32]?
-        if let cache = filterCache, cache.version == model.structureVersion, needle.contains(cache.needle) { base = cache.positions }
+        if let cache = filterCache, cache.version == model.structureVersion, needle.contains(cache.needle) {
+            base = cache.positions
+        }
         let positions = ListOrdering.filteredPositions(base, by: needle, in: model)
         lastFrameWork.searched = base?.count ?? model.order.count
         filterCache = (needle, model.structureVersion, positions)

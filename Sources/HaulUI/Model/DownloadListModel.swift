@@ -27,7 +27,7 @@ public struct DownloadListModel: Sendable {
     public private(set) var network: NetworkStatus?
 
     public init(_ downloads: [Download] = []) {
-        rows = downloads  // shares the snapshot's storage until something changes
+        rows = downloads // shares the snapshot's storage until something changes
         positions.reserveCapacity(downloads.count)
         sortInfos.reserveCapacity(downloads.count)
         searchKeyList.reserveCapacity(downloads.count)

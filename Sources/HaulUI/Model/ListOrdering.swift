@@ -28,7 +28,9 @@ public enum ListOrdering {
 
     /// The list positions (of `positions`, or of the whole list when nil; in list order) whose
     /// name contains `needle` (lower-cased). Positions, not ids: no hash lookups per row.
-    public static func filteredPositions(_ positions: [Int32]?, by needle: String, in model: DownloadListModel) -> [Int32] {
+    public static func filteredPositions(_ positions: [Int32]?, by needle: String, in model: DownloadListModel)
+        -> [Int32]
+    {
         let pattern = Array(needle.utf8)
         let keys = model.searchKeyList
         guard let positions else {
@@ -41,9 +43,12 @@ public enum ListOrdering {
 
     /// `ids` (the list, or a filtered part of it, in list order) in `sort` order. `nameRanks`
     /// are the names' ranks by position in the list (see ``nameRanks(_:)``).
-    public static func sorted(_ ids: [DownloadID], by sort: SortOrder, in model: DownloadListModel, nameRanks: [Int32]? = nil) -> [DownloadID] {
+    public static func sorted(
+        _ ids: [DownloadID], by sort: SortOrder, in model: DownloadListModel, nameRanks: [Int32]? = nil
+    ) -> [DownloadID] {
         guard sort != .added else { return ids }
-        let positions: [Int32] = ids.count == model.order.count
+        let positions: [Int32] =
+            ids.count == model.order.count
             ? Array(0..<Int32(ids.count))
             : ids.map { Int32(model.positions[$0] ?? 0) }
         return sortedPositions(positions, by: sort, in: model, nameRanks: nameRanks).map { model.order[Int($0)] }
@@ -52,7 +57,9 @@ public enum ListOrdering {
     /// List positions (rising, as the list or a filter gives them) in `sort` order; ties keep
     /// list order. Keys are packed next to the position in one integer where they fit, so the
     /// sort compares machine words (100,000 rows in a few milliseconds).
-    public static func sortedPositions(_ positions: [Int32], by sort: SortOrder, in model: DownloadListModel, nameRanks: [Int32]? = nil) -> [Int32] {
+    public static func sortedPositions(
+        _ positions: [Int32], by sort: SortOrder, in model: DownloadListModel, nameRanks: [Int32]? = nil
+    ) -> [Int32] {
         let info = model.sortInfos
         switch sort {
         case .added:
@@ -61,7 +68,7 @@ public enum ListOrdering {
             guard let nameRanks, nameRanks.count == model.order.count else {
                 return sortedPositions(positions) { model.searchKeyList[Int($0)] }
             }
-            if positions.count == nameRanks.count {  // the whole list: the ranks are the order
+            if positions.count == nameRanks.count { // the whole list: the ranks are the order
                 var byRank = [Int32](repeating: 0, count: positions.count)
                 for (position, rank) in nameRanks.enumerated() { byRank[Int(rank)] = Int32(position) }
                 return byRank
@@ -77,7 +84,9 @@ public enum ListOrdering {
             // Only running downloads have a speed; the rest keep their order after them.
             guard !model.live.isEmpty else { return positions }
             var speeds = [Double](repeating: 0, count: model.order.count)
-            for (id, sample) in model.live { if let position = model.positions[id] { speeds[position] = sample.bytesPerSecond } }
+            for (id, sample) in model.live {
+                if let position = model.positions[id] { speeds[position] = sample.bytesPerSecond }
+            }
             return descending(positions) { speeds[Int($0)] }
         }
     }
@@ -110,7 +119,7 @@ public enum ListOrdering {
 
     /// A `Float`'s bits, mapped so that unsigned order is numeric order.
     private static func orderedBits(_ value: Float) -> UInt32 {
-        let bits = (value == 0 ? 0 : value).bitPattern  // -0 sorts with 0
+        let bits = (value == 0 ? 0 : value).bitPattern // -0 sorts with 0
         return bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
     }
 

@@ -6,8 +6,13 @@ enum HeaderView {
         let style = Style(reverse: true)
         grid.clear(row: row, style: style)
         var x = grid.write(" haul ", row: row, column: 0, style: Style(bold: true, reverse: true))
-        x = grid.write(" \(glyphs.down) \(Formatting.rate(model.totalSpeed))  ", row: row, column: x, style: Style(bold: true, reverse: true))
-        let parts: [(DownloadState, String)] = [(.downloading, "active"), (.waiting, "waiting"), (.paused, "paused"), (.finished, "done"), (.failed, "failed")]
+        x = grid.write(
+            " \(glyphs.down) \(Formatting.rate(model.totalSpeed))  ", row: row, column: x,
+            style: Style(bold: true, reverse: true))
+        let parts: [(DownloadState, String)] = [
+            (.downloading, "active"), (.waiting, "waiting"), (.paused, "paused"), (.finished, "done"),
+            (.failed, "failed"),
+        ]
         // Zero counts are left out (but "active" always shows) so the metered mode always fits.
         let counts = parts.filter { $0.0 == .downloading || model.count($0.0) > 0 }
             .map { "\(model.count($0.0)) \($0.1)" }.joined(separator: "  ")
@@ -24,12 +29,26 @@ enum TitleView {
         grid.clear(row: row)
         var x = Columns.marker
         x = grid.write(DisplayWidth.fit("NAME", width: columns.name) + " ", row: row, column: x, style: .bold)
-        if columns.bar > 0 { x = grid.write(DisplayWidth.fit("PROGRESS", width: columns.bar) + " ", row: row, column: x, style: .bold) }
-        if columns.percent > 0 { x = grid.write(DisplayWidth.right("%", width: columns.percent) + " ", row: row, column: x, style: .bold) }
-        if columns.size > 0 { x = grid.write(DisplayWidth.fit("SIZE", width: columns.size) + " ", row: row, column: x, style: .bold) }
-        if columns.speed > 0 { x = grid.write(DisplayWidth.right("SPEED", width: columns.speed) + " ", row: row, column: x, style: .bold) }
-        if columns.eta > 0 { x = grid.write(DisplayWidth.right("ETA", width: columns.eta) + " ", row: row, column: x, style: .bold) }
-        if columns.state > 0 { grid.write(DisplayWidth.fit("STATE", width: columns.state), row: row, column: grid.width - columns.state, style: .bold) }
+        if columns.bar > 0 {
+            x = grid.write(DisplayWidth.fit("PROGRESS", width: columns.bar) + " ", row: row, column: x, style: .bold)
+        }
+        if columns.percent > 0 {
+            x = grid.write(DisplayWidth.right("%", width: columns.percent) + " ", row: row, column: x, style: .bold)
+        }
+        if columns.size > 0 {
+            x = grid.write(DisplayWidth.fit("SIZE", width: columns.size) + " ", row: row, column: x, style: .bold)
+        }
+        if columns.speed > 0 {
+            x = grid.write(DisplayWidth.right("SPEED", width: columns.speed) + " ", row: row, column: x, style: .bold)
+        }
+        if columns.eta > 0 {
+            x = grid.write(DisplayWidth.right("ETA", width: columns.eta) + " ", row: row, column: x, style: .bold)
+        }
+        if columns.state > 0 {
+            grid.write(
+                DisplayWidth.fit("STATE", width: columns.state), row: row, column: grid.width - columns.state,
+                style: .bold)
+        }
     }
 }
 

@@ -10,7 +10,12 @@ public struct Glyphs: Sendable, Equatable {
     public var box: (h: String, v: String, tl: String, tr: String, bl: String, br: String)
 
     public static let unicode = Glyphs(
-        barFull: "█", barPartial: ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"], barEmpty: "░", ellipsis: "…", marker: "▶", down: "↓",
+        barFull: "█",
+        barPartial: ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"],
+        barEmpty: "░",
+        ellipsis: "…",
+        marker: "▶",
+        down: "↓",
         box: ("─", "│", "┌", "┐", "└", "┘")
     )
     public static let ascii = Glyphs(

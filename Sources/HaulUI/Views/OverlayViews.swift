@@ -17,16 +17,23 @@ enum BoxView {
         let border = Style(color: .cyan)
         let inner = width - 2
         let titleText = DisplayWidth.fit(" \(title) ", width: inner, pad: false)
-        grid.write(glyphs.box.tl + titleText + String(repeating: glyphs.box.h, count: max(0, inner - DisplayWidth.of(titleText))) + glyphs.box.tr, row: top, column: left, style: border)
+        grid.write(
+            glyphs.box.tl + titleText
+                + String(repeating: glyphs.box.h, count: max(0, inner - DisplayWidth.of(titleText))) + glyphs.box.tr,
+            row: top, column: left, style: border)
         for i in 0..<(height - 2) {
             let row = top + 1 + i
             grid.write(glyphs.box.v, row: row, column: left, style: border)
             grid.write(String(repeating: " ", count: inner), row: row, column: left + 1, style: .plain)
             let (text, style) = lines[i]
-            grid.write(DisplayWidth.fit(text, width: inner - 2, pad: false, ellipsis: glyphs.ellipsis), row: row, column: left + 2, style: style)
+            grid.write(
+                DisplayWidth.fit(text, width: inner - 2, pad: false, ellipsis: glyphs.ellipsis), row: row,
+                column: left + 2, style: style)
             grid.write(glyphs.box.v, row: row, column: left + width - 1, style: border)
         }
-        grid.write(glyphs.box.bl + String(repeating: glyphs.box.h, count: inner) + glyphs.box.br, row: top + height - 1, column: left, style: border)
+        grid.write(
+            glyphs.box.bl + String(repeating: glyphs.box.h, count: inner) + glyphs.box.br, row: top + height - 1,
+            column: left, style: border)
     }
 }
 
@@ -39,12 +46,18 @@ enum DetailsView {
     /// The lines for `d`, each at most `width` columns (the last line of a value cut to fit).
     static func lines(for d: Download, sample: ProgressSample?, width: Int) -> [(String, Style)] {
         func safe(_ s: String?) -> String { s.map { TerminalText.sanitize($0) } ?? "—" }
-        let size = d.totalBytes.map { "\(Formatting.bytes(d.receivedBytes)) of \(Formatting.bytes($0)) (\(d.receivedBytes) of \($0) bytes)" }
+        let size =
+            d.totalBytes.map {
+                "\(Formatting.bytes(d.receivedBytes)) of \(Formatting.bytes($0)) (\(d.receivedBytes) of \($0) bytes)"
+            }
             ?? "\(Formatting.bytes(d.receivedBytes)) (total unknown)"
         let resumable = d.resumable.map { $0 ? "yes" : "no (the server ignores ranges)" } ?? "unknown yet"
         var fields: [(String, String, Style)] = [
             ("Name", safe(d.displayName), .bold),
-            ("State", "\(d.state.rawValue)\(d.reason.map { " — \(TerminalText.sanitize($0))" } ?? "")", RowView.style(for: d.state)),
+            (
+                "State", "\(d.state.rawValue)\(d.reason.map { " — \(TerminalText.sanitize($0))" } ?? "")",
+                RowView.style(for: d.state)
+            ),
             ("ID", d.id.rawValue, .plain),
             ("URL", safe(Redaction.url(d.url)), .plain),
             ("Final URL", safe(d.finalURL.map(Redaction.url)), .plain),
@@ -52,7 +65,11 @@ enum DetailsView {
             ("Size", size, .plain),
         ]
         if let sample, d.state == .downloading {
-            fields.append(("Speed", "\(Formatting.rate(sample.bytesPerSecond)), ETA \(Formatting.duration(sample.etaSeconds))", .plain))
+            fields.append(
+                (
+                    "Speed", "\(Formatting.rate(sample.bytesPerSecond)), ETA \(Formatting.duration(sample.etaSeconds))",
+                    .plain
+                ))
         }
         fields += [
             ("ETag", safe(d.etag), .plain),
@@ -62,8 +79,16 @@ enum DetailsView {
             ("Last error", safe(d.lastError), d.lastError == nil ? .plain : Style(color: .red)),
             ("Note", safe(d.notice), .plain),
             ("Checksum", d.sha256.map { "sha256 \($0)" } ?? "—", .plain),
-            ("Headers", d.headers.isEmpty ? "—" : TerminalText.sanitize(d.headers.map(Redaction.header).joined(separator: ", ")), .plain),
-            ("Metered", d.allowMetered ? "allowed on metered networks (M toggles)" : "waits for an unmetered network (M allows)", .plain),
+            (
+                "Headers",
+                d.headers.isEmpty
+                    ? "—" : TerminalText.sanitize(d.headers.map(Redaction.header).joined(separator: ", ")), .plain
+            ),
+            (
+                "Metered",
+                d.allowMetered
+                    ? "allowed on metered networks (M toggles)" : "waits for an unmetered network (M allows)", .plain
+            ),
         ]
         var lines: [(String, Style)] = []
         for (label, value, style) in fields {
@@ -73,7 +98,8 @@ enum DetailsView {
                 parts = Array(parts[..<(maxValueLines - 1)]) + [parts[(maxValueLines - 1)...].joined(separator: " ")]
             }
             for (i, part) in parts.enumerated() {
-                let lead = i == 0 ? DisplayWidth.fit(label, width: labelWidth) : String(repeating: " ", count: labelWidth)
+                let lead =
+                    i == 0 ? DisplayWidth.fit(label, width: labelWidth) : String(repeating: " ", count: labelWidth)
                 lines.append((lead + part, style))
             }
         }
@@ -112,20 +138,28 @@ public struct AddForm: Equatable, Sendable {
 /// network while no UI was there.
 enum AwayView {
     static func lines(_ report: AwayReport, glyphs: Glyphs, height: Int) -> [(String, Style)] {
-        let finished = report.count(.finished), failed = report.count(.failed), metered = report.count(.metered)
+        let finished = report.count(.finished)
+        let failed = report.count(.failed)
+        let metered = report.count(.metered)
         var parts: [String] = []
         if finished > 0 { parts.append("\(finished) finished") }
         if failed > 0 { parts.append("\(failed) failed") }
         if metered > 0 { parts.append("\(metered) waiting for an unmetered network") }
         var lines: [(String, Style)] = [(parts.joined(separator: " · "), .bold), ("", .plain)]
         let room = max(1, height - 5)
-        let entries = report.entries.reversed()  // newest first
+        let entries = report.entries.reversed() // newest first
         for entry in entries.prefix(room) {
             let name = TerminalText.sanitize(entry.name)
             switch entry.outcome {
             case .finished: lines.append(("finished  \(name)", RowView.style(for: .finished)))
-            case .failed: lines.append(("failed    \(name) — \(TerminalText.sanitize(entry.reason ?? "failed"))", RowView.style(for: .failed)))
-            case .metered: lines.append(("metered   \(name) (resumes on an unmetered network)", RowView.style(for: .paused)))
+            case .failed:
+                lines.append(
+                    (
+                        "failed    \(name) — \(TerminalText.sanitize(entry.reason ?? "failed"))",
+                        RowView.style(for: .failed)
+                    ))
+            case .metered:
+                lines.append(("metered   \(name) (resumes on an unmetered network)", RowView.style(for: .paused)))
             }
         }
         if entries.count > room { lines.append(("\(glyphs.ellipsis) and \(entries.count - room) more", .dim)) }

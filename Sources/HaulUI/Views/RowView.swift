@@ -12,17 +12,25 @@ enum RowView {
         var x = 0
         x = grid.write(selected ? glyphs.marker + " " : "  ", row: row, column: x, style: .bold)
         let name = TerminalText.sanitize(download.displayName)
-        x = grid.write(DisplayWidth.fit(name, width: c.name, ellipsis: glyphs.ellipsis) + " ", row: row, column: x, style: download.state == .waiting ? .dim : .plain)
+        x = grid.write(
+            DisplayWidth.fit(name, width: c.name, ellipsis: glyphs.ellipsis) + " ", row: row, column: x,
+            style: download.state == .waiting ? .dim : .plain)
 
         let stateWidth = c.state
         let numbersWidth = grid.width - x - (stateWidth + 1)
         if download.state == .failed {
             let reason = TerminalText.sanitize(download.reason ?? "failed")
-            x = grid.write(DisplayWidth.fit(reason, width: max(0, numbersWidth), ellipsis: glyphs.ellipsis) + " ", row: row, column: x, style: base)
+            x = grid.write(
+                DisplayWidth.fit(reason, width: max(0, numbersWidth), ellipsis: glyphs.ellipsis) + " ", row: row,
+                column: x, style: base)
         } else {
             let percent = Formatting.percent(received: download.receivedBytes, total: download.totalBytes)
             if c.bar > 0 {
-                x = grid.write(bar(percent: download.state == .finished ? 100 : percent, received: download.receivedBytes, total: download.totalBytes, width: c.bar, glyphs: glyphs), row: row, column: x, style: Style(color: download.state == .finished ? .green : .cyan))
+                x = grid.write(
+                    bar(
+                        percent: download.state == .finished ? 100 : percent, received: download.receivedBytes,
+                        total: download.totalBytes, width: c.bar, glyphs: glyphs), row: row, column: x,
+                    style: Style(color: download.state == .finished ? .green : .cyan))
                 x += 1
             }
             if c.percent > 0 {
@@ -30,7 +38,8 @@ enum RowView {
                 x = grid.write(DisplayWidth.right(text, width: c.percent) + " ", row: row, column: x, style: .plain)
             }
             if c.size > 0 {
-                x = grid.write(DisplayWidth.fit(sizeText(download), width: c.size) + " ", row: row, column: x, style: .plain)
+                x = grid.write(
+                    DisplayWidth.fit(sizeText(download), width: c.size) + " ", row: row, column: x, style: .plain)
             }
             let live = c.speed + (c.speed > 0 ? 1 : 0) + c.eta + (c.eta > 0 ? 1 : 0)
             if live > 0 {
@@ -38,13 +47,18 @@ enum RowView {
                 case .downloading:
                     if c.speed > 0 {
                         let speed = sample.map { Formatting.rate($0.bytesPerSecond) } ?? ""
-                        x = grid.write(DisplayWidth.right(speed, width: c.speed) + " ", row: row, column: x, style: .plain)
+                        x = grid.write(
+                            DisplayWidth.right(speed, width: c.speed) + " ", row: row, column: x, style: .plain)
                     }
                     if c.eta > 0 {
-                        x = grid.write(DisplayWidth.right(Formatting.duration(sample?.etaSeconds), width: c.eta) + " ", row: row, column: x, style: .plain)
+                        x = grid.write(
+                            DisplayWidth.right(Formatting.duration(sample?.etaSeconds), width: c.eta) + " ", row: row,
+                            column: x, style: .plain)
                     }
                 case .paused:
-                    let why = download.pauseCause == .metered ? "metered net" : download.pauseCause == .diskFull ? "disk full" : "by user"
+                    let why =
+                        download.pauseCause == .metered
+                        ? "metered net" : download.pauseCause == .diskFull ? "disk full" : "by user"
                     x = grid.write(DisplayWidth.right(why, width: live - 1) + " ", row: row, column: x, style: base)
                 case .waiting, .finished, .failed:
                     x += live
@@ -52,7 +66,9 @@ enum RowView {
             }
         }
         if stateWidth > 0 {
-            grid.write(DisplayWidth.fit(stateLabel(download), width: stateWidth), row: row, column: grid.width - stateWidth, style: base)
+            grid.write(
+                DisplayWidth.fit(stateLabel(download), width: stateWidth), row: row, column: grid.width - stateWidth,
+                style: base)
         }
         if selected { grid.restyle(row: row) { $0.reverse = true } }
     }
@@ -79,7 +95,8 @@ enum RowView {
 
     static func sizeText(_ d: Download) -> String {
         if let total = d.totalBytes {
-            return d.state == .finished ? Formatting.bytes(total) : "\(Formatting.bytes(d.receivedBytes))/\(Formatting.bytes(total))"
+            return d.state == .finished
+                ? Formatting.bytes(total) : "\(Formatting.bytes(d.receivedBytes))/\(Formatting.bytes(total))"
         }
         return d.receivedBytes > 0 ? Formatting.bytes(d.receivedBytes) : ""
     }

@@ -25,7 +25,9 @@ enum EngineAccess {
     /// Connects to the owner, else takes the state file. A short-lived command (`haul add`)
     /// holds the lock without serving; that is waited out for up to 10 s (`HAUL_LOCK_WAIT`).
     /// Prints why and throws an exit code when neither works.
-    static func open(_ options: StateOptions, configure: (inout EngineConfiguration) -> Void = { _ in }) async throws -> EngineAccess {
+    static func open(_ options: StateOptions, configure: (inout EngineConfiguration) -> Void = { _ in }) async throws
+        -> EngineAccess
+    {
         do {
             let access = try await attempt(options, configure: configure)
             if case .local(let engine) = access, let message = engine.recoveryMessage { Console.warn(message) }
@@ -37,7 +39,9 @@ enum EngineAccess {
     }
 
     /// ``open(_:configure:)`` without printing (the TUI shows problems itself).
-    static func attempt(_ options: StateOptions, configure: (inout EngineConfiguration) -> Void = { _ in }) async throws(Failure) -> EngineAccess {
+    static func attempt(_ options: StateOptions, configure: (inout EngineConfiguration) -> Void = { _ in })
+        async throws(Failure) -> EngineAccess
+    {
         var configuration = options.engineConfiguration()
         configure(&configuration)
         let patience = options.environment["HAUL_LOCK_WAIT"].flatMap(Double.init) ?? 10

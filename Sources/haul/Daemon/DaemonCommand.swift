@@ -32,17 +32,25 @@ struct DaemonCommand: AsyncParsableCommand {
         let access = try await EngineAccess.open(stateOptions) { $0.recordsAway = true }
         guard case .local(let engine) = access else {
             if case .remote(let owner) = access {
-                Console.error("haul (pid \(owner.pid), \(owner.kind.rawValue)) already runs the downloads of \(stateOptions.statePath)")
+                Console.error(
+                    "haul (pid \(owner.pid), \(owner.kind.rawValue)) already runs the downloads of "
+                        + "\(stateOptions.statePath)"
+                )
             }
             throw ExitStatus.stateUnavailable
         }
         let log: @Sendable (String) -> Void = { Console.error($0) }
-        let host = await EngineHost.start(engine, options: stateOptions, kind: .daemon, onComplete: onComplete, log: log) {
+        let host = await EngineHost.start(
+            engine, options: stateOptions, kind: .daemon, onComplete: onComplete, log: log
+        ) {
             Task { await engine.shutdown() }
         }
         let termination = Signals.onTermination { _ in Task { await engine.shutdown() } }
         defer { termination.cancel() }
-        let logging = Task { await RunReporter(interactive: false, downloads: await engine.allDownloads).consume(await engine.subscribe()) }
+        let logging = Task {
+            await RunReporter(interactive: false, downloads: await engine.allDownloads).consume(
+                await engine.subscribe())
+        }
 
         await engine.start()
         Console.out("haul daemon (pid \(getpid())) serving \(stateOptions.statePath) on \(host.server.location.path)")

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import HaulRemote
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Starts `haul daemon` in a session of its own to take the downloads over from a TUI that is
 /// quitting, and waits until it serves the state file.
@@ -13,7 +14,8 @@ enum DaemonLauncher {
 
     /// Returns the daemon's pid once its socket answers (the caller has released the state file).
     static func launch(_ options: StateOptions, onComplete: String?) async throws -> pid_t {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var arguments = [executable, "daemon", "--exit-when-idle", "--state", options.statePath]
         if let onComplete { arguments += ["--on-complete", onComplete] }
         let log = DaemonLog.path(statePath: options.statePath)

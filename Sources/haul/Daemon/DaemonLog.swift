@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The log a daemon started by the UI writes to, beside the state file. Every launch appends to

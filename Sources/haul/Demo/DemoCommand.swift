@@ -7,14 +7,17 @@ import HaulStore
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Try haul without the internet: serves generated files on loopback and opens the UI with them queued.",
+        abstract:
+            "Try haul without the internet: serves generated files on loopback and opens the UI with them queued.",
         discussion: "Uses a throw-away state file and download directory under /tmp; your own list is not touched."
     )
 
     @Option(name: .long, help: "How many downloads to queue.")
     var count = 24
 
-    @Option(name: .long, help: ArgumentHelp("Per-download speed limit of the demo server, e.g. 300K or 1M.", valueName: "rate"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Per-download speed limit of the demo server, e.g. 300K or 1M.", valueName: "rate"))
     var rate = "400K"
 
     func run() async throws {
@@ -44,7 +47,8 @@ struct DemoCommand: AsyncParsableCommand {
         // The demo server ends with this process, so nothing is offered to go on in the background.
         _ = try await TUIApp.present(
             inbox: UIInbox(), environment: environment,
-            startMessage: "demo: \(files.count) downloads from 127.0.0.1:\(server.port) into \(downloadDirectory)", asksToKeepRunning: false
+            startMessage: "demo: \(files.count) downloads from 127.0.0.1:\(server.port) into \(downloadDirectory)",
+            asksToKeepRunning: false
         ) { engine }
         await engine.shutdown()
         Console.out("demo files are in \(downloadDirectory)")
@@ -52,13 +56,20 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// A mix of sizes and names, including wide (CJK) names and two broken links.
     static func catalogue(count: Int) -> [DemoServer.File] {
-        let names = ["debian-12.9.0-amd64-netinst.iso", "ubuntu-24.04-desktop.iso", "linux-6.12.tar.xz", "swift-6.3.1.tar.gz",
-                     "podcast-episode-142.mp3", "holiday-photos.zip", "dataset-2026.csv.gz", "firmware.bin", "report.pdf",
-                     "lecture-07.mp4", "backup-2026-11-20.tar", "fonts.zip"]
+        let names = [
+            "debian-12.9.0-amd64-netinst.iso", "ubuntu-24.04-desktop.iso", "linux-6.12.tar.xz", "swift-6.3.1.tar.gz",
+            "podcast-episode-142.mp3", "holiday-photos.zip", "dataset-2026.csv.gz", "firmware.bin", "report.pdf",
+            "lecture-07.mp4", "backup-2026-11-20.tar", "fonts.zip",
+        ]
         var files: [DemoServer.File] = []
         for i in 0..<count {
             switch i {
-            case 3: files.append(.init(path: "/doc-\(i)", size: 2_500_000 + i * 1000, disposition: "attachment; filename*=UTF-8''%E6%97%A5%E6%9C%AC%E8%AA%9E%E3%81%AE%E8%B3%87%E6%96%99.pdf"))
+            case 3:
+                files.append(
+                    .init(
+                        path: "/doc-\(i)", size: 2_500_000 + i * 1000,
+                        disposition:
+                            "attachment; filename*=UTF-8''%E6%97%A5%E6%9C%AC%E8%AA%9E%E3%81%AE%E8%B3%87%E6%96%99.pdf"))
             case 7: files.append(.init(path: "/expired-\(i).zip", size: 0, status: 410))
             case 11: files.append(.init(path: "/missing-\(i).iso", size: 0, status: 404))
             default:

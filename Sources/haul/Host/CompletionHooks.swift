@@ -17,7 +17,8 @@ final class CompletionHooks: Sendable {
         self.command = command
         self.environment = environment
         self.log = log
-        notify = environment["HAUL_NO_NOTIFY"] == nil && ProcessLauncher.isInstalled("notify-send", environment: environment)
+        notify =
+            environment["HAUL_NO_NOTIFY"] == nil && ProcessLauncher.isInstalled("notify-send", environment: environment)
     }
 
     var isActive: Bool { command != nil || notify }
@@ -33,7 +34,8 @@ final class CompletionHooks: Sendable {
             defer { flushing?.cancel() }
             for await event in attachment.events {
                 guard case .updated(let download) = event, download.state == .finished,
-                      let path = download.path, finished.insert(download.id).inserted else { continue }
+                    let path = download.path, finished.insert(download.id).inserted
+                else { continue }
                 completed(download, path: path)
             }
         }
@@ -45,7 +47,12 @@ final class CompletionHooks: Sendable {
             do {
                 let pid = try ProcessLauncher.spawn(command + [path], environment: environment)
                 ProcessLauncher.reap(pid) { status in
-                    if status != 0 { log("--on-complete \(TerminalText.sanitize(command[0])) exited with \(status) for \(download.id)") }
+                    if status != 0 {
+                        log(
+                            "--on-complete \(TerminalText.sanitize(command[0])) exited with \(status) for "
+                                + "\(download.id)"
+                        )
+                    }
                 }
             } catch {
                 log("--on-complete: \(error.description)")
@@ -71,7 +78,9 @@ final class CompletionHooks: Sendable {
         guard !names.isEmpty else { return }
         let title = names.count == 1 ? "Download finished" : "\(names.count) downloads finished"
         let body = names.prefix(5).joined(separator: "\n") + (names.count > 5 ? "\n…" : "")
-        if let pid = try? ProcessLauncher.spawn(["notify-send", "--app-name=haul", title, body], environment: environment) {
+        if let pid = try? ProcessLauncher.spawn(
+            ["notify-send", "--app-name=haul", title, body], environment: environment)
+        {
             ProcessLauncher.reap(pid)
         }
     }

@@ -18,7 +18,9 @@ final class EngineHost: Sendable {
         _ engine: Engine, options: StateOptions, kind: HostKind, onComplete: [String]?,
         log: @escaping @Sendable (String) -> Void, onShutdownRequest: @escaping @Sendable () -> Void = {}
     ) async -> EngineHost {
-        let server = EngineServer(engine: engine, location: options.socketLocation, kind: kind, log: log, onShutdownRequest: onShutdownRequest)
+        let server = EngineServer(
+            engine: engine, location: options.socketLocation, kind: kind, log: log, onShutdownRequest: onShutdownRequest
+        )
         do {
             try server.start()
         } catch {
@@ -47,10 +49,13 @@ final class EngineHost: Sendable {
 
 /// `--on-complete`, shared by the commands that run downloads.
 struct HookOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "A command run for each finished download with the file's path as its last argument, e.g. 'mpv --fs'. Run directly, not through a shell.",
-        valueName: "command"
-    ))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A command run for each finished download with the file's path as its last argument, e.g. 'mpv --fs'. "
+                + "Run directly, not through a shell.",
+            valueName: "command"
+        ))
     var onComplete: String?
 
     func words() throws -> [String]? {

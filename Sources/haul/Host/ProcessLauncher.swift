@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Starts programs directly (never through a shell) with an empty signal mask, default
 /// signal dispositions and no descriptors but 0–2, so a child never holds haul's sockets
@@ -45,8 +46,7 @@ enum ProcessLauncher {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var child = pid_t()
         let result = posix_spawnp(&child, arguments[0], &actions, &attributes, argv, envp)
@@ -77,7 +77,8 @@ enum ProcessLauncher {
     /// Without it, haul's own descriptors are close-on-exec anyway.
     private static func closeDescriptors(from first: Int32, in actions: inout posix_spawn_file_actions_t) {
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return }
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return }
         _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, first)
     }
 }

@@ -24,13 +24,14 @@ struct FrameTrace {
         static func now() -> Clocks {
             let usage = Self.threadUsage()
             return Clocks(
-                wall: MonotonicClock.seconds(), threadCPU: MonotonicClock.threadCPUSeconds(), steal: Self.stealSeconds(),
+                wall: MonotonicClock.seconds(), threadCPU: MonotonicClock.threadCPUSeconds(),
+                steal: Self.stealSeconds(),
                 faults: usage.ru_minflt + usage.ru_majflt, waits: usage.ru_nvcsw, preemptions: usage.ru_nivcsw
             )
         }
 
         private static func threadUsage() -> rusage {
-            let rusageThread: Int32 = 1  // RUSAGE_THREAD (Linux): Swift's Glibc module leaves it out
+            let rusageThread: Int32 = 1 // RUSAGE_THREAD (Linux): Swift's Glibc module leaves it out
             var usage = rusage()
             guard getrusage(rusageThread, &usage) == 0 else { return rusage() }
             return usage
@@ -82,7 +83,9 @@ struct FrameTrace {
         let (wall, cpu) = (end.wall - start.wall, end.threadCPU - start.threadCPU)
         durations.append(wall)
         cpuTimes.append(cpu)
-        let note = "\(what),cpu_ms=\(Self.ms(cpu)),steal_ms=\(Self.ms(end.steal - start.steal)),faults=\(end.faults - start.faults)"
+        let note =
+            "\(what),cpu_ms=\(Self.ms(cpu)),steal_ms=\(Self.ms(end.steal - start.steal))"
+            + ",faults=\(end.faults - start.faults)"
             + ",waits=\(end.waits - start.waits),preemptions=\(end.preemptions - start.preemptions)"
         slowestWall.offer(wall, note)
         slowestCPU.offer(cpu, note)
@@ -93,11 +96,14 @@ struct FrameTrace {
         func percentiles(_ values: [Double]) -> (p50: Double?, p99: Double?, max: Double?) {
             let sorted = values.sorted()
             guard !sorted.isEmpty else { return (nil, nil, nil) }
-            return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))], sorted.last)
+            return (
+                sorted[sorted.count / 2], sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))], sorted.last
+            )
         }
         let wall = percentiles(durations)
         let cpu = percentiles(cpuTimes)
-        let text = "first_frame_ms=\(Self.ms(firstFrame)) list_ms=\(Self.ms(listFrame)) frames=\(durations.count) "
+        let text =
+            "first_frame_ms=\(Self.ms(firstFrame)) list_ms=\(Self.ms(listFrame)) frames=\(durations.count) "
             + "p50_ms=\(Self.ms(wall.p50)) p99_ms=\(Self.ms(wall.p99)) max_ms=\(Self.ms(wall.max)) "
             + "cpu_p50_ms=\(Self.ms(cpu.p50)) cpu_p99_ms=\(Self.ms(cpu.p99)) cpu_max_ms=\(Self.ms(cpu.max)) "
             + "slowest=\(slowestWall.note) slowest_cpu=\(slowestCPU.note)\n"

@@ -22,7 +22,9 @@ enum TUIApp {
         let exit = try await present(inbox: inbox, environment: options.environment) {
             switch try await EngineAccess.attempt(options) {
             case .local(let engine):
-                let host = await EngineHost.start(engine, options: options, kind: .tui, onComplete: onComplete) { inbox.push(.report($0, isError: true)) }
+                let host = await EngineHost.start(engine, options: options, kind: .tui, onComplete: onComplete) {
+                    inbox.push(.report($0, isError: true))
+                }
                 opened.withLock { $0 = .local(host) }
                 if let message = engine.recoveryMessage { inbox.push(.report(message, isError: true)) }
                 await engine.start()
@@ -51,7 +53,10 @@ enum TUIApp {
     /// Says so and fails when stdin or stdout is not a terminal.
     static func requireTerminal() throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            Console.error("the full-screen UI needs a terminal on stdin and stdout; in scripts use 'haul add', 'haul run' and 'haul ls'")
+            Console.error(
+                "the full-screen UI needs a terminal on stdin and stdout; in scripts use 'haul add', 'haul run' and "
+                    + "'haul ls'"
+            )
             throw ExitStatus.badInput
         }
     }
@@ -74,7 +79,11 @@ enum TUIApp {
                     // The haul this UI was attached to went away (killed, or `haul daemon --stop`)
                     // while the UI stays open: the UI takes the downloads over and goes on.
                     guard let owner = engine as? RemoteEngine, !Task.isCancelled else { break }
-                    inbox.push(.report("the haul serving the downloads (pid \(owner.pid)) stopped; this window carries on with them", isError: true))
+                    inbox.push(
+                        .report(
+                            "the haul serving the downloads (pid \(owner.pid)) stopped; this window carries on with "
+                                + "them",
+                            isError: true))
                     engine = try await open()
                 }
                 inbox.push(.engineStopped)
@@ -100,7 +109,8 @@ enum TUIApp {
                 let size = terminal.size
                 let controller = TUIController(
                     downloads: [], width: size.width, height: size.height,
-                    defaultDirectory: directory, home: home, unicode: terminal.unicode, asksToKeepRunning: asksToKeepRunning
+                    defaultDirectory: directory, home: home, unicode: terminal.unicode,
+                    asksToKeepRunning: asksToKeepRunning
                 )
                 controller.beginLoading()
                 if let startMessage { controller.report(startMessage, isError: true) }
@@ -127,15 +137,24 @@ enum TUIApp {
         case .quit(.background):
             do {
                 let pid = try await DaemonLauncher.launch(options, onComplete: hooks.onComplete)
-                Console.out("haul: \(keepGoing) download(s) continue in the background (haul daemon, pid \(pid)); open haul to see them, 'haul daemon --stop' stops them")
+                Console.out(
+                    "haul: \(keepGoing) download(s) continue in the background (haul daemon, pid \(pid)); open haul "
+                        + "to see them, 'haul daemon --stop' stops them"
+                )
             } catch {
-                Console.error("could not start the background daemon: \(error); the downloads are saved and resume the next time you open haul or run 'haul run'")
+                Console.error(
+                    "could not start the background daemon: \(error); the downloads are saved and resume the next "
+                        + "time you open haul or run 'haul run'"
+                )
                 throw ExitStatus.stateUnavailable
             }
         case .quit(.pause):
             Console.out("haul: paused; 'haul resume --all' or P in haul resumes")
         case .quit(.leave), .signal, .ownerStopped, .failed:
-            if keepGoing > 0 { Console.out("haul: \(keepGoing) download(s) saved; they resume the next time you open haul or run 'haul run'") }
+            if keepGoing > 0 {
+                Console.out(
+                    "haul: \(keepGoing) download(s) saved; they resume the next time you open haul or run 'haul run'")
+            }
         }
     }
 
@@ -153,9 +172,15 @@ enum TUIApp {
         case .quit(.background), .quit(.leave), .signal, .failed:
             let running = (try? await owner.snapshot().downloads.filter(TUIController.keepsGoing).count) ?? 0
             owner.close()
-            if running > 0 { Console.out("haul: \(running) download(s) continue in the background (haul \(owner.kind.rawValue), pid \(owner.pid))") }
+            if running > 0 {
+                Console.out(
+                    "haul: \(running) download(s) continue in the background (haul \(owner.kind.rawValue), pid "
+                        + "\(owner.pid))"
+                )
+            }
         case .ownerStopped:
-            Console.error("the haul serving the downloads (pid \(owner.pid)) stopped; nothing is lost: open haul again to go on")
+            Console.error(
+                "the haul serving the downloads (pid \(owner.pid)) stopped; nothing is lost: open haul again to go on")
         }
     }
 

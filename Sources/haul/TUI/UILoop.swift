@@ -27,7 +27,7 @@ final class UILoop {
 
     /// Runs until the user quits, a signal asks to stop, or the engine's owner goes away.
     func run() -> UIExit {
-        Thread.current.name = "haul-ui"  // Foundation sets the pthread name too: the benchmark finds the UI thread by it
+        Thread.current.name = "haul-ui" // Foundation sets the pthread name too: the benchmark finds the UI thread by it
         var lastFrame = 0.0
         var trace = FrameTrace(path: ProcessInfo.processInfo.environment["HAUL_TRACE"])
         defer { trace.write() }
@@ -84,7 +84,8 @@ final class UILoop {
                     lastFrame = now
                     if let start {
                         let keys = inputs.keyNames.isEmpty ? "" : "(\(inputs.keyNames.joined(separator: "+")))"
-                        let what = "\(controller.lastFrameWork.summary),keys=\(inputs.keys)\(keys),events=\(inputs.events)"
+                        let what =
+                            "\(controller.lastFrameWork.summary),keys=\(inputs.keys)\(keys),events=\(inputs.events)"
                         trace.frame(from: start, to: FrameTrace.Clocks.now(), showsList: listArrived, what: what)
                     }
                     inputs = (0, [], 0)
@@ -132,7 +133,7 @@ final class UILoop {
 
     private func handle(_ key: Key) {
         if engine == nil, key != .resize {
-            if key == .control("c") || key == .character("q") {  // leaving while loading: nothing to ask yet
+            if key == .control("c") || key == .character("q") { // leaving while loading: nothing to ask yet
                 running = false
                 exit = .quit(.leave)
             } else {
@@ -187,7 +188,7 @@ enum UIExit: Sendable, Equatable {
 
 /// When the process started (close enough: the first line of `main`).
 enum ProcessClock {
-    nonisolated(unsafe) static var start = 0.0  // set once at the top of main, before any thread exists
+    nonisolated(unsafe) static var start = 0.0 // set once at the top of main, before any thread exists
 }
 
 enum MonotonicClock {

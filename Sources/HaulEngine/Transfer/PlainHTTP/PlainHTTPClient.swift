@@ -97,7 +97,8 @@ final class PlainHTTPClient: Sendable {
             let sink = makeSink(channel.eventLoop)
             channel.eventLoop.execute {
                 do {
-                    try channel.pipeline.syncOperations.handler(type: PlainHTTPHandler.self).start(request, reused: reused, sink: sink)
+                    try channel.pipeline.syncOperations.handler(type: PlainHTTPHandler.self).start(
+                        request, reused: reused, sink: sink)
                 } catch {
                     sink.fail(error)
                 }
@@ -148,15 +149,19 @@ final class PlainHTTPClient: Sendable {
             .connectTimeout(connectTimeout)
             .channelOption(.autoRead, value: false)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-            .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize))
+            .channelOption(
+                .recvAllocator,
+                value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize)
+            )
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addPlainHTTPHandlers(PlainHTTPHandler(
-                        stallTimeout: stallTimeout,
-                        idleTimeout: idleTimeout,
-                        onReusable: { [weak self] channel in self?.keep(channel, for: endpoint) },
-                        onClosed: { [weak self] channel in self?.forget(channel, for: endpoint) }
-                    ))
+                    try channel.pipeline.syncOperations.addPlainHTTPHandlers(
+                        PlainHTTPHandler(
+                            stallTimeout: stallTimeout,
+                            idleTimeout: idleTimeout,
+                            onReusable: { [weak self] channel in self?.keep(channel, for: endpoint) },
+                            onClosed: { [weak self] channel in self?.forget(channel, for: endpoint) }
+                        ))
                 }
             }
         // An IP address needs no resolver (whose lookup runs on another thread and back). Its
@@ -167,7 +172,8 @@ final class PlainHTTPClient: Sendable {
         do {
             return (try await bootstrap.connect(to: address).get(), false)
         } catch let error as IOError {
-            throw TransferError.cannotConnect(host: endpoint.host, port: endpoint.port, TransferError.describe(errno: error.errnoCode))
+            throw TransferError.cannotConnect(
+                host: endpoint.host, port: endpoint.port, TransferError.describe(errno: error.errnoCode))
         } catch ChannelError.connectTimeout {
             throw TransferError.cannotConnect(host: endpoint.host, port: endpoint.port, "connection timed out")
         }

@@ -42,7 +42,10 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     private var watchdog: Scheduled<Void>?
     private var watchdogDeadline = NIODeadline.distantFuture
 
-    init(stallTimeout: TimeAmount, idleTimeout: TimeAmount, onReusable: @escaping (Channel) -> Void, onClosed: @escaping (Channel) -> Void) {
+    init(
+        stallTimeout: TimeAmount, idleTimeout: TimeAmount, onReusable: @escaping (Channel) -> Void,
+        onClosed: @escaping (Channel) -> Void
+    ) {
         self.stallTimeout = stallTimeout
         self.idleTimeout = idleTimeout
         self.onReusable = onReusable

@@ -14,15 +14,17 @@ extension PlainHTTPClient {
         _ = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton.any())
         let channel = EmbeddedChannel()
         defer { _ = try? channel.finish() }
-        let handler = PlainHTTPHandler(stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in }, onClosed: { _ in })
+        let handler = PlainHTTPHandler(
+            stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in }, onClosed: { _ in })
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: ["Host": "localhost"])
         guard (try? channel.pipeline.syncOperations.addPlainHTTPHandlers(handler)) != nil,
-              let request = try? PlainRequest(head),
-              (try? channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()) != nil
+            let request = try? PlainRequest(head),
+            (try? channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()) != nil
         else { return }
         let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: Throttle(), progressInterval: 60)
         handler.start(request, reused: false, sink: sink)
-        _ = try? channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nETag: \"w\"\r\n\r\nw"))
+        _ = try? channel.writeInbound(
+            ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nETag: \"w\"\r\n\r\nw"))
         sink.discard()
     }
 }

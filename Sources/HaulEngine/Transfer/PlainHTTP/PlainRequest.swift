@@ -23,14 +23,18 @@ struct PlainRequest: Sendable {
         // capacity and uniqueness on every call (~230 instructions for each separator).
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
-        guard bytes.append(head.method.rawValue, ifAll: HTTPSyntax.isTokenByte) else { throw Invalid(description: "invalid request method") }
+        guard bytes.append(head.method.rawValue, ifAll: HTTPSyntax.isTokenByte) else {
+            throw Invalid(description: "invalid request method")
+        }
         bytes.append(UInt8(ascii: " "))
         guard bytes.append(head.uri, ifAll: { $0 > 0x20 && $0 != 0x7F }) else {
             throw Invalid(description: "invalid characters in the request target")
         }
         bytes.append(head.version == .http1_0 ? " HTTP/1.0\r\n" : " HTTP/1.1\r\n")
         for (name, value) in head.headers {
-            guard bytes.append(name, ifAll: HTTPSyntax.isTokenByte) else { throw Invalid(description: "invalid request header name") }
+            guard bytes.append(name, ifAll: HTTPSyntax.isTokenByte) else {
+                throw Invalid(description: "invalid request header name")
+            }
             bytes.append(": ")
             guard value.isEmpty || bytes.append(value, ifAll: HTTPSyntax.isFieldValueByte) else {
                 throw Invalid(description: "control characters in request header '\(name)'")

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import HaulCore
 import NIOCore
 import NIOHTTP1
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reads the responses of one HTTP/1.1 connection from the bytes it receives (RFC 9112), one
 /// response per request sent: the head, the body in the pieces it arrived in (with chunked
@@ -101,7 +102,9 @@ struct PlainResponseParser {
             switch state {
             case .idle:
                 // Anything a server sends with no request waiting for it is not a response.
-                guard unread.readableBytes == 0 else { throw Self.malformed("data arrived with no request outstanding") }
+                guard unread.readableBytes == 0 else {
+                    throw Self.malformed("data arrived with no request outstanding")
+                }
                 return nil
             case .head(let bodiless, let scanned):
                 guard let length = try headLength(scanned: scanned) else {
@@ -109,7 +112,7 @@ struct PlainResponseParser {
                     return nil
                 }
                 guard let head = try readHead(length: length, bodiless: bodiless) else {
-                    state = .head(bodiless: bodiless, scanned: 0)  // an informational response, skipped
+                    state = .head(bodiless: bodiless, scanned: 0) // an informational response, skipped
                     continue
                 }
                 return .head(head)
@@ -163,7 +166,9 @@ struct PlainResponseParser {
                 i = base.distance(to: UnsafeRawPointer(lineFeed))
                 // A line ends here; the head ends if the next line is empty ("\n" or "\r\n").
                 if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\n") { return i + 2 }
-                if i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\r"), bytes[i + 2] == UInt8(ascii: "\n") { return i + 3 }
+                if i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\r"), bytes[i + 2] == UInt8(ascii: "\n") {
+                    return i + 3
+                }
                 i += 1
             }
             return nil
@@ -236,15 +241,21 @@ struct PlainResponseParser {
                 throw malformed("an invalid header name")
             }
             let value = trimmed(head, colon + 1..<line.upperBound)
-            guard all(head, value, HTTPSyntax.isFieldValueByte) else { throw malformed("control characters in a header value") }
+            guard all(head, value, HTTPSyntax.isFieldValueByte) else {
+                throw malformed("control characters in a header value")
+            }
             let name = UnsafeRawBufferPointer(rebasing: head[line.lowerBound..<colon])
             if isName(name, "content-length") {
                 let length = try contentLength(head, value)
-                guard parsed.contentLength == nil || parsed.contentLength == length else { throw malformed("conflicting Content-Length values") }
+                guard parsed.contentLength == nil || parsed.contentLength == length else {
+                    throw malformed("conflicting Content-Length values")
+                }
                 parsed.contentLength = length
             } else if isName(name, "transfer-encoding") {
                 var codings = parsed.transferCodings ?? []
-                try forEachListElement(head, value) { codings.append(String(decoding: $0.map(ASCIIText.lowercased), as: UTF8.self)) }
+                try forEachListElement(head, value) {
+                    codings.append(String(decoding: $0.map(ASCIIText.lowercased), as: UTF8.self))
+                }
                 parsed.transferCodings = codings
             } else if isName(name, "connection") {
                 try forEachListElement(head, value) { option in
@@ -263,15 +274,19 @@ struct PlainResponseParser {
     }
 
     /// `HTTP/1.x SP 3DIGIT [SP reason]`; the reason is not kept.
-    private static func parseStatusLine(_ head: UnsafeRawBufferPointer, _ line: Range<Int>) throws(TransferError) -> (HTTPVersion, Int) {
+    private static func parseStatusLine(_ head: UnsafeRawBufferPointer, _ line: Range<Int>) throws(TransferError) -> (
+        HTTPVersion, Int
+    ) {
         let s = line.lowerBound
         let name: StaticString = "HTTP/1."
         guard line.count >= 12, (0..<7).allSatisfy({ head[s + $0] == name.utf8Start[$0] }),
-              let minor = digit(head[s + 7]), head[s + 8] == UInt8(ascii: " "),
-              let hundreds = digit(head[s + 9]), let tens = digit(head[s + 10]), let ones = digit(head[s + 11]), hundreds > 0
+            let minor = digit(head[s + 7]), head[s + 8] == UInt8(ascii: " "),
+            let hundreds = digit(head[s + 9]), let tens = digit(head[s + 10]), let ones = digit(head[s + 11]),
+            hundreds > 0
         else { throw malformed("invalid status line") }
         if line.count > 12 {
-            guard head[s + 12] == UInt8(ascii: " "), all(head, s + 12..<line.upperBound, HTTPSyntax.isFieldValueByte) else {
+            guard head[s + 12] == UInt8(ascii: " "), all(head, s + 12..<line.upperBound, HTTPSyntax.isFieldValueByte)
+            else {
                 throw malformed("invalid status line")
             }
         }
@@ -298,7 +313,9 @@ struct PlainResponseParser {
     }
 
     /// A Content-Length value: a decimal count, or a list of the same count repeated.
-    private static func contentLength(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>) throws(TransferError) -> Int64 {
+    private static func contentLength(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>) throws(TransferError)
+        -> Int64
+    {
         var length: Int64?
         var start = value.lowerBound
         while start <= value.upperBound {
@@ -331,7 +348,9 @@ struct PlainResponseParser {
             while end < value.upperBound, bytes[end] != UInt8(ascii: ",") { end += 1 }
             let token = trimmed(bytes, start..<end)
             if !token.isEmpty {
-                guard all(bytes, token, HTTPSyntax.isTokenByte) else { throw malformed("an invalid list in a header value") }
+                guard all(bytes, token, HTTPSyntax.isTokenByte) else {
+                    throw malformed("an invalid list in a header value")
+                }
                 body(UnsafeRawBufferPointer(rebasing: bytes[token]))
             }
             start = end + 1
@@ -411,7 +430,7 @@ private struct LineReader {
     mutating func next() throws(TransferError) -> Range<Int>? {
         // memchr: a byte loop cost ~10 instructions a byte here, for every byte of every head.
         guard position < bytes.count, let base = bytes.baseAddress,
-              let found = memchr(base + position, Int32(UInt8(ascii: "\n")), bytes.count - position)
+            let found = memchr(base + position, Int32(UInt8(ascii: "\n")), bytes.count - position)
         else { return nil }
         let start = position
         var end = base.distance(to: UnsafeRawPointer(found))
