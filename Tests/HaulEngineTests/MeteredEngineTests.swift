@@ -160,7 +160,7 @@ final class MeteredEngineTests: EngineTestCase {
     }
 
     /// The cap holds across many small files, whether a body is written as it arrives or had
-    /// arrived whole before its task chose to write it (`PlainHTTPHandlerTests` pins the latter).
+    /// arrived whole before its task chose to write it (`CleartextConnectionHandlerTests` pins the latter).
     func testSpeedCapHoldsForManySmallFiles() async throws {
         let engine = try makeEngine()
         try await engine.perform(.setMeteredMode(.on))

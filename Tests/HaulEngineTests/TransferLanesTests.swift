@@ -80,10 +80,10 @@ final class TransferLanesTests: XCTestCase {
         let www = dir.subdirectory("www")
         try TestFiles.random(www + "/a.bin", size: 5000)
         let nginx = try await NginxServer(root: www, workDirectory: dir.subdirectory("nginx"))
-        let client = PlainHTTPClient(
+        let client = CleartextHTTPClient(
             group: group, connectTimeout: 5, stallTimeout: 5, idleTimeout: 5, readSize: 64 * 1024)
         let lanes = TransferLanes(group: group)
-        let target = try XCTUnwrap(PlainHTTPClient.Target(url: nginx.url("a.bin")))
+        let target = try XCTUnwrap(CleartextHTTPClient.Target(url: nginx.url("a.bin")))
         let onItsLoop = Mutex<[Bool]>([])
         // Rounds of two requests at once, one per lane: the first round makes a connection on
         // each loop, the later ones find the idle connection of their own loop.

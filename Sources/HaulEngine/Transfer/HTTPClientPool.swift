@@ -6,27 +6,27 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// The HTTP clients the engine uses: `PlainHTTPClient` for plain `http://` without a proxy, and
+/// The HTTP clients the engine uses: `CleartextHTTPClient` for plain `http://` without a proxy, and
 /// AsyncHTTPClient for the rest (one direct, one per proxy from the environment).
 ///
-/// Every client reads in large chunks (FIELD-NOTES: 256 KiB reads made AsyncHTTPClient faster
-/// than curl), follows no redirects itself (the engine checks each hop) and detects stalls.
-/// AsyncHTTPClient decodes gzip/deflate a server sends unasked (the plain client leaves those to it)
-/// and uses its read timeout as the stall detector.
+/// Every client reads in large chunks (NIO's default reads are too small for a large file; see
+/// docs/PERFORMANCE.md), follows no redirects itself (the engine checks each hop) and detects
+/// stalls. AsyncHTTPClient decodes gzip/deflate a server sends unasked (the cleartext client
+/// leaves those to it) and uses its read timeout as the stall detector.
 ///
 /// An AsyncHTTPClient is made the first time a URL needs it: a run of plain `http://` downloads
-/// never pays for one (its setup was a tenth of an idle `haul run`).
+/// never pays for its set-up.
 final class HTTPClientPool: Sendable {
     private let configuration: EngineConfiguration
     /// AsyncHTTPClients made so far, by proxy (nil: direct).
     private let clients = Mutex<[ProxyEnvironment.Endpoint?: HTTPClient]>([:])
-    private let plain: PlainHTTPClient
+    private let cleartext: CleartextHTTPClient
     /// The event loops transfers run on, as task executors.
     let lanes = TransferLanes(group: MultiThreadedEventLoopGroup.singleton)
 
     init(configuration: EngineConfiguration) {
         self.configuration = configuration
-        plain = PlainHTTPClient(
+        cleartext = CleartextHTTPClient(
             group: MultiThreadedEventLoopGroup.singleton,
             connectTimeout: configuration.connectTimeout,
             stallTimeout: configuration.stallTimeout,
@@ -36,23 +36,22 @@ final class HTTPClientPool: Sendable {
     }
 
     /// Starts NIO's event loops on another thread, so that a command about to run downloads
-    /// has them ready by the time its state is read (~0.4 ms of threads and epoll set-up off
-    /// the path to the first request), and runs a made-up exchange through the plain client's
-    /// handlers there (see ``PlainHTTPClient/warmUp()``).
+    /// has them ready by the time its state is read.
     static func warmUp() {
         DispatchQueue.global().async {
             _ = MultiThreadedEventLoopGroup.singleton
-            PlainHTTPClient.warmUp()
         }
     }
 
-    /// The lean client, with where to send, when `url` is plain HTTP that no proxy applies to.
+    /// The cleartext client, with where to send, when `url` is plain HTTP that no proxy applies to.
     /// `parts`, when given, is `url` already split.
-    func plainClient(for url: String, parts: URLParts? = nil) -> (PlainHTTPClient, PlainHTTPClient.Target)? {
+    func cleartextClient(for url: String, parts: URLParts? = nil) -> (CleartextHTTPClient, CleartextHTTPClient.Target)?
+    {
         guard configuration.proxies.endpoint(for: url) == nil else { return nil }
-        let target = if let parts { PlainHTTPClient.Target(parts: parts) } else { PlainHTTPClient.Target(url: url) }
+        let target =
+            if let parts { CleartextHTTPClient.Target(parts: parts) } else { CleartextHTTPClient.Target(url: url) }
         guard let target else { return nil }
-        return (plain, target)
+        return (cleartext, target)
     }
 
     func client(for url: String) -> HTTPClient {
@@ -70,7 +69,7 @@ final class HTTPClientPool: Sendable {
     /// TLS handshake is the whole connect timeout (15 s after Ctrl-C). Past that the attempt is
     /// left to end on its own; the engine is stopping and nothing of it is used again.
     func shutdown(patience: Duration = .seconds(1)) async {
-        await plain.shutdown()
+        await cleartext.shutdown()
         let made = clients.withLock { Array($0.values) }
         guard !made.isEmpty else { return }
         _ = await TimeLimit.run(patience) {

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 
-/// AsyncHTTPClient (TLS and proxies) delivers its response to the same sink as `PlainHTTPClient`.
+/// AsyncHTTPClient (TLS and proxies) delivers its response to the same sink as `CleartextHTTPClient`.
 extension ResponseSink: HTTPClientResponseDelegate {
     typealias Response = Int64
 

@@ -6,7 +6,7 @@ import Synchronization
 /// Receives one response for a transfer: hands the head to the transfer's task, then writes the
 /// body into the `.part` file as it arrives.
 ///
-/// An HTTP client (`PlainHTTPClient`, or AsyncHTTPClient through the delegate adapter) calls the
+/// An HTTP client (`CleartextHTTPClient`, or AsyncHTTPClient through the delegate adapter) calls the
 /// `receive…`, `finish` and `fail` methods on `loop`. While the task decides what to do with the
 /// head, up to ``readAhead`` bytes of the body are read and kept; the client reads no more until
 /// the task has chosen (`startWriting` or `discard`). A small file has then usually arrived whole,

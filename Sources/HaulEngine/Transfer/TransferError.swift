@@ -46,6 +46,8 @@ struct TransferError: Error, CustomStringConvertible {
             return .transient("HTTP error: \(e)")
         case let e as IOError:
             return .transient(describe(errno: e.errnoCode))
+        case is CleartextConnectionHandler.RefusedRequest:
+            return .permanent("a request header holds a line break or another character HTTP does not allow")
         case let e as HTTPParserError:
             if case .invalidEOFState = e { return .transient("the connection closed before the body was complete") }
             // A server that sends garbage once will send it again: no retries.

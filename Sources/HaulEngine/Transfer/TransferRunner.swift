@@ -236,12 +236,12 @@ struct TransferRunner: Sendable {
         }
     }
 
-    /// Sends one GET: plain HTTP without a proxy on `PlainHTTPClient`, the rest (and a plain
+    /// Sends one GET: plain HTTP without a proxy on `CleartextHTTPClient`, the rest (and a plain
     /// response whose body is encoded, which that client does not decode) on AsyncHTTPClient.
     private func send(_ url: String, parts: URLParts?, headers: HTTPHeaders) async throws -> Response {
         let throttle = throttle
         let progressInterval = configuration.progressInterval
-        if let (client, target) = pool.plainClient(for: url, parts: parts) {
+        if let (client, target) = pool.cleartextClient(for: url, parts: parts) {
             var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.uri)
             if !headers.contains(name: "host") { head.headers.add(name: "Host", value: target.hostHeader) }
             head.headers.add(contentsOf: headers)

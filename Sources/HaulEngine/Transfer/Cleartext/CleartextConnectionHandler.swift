@@ -5,9 +5,13 @@ import NIOHTTP1
 /// its `ResponseSink`, and reads from the socket only while the sink is ready for more (the channel
 /// runs with auto-read off), so a paused or capped body is not buffered in memory (beyond what the
 /// sink reads ahead while its task decides about the head).
-final class PlainHTTPHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+///
+/// It sits behind NIO's HTTP/1.1 codec (see ``addCleartextHTTPHandlers(_:)``): NIO's decoder is the
+/// only code that reads what a server sends, and NIO's encoder and header validator write what
+/// haul sends.
+final class CleartextConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
 
     private enum Phase { case idle, awaitingHead, body, closed }
 
@@ -15,21 +19,26 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     /// end of the connection (an error, or the peer closing). An end waits behind the parts that
     /// came before it, so a body that arrived whole before a close is still written.
     private enum Inbound {
-        case part(PlainResponseParser.Part)
+        case part(HTTPClientResponsePart)
         case ended(Error)
     }
+
+    /// A request head NIO's validator refused to send (a header with a line break or another
+    /// character HTTP does not allow).
+    struct RefusedRequest: Error {}
 
     private let stallTimeout: TimeAmount
     private let idleTimeout: TimeAmount
     private let onReusable: (Channel) -> Void
     private let onClosed: (Channel) -> Void
-    private var parser = PlainResponseParser()
 
     private var context: ChannelHandlerContext?
     private var phase = Phase.idle
     private var sink: ResponseSink?
     private var reused = false
     private var headReceived = false
+    /// Whether the current response's head lets the connection carry the next request.
+    private var keepAlive = true
     /// What arrived while the sink was busy with an earlier part.
     private var pending = CircularBuffer<Inbound>()
     /// Waiting for a future the sink returned (its task's plan, a write held back by the speed cap).
@@ -58,20 +67,28 @@ final class PlainHTTPHandler: ChannelInboundHandler {
         self.context = nil
     }
 
-    /// Sends a request on this (idle) connection; its response goes to `sink`.
-    func start(_ request: PlainRequest, reused: Bool, sink: ResponseSink) {
+    /// Sends a request (a GET or HEAD without a body) on this (idle) connection; its response goes
+    /// to `sink`.
+    func start(_ head: HTTPRequestHead, reused: Bool, sink: ResponseSink) {
         guard let context, phase == .idle, context.channel.isActive else {
-            sink.fail(reused ? PlainHTTPClient.StaleConnection() : ChannelError.ioOnClosedChannel)
+            sink.fail(reused ? CleartextHTTPClient.StaleConnection() : ChannelError.ioOnClosedChannel)
             return
         }
         phase = .awaitingHead
         self.sink = sink
         self.reused = reused
         headReceived = false
+        keepAlive = true
         lastActivity = .now()
         watch(until: lastActivity + stallTimeout)
-        parser.expectResponse(bodiless: request.head.method == .HEAD)
-        context.writeAndFlush(wrapOutboundOut(request.bytes), promise: nil)
+        let sent = context.eventLoop.makePromise(of: Void.self)
+        sent.futureResult.assumeIsolated().whenFailure { error in
+            guard self.sink === sink else { return }
+            self.fail(error is HTTPParserError ? RefusedRequest() : error)
+            self.closeQuietly()
+        }
+        context.write(wrapOutboundOut(.head(head)), promise: sent)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         context.read()
     }
 
@@ -84,12 +101,7 @@ final class PlainHTTPHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         lastActivity = .now()
-        parser.receive(unwrapInboundIn(data))
-        do {
-            while let part = try parser.next() { pending.append(.part(part)) }
-        } catch {
-            pending.append(.ended(error))
-        }
+        pending.append(.part(unwrapInboundIn(data)))
         deliver()
     }
 
@@ -98,11 +110,6 @@ final class PlainHTTPHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        do {
-            if let end = try parser.connectionClosed() { pending.append(.part(end)) }
-        } catch {
-            pending.append(.ended(error))
-        }
         pending.append(.ended(TransferError.transient("the server closed the connection")))
         deliver()
         stopWatching()
@@ -127,17 +134,18 @@ final class PlainHTTPHandler: ChannelInboundHandler {
             switch next {
             case .ended(let error):
                 // A reused connection the server had already given up on: the caller sends again.
-                fail(reused && !headReceived ? PlainHTTPClient.StaleConnection() : error)
+                fail(reused && !headReceived ? CleartextHTTPClient.StaleConnection() : error)
                 closeQuietly()
                 return
             case .part(.head(let head)):
-                // Informational responses (1xx) never get here: the parser skips them.
+                // Informational responses (1xx) never get here: NIO's decoder drops them.
                 headReceived = true
+                keepAlive = head.isKeepAlive
                 phase = .body
                 future = sink.receiveHead(head)
             case .part(.body(let buffer)):
                 future = sink.receiveBodyPart(buffer)
-            case .part(.end(let keepAlive)):
+            case .part(.end):
                 finishResponse(keepAlive: keepAlive)
                 continue
             }
@@ -202,9 +210,9 @@ final class PlainHTTPHandler: ChannelInboundHandler {
 
     /// Has the watchdog fire by `deadline`. It stays armed across requests and responses, and
     /// when it fires it checks what the connection is doing then: scheduling and cancelling a
-    /// timer for every request and every response cost more than the rest of the handler's
-    /// work for a small file (issue 6, (b)). A later deadline than the one set is left to the
-    /// check; an earlier one moves the timer.
+    /// timer for every request and every response would cost more than the rest of the handler's
+    /// work for a small file. A later deadline than the one set is left to the check; an earlier
+    /// one moves the timer.
     private func watch(until deadline: NIODeadline) {
         if watchdog != nil, watchdogDeadline <= deadline { return }
         guard let context else { return }
@@ -247,9 +255,11 @@ final class PlainHTTPHandler: ChannelInboundHandler {
 }
 
 extension ChannelPipeline.SynchronousOperations {
-    /// Adds the plain client's handler for one connection (it reads the responses itself; see
-    /// ``PlainResponseParser``).
-    func addPlainHTTPHandlers(_ handler: PlainHTTPHandler) throws {
+    /// Adds NIO's HTTP/1.1 client codec (with its outbound header validation) and `handler`
+    /// behind it. Bytes after a response that no request asked for are an error, which closes the
+    /// connection rather than leaving it pooled.
+    func addCleartextHTTPHandlers(_ handler: CleartextConnectionHandler) throws {
+        try addHTTPClientHandlers(leftOverBytesStrategy: .fireError, enableOutboundHeaderValidation: true)
         try addHandler(handler)
     }
 }

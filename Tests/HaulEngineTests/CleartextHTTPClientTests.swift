@@ -5,9 +5,9 @@ import XCTest
 
 @testable import HaulEngine
 
-/// The lean plain-HTTP path against nginx: connections kept alive between files, and a
+/// The cleartext client against nginx: connections kept alive between files, and a
 /// connection the server closed while idle replaced without the download noticing.
-final class PlainHTTPClientTests: EngineTestCase {
+final class CleartextHTTPClientTests: EngineTestCase {
     var nginx: NginxServer!
     var www: String!
 
@@ -84,15 +84,17 @@ final class PlainHTTPClientTests: EngineTestCase {
 }
 
 /// What a plain `http://` URL becomes on the wire: no server needed.
-final class PlainHTTPTargetTests: XCTestCase {
+final class CleartextTargetTests: XCTestCase {
     func testHostHeaderBracketsAnIPv6LiteralAndOmitsPort80() throws {
-        let v6 = try XCTUnwrap(PlainHTTPClient.Target(url: "http://[::1]:8080/a%20b?x=1"))
+        let v6 = try XCTUnwrap(CleartextHTTPClient.Target(url: "http://[::1]:8080/a%20b?x=1"))
         XCTAssertEqual(v6.host, "::1")
         XCTAssertEqual(v6.hostHeader, "[::1]:8080")
         XCTAssertEqual(v6.uri, "/a%20b?x=1")
-        XCTAssertEqual(try XCTUnwrap(PlainHTTPClient.Target(url: "http://example.org/f.bin")).hostHeader, "example.org")
         XCTAssertEqual(
-            try XCTUnwrap(PlainHTTPClient.Target(url: "http://127.0.0.1:18555/f.bin")).hostHeader, "127.0.0.1:18555")
-        XCTAssertNil(PlainHTTPClient.Target(url: "https://example.org/f.bin"))
+            try XCTUnwrap(CleartextHTTPClient.Target(url: "http://example.org/f.bin")).hostHeader, "example.org")
+        XCTAssertEqual(
+            try XCTUnwrap(CleartextHTTPClient.Target(url: "http://127.0.0.1:18555/f.bin")).hostHeader, "127.0.0.1:18555"
+        )
+        XCTAssertNil(CleartextHTTPClient.Target(url: "https://example.org/f.bin"))
     }
 }

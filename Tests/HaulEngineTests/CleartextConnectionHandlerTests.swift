@@ -10,7 +10,7 @@ import XCTest
 /// The connection handler and its response sink on an `EmbeddedChannel`: which reads it asks the
 /// socket for while the transfer's task decides what to do with a response and after, and who
 /// writes what was read ahead.
-final class PlainHTTPHandlerTests: XCTestCase {
+final class CleartextConnectionHandlerTests: XCTestCase {
     /// Counts the reads the handler asks for (the channel runs with auto-read off).
     private final class ReadCounter: ChannelOutboundHandler {
         typealias OutboundIn = Any
@@ -26,24 +26,23 @@ final class PlainHTTPHandlerTests: XCTestCase {
         counting counter: ReadCounter? = nil, stallTimeout: TimeAmount = .seconds(30),
         idleTimeout: TimeAmount = .seconds(30),
         onReusable: @escaping () -> Void = {}
-    ) async throws -> (EmbeddedChannel, PlainHTTPHandler) {
+    ) async throws -> (EmbeddedChannel, CleartextConnectionHandler) {
         let channel = EmbeddedChannel()
-        let handler = PlainHTTPHandler(
+        let handler = CleartextConnectionHandler(
             stallTimeout: stallTimeout, idleTimeout: idleTimeout, onReusable: { _ in onReusable() }, onClosed: { _ in })
         if let counter { try channel.pipeline.syncOperations.addHandler(counter) }
-        try channel.pipeline.syncOperations.addPlainHTTPHandlers(handler)
+        try channel.pipeline.syncOperations.addCleartextHTTPHandlers(handler)
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
         return (channel, handler)
     }
 
     /// Sends a GET for `uri` on the connection; its response goes to the sink returned.
     private func request(
-        _ uri: String, on channel: EmbeddedChannel, to handler: PlainHTTPHandler, reused: Bool = false,
+        _ uri: String, on channel: EmbeddedChannel, to handler: CleartextConnectionHandler, reused: Bool = false,
         throttle: Throttle = Throttle()
     ) throws -> ResponseSink {
         let sink = ResponseSink(loop: channel.embeddedEventLoop, throttle: throttle, progressInterval: 60)
-        handler.start(
-            try PlainRequest(HTTPRequestHead(version: .http1_1, method: .GET, uri: uri)), reused: reused, sink: sink)
+        handler.start(HTTPRequestHead(version: .http1_1, method: .GET, uri: uri), reused: reused, sink: sink)
         return sink
     }
 
@@ -75,7 +74,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
         XCTAssertEqual(counter.reads, readsAtLimit, "at the limit it stops asking")
 
         // The task chooses: what was read ahead is written on its thread, and reading goes on.
-        let dir = TestDirectory("plainhttp-handler")
+        let dir = TestDirectory("cleartext-handler")
         let path = dir.path + "/f.bin.part"
         let part = try PartFile(path: path, truncate: true)
         defer { part.close() }
@@ -107,7 +106,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
         _ = try await sink.responseHead()
         XCTAssertEqual(reusable, 1, "the whole response was read: the connection can take the next request")
 
-        let dir = TestDirectory("plainhttp-handler-small")
+        let dir = TestDirectory("cleartext-handler-small")
         let path = dir.path + "/small.bin.part"
         let part = try PartFile(path: path, truncate: true)
         defer { part.close() }
@@ -144,7 +143,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
             ByteBuffer(
                 string: "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "c", count: 100_000)))
         _ = try await sink.responseHead()
-        let dir = TestDirectory("plainhttp-handler-capped")
+        let dir = TestDirectory("cleartext-handler-capped")
         let part = try PartFile(path: dir.path + "/capped.bin.part", truncate: true)
         defer { part.close() }
         guard
@@ -167,7 +166,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
         _ = try await sink.responseHead()
         channel.pipeline.fireChannelInactive()
 
-        let dir = TestDirectory("plainhttp-handler-cut")
+        let dir = TestDirectory("cleartext-handler-cut")
         let path = dir.path + "/cut.bin.part"
         let part = try PartFile(path: path, truncate: true)
         defer { part.close() }
@@ -212,7 +211,7 @@ final class PlainHTTPHandlerTests: XCTestCase {
         let second = try request("/b", on: channel, to: handler, reused: true)
         try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n"))
         _ = try await second.responseHead()
-        let dir = TestDirectory("plainhttp-handler-watchdog")
+        let dir = TestDirectory("cleartext-handler-watchdog")
         let part = try PartFile(path: dir.path + "/b.part", truncate: true)
         defer { part.close() }
         _ = try second.startWriting(to: part.writer(dropBehind: false), at: 0, total: 5000)

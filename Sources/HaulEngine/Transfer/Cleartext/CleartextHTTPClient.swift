@@ -5,13 +5,13 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// HTTP/1.1 over plain TCP for the common case: an `http://` URL that no proxy applies to.
+/// HTTP/1.1 over TCP without TLS, for the common case: an `http://` URL that no proxy applies to.
 ///
 /// Keeps idle keep-alive connections per host and delivers each response to a `ResponseSink` on
-/// the connection's event loop. AsyncHTTPClient stays for TLS, proxies and encoded bodies; this
-/// path exists because, with many small files, AsyncHTTPClient's per-request machinery cost
-/// haul more than the rest of the request did (issue 6, (b)).
-final class PlainHTTPClient: Sendable {
+/// the connection's event loop; NIO's HTTP/1.1 codec reads and writes the messages.
+/// AsyncHTTPClient serves TLS, proxies and encoded bodies. This connection handling stays while
+/// it measurably helps many small files (docs/PERFORMANCE.md, "Cleartext HTTP client").
+final class CleartextHTTPClient: Sendable {
     /// Where a request goes and what it asks for.
     struct Target: Sendable {
         let host: String
@@ -56,7 +56,7 @@ final class PlainHTTPClient: Sendable {
         let channel: Channel
 
         /// Ends the request (the connection is closed; the sink fails).
-        func cancel() { PlainHTTPClient.cancel(sink, on: channel) }
+        func cancel() { CleartextHTTPClient.cancel(sink, on: channel) }
     }
 
     /// The pooled connection was closed by the server before it answered: send again on a new one.
@@ -85,20 +85,14 @@ final class PlainHTTPClient: Sendable {
     func execute(
         _ head: HTTPRequestHead, to target: Target, makeSink: (EventLoop) -> ResponseSink
     ) async throws -> Exchange {
-        let request: PlainRequest
-        do {
-            request = try PlainRequest(head)
-        } catch {
-            throw TransferError.permanent(error.description)
-        }
         var fresh = false
         while true {
             let (channel, reused) = try await connection(to: target.endpoint, fresh: fresh)
             let sink = makeSink(channel.eventLoop)
             channel.eventLoop.execute {
                 do {
-                    try channel.pipeline.syncOperations.handler(type: PlainHTTPHandler.self).start(
-                        request, reused: reused, sink: sink)
+                    try channel.pipeline.syncOperations.handler(type: CleartextConnectionHandler.self).start(
+                        head, reused: reused, sink: sink)
                 } catch {
                     sink.fail(error)
                 }
@@ -120,7 +114,7 @@ final class PlainHTTPClient: Sendable {
     /// and the connection already carries another one.
     static func cancel(_ sink: ResponseSink, on channel: Channel) {
         channel.eventLoop.execute {
-            try? channel.pipeline.syncOperations.handler(type: PlainHTTPHandler.self).cancel(sink)
+            try? channel.pipeline.syncOperations.handler(type: CleartextConnectionHandler.self).cancel(sink)
         }
     }
 
@@ -155,8 +149,8 @@ final class PlainHTTPClient: Sendable {
             )
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addPlainHTTPHandlers(
-                        PlainHTTPHandler(
+                    try channel.pipeline.syncOperations.addCleartextHTTPHandlers(
+                        CleartextConnectionHandler(
                             stallTimeout: stallTimeout,
                             idleTimeout: idleTimeout,
                             onReusable: { [weak self] channel in self?.keep(channel, for: endpoint) },
