@@ -86,7 +86,7 @@ final class RunReporter {
                         Formatting.bytes(d.receivedBytes), ")")
                 }
             case .failed:
-                if stopTracking(d.id) || d.failureReason != Download.cancelledReason {
+                if stopTracking(d.id) || d.failureReason != .cancelled {
                     log("\(d.id) failed \(name()): \(TerminalText.sanitize(d.reason ?? "failed"))")
                 }
             case .paused where d.isHeld:
@@ -99,7 +99,7 @@ final class RunReporter {
             guard active[sample.id] != nil else { return }
             active[sample.id] = sample
         case .notice(let id, let message):
-            log("\(id) \(name(of: id)): \(TerminalText.sanitize(message))")
+            log("\(id) \(name(of: id)): \(ReasonText.notice(message))")
         case .removed(let id):
             _ = stopTracking(id)
         case .removedMany(let ids):

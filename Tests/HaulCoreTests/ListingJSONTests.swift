@@ -28,7 +28,7 @@ final class ListingJSONTests: XCTestCase {
             try c.encode(download.directory, forKey: .directory)
             try c.encode(download.resumable, forKey: .resumable)
             try c.encode(download.finalURL.map(Redaction.url), forKey: .finalURL)
-            try c.encode(download.notice, forKey: .notice)
+            try c.encode(download.notice.map { ReasonText.notice($0) }, forKey: .notice)
             try c.encode(download.sha256, forKey: .sha256)
             try c.encode(download.allowMetered, forKey: .allowMetered)
             try c.encode(download.addedAt, forKey: .addedAt)
@@ -64,9 +64,9 @@ final class ListingJSONTests: XCTestCase {
             "tab\there, nl\nthere, cr\r, bs\u{8}, ff\u{C}, ctl\u{1}\u{1F}, del\u{7F}, é, 日本, 🎉, "
             + "sep\u{2028}"
         odd.state = .failed
-        odd.failureReason = "server said \"no\"\n(HTTP 403)"
+        odd.failureReason = .other("server said \"no\"\n(HTTP 403)")
         odd.finalURL = "https://bob:pw@mirror/x"
-        odd.notice = "renamed: a/b"
+        odd.notice = .text("renamed: a/b")
         odd.retries = 3
         odd.receivedBytes = 12
 

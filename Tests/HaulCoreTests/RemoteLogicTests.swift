@@ -41,7 +41,7 @@ final class LineFramerTests: XCTestCase {
     }
 
     func testMessagesSurviveTheWire() throws {
-        let message = ServerMessage.event(.notice(DownloadID(rawValue: "abcdef"), "line one\nline two"))
+        let message = ServerMessage.event(.notice(DownloadID(rawValue: "abcdef"), .text("line one\nline two")))
         let bytes = try Wire.encode(message)
         XCTAssertEqual(bytes.filter { $0 == 0x0A }.count, 1, "exactly one newline: the terminator")
         XCTAssertEqual(try Wire.decode(ServerMessage.self, from: Array(bytes.dropLast())), message)
@@ -53,11 +53,11 @@ final class LineFramerTests: XCTestCase {
         let network = NetworkStatus(mode: .auto, verdict: .metered, limit: 1000)
         let downloads = Array(#"[{"id":"abc","url":"http://h/a \"q\""}]"#.utf8)
         let messages: [ServerMessage] = [
-            .event(.notice(DownloadID(rawValue: "abcdef"), "before")),
+            .event(.notice(DownloadID(rawValue: "abcdef"), .startedOver(.rangesIgnored))),
             .reply(id: 1, .snapshot(WireSnapshot(downloads: downloads, network: network))),
             .reply(id: 2, .done),
             .reply(id: 3, .attached(WireSnapshot(downloads: Array("[]".utf8), network: network), away: nil)),
-            .event(.notice(DownloadID(rawValue: "abcdef"), "after")),
+            .event(.notice(DownloadID(rawValue: "abcdef"), .text("after"))),
         ]
         var framer = LineFramer(maxLineLength: 1 << 20)
         for message in messages { framer.append(try Wire.encode(message)) }
@@ -92,7 +92,7 @@ final class AwayReportTests: XCTestCase {
         var d = Download(id: DownloadID(rawValue: id), url: "http://h/\(id).bin", directory: "/dl", queueOrder: 0)
         d.state = state
         d.pauseCause = cause
-        if state == .failed { d.failureReason = "HTTP 404" }
+        if state == .failed { d.failureReason = .status(404) }
         return d
     }
 
@@ -109,7 +109,7 @@ final class AwayReportTests: XCTestCase {
         report.record(download("000002", .failed))
         XCTAssertFalse(report.record(download("000003", .paused, cause: .user)), "a user's pause is not news")
         XCTAssertEqual(report.entries.map(\.outcome), [.finished, .failed])
-        XCTAssertEqual(report.entries.last?.reason, "HTTP 404")
+        XCTAssertEqual(report.entries.last?.reason, "link expired or removed (HTTP 404)")
         XCTAssertEqual(report.entries.first?.name, "000001.bin")
     }
 

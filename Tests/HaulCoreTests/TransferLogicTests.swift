@@ -93,14 +93,14 @@ final class ResponseInterpreterTests: XCTestCase {
             .restart(.partLargerThanRemote))
     }
 
-    func testFailuresCarryAHumanReason() {
+    func testFailuresCarryTheirReason() {
         XCTAssertEqual(
             ResponseInterpreter.interpret(head(410), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
-            .fail(reason: "link expired or removed (HTTP 410)", transient: false, retryAfter: nil))
+            .fail(TransferFailure(.status(410), isTransient: false)))
         XCTAssertEqual(
             ResponseInterpreter.interpret(
                 head(503, [("Retry-After", "7")]), requestedOffset: 0, previousETag: nil, previousLastModified: nil),
-            .fail(reason: "server error (HTTP 503)", transient: true, retryAfter: "7"))
+            .fail(TransferFailure(.status(503), isTransient: true, retryAfter: "7")))
         XCTAssertEqual(
             ResponseInterpreter.interpret(
                 head(302, [("Location", "/x")]), requestedOffset: 0, previousETag: nil, previousLastModified: nil),

@@ -50,7 +50,7 @@ final class CleartextRequestTests: XCTestCase {
                 _ = try await sink.responseHead()
                 XCTFail("\(header) was sent")
             } catch {
-                let failure = TransferError.classify(error, stallTimeout: 30)
+                let failure = TransferFailure.classify(error, stallTimeout: 30)
                 XCTAssertFalse(failure.isTransient)
                 XCTAssertTrue(failure.description.hasPrefix("a request header holds"), failure.description)
             }

@@ -66,13 +66,13 @@ final class CleartextResponseTests: XCTestCase {
     }
 
     /// The error reading `text` ends in, as the engine classifies it.
-    private func failure(_ text: String, close: Bool = false, line: UInt = #line) async -> TransferError? {
+    private func failure(_ text: String, close: Bool = false, line: UInt = #line) async -> TransferFailure? {
         do {
             let reading = try await read(text, close: close)
             XCTFail("read as \(reading)", line: line)
             return nil
         } catch {
-            return TransferError.classify(error, stallTimeout: 30)
+            return TransferFailure.classify(error, stallTimeout: 30)
         }
     }
 

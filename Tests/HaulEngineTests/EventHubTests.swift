@@ -6,7 +6,7 @@ import XCTest
 /// Events are held and then delivered together, in order, to the subscribers there were when
 /// they were published; deliveries are paced.
 final class EventHubTests: XCTestCase {
-    private func notice(_ n: Int) -> EngineEvent { .notice(DownloadID(rawValue: "00000\(n)"), "event \(n)") }
+    private func notice(_ n: Int) -> EngineEvent { .notice(DownloadID(rawValue: "00000\(n)"), .text("event \(n)")) }
 
     /// Takes `count` events from `stream`, failing the test if fewer arrive.
     private func take(_ count: Int, from stream: EngineEvents) async -> [EngineEvent] {

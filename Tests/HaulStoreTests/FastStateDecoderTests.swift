@@ -14,6 +14,15 @@ enum RandomDocuments {
             "/slashes/",
             "\u{1}\u{1F}ctl", "",
         ]
+        let reasons: [FailureReason] = [
+            .status(503), .stalled(seconds: 30), .diskFull(shortfall: nil), .diskFull(shortfall: 12),
+            .cannotConnect(host: "h", port: 80, why: "connection refused"), .cancelled, .other(texts[3]),
+            .checksumMismatch(algorithm: "sha256", expected: "ab", actual: "cd"), .startedOverTooOften(.rangesIgnored),
+        ]
+        let notices: [Notice] = [
+            .startedOver(.remoteChanged), .text(texts[1]),
+            .retrying(because: .status(429), at: Date(timeIntervalSince1970: 1_800_000_000), attempt: 1, of: 5),
+        ]
         var downloads: [Download] = []
         for i in 0..<count {
             var d = Download(
@@ -27,7 +36,7 @@ enum RandomDocuments {
             if Bool.random(using: &rng) { d.requestedName = texts.randomElement(using: &rng)! }
             d.state = DownloadState.allCases.randomElement(using: &rng)!
             if d.state == .paused { d.pauseCause = [.user, .metered, .diskFull].randomElement(using: &rng)! }
-            if d.state == .failed { d.failureReason = texts.randomElement(using: &rng)! }
+            if d.state == .failed { d.failureReason = .other(texts.randomElement(using: &rng)!) }
             d.receivedBytes = Int64.random(in: 0...Int64.max / 2, using: &rng)
             if Bool.random(using: &rng) { d.totalBytes = Int64.random(in: 0...(1 << 50), using: &rng) }
             if Bool.random(using: &rng) {
@@ -42,8 +51,8 @@ enum RandomDocuments {
                 d.finalURL = Bool.random(using: &rng) ? d.url : "https://mirror/" + texts.randomElement(using: &rng)!
             }
             d.retries = Int.random(in: 0...5, using: &rng)
-            if Bool.random(using: &rng) { d.lastError = texts.randomElement(using: &rng)! }
-            if Bool.random(using: &rng) { d.notice = texts.randomElement(using: &rng)! }
+            if Bool.random(using: &rng) { d.lastError = reasons.randomElement(using: &rng)! }
+            if Bool.random(using: &rng) { d.notice = notices.randomElement(using: &rng)! }
             if Bool.random(using: &rng) { d.diskShortfall = Int64.random(in: 0...(1 << 40), using: &rng) }
             if Bool.random(using: &rng) {
                 d.finishedAt = Date(timeIntervalSince1970: Double.random(in: 0...2_000_000_000, using: &rng))

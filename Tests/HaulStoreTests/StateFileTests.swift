@@ -43,7 +43,7 @@ final class StateFileTests: XCTestCase {
             settings: .init(concurrency: 5, meteredMode: .auto, meteredLimit: 512_000), downloads: sample(20))
         document.downloads[3].state = .paused
         document.downloads[3].pauseCause = .metered
-        document.downloads[4].fail("link expired or removed (HTTP 410)")
+        document.downloads[4].fail(.status(410))
         try file.save(document)
         let loaded = try file.load()
         XCTAssertNil(loaded.recoveryMessage)
@@ -229,10 +229,11 @@ final class StateFileEdgeCaseTests: XCTestCase {
         d.lastModified = "m"
         d.resumable = true
         d.finalURL = "u"
-        d.lastError = "x"
-        d.notice = "n"
+        d.lastError = .stalled(seconds: 30)
+        d.notice = .retrying(
+            because: .status(503), at: Date(timeIntervalSince1970: 1_700_000_011), attempt: 2, of: 5)
         d.diskShortfall = 5
-        d.failureReason = "f"
+        d.failureReason = .checksumMismatch(algorithm: "sha256", expected: "ab", actual: "cd")
         d.addedAt = Date(timeIntervalSince1970: 1_700_000_000) // ISO 8601 keeps whole seconds
         d.finishedAt = Date(timeIntervalSince1970: 1_700_000_100)
         try StateFile(path: path).save(

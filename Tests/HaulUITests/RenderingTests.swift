@@ -18,7 +18,7 @@ final class RenderingTests: XCTestCase {
         b.receivedBytes = 100
         b.totalBytes = 400
         var c = Download(id: DownloadID(rawValue: "cccccc"), url: "http://h/c", directory: "/dl", queueOrder: 2)
-        c.fail("link expired or removed (HTTP 410)")
+        c.fail(.status(410))
         var d = Download(id: DownloadID(rawValue: "dddddd"), url: "http://h/d", directory: "/dl", queueOrder: 3)
         d.fileName = "done.txt"
         d.state = .finished
@@ -109,7 +109,7 @@ final class RenderingTests: XCTestCase {
     func testServerSuppliedTextIsSanitizedBeforeDrawing() {
         var evil = Download(id: DownloadID(rawValue: "eeeeee"), url: "http://h/e", directory: "/dl", queueOrder: 0)
         evil.fileName = "a\u{1B}[2Jb\u{7}c"
-        evil.fail("bad \u{1B}]0;title\u{7} reason")
+        evil.fail(.other("bad \u{1B}]0;title\u{7} reason"))
         let c = TUIController(downloads: [evil], width: 80, height: 8, defaultDirectory: "/dl", home: "/root")
         _ = c.frame(now: 0)
         for row in 0..<8 {
@@ -141,8 +141,8 @@ final class RenderingTests: XCTestCase {
         let url =
             "https://downloads.example.org/releases/2026/11/haul-" + String(repeating: "x", count: 120) + ".tar.gz"
         var failed = Download(id: DownloadID(rawValue: "eeeeee"), url: url, directory: "/dl", queueOrder: 0)
-        failed.fail(reason)
-        failed.lastError = reason
+        failed.fail(.tls(reason))
+        failed.lastError = .tls(reason)
         let c = TUIController(
             downloads: [failed], width: 100, height: 40, defaultDirectory: "/dl", home: "/root", unicode: true)
         _ = c.frame(now: 0)
@@ -200,7 +200,7 @@ final class AwayRenderingTests: XCTestCase {
             id: DownloadID(rawValue: "00000b"), url: "http://h/b.zip", directory: "/dl", queueOrder: 1)
         failed.fileName = "b\u{1B}[31m.zip"
         failed.state = .failed
-        failed.failureReason = "link expired or removed (HTTP 410)"
+        failed.failureReason = .status(410)
         var report = AwayReport(since: Date(timeIntervalSince1970: 0))
         report.record(finished)
         report.record(failed)

@@ -17,8 +17,8 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var state: DownloadState
     /// Set while ``state`` is `.paused`.
     public var pauseCause: PauseCause?
-    /// Set while ``state`` is `.failed`: a human reason such as "link expired or removed (HTTP 410)".
-    public var failureReason: String?
+    /// Set while ``state`` is `.failed`: why (``ReasonText`` words it).
+    public var failureReason: FailureReason?
     public var receivedBytes: Int64
     /// Nil while unknown.
     public var totalBytes: Int64?
@@ -36,9 +36,9 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     /// Transient failures retried in a row, reset when bytes arrive.
     public var retries: Int
     /// The most recent error, kept after a retry succeeds (for the details view).
-    public var lastError: String?
-    /// Something the user should know, e.g. "remote file changed; started over".
-    public var notice: String?
+    public var lastError: FailureReason?
+    /// Something the user should know: a retry coming, a start from the first byte.
+    public var notice: Notice?
     /// While paused for a full disk: how many more bytes the rest of the file needs.
     public var diskShortfall: Int64?
     /// FIFO position among waiting downloads; set each time the download is queued.
@@ -119,10 +119,9 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
             switch pauseCause ?? .user {
             case .user: return "paused by user"
             case .metered: return "waiting for unmetered network"
-            case .diskFull:
-                return "disk full — needs " + (diskShortfall.map { Formatting.bytes($0) + " more" } ?? "more space")
+            case .diskFull: return ReasonText.failure(.diskFull(shortfall: diskShortfall))
             }
-        case .failed: return failureReason ?? "failed"
+        case .failed: return failureReason.map(ReasonText.failure) ?? "failed"
         case .waiting, .downloading, .finished: return nil
         }
     }
@@ -146,7 +145,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         fileName = try c.decodeIfPresent(String.self, forKey: .fileName)
         state = try c.decodeIfPresent(DownloadState.self, forKey: .state) ?? .waiting
         pauseCause = try c.decodeIfPresent(PauseCause.self, forKey: .pauseCause)
-        failureReason = try c.decodeIfPresent(String.self, forKey: .failureReason)
+        failureReason = try c.decodeIfPresent(FailureReason.self, forKey: .failureReason)
         receivedBytes = try c.decodeIfPresent(Int64.self, forKey: .receivedBytes) ?? 0
         totalBytes = try c.decodeIfPresent(Int64.self, forKey: .totalBytes)
         headers = try c.decodeIfPresent([RequestHeader].self, forKey: .headers) ?? []
@@ -157,8 +156,8 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         resumable = try c.decodeIfPresent(Bool.self, forKey: .resumable)
         finalURL = try c.decodeIfPresent(String.self, forKey: .finalURL)
         retries = try c.decodeIfPresent(Int.self, forKey: .retries) ?? 0
-        lastError = try c.decodeIfPresent(String.self, forKey: .lastError)
-        notice = try c.decodeIfPresent(String.self, forKey: .notice)
+        lastError = try c.decodeIfPresent(FailureReason.self, forKey: .lastError)
+        notice = try c.decodeIfPresent(Notice.self, forKey: .notice)
         diskShortfall = try c.decodeIfPresent(Int64.self, forKey: .diskShortfall)
         queueOrder = try c.decodeIfPresent(UInt64.self, forKey: .queueOrder) ?? 0
         addedAt = try c.decodeIfPresent(Date.self, forKey: .addedAt) ?? Date(timeIntervalSince1970: 0)

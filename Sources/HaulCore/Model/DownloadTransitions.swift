@@ -1,3 +1,5 @@
+import Foundation
+
 /// The state changes a user can ask for. Each returns whether anything changed, so
 /// repeating a command is harmless (idempotent) and callers know when to save.
 extension Download {
@@ -37,10 +39,10 @@ extension Download {
     /// Stops for good and forgets the partial data. Finished downloads are left alone.
     @discardableResult
     public mutating func cancel() -> Bool {
-        guard state != .finished, !(state == .failed && failureReason == Download.cancelledReason) else { return false }
+        guard state != .finished, !(state == .failed && failureReason == .cancelled) else { return false }
         state = .failed
         pauseCause = nil
-        failureReason = Download.cancelledReason
+        failureReason = .cancelled
         receivedBytes = 0
         return true
     }
@@ -56,7 +58,7 @@ extension Download {
         return true
     }
 
-    public mutating func fail(_ reason: String) {
+    public mutating func fail(_ reason: FailureReason) {
         state = .failed
         pauseCause = nil
         failureReason = reason
@@ -69,5 +71,9 @@ extension Download {
         queueOrder = order
     }
 
-    public static let cancelledReason = "cancelled by user"
+    /// Whether a failed attempt's retry is still to come at `now` (its notice counts down).
+    public func isWaitingToRetry(at now: Date) -> Bool {
+        guard state == .downloading, case .retrying(_, let at, _, _)? = notice else { return false }
+        return at.timeIntervalSince(now) > -1
+    }
 }

@@ -27,8 +27,8 @@ public enum EngineEvent: Codable, Sendable, Equatable {
     /// Several downloads went at once (`rm --all`): one event, so that a list of 100,000 is
     /// updated in one pass rather than 100,000.
     case removedMany([DownloadID])
-    /// A message worth showing, e.g. "remote file changed; starting over" or "retrying in 4 s".
-    case notice(DownloadID, String)
+    /// Something worth showing: a retry coming, a start from the first byte.
+    case notice(DownloadID, Notice)
     /// The metered-network mode, the probe's verdict or the cap changed.
     case network(NetworkStatus)
 

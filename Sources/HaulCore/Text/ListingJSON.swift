@@ -69,7 +69,7 @@ public enum ListingJSON {
         string(#""finalURL" : "#, d.finalURL.map(Redaction.url))
         date(#""finishedAt" : "#, d.finishedAt)
         string(#""id" : "#, d.id.rawValue)
-        string(#""notice" : "#, d.notice)
+        string(#""notice" : "#, d.notice.map { ReasonText.notice($0) })
         string(#""path" : "#, d.path)
         string(#""reason" : "#, d.reason)
         number(#""receivedBytes" : "#, d.receivedBytes)

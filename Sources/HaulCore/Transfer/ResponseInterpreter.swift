@@ -10,55 +10,7 @@ public enum ResponseAction: Equatable, Sendable {
     /// Ask again from byte 0 without a range: the local part can't be used.
     case restart(StartOverReason)
     /// The request failed.
-    case fail(reason: String, transient: Bool, retryAfter: String?)
-}
-
-public enum StartOverReason: String, Codable, Sendable, Equatable {
-    case remoteChanged = "remote file changed; started over"
-    case rangesIgnored = "server ignores ranges; started over"
-    case rangeMismatch = "server sent an unexpected range; started over"
-    case partLargerThanRemote = "local part is larger than the remote file; started over"
-}
-
-/// The parts of a response head the interpreter reads.
-public struct ResponseHead: Sendable {
-    public var status: Int
-    /// The header fields as they arrived. A response has a handful and a few are asked for, so
-    /// they are searched, not hashed: building a dictionary of lowercased names cost more than
-    /// the rest of a small file's response handling (issue 6, (b)).
-    private var fields: [(name: String, value: String)]
-
-    public init(status: Int, headers: [(String, String)]) {
-        self.status = status
-        fields = headers.map { (name: $0.0, value: $0.1) }
-    }
-
-    /// The value of the field `name` (lowercase), compared without regard to ASCII case; the
-    /// last one when the field is repeated.
-    public subscript(_ name: String) -> String? {
-        let wanted = name.utf8.count
-        for field in fields.reversed() where field.name.utf8.count == wanted && Self.sameName(field.name, name) {
-            return field.value
-        }
-        return nil
-    }
-
-    /// Content-Length as a byte count, if present and sane.
-    public var contentLength: Int64? {
-        self["content-length"].flatMap { Int64($0.trimmingASCIIWhitespace()) }.flatMap { $0 >= 0 ? $0 : nil }
-    }
-
-    /// Whether `received` is `lowercase` in any ASCII case (both have the same length).
-    private static func sameName(_ received: String, _ lowercase: String) -> Bool {
-        // Over the contiguous UTF-8: by the views' iterators a byte costs ~10×.
-        let fast = received.utf8.withContiguousStorageIfAvailable { a in
-            lowercase.utf8.withContiguousStorageIfAvailable { b in
-                a.indices.allSatisfy { ASCIIText.lowercased(a[$0]) == b[$0] }
-            }
-        }
-        if let fast, let same = fast { return same }
-        return received.utf8.map(ASCIIText.lowercased).elementsEqual(lowercase.utf8)
-    }
+    case fail(TransferFailure)
 }
 
 public enum ResponseInterpreter {
@@ -89,24 +41,18 @@ public enum ResponseInterpreter {
                 if requestedOffset > total { return .restart(.partLargerThanRemote) }
             }
             return requestedOffset > 0
-                ? .restart(.rangeMismatch)
-                : .fail(reason: HTTPStatusReason.describe(416), transient: false, retryAfter: nil)
+                ? .restart(.rangeMismatch) : .fail(TransferFailure(.status(416), isTransient: false))
         case 204:
-            return .fail(reason: "server sent no content (HTTP 204)", transient: false, retryAfter: nil)
+            return .fail(TransferFailure(.noContent))
         case 301, 302, 303, 307, 308:
             guard let location = head["location"], !location.isEmpty else {
-                return .fail(
-                    reason: "redirect without a location (HTTP \(head.status))", transient: false, retryAfter: nil)
+                return .fail(TransferFailure(.redirectWithoutLocation(status: head.status)))
             }
             return .redirect(location: location)
         case 200...299:
             return .write(offset: 0, total: head.contentLength, startOver: requestedOffset > 0 ? .rangesIgnored : nil)
         default:
-            return .fail(
-                reason: HTTPStatusReason.describe(head.status),
-                transient: HTTPStatusReason.isTransient(head.status),
-                retryAfter: head["retry-after"]
-            )
+            return .fail(TransferFailure(.status(head.status), retryAfter: head["retry-after"]))
         }
     }
 

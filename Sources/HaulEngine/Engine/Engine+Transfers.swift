@@ -69,8 +69,8 @@ extension Engine {
         if let resumable = info.resumable { download.resumable = resumable }
         download.finalURL = info.finalURL
         if let reason = info.startOver {
-            download.notice = reason.rawValue
-            publish(.notice(id, reason.rawValue))
+            download.notice = .startedOver(reason)
+            publish(.notice(id, .startedOver(reason)))
         }
         downloads[id] = download
         changed(download)
@@ -93,32 +93,33 @@ extension Engine {
         if Monotonic.seconds() - lastSave >= configuration.progressSaveInterval { scheduleSave(delay: 0) }
     }
 
-    func transferNotice(_ id: DownloadID, _ generation: UInt64, _ message: String) {
+    func transferNotice(_ id: DownloadID, _ generation: UInt64, _ notice: Notice) {
         guard var download = current(id, generation) else { return }
-        download.notice = message
+        download.notice = notice
         downloads[id] = download
-        publish(.notice(id, message))
+        publish(.notice(id, notice))
         changed(download)
     }
 
     /// Counts a transient failure; returns the seconds to wait before the next attempt, or nil to give up.
-    func transferWillRetry(_ id: DownloadID, _ generation: UInt64, _ error: TransferError, madeProgress: Bool)
+    func transferWillRetry(_ id: DownloadID, _ generation: UInt64, _ failure: TransferFailure, madeProgress: Bool)
         -> Double?
     {
         guard var download = current(id, generation) else { return nil }
         if madeProgress { download.retries = 0 }
         download.retries += 1
-        download.lastError = error.description
+        download.lastError = failure.reason
         if let part = download.partPath { download.receivedBytes = PartFile.size(at: part) ?? download.receivedBytes }
-        let retryAfter = error.retryAfter.flatMap { RetryPolicy.parseRetryAfter($0, now: Date()) }
+        let now = Date()
+        let retryAfter = failure.retryAfter.flatMap { RetryPolicy.parseRetryAfter($0, now: now) }
         let delay = configuration.retryPolicy.delay(
             beforeRetry: download.retries, retryAfter: retryAfter, jitter: Double.random(in: 0...1))
         if let delay {
-            let message =
-                "\(error.description); retrying in \(Formatting.duration(delay)) (attempt \(download.retries) of "
-                + "\(configuration.retryPolicy.maxRetries))"
-            download.notice = message
-            publish(.notice(id, message))
+            let notice = Notice.retrying(
+                because: failure.reason, at: now.addingTimeInterval(delay), attempt: download.retries,
+                of: configuration.retryPolicy.maxRetries)
+            download.notice = notice
+            publish(.notice(id, notice))
         }
         downloads[id] = download
         changed(download)
@@ -137,18 +138,18 @@ extension Engine {
             download.totalBytes = size
             download.finishedAt = .nowToTheMicrosecond()
             download.retries = 0
-        case .failed(let error) where error.isDiskFull:
+        case .failed(let failure) where failure.isDiskFull:
             // Not a failure: the download waits for room and resumes by itself.
             download.pause(.diskFull)
-            download.diskShortfall = error.shortfall
-            download.lastError = error.description
+            if case .diskFull(let shortfall) = failure.reason { download.diskShortfall = shortfall }
+            download.lastError = failure.reason
             if let part = download.partPath {
                 download.receivedBytes = PartFile.size(at: part) ?? download.receivedBytes
             }
             watchDiskSpace()
-        case .failed(let error):
-            download.fail(error.description)
-            download.lastError = error.description
+        case .failed(let failure):
+            download.fail(failure.reason)
+            download.lastError = failure.reason
             failedThisRun.insert(id)
         }
         downloads[id] = download

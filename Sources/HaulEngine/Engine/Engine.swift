@@ -226,9 +226,10 @@ public actor Engine {
         downloads[id] = download
         speed[id] = SpeedMeter()
         let job = TransferJob(
-            id: id, generation: generation, url: download.url, directory: download.directory,
-            requestedName: download.requestedName, fileName: download.fileName, headers: download.headers,
-            sha256: download.sha256, etag: download.etag, lastModified: download.lastModified
+            id: id, generation: generation, directory: download.directory, requestedName: download.requestedName,
+            fileName: download.fileName, sha256: download.sha256,
+            target: TransferTarget(
+                url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified)
         )
         let runner = TransferRunner(engine: self, pool: pool, throttle: throttle, configuration: configuration)
         let previous = stopping[id]

@@ -16,14 +16,6 @@ import Synchronization
 /// Later parts are written on the loop, where they arrive. The task then waits on `nextEvent()`:
 /// progress at most once per interval, and the end.
 final class ResponseSink: Sendable {
-    /// What the task hears about the body once it is being written.
-    enum Event: Sendable {
-        /// The file position the body has reached.
-        case progress(Int64)
-        /// The whole body is written; the file's size.
-        case finished(Int64)
-    }
-
     /// How much of a body is read while the task has not decided about it yet.
     static let readAhead = 256 * 1024
 
@@ -49,7 +41,7 @@ final class ResponseSink: Sendable {
         var writeBehind = WriteBehind(from: 0)
         var lastReport: Double
         /// The task, when it is waiting for the next event.
-        var waiter: CheckedContinuation<Event, Error>?
+        var waiter: CheckedContinuation<BodyEvent, Error>?
         /// A progress report the task has not taken yet (only the latest is kept).
         var unreported: Int64?
         var outcome: Result<Int64, Error>?
@@ -95,19 +87,9 @@ final class ResponseSink: Sendable {
         waiter?.resume(with: result)
     }
 
-    /// What became of the body when the task chose to write it.
-    enum Start {
-        /// It goes on arriving (or failed: `nextEvent` says so); what was read ahead is written
-        /// up to `position`.
-        case streaming(position: Int64)
-        /// It had arrived whole and is written; a speed cap asks the task to wait `capWait`
-        /// seconds for it before going on.
-        case finished(size: Int64, capWait: Double)
-    }
-
     /// Has the body written to `writer` from `offset` on; `total` is the size the file should end
     /// at, when known. What was read ahead is written here, on the caller's thread.
-    func startWriting(to writer: PartFile.Writer, at offset: Int64, total: Int64?) throws -> Start {
+    func startWriting(to writer: PartFile.Writer, at offset: Int64, total: Int64?) throws -> BodyStart {
         let (position, waiter, failure, complete) = state.withLock {
             s -> (Int64, EventLoopPromise<Void>?, Error?, Bool) in
             guard s.plan == nil, s.outcome == nil else { return (offset, nil, nil, false) }
@@ -162,10 +144,10 @@ final class ResponseSink: Sendable {
 
     /// The next thing that happened to the body: its end (or the error that ended it) first,
     /// else the latest progress, else whichever comes next.
-    func nextEvent() async throws -> Event {
+    func nextEvent() async throws -> BodyEvent {
         try await withCheckedThrowingContinuation { waiter in
-            let ready: Result<Event, Error>? = state.withLock { s in
-                if let outcome = s.outcome { return outcome.map(Event.finished) }
+            let ready: Result<BodyEvent, Error>? = state.withLock { s in
+                if let outcome = s.outcome { return outcome.map(BodyEvent.finished) }
                 if let position = s.unreported {
                     s.unreported = nil
                     return .success(.progress(position))
@@ -195,7 +177,7 @@ final class ResponseSink: Sendable {
         enum Next {
             case read
             case wait(EventLoopFuture<Void>)
-            case written((CheckedContinuation<Event, Error>, Int64)?)
+            case written((CheckedContinuation<BodyEvent, Error>, Int64)?)
             case fail(Error)
         }
         let next: Next = state.withLock { s in
@@ -233,7 +215,7 @@ final class ResponseSink: Sendable {
 
     /// The response ended after the last body part.
     func finish() {
-        let ended = state.withLock { s -> (CheckedContinuation<Event, Error>, Int64)? in
+        let ended = state.withLock { s -> (CheckedContinuation<BodyEvent, Error>, Int64)? in
             guard s.outcome == nil, s.endedEarly == nil else { return nil }
             guard s.plan != nil else {
                 s.endedEarly = .success(())
@@ -250,7 +232,7 @@ final class ResponseSink: Sendable {
     func fail(_ error: Error) {
         settleHead(.failure(error))
         let (waiter, planWaiter) = state.withLock {
-            s -> (CheckedContinuation<Event, Error>?, EventLoopPromise<Void>?) in
+            s -> (CheckedContinuation<BodyEvent, Error>?, EventLoopPromise<Void>?) in
             defer { s.planWaiter = nil }
             guard s.outcome == nil, s.endedEarly == nil else { return (nil, s.planWaiter) }
             guard s.plan != nil else {
@@ -275,7 +257,7 @@ final class ResponseSink: Sendable {
         } catch {
             guard error.isDiskFull else { return error }
             let shortfall = total.map { max(1, $0 - s.position - (DiskSpace.available(at: writer.path) ?? 0)) }
-            return TransferError.diskFull(shortfall: shortfall)
+            return TransferFailure(.diskFull(shortfall: shortfall))
         }
         s.position += Int64(buffer.readableBytes)
         if let range = s.writeBehind.written(upTo: s.position) { writer.startWriteback(range) }
@@ -283,7 +265,7 @@ final class ResponseSink: Sendable {
     }
 
     /// The task to tell of the position, if a progress interval has passed since the last report.
-    private func takeReport(_ s: inout State) -> (CheckedContinuation<Event, Error>, Int64)? {
+    private func takeReport(_ s: inout State) -> (CheckedContinuation<BodyEvent, Error>, Int64)? {
         let now = Monotonic.seconds()
         guard now - s.lastReport >= progressInterval else { return nil }
         s.lastReport = now

@@ -6,25 +6,25 @@ import NIOSSL
 /// where there is one, what to do about it.
 enum TLSFailure {
     /// The failure `error` stands for, or nil when it is not a TLS error.
-    static func classify(_ error: any Error) -> TransferError? {
+    static func classify(_ error: any Error) -> TransferFailure? {
         switch error {
         case let e as NIOSSLError:
             switch e {
             case .handshakeFailed(let boring):
                 return handshake(reasons(boring))
             case .uncleanShutdown:
-                return .transient("the server cut the TLS connection")
+                return .retried("the server cut the TLS connection")
             case .shutdownFailed(let boring):
-                return .transient(described("the TLS connection did not close cleanly", reasons(boring)))
+                return .retried(described("the TLS connection did not close cleanly", reasons(boring)))
             case .failedToLoadCertificate, .noSuchFilesystemObject:
-                return .permanent("SSL_CERT_FILE is not a readable file of PEM certificates")
+                return .final("SSL_CERT_FILE is not a readable file of PEM certificates")
             default:
-                return .permanent("TLS error (\(e))")
+                return .final("TLS error (\(e))")
             }
         case let e as NIOSSLExtraError where e == .failedToValidateHostname:
-            return .permanent("the server's TLS certificate is for another host name")
+            return .final("the server's TLS certificate is for another host name")
         case let e as NIOSSLExtraError:
-            return .permanent("TLS error (\(TerminalText.sanitize(e.description)))")
+            return .final("TLS error (\(TerminalText.sanitize(e.description)))")
         case let e as BoringSSLError:
             return handshake(reasons(e))
         default:
@@ -32,17 +32,17 @@ enum TLSFailure {
         }
     }
 
-    private static func handshake(_ reasons: [String]) -> TransferError {
+    private static func handshake(_ reasons: [String]) -> TransferFailure {
         if reasons.contains("CERTIFICATE_VERIFY_FAILED") {
-            return .permanent(
+            return .final(
                 "the server's TLS certificate is not trusted (self-signed, expired or from an unknown authority); "
                     + "to trust it, set SSL_CERT_FILE to a file with its CA's certificate"
             )
         }
         if reasons.contains("WRONG_VERSION_NUMBER") {
-            return .permanent("the server does not speak TLS on this port (is it plain http://?)")
+            return .final("the server does not speak TLS on this port (is it plain http://?)")
         }
-        return .permanent(described("TLS handshake failed", reasons))
+        return .final(described("TLS handshake failed", reasons))
     }
 
     /// "TLS handshake failed: no shared cipher", from `NO_SHARED_CIPHER`.
@@ -72,4 +72,14 @@ enum TLSFailure {
         else { return nil }
         return String(name)
     }
+
+}
+
+extension TransferFailure {
+    /// A TLS failure another attempt may get past (a connection cut short).
+    fileprivate static func retried(_ text: String) -> TransferFailure {
+        TransferFailure(.tls(text), isTransient: true)
+    }
+    /// A TLS failure that stays until something changes (the certificate, the trust store).
+    fileprivate static func final(_ text: String) -> TransferFailure { TransferFailure(.tls(text), isTransient: false) }
 }

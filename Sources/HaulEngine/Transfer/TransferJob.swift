@@ -5,16 +5,12 @@ struct TransferJob: Sendable {
     let id: DownloadID
     /// Distinguishes this run of the download from later ones; stale reports are ignored.
     let generation: UInt64
-    let url: String
     let directory: String
     let requestedName: String?
     var fileName: String?
-    let headers: [RequestHeader]
     let sha256: String?
-    var etag: String?
-    var lastModified: String?
-    /// Cleared when the server encodes the body: ranges of encoded bytes can't be resumed.
-    var rangesUsable = true
+    /// What the requests ask for; its validators follow the responses.
+    var target: TransferTarget
 }
 
 /// What the engine learns from a response head that will be written.
@@ -41,5 +37,5 @@ struct ResponseInfo: Sendable {
 
 enum TransferOutcome: Sendable {
     case finished(fileName: String, size: Int64)
-    case failed(TransferError)
+    case failed(TransferFailure)
 }

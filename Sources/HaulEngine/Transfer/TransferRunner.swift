@@ -1,21 +1,25 @@
-import AsyncHTTPClient
 import Foundation
 import HaulCore
 import HaulStore
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 
-/// Runs one download until it finishes, fails for good, or its task is cancelled:
-/// attempts, redirects, resume decisions, streaming into the `.part`, retries, final placement.
+/// Runs one download until it finishes, fails for good, or its task is cancelled: attempts and
+/// retries, naming, streaming into the `.part`, final placement. What to ask the server and what
+/// its answers mean is ``TransferPolicy``'s; the network is ``EngineTransport``'s.
 ///
 /// It only talks to the engine through the `transfer…` methods, each tagged with the job's
 /// generation, so a paused or cancelled run can never change the download afterwards.
 struct TransferRunner: Sendable {
     let engine: Engine
-    let pool: HTTPClientPool
-    let throttle: Throttle
+    let transport: EngineTransport
+    let policy: TransferPolicy
     let configuration: EngineConfiguration
+
+    init(engine: Engine, pool: HTTPClientPool, throttle: Throttle, configuration: EngineConfiguration) {
+        self.engine = engine
+        transport = EngineTransport(pool: pool, throttle: throttle, configuration: configuration)
+        policy = TransferPolicy(userAgent: configuration.userAgent, maxRedirects: configuration.maxRedirects)
+        self.configuration = configuration
+    }
 
     func run(_ initialJob: TransferJob) async {
         var job = initialJob
@@ -26,7 +30,7 @@ struct TransferRunner: Sendable {
                 return
             } catch {
                 if Task.isCancelled || error is CancellationError { return }
-                let failure = TransferError.classify(error, stallTimeout: configuration.stallTimeout)
+                let failure = TransferFailure.classify(error, stallTimeout: configuration.stallTimeout)
                 guard failure.isTransient,
                     let delay = await engine.transferWillRetry(
                         job.id, job.generation, failure, madeProgress: progressMade)
@@ -39,236 +43,73 @@ struct TransferRunner: Sendable {
         }
     }
 
-    /// One request (plus its redirects and at most two restarts without a range).
+    /// One attempt: the policy opens the body (following redirects, starting over when it must),
+    /// then the body is written into the `.part` and the file placed.
     private func attempt(_ job: inout TransferJob, progressMade: inout Bool) async throws {
-        var restarts = 0
-        // The `.part`'s size, looked up once: within an attempt only a restart changes it.
-        var partSize = job.fileName.flatMap { PartFile.size(at: partPath(job, $0)) }
         // What the download had on disk before this attempt. Progress is getting past it: a
-        // server that ignores ranges and cuts the body at the same point every time made each
-        // attempt "progress" from 0 after it started over, and the retries never ran out.
+        // server that ignores ranges and cuts the body at the same point every time would make
+        // each attempt "progress" from 0 after it started over, and the retries never run out.
+        let partSize = job.fileName.flatMap { PartFile.size(at: partPath(job, $0)) }
         let had = partSize ?? 0
-        while true {
-            var offset: Int64 = 0
-            if job.rangesUsable, let size = partSize { offset = size }
-
-            let (response, finalURL) = try await request(job, offset: offset)
-            // Unless `stream` takes the body, it is dropped when this attempt ends.
-            var bodyTaken = false
-            defer { if !bodyTaken { response.drop() } }
-            let head = response.head
-            let action = ResponseInterpreter.interpret(
-                head, requestedOffset: offset, previousETag: job.etag, previousLastModified: job.lastModified)
-
-            switch action {
-            case .redirect:
-                preconditionFailure("redirects are followed in request(_:offset:)")
-            case .fail(let reason, let transient, let retryAfter):
-                throw TransferError(description: reason, isTransient: transient, retryAfter: retryAfter)
-            case .restart(let reason):
-                restarts += 1
-                guard restarts <= 2 else { throw TransferError.transient(reason.rawValue) }
-                if let name = job.fileName {
-                    try PartFile(path: partPath(job, name), truncate: true).close()
-                    partSize = 0
-                }
-                await engine.transferNotice(job.id, job.generation, reason.rawValue)
-                continue
-            case .alreadyComplete(let total):
-                guard let name = job.fileName else {
-                    throw TransferError.permanent("server says complete but nothing was downloaded")
-                }
-                try await place(
-                    &job, name: name, size: total,
-                    inMemory: engine.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false)
-                return
-            case .write(let writeOffset, var total, let startOver):
-                var resumable = Self.resumable(head, startOver: startOver)
-                if let coding = Self.contentCoding(head) {
-                    guard ["gzip", "x-gzip", "deflate"].contains(coding) else {
-                        throw TransferError.permanent(
-                            "the server sent the file encoded as '\(TerminalText.sanitize(coding))', which haul "
-                                + "cannot decode"
-                        )
-                    }
-                    if writeOffset > 0 {
-                        job.rangesUsable = false
-                        restarts += 1
-                        guard restarts <= 2 else {
-                            throw TransferError.transient("encoded response to a range request")
-                        }
-                        continue
-                    }
-                    // The length on the wire is not the file's length, and encoded ranges can't be resumed.
-                    job.rangesUsable = false
-                    total = nil
-                    resumable = false
-                }
-                let volume = engine.volumes.volume(holding: job.directory, writing: total.map { $0 - writeOffset })
-                if let total, let shortfall = volume?.shortfall(writing: total - writeOffset) {
-                    throw TransferError.diskFull(shortfall: shortfall)
-                }
-                // A new name is looked up on disk here, not on the engine's actor.
-                let naming: ResponseInfo.Name
-                var freeOnDisk: String?
-                if let known = job.fileName {
-                    naming = .known(known)
-                } else {
-                    let suggested =
-                        job.requestedName
-                        ?? FileNaming.suggestedName(contentDisposition: head["content-disposition"], url: finalURL)
-                    naming = .suggested(suggested)
-                    if Engine.isFinalNameFree(suggested, in: job.directory) { freeOnDisk = suggested }
-                }
-                let info = ResponseInfo(
-                    name: naming,
-                    freeOnDisk: freeOnDisk,
-                    receivedBytes: writeOffset,
-                    totalBytes: total,
-                    etag: head["etag"],
-                    lastModified: head["last-modified"],
-                    resumable: resumable,
-                    finalURL: finalURL,
-                    startOver: startOver
-                )
-                job.etag = info.etag
-                job.lastModified = info.lastModified
-                guard var name = await engine.transferBegan(job.id, job.generation, info) else {
-                    throw CancellationError()
-                }
-                let part: PartFile
-                if case .suggested(let suggested) = naming {
-                    let created = try await createPart(job, name: name, suggestion: suggested, total: total)
-                    part = created.part
-                    name = created.name
-                } else {
-                    part = try PartFile(path: partPath(job, name), truncate: writeOffset == 0)
-                    if writeOffset > 0 { try part.truncate(to: writeOffset) }
-                }
-                job.fileName = name
-                bodyTaken = true
-                let size = try await stream(
-                    response, into: part, from: writeOffset, total: total, job: job, had: had,
-                    progressMade: &progressMade)
-                try await place(&job, name: name, size: size, inMemory: volume?.inMemory ?? false)
-                return
-            }
+        let current = job
+        let opened = try await policy.open(&job.target, partSize: partSize, over: transport) { why in
+            if let name = current.fileName { try PartFile(path: partPath(current, name), truncate: true).close() }
+            await engine.transferNotice(current.id, current.generation, .startedOver(why))
+        }
+        switch opened {
+        case .complete(let total):
+            guard let name = job.fileName else { throw TransferFailure(.completeWithoutFile) }
+            let inMemory = engine.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false
+            try await place(&job, name: name, size: total, inMemory: inMemory)
+        case .body(let body):
+            try await write(body, for: &job, had: had, progressMade: &progressMade)
         }
     }
 
-    /// Sends the request, following up to `maxRedirects` http(s) redirects; returns once the final
-    /// response's head has arrived.
-    private func request(_ job: TransferJob, offset: Int64) async throws -> (Response, String) {
-        var url = job.url
-        let original = URLParts(job.url)
-        for _ in 0...configuration.maxRedirects {
-            var headers = HTTPHeaders()
-            headers.add(name: "User-Agent", value: configuration.userAgent)
-            headers.add(name: "Accept-Encoding", value: "identity")
-            let parts = url == job.url ? original : URLParts(url)
-            let sameHost = url == job.url || (parts != nil && parts?.host.lowercased() == original?.host.lowercased())
-            for header in job.headers {
-                // Credentials are not handed to another host a redirect points at (as curl does).
-                if !sameHost, ["authorization", "cookie", "proxy-authorization"].contains(header.name.lowercased()) {
-                    continue
-                }
-                headers.replaceOrAdd(name: header.name, value: header.value)
-            }
-            // `http://user:password@host/…` is HTTP Basic authentication (kept across redirects on the
-            // same host), unless a header says otherwise.
-            if let credentials = parts?.credentials ?? (sameHost ? original?.credentials : nil),
-                !headers.contains(name: "authorization")
-            {
-                headers.add(
-                    name: "Authorization",
-                    value: "Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString())
-            }
-            if offset > 0, job.rangesUsable {
-                headers.add(name: "Range", value: "bytes=\(offset)-")
-                if let validator = ResponseInterpreter.ifRangeValidator(etag: job.etag, lastModified: job.lastModified)
-                {
-                    headers.add(name: "If-Range", value: validator)
-                }
-            }
-            let response = try await send(url, parts: parts, headers: headers)
-            let status = response.head.status
-            guard [301, 302, 303, 307, 308].contains(status) else { return (response, url) }
-            response.drop()
-            guard let location = response.head["location"], !location.isEmpty else {
-                throw TransferError.permanent("redirect without a location (HTTP \(status))")
-            }
-            guard let next = URL(string: location, relativeTo: URL(string: url))?.absoluteURL,
-                let scheme = next.scheme?.lowercased()
-            else {
-                throw TransferError.permanent("redirect to an invalid location")
-            }
-            guard DownloadURL.supportedSchemes.contains(scheme) else {
-                throw TransferError.permanent(
-                    "redirect to an unsupported scheme '\(TerminalText.sanitize(scheme))' refused")
-            }
-            url = next.absoluteString
+    /// Claims the file's name, creates or opens its `.part`, streams the body into it and
+    /// places the finished file.
+    private func write(
+        _ body: TransferPolicy.Body<EngineResponse>, for job: inout TransferJob, had: Int64, progressMade: inout Bool
+    ) async throws {
+        var bodyTaken = false
+        defer { if !bodyTaken { body.response.drop() } }
+        let (offset, total) = (body.offset, body.total)
+        let volume = engine.volumes.volume(holding: job.directory, writing: total.map { $0 - offset })
+        if let total, let shortfall = volume?.shortfall(writing: total - offset) {
+            throw TransferFailure(.diskFull(shortfall: shortfall))
         }
-        throw TransferError.permanent("too many redirects (more than \(configuration.maxRedirects))")
-    }
-
-    /// A request whose response head has arrived; its body waits for the task to choose.
-    private struct Response {
-        /// The head, read once into the form the engine's rules take.
-        let head: ResponseHead
-        let sink: ResponseSink
-        let cancel: @Sendable () -> Void
-
-        init(_ received: HTTPResponseHead, sink: ResponseSink, cancel: @escaping @Sendable () -> Void) {
-            head = ResponseHead(
-                status: Int(received.status.code), headers: received.headers.map { ($0.name, $0.value) })
-            self.sink = sink
-            self.cancel = cancel
+        // A new name is looked up on disk here, not on the engine's actor.
+        let naming: ResponseInfo.Name
+        var freeOnDisk: String?
+        if let known = job.fileName {
+            naming = .known(known)
+        } else {
+            let suggested =
+                job.requestedName
+                ?? FileNaming.suggestedName(
+                    contentDisposition: body.response.head["content-disposition"], url: body.finalURL)
+            naming = .suggested(suggested)
+            if Engine.isFinalNameFree(suggested, in: job.directory) { freeOnDisk = suggested }
         }
-
-        /// Leaves the body unwritten: a small one is read and dropped so the connection can serve
-        /// the next request, a larger one ends the request. Does nothing once the body is written.
-        func drop() {
-            if let length = head.contentLength, length <= 64 * 1024 {
-                sink.discard()
-            } else {
-                cancel()
-            }
+        let info = ResponseInfo(
+            name: naming, freeOnDisk: freeOnDisk, receivedBytes: offset, totalBytes: total, etag: job.target.etag,
+            lastModified: job.target.lastModified, resumable: body.resumable, finalURL: body.finalURL,
+            startOver: body.startOver)
+        guard var name = await engine.transferBegan(job.id, job.generation, info) else { throw CancellationError() }
+        let part: PartFile
+        if case .suggested(let suggested) = naming {
+            let created = try await createPart(job, name: name, suggestion: suggested, total: total)
+            part = created.part
+            name = created.name
+        } else {
+            part = try PartFile(path: partPath(job, name), truncate: offset == 0)
+            if offset > 0 { try part.truncate(to: offset) }
         }
-    }
-
-    /// Sends one GET: plain HTTP without a proxy on `CleartextHTTPClient`, the rest (and a plain
-    /// response whose body is encoded, which that client does not decode) on AsyncHTTPClient.
-    private func send(_ url: String, parts: URLParts?, headers: HTTPHeaders) async throws -> Response {
-        let throttle = throttle
-        let progressInterval = configuration.progressInterval
-        if let (client, target) = pool.cleartextClient(for: url, parts: parts) {
-            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.uri)
-            if !headers.contains(name: "host") { head.headers.add(name: "Host", value: target.hostHeader) }
-            head.headers.add(contentsOf: headers)
-            let exchange = try await client.execute(head, to: target) { loop in
-                ResponseSink(loop: loop, throttle: throttle, progressInterval: progressInterval)
-            }
-            let response = Response(exchange.head, sink: exchange.sink, cancel: exchange.cancel)
-            guard Self.contentCoding(response.head) != nil else { return response }
-            response.drop()
-        }
-        // The transfer's own lane when it runs on one (see `TransferLanes`).
-        let loop = MultiThreadedEventLoopGroup.singleton.any()
-        let sink = ResponseSink(loop: loop, throttle: throttle, progressInterval: progressInterval)
-        let request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
-        let task = pool.client(for: url).execute(request: request, delegate: sink, eventLoop: .delegate(on: loop))
-        let head: HTTPResponseHead
-        do {
-            head = try await withTaskCancellationHandler {
-                try await sink.responseHead()
-            } onCancel: {
-                task.cancel()
-            }
-        } catch {
-            throw TransferError.connectFailure(error, url: url, proxy: configuration.proxies.endpoint(for: url))
-                ?? error
-        }
-        return Response(head, sink: sink, cancel: { task.cancel() })
+        job.fileName = name
+        bodyTaken = true
+        let size = try await stream(
+            body.response, into: part, from: offset, total: total, job: job, had: had, progressMade: &progressMade)
+        try await place(&job, name: name, size: size, inMemory: volume?.inMemory ?? false)
     }
 
     /// Journals the claim of a new name, then creates its `.part`, exclusively: a crash can
@@ -299,7 +140,8 @@ struct TransferRunner: Sendable {
     /// while passing its progress on to the engine; returns the final size. Progress is made
     /// when the file gets past `had` bytes, what it held before the attempt (`offset` is that or 0).
     private func stream(
-        _ response: Response, into part: PartFile, from offset: Int64, total: Int64?, job: TransferJob, had: Int64,
+        _ response: EngineResponse, into part: PartFile, from offset: Int64, total: Int64?, job: TransferJob,
+        had: Int64,
         progressMade: inout Bool
     ) async throws -> Int64 {
         // Closed only after the request has ended: no write can come later.
@@ -309,7 +151,7 @@ struct TransferRunner: Sendable {
         var reported = false
         let size: Int64
         do {
-            switch try response.sink.startWriting(to: part.writer(dropBehind: large), at: offset, total: total) {
+            switch try response.startWriting(to: part.writer(dropBehind: large), at: offset, total: total) {
             case .streaming(let position) where position > offset:
                 // What was read ahead is on disk: the engine hears of it now, not after the next
                 // part (which a speed cap may hold back for a while).
@@ -324,7 +166,7 @@ struct TransferRunner: Sendable {
             }
             size = try await withTaskCancellationHandler {
                 while true {
-                    switch try await response.sink.nextEvent() {
+                    switch try await response.nextEvent() {
                     case .progress(let position):
                         reported = true
                         await engine.transferProgress(job.id, job.generation, received: position)
@@ -336,7 +178,7 @@ struct TransferRunner: Sendable {
                 response.cancel()
             }
         } catch {
-            progressMade = response.sink.position > had
+            progressMade = response.position > had
             throw error
         }
         progressMade = size > had
@@ -345,7 +187,7 @@ struct TransferRunner: Sendable {
         if reported { await engine.transferProgress(job.id, job.generation, received: size) }
         try Task.checkCancellation()
         if let total, size < total {
-            throw TransferError.transient("the connection closed early (\(size) of \(total) bytes)")
+            throw TransferFailure(.closedEarly(received: size, expected: total))
         }
         return size
     }
@@ -362,7 +204,7 @@ struct TransferRunner: Sendable {
             let actual = try await FileWorkers.run { try FileChecksum.sha256(path: part) }
             if actual != expected.lowercased() {
                 unlink(part)
-                throw TransferError.permanent("checksum mismatch: expected sha256 \(expected), got \(actual)")
+                throw TransferFailure(.checksumMismatch(algorithm: "sha256", expected: expected, actual: actual))
             }
         }
         var finalName = name
@@ -399,23 +241,5 @@ struct TransferRunner: Sendable {
 
     private func partPath(_ job: TransferJob, _ name: String) -> String {
         Download.path(of: name, in: job.directory, suffix: ".part")
-    }
-
-    /// The content coding of the body, nil for none or identity.
-    static func contentCoding(_ head: ResponseHead) -> String? {
-        guard let coding = head["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased(), !coding.isEmpty,
-            coding != "identity"
-        else { return nil }
-        return coding
-    }
-
-    static func resumable(_ head: ResponseHead, startOver: StartOverReason?) -> Bool? {
-        if head.status == 206 { return true }
-        if startOver == .rangesIgnored { return false }
-        switch head["accept-ranges"]?.lowercased() {
-        case "bytes": return true
-        case "none": return false
-        default: return nil
-        }
     }
 }

@@ -130,7 +130,7 @@ enum FastStateDecoder {
             case .pauseCause:
                 guard let cause = PauseCause(rawValue: try s.string()) else { throw JSONScanner.Unsupported() }
                 d.pauseCause = cause
-            case .failureReason: d.failureReason = try s.string()
+            case .failureReason: d.failureReason = try reason(FailureReason.self, &s)
             case .receivedBytes: d.receivedBytes = try s.int64()
             case .totalBytes: d.totalBytes = try s.int64()
             case .headers:
@@ -144,8 +144,8 @@ enum FastStateDecoder {
             case .resumable: d.resumable = try s.bool()
             case .finalURL: d.finalURL = try s.string(sameAs: url)
             case .retries: d.retries = Int(try s.int64())
-            case .lastError: d.lastError = try s.string()
-            case .notice: d.notice = try s.string()
+            case .lastError: d.lastError = try reason(FailureReason.self, &s)
+            case .notice: d.notice = try reason(Notice.self, &s)
             case .diskShortfall: d.diskShortfall = try s.int64()
             case .queueOrder:
                 let order = try s.int64()
@@ -160,6 +160,14 @@ enum FastStateDecoder {
         d.url = url
         d.directory = directory
         return d
+    }
+
+    /// A reason: an object, or the plain text an older haul stored; few downloads have one, so
+    /// Foundation reads it.
+    private static func reason<T: Decodable>(_ type: T.Type, _ s: inout JSONScanner) throws(JSONScanner.Unsupported)
+        -> T
+    {
+        try foundation(type, s.rawValue())
     }
 
     /// Rare or small values go through Foundation, with the state file's date rules.

@@ -51,7 +51,25 @@ enum FastStateEncoder {
     }
 
     static func write(_ d: Download, into out: inout [UInt8]) {
-        JSONBytes.write(to: &out, atMost: bound(d)) { write(d, to: &$0) }
+        let reasons = Reasons(d)
+        JSONBytes.write(to: &out, atMost: bound(d) + reasons.byteCount) { write(d, reasons, to: &$0) }
+    }
+
+    /// A download's reasons, as JSON: few downloads have one, so Foundation encodes them.
+    private struct Reasons {
+        var failureReason: [UInt8]?
+        var lastError: [UInt8]?
+        var notice: [UInt8]?
+
+        init(_ d: Download) {
+            guard d.failureReason != nil || d.lastError != nil || d.notice != nil else { return }
+            let encoder = StateFile.encoder()
+            failureReason = d.failureReason.flatMap { try? Array(encoder.encode($0)) }
+            lastError = d.lastError.flatMap { try? Array(encoder.encode($0)) }
+            notice = d.notice.flatMap { try? Array(encoder.encode($0)) }
+        }
+
+        var byteCount: Int { (failureReason?.count ?? 0) + (lastError?.count ?? 0) + (notice?.count ?? 0) }
     }
 
     /// The most ``write(_:to:)`` writes for `d`: the keys, every string escaped at its longest,
@@ -61,14 +79,14 @@ enum FastStateEncoder {
         var bound = 512 // the keys and punctuation (~360 bytes), numbers (6 × 20), bools (2 × 5)
         bound +=
             quoted(d.id.rawValue) + quoted(d.url) + quoted(d.directory) + quoted(d.requestedName) + quoted(d.fileName)
-        bound += quoted(d.state.rawValue) + quoted(d.pauseCause?.rawValue) + quoted(d.failureReason) + quoted(d.sha256)
-        bound += quoted(d.etag) + quoted(d.lastModified) + quoted(d.finalURL) + quoted(d.lastError) + quoted(d.notice)
+        bound += quoted(d.state.rawValue) + quoted(d.pauseCause?.rawValue) + quoted(d.sha256)
+        bound += quoted(d.etag) + quoted(d.lastModified) + quoted(d.finalURL)
         bound += 2 * 32 // two dates: a `Double`'s description is at most 24 bytes
         for header in d.headers { bound += 24 + quoted(header.name) + quoted(header.value) }
         return bound
     }
 
-    private static func write(_ d: Download, to out: inout JSONBytes.Cursor) {
+    private static func write(_ d: Download, _ reasons: Reasons, to out: inout JSONBytes.Cursor) {
         var first = true
         /// `name` is the key with its quotes and colon (`"url":`), appended in one go.
         func key(_ name: StaticString) {
@@ -85,6 +103,11 @@ enum FastStateEncoder {
             guard let value else { return }
             key(name)
             out.appendDecimal(value)
+        }
+        func json(_ name: StaticString, _ value: [UInt8]?) {
+            guard let value else { return }
+            key(name)
+            value.withUnsafeBufferPointer { out.append($0) }
         }
         func bool(_ name: StaticString, _ value: Bool?) {
             guard let value else { return }
@@ -109,7 +132,7 @@ enum FastStateEncoder {
         string(#""fileName":"#, d.fileName)
         string(#""state":"#, d.state.rawValue)
         string(#""pauseCause":"#, d.pauseCause?.rawValue)
-        string(#""failureReason":"#, d.failureReason)
+        json(#""failureReason":"#, reasons.failureReason)
         number(#""receivedBytes":"#, d.receivedBytes)
         number(#""totalBytes":"#, d.totalBytes)
         if !d.headers.isEmpty {
@@ -132,8 +155,8 @@ enum FastStateEncoder {
         bool(#""resumable":"#, d.resumable)
         string(#""finalURL":"#, d.finalURL)
         number(#""retries":"#, d.retries)
-        string(#""lastError":"#, d.lastError)
-        string(#""notice":"#, d.notice)
+        json(#""lastError":"#, reasons.lastError)
+        json(#""notice":"#, reasons.notice)
         number(#""diskShortfall":"#, d.diskShortfall)
         number(#""queueOrder":"#, d.queueOrder)
         date(#""addedAt":"#, d.addedAt)

@@ -20,6 +20,10 @@ extension TUIController {
         fullRedraw = false
         if full { router.invalidateAll() }
         var rows: [Int] = []
+        if now - lastCountdown >= 1 {
+            lastCountdown = now
+            redrawCountdowns()
+        }
         if router.takeHeaderDirty() {
             HeaderView.draw(model, metered: network.label, into: &grid, row: layout.headerRow, glyphs: glyphs)
             rows.append(layout.headerRow)
@@ -45,6 +49,17 @@ extension TUIController {
         return rows.isEmpty ? .none : .rows(rows)
     }
 
+    /// Rows (and the details box) of downloads waiting to retry show how long is left: they are
+    /// redrawn once a second while the wait lasts.
+    func redrawCountdowns() {
+        let now = wallClock()
+        for slot in 0..<router.slots.count {
+            guard let id = router.slots.id(at: slot), let d = model[id], d.isWaitingToRetry(at: now) else { continue }
+            router.invalidate(slot)
+            if case .details(id) = mode { fullRedraw = true }
+        }
+    }
+
     func drawSlot(_ slot: Int) {
         let row = layout.row(forSlot: slot)
         guard row < layout.statusRow else { return }
@@ -63,7 +78,7 @@ extension TUIController {
         }
         RowView.draw(
             d, sample: model.sample(for: id), into: &grid, row: row, columns: columns,
-            selected: scroll + slot == selectedIndex, glyphs: glyphs)
+            selected: scroll + slot == selectedIndex, glyphs: glyphs, now: wallClock())
     }
 
     func drawStatus() {
@@ -117,7 +132,8 @@ extension TUIController {
             BoxView.draw(
                 title: "Details",
                 lines: DetailsView.lines(
-                    for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width)),
+                    for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width),
+                    now: wallClock()),
                 into: &grid, glyphs: glyphs)
         case .help:
             let lines =

@@ -35,6 +35,10 @@ public final class TUIController {
     var nameRankCache: (version: Int, ranks: [Int32])?
     /// What the last ``frame(now:)`` did (the benchmark reports it for its slowest frame).
     public internal(set) var lastFrameWork = FrameWork()
+    /// The wall clock a retry's countdown is shown against (tests set their own).
+    public var wallClock: @Sendable () -> Date = { Date() }
+    /// When rows waiting to retry were last redrawn for their countdown (monotonic seconds).
+    var lastCountdown = -Double.infinity
 
     public init(
         downloads: [Download], width: Int, height: Int, defaultDirectory: String, home: String, unicode: Bool = true,

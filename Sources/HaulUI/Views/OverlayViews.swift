@@ -44,7 +44,7 @@ enum DetailsView {
     static let maxValueLines = 4
 
     /// The lines for `d`, each at most `width` columns (the last line of a value cut to fit).
-    static func lines(for d: Download, sample: ProgressSample?, width: Int) -> [(String, Style)] {
+    static func lines(for d: Download, sample: ProgressSample?, width: Int, now: Date) -> [(String, Style)] {
         func safe(_ s: String?) -> String { s.map { TerminalText.sanitize($0) } ?? "—" }
         let size =
             d.totalBytes.map {
@@ -76,8 +76,8 @@ enum DetailsView {
             ("Modified", safe(d.lastModified), .plain),
             ("Resumable", resumable, .plain),
             ("Retries", "\(d.retries)", .plain),
-            ("Last error", safe(d.lastError), d.lastError == nil ? .plain : Style(color: .red)),
-            ("Note", safe(d.notice), .plain),
+            ("Last error", safe(d.lastError.map(ReasonText.failure)), d.lastError == nil ? .plain : Style(color: .red)),
+            ("Note", safe(d.notice.map { ReasonText.notice($0, now: now) }), .plain),
             ("Checksum", d.sha256.map { "sha256 \($0)" } ?? "—", .plain),
             (
                 "Headers",

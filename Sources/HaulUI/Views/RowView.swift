@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 
 /// One download on one line: name, bar, percent, received/total, speed, ETA, state.
@@ -5,7 +6,7 @@ import HaulCore
 enum RowView {
     static func draw(
         _ download: Download, sample: ProgressSample?, into grid: inout Grid, row: Int,
-        columns c: Columns, selected: Bool, glyphs: Glyphs
+        columns c: Columns, selected: Bool, glyphs: Glyphs, now: Date
     ) {
         grid.clear(row: row)
         let base = style(for: download.state)
@@ -44,6 +45,13 @@ enum RowView {
             let live = c.speed + (c.speed > 0 ? 1 : 0) + c.eta + (c.eta > 0 ? 1 : 0)
             if live > 0 {
                 switch download.state {
+                case .downloading where download.isWaitingToRetry(at: now):
+                    if case .retrying(_, let at, _, _)? = download.notice {
+                        let wait = "retry in " + Formatting.duration(max(0, at.timeIntervalSince(now)))
+                        x = grid.write(
+                            DisplayWidth.right(wait, width: live - 1) + " ", row: row, column: x,
+                            style: Style(color: .yellow))
+                    }
                 case .downloading:
                     if c.speed > 0 {
                         let speed = sample.map { Formatting.rate($0.bytesPerSecond) } ?? ""
@@ -79,7 +87,7 @@ enum RowView {
         case .downloading: return "downloading"
         case .paused: return d.pauseCause == .metered ? "metered" : d.pauseCause == .diskFull ? "disk full" : "paused"
         case .finished: return "done"
-        case .failed: return d.failureReason == Download.cancelledReason ? "cancelled" : "failed"
+        case .failed: return d.failureReason == .cancelled ? "cancelled" : "failed"
         }
     }
 

@@ -1,3 +1,4 @@
+import HaulCore
 import NIOCore
 import NIOHTTP1
 
@@ -110,7 +111,7 @@ final class CleartextConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        pending.append(.ended(TransferError.transient("the server closed the connection")))
+        pending.append(.ended(TransferFailure(.serverClosedConnection)))
         deliver()
         stopWatching()
         onClosed(context.channel)
@@ -234,8 +235,7 @@ final class CleartextConnectionHandler: ChannelInboundHandler {
                 watch(until: lastActivity + stallTimeout)
                 return
             }
-            let seconds = Double(stallTimeout.nanoseconds) / 1e9
-            fail(TransferError.transient("stalled: no data for \(Int(seconds)) s"))
+            fail(TransferFailure(.stalled(seconds: Int(stallTimeout.nanoseconds / 1_000_000_000))))
             closeQuietly()
         case .idle:
             guard now >= idleSince + idleTimeout else {

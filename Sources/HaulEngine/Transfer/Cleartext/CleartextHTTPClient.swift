@@ -166,10 +166,11 @@ final class CleartextHTTPClient: Sendable {
         do {
             return (try await bootstrap.connect(to: address).get(), false)
         } catch let error as IOError {
-            throw TransferError.cannotConnect(
-                host: endpoint.host, port: endpoint.port, TransferError.describe(errno: error.errnoCode))
+            throw TransferFailure(
+                .cannotConnect(
+                    host: endpoint.host, port: endpoint.port, why: TransferFailure.describe(errno: error.errnoCode)))
         } catch ChannelError.connectTimeout {
-            throw TransferError.cannotConnect(host: endpoint.host, port: endpoint.port, "connection timed out")
+            throw TransferFailure(.cannotConnect(host: endpoint.host, port: endpoint.port, why: "connection timed out"))
         }
     }
 

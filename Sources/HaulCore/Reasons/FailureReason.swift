@@ -1,0 +1,87 @@
+/// Why a transfer attempt failed, as a value: the engine stores it, and ``ReasonText`` turns it
+/// into the sentence a person reads. Text carried inside a case is haul's own wording or
+/// already cleaned of control characters; nothing here is server text written raw.
+public enum FailureReason: Sendable, Equatable, Hashable {
+    /// The server answered with a status that ends the attempt (403, 404, 410, 429, 5xx…).
+    case status(Int)
+    /// The server answered 204: there is no file.
+    case noContent
+    /// A redirect without a `Location`.
+    case redirectWithoutLocation(status: Int)
+    /// A redirect to something that is not a URL.
+    case invalidRedirect
+    /// A redirect to a scheme haul does not fetch (`file:`, `ftp:`…).
+    case redirectToScheme(String)
+    case tooManyRedirects(limit: Int)
+    /// The body is encoded in a way haul cannot decode.
+    case unsupportedEncoding(String)
+    /// The server kept encoding the body of range requests.
+    case encodedRangeResponses
+    /// The attempt started over from the first byte more often than allowed.
+    case startedOverTooOften(StartOverReason)
+    /// 416 at the full size, but nothing was downloaded to be complete.
+    case completeWithoutFile
+    /// The connection ended before the promised size.
+    case closedEarly(received: Int64, expected: Int64)
+    /// The connection ended in the middle of the body's framing.
+    case bodyCutShort
+    case serverClosedConnection
+    /// No byte arrived for this many seconds.
+    case stalled(seconds: Int)
+    /// The connection could not be made; `why` in haul's words ("connection refused").
+    case cannotConnect(host: String, port: Int, why: String)
+    /// The connection failed after it was made; in haul's words ("connection reset by the server").
+    case connectionFailed(String)
+    /// A response haul cannot frame safely; what NIO's decoder said.
+    case malformedResponse(String)
+    /// A request header holds a character HTTP does not allow.
+    case requestHeaderRefused
+    /// A TLS failure, in haul's words with what to do about it.
+    case tls(String)
+    /// The disk is full; how many more bytes the rest of the file needs, when known.
+    case diskFull(shortfall: Int64?)
+    case checksumMismatch(algorithm: String, expected: String, actual: String)
+    /// A file-system error, in words.
+    case file(String)
+    /// The user cancelled the download.
+    case cancelled
+    /// Anything else, in words; also what an older haul stored as plain text.
+    case other(String)
+
+    /// Whether trying again may help when nothing else is known about the failure.
+    public var isTransientByDefault: Bool {
+        switch self {
+        case .status(let status): return HTTPStatusReason.isTransient(status)
+        case .closedEarly, .bodyCutShort, .serverClosedConnection, .stalled, .cannotConnect, .connectionFailed,
+            .encodedRangeResponses, .startedOverTooOften:
+            return true
+        case .noContent, .redirectWithoutLocation, .invalidRedirect, .redirectToScheme, .tooManyRedirects,
+            .unsupportedEncoding, .completeWithoutFile, .malformedResponse, .requestHeaderRefused, .tls, .diskFull,
+            .checksumMismatch, .file, .cancelled, .other:
+            return false
+        }
+    }
+}
+
+/// A failed attempt: what went wrong, whether another attempt may help, and when the server asked
+/// to be asked again.
+public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: FailureReason
+    public var isTransient: Bool
+    /// Raw `Retry-After` of the response, if any.
+    public var retryAfter: String?
+
+    public init(_ reason: FailureReason, isTransient: Bool? = nil, retryAfter: String? = nil) {
+        self.reason = reason
+        self.isTransient = isTransient ?? reason.isTransientByDefault
+        self.retryAfter = retryAfter
+    }
+
+    /// A full disk pauses the download until there is room instead of failing it.
+    public var isDiskFull: Bool {
+        if case .diskFull = reason { return true }
+        return false
+    }
+
+    public var description: String { ReasonText.failure(reason) }
+}

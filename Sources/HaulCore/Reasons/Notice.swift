@@ -1,0 +1,20 @@
+import Foundation
+
+/// Something about a download the user should know while it goes on, as a value; ``ReasonText``
+/// turns it into words when it is shown, so a retry's countdown is always current.
+public enum Notice: Sendable, Equatable, Hashable {
+    /// The last attempt failed and the next one starts at `at`.
+    case retrying(because: FailureReason, at: Date, attempt: Int, of: Int)
+    /// The transfer started over from the first byte.
+    case startedOver(StartOverReason)
+    /// What an older haul stored as plain text.
+    case text(String)
+}
+
+/// Why a resume became a download from the first byte.
+public enum StartOverReason: String, Codable, Sendable, Equatable, Hashable {
+    case remoteChanged
+    case rangesIgnored
+    case rangeMismatch
+    case partLargerThanRemote
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// Reasons are stored as flat objects with a `kind` (`{"kind":"status","status":404}`), readable
+/// by anything that reads the state file. A plain string is what an older haul stored: it reads
+/// back as ``FailureReason/other(_:)`` or ``Notice/text(_:)``.
+private struct ReasonRecord: Codable {
+    var kind: String
+    var status: Int?
+    var text: String?
+    var host: String?
+    var port: Int?
+    var limit: Int?
+    var seconds: Int?
+    var received: Int64?
+    var expected: Int64?
+    var shortfall: Int64?
+    var startOver: StartOverReason?
+    var algorithm: String?
+    var expectedDigest: String?
+    var actualDigest: String?
+    var because: FailureReason?
+    var at: Date?
+    var attempt: Int?
+    var of: Int?
+
+    init(kind: String) { self.kind = kind }
+}
+
+extension FailureReason: Codable {
+    public init(from decoder: Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            self = text == ReasonText.failure(.cancelled) ? .cancelled : .other(text)
+            return
+        }
+        let r = try ReasonRecord(from: decoder)
+        func need<T>(_ value: T?) throws -> T {
+            guard let value else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: r.kind))
+            }
+            return value
+        }
+        switch r.kind {
+        case "status": self = .status(try need(r.status))
+        case "noContent": self = .noContent
+        case "redirectWithoutLocation": self = .redirectWithoutLocation(status: try need(r.status))
+        case "invalidRedirect": self = .invalidRedirect
+        case "redirectToScheme": self = .redirectToScheme(try need(r.text))
+        case "tooManyRedirects": self = .tooManyRedirects(limit: try need(r.limit))
+        case "unsupportedEncoding": self = .unsupportedEncoding(try need(r.text))
+        case "encodedRangeResponses": self = .encodedRangeResponses
+        case "startedOverTooOften": self = .startedOverTooOften(try need(r.startOver))
+        case "completeWithoutFile": self = .completeWithoutFile
+        case "closedEarly": self = .closedEarly(received: try need(r.received), expected: try need(r.expected))
+        case "bodyCutShort": self = .bodyCutShort
+        case "serverClosedConnection": self = .serverClosedConnection
+        case "stalled": self = .stalled(seconds: try need(r.seconds))
+        case "cannotConnect":
+            self = .cannotConnect(host: try need(r.host), port: try need(r.port), why: try need(r.text))
+        case "connectionFailed": self = .connectionFailed(try need(r.text))
+        case "malformedResponse": self = .malformedResponse(try need(r.text))
+        case "requestHeaderRefused": self = .requestHeaderRefused
+        case "tls": self = .tls(try need(r.text))
+        case "diskFull": self = .diskFull(shortfall: r.shortfall)
+        case "checksumMismatch":
+            self = .checksumMismatch(
+                algorithm: try need(r.algorithm), expected: try need(r.expectedDigest),
+                actual: try need(r.actualDigest))
+        case "file": self = .file(try need(r.text))
+        case "cancelled": self = .cancelled
+        default: self = .other(r.text ?? ReasonText.failure(.other(r.kind)))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var r: ReasonRecord
+        switch self {
+        case .status(let status):
+            r = ReasonRecord(kind: "status")
+            r.status = status
+        case .noContent: r = ReasonRecord(kind: "noContent")
+        case .redirectWithoutLocation(let status):
+            r = ReasonRecord(kind: "redirectWithoutLocation")
+            r.status = status
+        case .invalidRedirect: r = ReasonRecord(kind: "invalidRedirect")
+        case .redirectToScheme(let scheme):
+            r = ReasonRecord(kind: "redirectToScheme")
+            r.text = scheme
+        case .tooManyRedirects(let limit):
+            r = ReasonRecord(kind: "tooManyRedirects")
+            r.limit = limit
+        case .unsupportedEncoding(let coding):
+            r = ReasonRecord(kind: "unsupportedEncoding")
+            r.text = coding
+        case .encodedRangeResponses: r = ReasonRecord(kind: "encodedRangeResponses")
+        case .startedOverTooOften(let why):
+            r = ReasonRecord(kind: "startedOverTooOften")
+            r.startOver = why
+        case .completeWithoutFile: r = ReasonRecord(kind: "completeWithoutFile")
+        case .closedEarly(let received, let expected):
+            r = ReasonRecord(kind: "closedEarly")
+            r.received = received
+            r.expected = expected
+        case .bodyCutShort: r = ReasonRecord(kind: "bodyCutShort")
+        case .serverClosedConnection: r = ReasonRecord(kind: "serverClosedConnection")
+        case .stalled(let seconds):
+            r = ReasonRecord(kind: "stalled")
+            r.seconds = seconds
+        case .cannotConnect(let host, let port, let why):
+            r = ReasonRecord(kind: "cannotConnect")
+            r.host = host
+            r.port = port
+            r.text = why
+        case .connectionFailed(let text):
+            r = ReasonRecord(kind: "connectionFailed")
+            r.text = text
+        case .malformedResponse(let text):
+            r = ReasonRecord(kind: "malformedResponse")
+            r.text = text
+        case .requestHeaderRefused: r = ReasonRecord(kind: "requestHeaderRefused")
+        case .tls(let text):
+            r = ReasonRecord(kind: "tls")
+            r.text = text
+        case .diskFull(let shortfall):
+            r = ReasonRecord(kind: "diskFull")
+            r.shortfall = shortfall
+        case .checksumMismatch(let algorithm, let expected, let actual):
+            r = ReasonRecord(kind: "checksumMismatch")
+            r.algorithm = algorithm
+            r.expectedDigest = expected
+            r.actualDigest = actual
+        case .file(let text):
+            r = ReasonRecord(kind: "file")
+            r.text = text
+        case .cancelled: r = ReasonRecord(kind: "cancelled")
+        case .other(let text):
+            r = ReasonRecord(kind: "other")
+            r.text = text
+        }
+        try r.encode(to: encoder)
+    }
+}
+
+extension Notice: Codable {
+    public init(from decoder: Decoder) throws {
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            self = .text(text)
+            return
+        }
+        let r = try ReasonRecord(from: decoder)
+        switch r.kind {
+        case "retrying":
+            guard let because = r.because, let at = r.at, let attempt = r.attempt, let of = r.of else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: r.kind))
+            }
+            self = .retrying(because: because, at: at, attempt: attempt, of: of)
+        case "startedOver":
+            guard let why = r.startOver else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: r.kind))
+            }
+            self = .startedOver(why)
+        default: self = .text(r.text ?? r.kind)
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var r: ReasonRecord
+        switch self {
+        case .retrying(let because, let at, let attempt, let of):
+            r = ReasonRecord(kind: "retrying")
+            r.because = because
+            r.at = at
+            r.attempt = attempt
+            r.of = of
+        case .startedOver(let why):
+            r = ReasonRecord(kind: "startedOver")
+            r.startOver = why
+        case .text(let text):
+            r = ReasonRecord(kind: "text")
+            r.text = text
+        }
+        try r.encode(to: encoder)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The words for every reason the engine reports: the one place that turns ``FailureReason``,
+/// ``Notice`` and ``StartOverReason`` values into sentences for the TUI, `haul run` and `haul ls`.
+public enum ReasonText {
+    public static func failure(_ reason: FailureReason) -> String {
+        switch reason {
+        case .status(let status): return HTTPStatusReason.describe(status)
+        case .noContent: return "the server sent no content (HTTP 204)"
+        case .redirectWithoutLocation(let status): return "the server redirected without a location (HTTP \(status))"
+        case .invalidRedirect: return "the server redirected to an invalid location"
+        case .redirectToScheme(let scheme):
+            return "the server redirected to an unsupported scheme '\(TerminalText.sanitize(scheme))'; refused"
+        case .tooManyRedirects(let limit): return "too many redirects (more than \(limit))"
+        case .unsupportedEncoding(let coding):
+            return "the server sent the file encoded as '\(TerminalText.sanitize(coding))', which haul cannot decode"
+        case .encodedRangeResponses:
+            return "the server encodes its answers to range requests, so the download cannot resume"
+        case .startedOverTooOften(let why): return startOver(why) + " too often"
+        case .completeWithoutFile: return "the server says the file is complete, but nothing was downloaded"
+        case .closedEarly(let received, let expected):
+            return "the connection closed early (\(received) of \(expected) bytes)"
+        case .bodyCutShort: return "the connection closed before the body was complete"
+        case .serverClosedConnection: return "the server closed the connection"
+        case .stalled(let seconds): return "stalled: no data for \(seconds) s"
+        case .cannotConnect(let host, let port, let why):
+            return "cannot connect to \(TerminalText.sanitize(host)):\(port): \(why)"
+        case .connectionFailed(let text): return text
+        case .malformedResponse(let what): return "malformed response from the server (\(TerminalText.sanitize(what)))"
+        case .requestHeaderRefused:
+            return "a request header holds a line break or another character HTTP does not allow"
+        case .tls(let text): return text
+        case .diskFull(let shortfall):
+            return "disk full — needs " + (shortfall.map { Formatting.bytes($0) + " more" } ?? "more space")
+        case .checksumMismatch(let algorithm, let expected, let actual):
+            return "checksum mismatch: expected \(algorithm) \(expected), got \(actual)"
+        case .cancelled: return "cancelled by user"
+        case .file(let text), .other(let text): return TerminalText.sanitize(text)
+        }
+    }
+
+    public static func startOver(_ reason: StartOverReason) -> String {
+        switch reason {
+        case .remoteChanged: return "remote file changed; started over"
+        case .rangesIgnored: return "server ignores ranges; started over"
+        case .rangeMismatch: return "server sent an unexpected range; started over"
+        case .partLargerThanRemote: return "local part is larger than the remote file; started over"
+        }
+    }
+
+    /// `notice` as of `now`: a retry counts down to its next attempt.
+    public static func notice(_ notice: Notice, now: Date = Date()) -> String {
+        switch notice {
+        case .retrying(let why, let at, let attempt, let of):
+            let wait = max(0, at.timeIntervalSince(now))
+            let when = wait < 0.5 ? "retrying now" : "retrying in \(Formatting.duration(wait))"
+            return "\(failure(why)); \(when) (attempt \(attempt) of \(of))"
+        case .startedOver(let why): return startOver(why)
+        case .text(let text): return TerminalText.sanitize(text)
+        }
+    }
+}
