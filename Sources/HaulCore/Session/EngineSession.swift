@@ -1,7 +1,5 @@
-import HaulCore
-
 /// The engine as a UI or a command sees it: the engine itself in-process, or a connection
-/// to the haul process that owns the state file (see `RemoteEngine`).
+/// to the haul process that owns the state file (`RemoteEngine` in HaulRemote).
 public protocol EngineSession: Sendable {
     /// Downloads and network status now, plus every event from here on. A UI also takes
     /// the away report.
@@ -26,22 +24,5 @@ public struct EngineAttachment: Sendable {
         self.snapshot = snapshot
         self.away = away
         self.events = events
-    }
-}
-
-extension Engine: EngineSession {
-    public func attach(ui: Bool) -> EngineAttachment {
-        // Subscribe first: an event racing the snapshot is then seen twice, never missed.
-        let events = subscribe()
-        return EngineAttachment(snapshot: snapshot(), away: ui ? attachUI() : nil, events: events)
-    }
-
-    public func snapshot() -> EngineSnapshot {
-        EngineSnapshot(downloads: allDownloads, network: networkStatus)
-    }
-
-    public func save() async throws(InputError) {
-        await saveNow()
-        if let saveError { throw InputError("could not save the state file: \(saveError)") }
     }
 }

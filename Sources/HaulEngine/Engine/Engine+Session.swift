@@ -1,0 +1,19 @@
+import HaulCore
+
+/// The engine in-process, as the UI and the commands see it.
+extension Engine: EngineSession {
+    public func attach(ui: Bool) -> EngineAttachment {
+        // Subscribe first: an event racing the snapshot is then seen twice, never missed.
+        let events = subscribe()
+        return EngineAttachment(snapshot: snapshot(), away: ui ? attachUI() : nil, events: events)
+    }
+
+    public func snapshot() -> EngineSnapshot {
+        EngineSnapshot(downloads: allDownloads, network: networkStatus)
+    }
+
+    public func save() async throws(InputError) {
+        await saveNow()
+        if let saveError { throw InputError("could not save the state file: \(saveError)") }
+    }
+}
