@@ -36,10 +36,6 @@ struct Haul: AsyncParsableCommand {
         MallocArenas.useOne()
         Signals.unblockAll()
         do {
-            if var quick = QuickCommandLine.parse(Array(CommandLine.arguments.dropFirst())) {
-                try await quick.run()
-                return
-            }
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
