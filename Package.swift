@@ -63,7 +63,6 @@ let package = Package(
                 "HaulRemote",
                 "HaulUI",
                 "HaulTerminal",
-                "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -6,15 +6,12 @@ public enum DownloadURL {
 
     /// A normalized http(s) URL string, or a clear error.
     public static func validate(_ text: String) throws(InputError) -> String {
-        // Plain Swift, not Foundation's trimming, and on bytes for ASCII text: `haul add -i`
-        // validates thousands of these.
         let trimmed = text.trimmingWhitespace()
         var shown: String { TerminalText.sanitize(trimmed) }
         guard !trimmed.isEmpty else { throw InputError("empty URL") }
         guard !containsSpaceOrControl(trimmed) else {
             throw InputError("'\(shown)' is not a valid URL (it contains spaces or control characters)")
         }
-        if PlainURLCheck.isPlainHTTPURL(trimmed) { return trimmed }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
             throw InputError("'\(shown)' is not a valid URL (expected http://… or https://…)")
         }

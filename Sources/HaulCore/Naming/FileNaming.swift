@@ -19,39 +19,12 @@ public enum FileNaming {
     }
 
     static func nameFromURL(_ url: String) -> String? {
-        let segment: String
-        if let plain = plainLastSegment(url) {
-            guard let found = plain else { return nil }
-            segment = found
-        } else {
-            guard let parts = URLParts(url) else { return nil }
-            segment = parts.path.lastComponent(separatedBy: "/") ?? ""
-        }
+        guard let parts = URLParts(url) else { return nil }
+        let segment = parts.path.lastComponent(separatedBy: "/") ?? ""
         guard !segment.isEmpty else { return nil }
         guard segment.utf8.contains(UInt8(ascii: "%")) else { return segment }
         guard let bytes = ContentDisposition.percentDecode(segment) else { return segment }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// For a URL ``PlainURLCheck`` accepts, whose path needs no encoding: the last non-empty
-    /// segment of its path, found on its bytes (`.some(nil)` when there is none), as
-    /// `URLParts` and `lastComponent` give it. nil for any other URL. Each download's name is
-    /// taken from its URL twice (the engine's claim, the run's log), ~3,600 instructions a
-    /// time through `URLParts`.
-    static func plainLastSegment(_ url: String) -> String?? {
-        var url = url
-        return url.withUTF8 { bytes -> String?? in
-            guard PlainURLCheck.isPlainHTTPURL(bytes) else { return nil }
-            var i = bytes[4] | 0x20 == UInt8(ascii: "s") ? 8 : 7 // past "http://" or "https://"
-            while i < bytes.count, bytes[i] != UInt8(ascii: "/"), bytes[i] != UInt8(ascii: "?") { i += 1 }
-            var end = i
-            while end < bytes.count, bytes[end] != UInt8(ascii: "?") { end += 1 }
-            while end > i, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
-            var start = end
-            while start > i, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
-            guard start < end else { return .some(nil) }
-            return .some(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
-        }
     }
 
     /// `name.ext`, else `name (1).ext`, `name (2).ext`, … — the first for which `isTaken` is false.
