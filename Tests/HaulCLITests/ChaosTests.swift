@@ -102,9 +102,14 @@ final class ChaosTests: CLITestCase {
             )
             try await tui.waitFor { $0.contains("metered:") }
             try await Task.sleep(for: .milliseconds(Int.random(in: 50...700, using: &rng)))
-            let lock = try String(contentsOfFile: statePath + ".lock", encoding: .utf8)
-            let pid = try XCTUnwrap(Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines)), "round \(round)")
-            kill(pid, SIGKILL)
+            // The screen is up before the state is read: the lock names its owner once it is taken.
+            var pid: Int32?
+            for _ in 0..<100 where pid == nil {
+                let lock = (try? String(contentsOfFile: statePath + ".lock", encoding: .utf8)) ?? ""
+                pid = Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines))
+                if pid == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            kill(try XCTUnwrap(pid, "round \(round)"), SIGKILL)
             await tui.kill()
             let list = try await listJSON()
             XCTAssertEqual(list.count, sizes.count, "round \(round)")
