@@ -4,9 +4,8 @@ import Foundation
     import Glibc
 #endif
 
-/// Whole files read with `open`, `fstat` and `read`. Foundation's `Data(contentsOf:)` first
-/// builds a dictionary of the file's attributes (~0.5 M instructions), at every start of every
-/// command that reads the state.
+/// Whole files read with `open`, `fstat` and `read`, which also tell a missing file from an
+/// unreadable one by its errno.
 enum FileContents {
     /// A read that failed, with its errno.
     struct Failure: Error {

@@ -19,8 +19,7 @@ struct KeySurvey: Decodable {
     }
 
     private static let settingsKeys = knownKeys(of: StateDocument.Settings())
-    private static let downloadKeys = knownKeys(
-        of: Download(id: DownloadID(rawValue: "000000"), url: "", directory: "", queueOrder: 0))
+    private static let downloadKeys = Set(Download.schema.map(\.key))
 
     init(from decoder: Decoder) throws {
         let root = try decoder.container(keyedBy: AnyKey.self)

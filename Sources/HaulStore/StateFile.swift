@@ -38,16 +38,13 @@ public struct StateFile: Sendable {
 
     /// Creates the directory (mode 0700) if needed, with any missing parents (default mode).
     ///
-    /// With mkdir(2): Foundation's `createDirectory(…, attributes:)` read the attributes back
-    /// through dynamic casts, ~680,000 instructions of a one-URL `haul add` (issue 6, (b)).
+    /// With mkdir(2), so the last directory gets its mode as it is made, never wider for a moment.
     public func prepareDirectory() throws {
         let directory = PathText.directory(of: path)
         guard !directory.isEmpty, !Self.isDirectory(directory) else { return }
         let parts = directory.split(separator: "/", omittingEmptySubsequences: true)
         var prefix = ""
         for (i, part) in parts.enumerated() {
-            // Appended as a String: `"/" + part` (a Substring) goes through the generic `+`,
-            // whose conformances are looked up at run time, ~0.2 ms in a fresh `haul add`.
             prefix += "/"
             prefix += String(part)
             guard !Self.isDirectory(prefix) else { continue }
@@ -92,8 +89,8 @@ public struct StateFile: Sendable {
     }
 
     func decode(_ data: Data, now: Date, repair: Bool = true) throws -> Loaded {
-        // Fast path: a sound file in one pass over its bytes, unknown fields noted on the way.
-        if let fast = try? FastStateDecoder.decode(data) {
+        // A sound file is read in one pass over its bytes, unknown fields noted on the way.
+        if let fast = try? StateJSONReader.decode(data) {
             return try accept(fast.document, unknownFields: repair ? fast.unknownFields : [], now: now)
         }
         let decoder = Self.decoder()
@@ -186,33 +183,16 @@ public struct StateFile: Sendable {
     /// downloads (the engine keeps running downloads' counts apart from its rows).
     public func save(_ document: StateDocument, progress: [DownloadID: Int64] = [:]) throws {
         try AtomicFile.write(to: path, mode: 0o600) { sink in
-            try FastStateEncoder.encode(document, progress: progress, to: sink)
+            try StateJSONWriter.encode(document, progress: progress, to: sink)
         }
     }
 
     /// Dates are written as seconds since 1970: parsing ISO 8601 strings cost more than all the
     /// rest of a 100,000-entry file.
-    public static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }
+    public static func encoder() -> JSONEncoder { StateCoding.encoder() }
 
     /// Reads dates as numbers, and as ISO 8601 strings as the first files were written.
-    public static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            if let seconds = try? container.decode(Double.self) { return Date(timeIntervalSince1970: seconds) }
-            let text = try container.decode(String.self)
-            guard let date = try? Date(text, strategy: .iso8601) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a date: \(text)")
-            }
-            return date
-        }
-        return decoder
-    }
+    public static func decoder() -> JSONDecoder { StateCoding.decoder() }
 
     private func asidePath(now: Date) -> String {
         let formatter = DateFormatter()

@@ -185,29 +185,29 @@ final class FilterNarrowingTests: XCTestCase {
                 return d
             }, width: 80, height: 24, defaultDirectory: "/dl", home: "/h")
         _ = c.frame(now: 0)
-        XCTAssertEqual(c.lastFrameWork.listed, 50)
-        XCTAssertEqual(c.lastFrameWork.rows, 24, "the first frame draws the whole screen")
-        XCTAssertEqual(c.lastFrameWork.summary, "list=50,rows=24")
+        XCTAssertEqual(c.lastFrameReport.listed, 50)
+        XCTAssertEqual(c.lastFrameReport.rows, 24, "the first frame draws the whole screen")
+        XCTAssertEqual(c.lastFrameReport.summary, "list=50,rows=24")
 
         XCTAssertEqual(c.frame(now: 0.1), .none)
-        XCTAssertEqual(c.lastFrameWork, FrameWork(), "nothing changed: nothing done")
+        XCTAssertEqual(c.lastFrameReport, FrameReport(), "nothing changed: nothing done")
 
         while c.sort != .name { _ = c.handle(.character("s")) }
         _ = c.frame(now: 0.2)
-        XCTAssertTrue(c.lastFrameWork.rankedNames, "no worker delivered the name order: this frame computed it")
-        XCTAssertEqual(c.lastFrameWork.listed, 50)
+        XCTAssertTrue(c.lastFrameReport.rankedNames, "no worker delivered the name order: this frame computed it")
+        XCTAssertEqual(c.lastFrameReport.listed, 50)
 
         _ = c.handle(.character("/"))
         _ = c.handle(.character("1"))
         _ = c.frame(now: 0.3)
-        XCTAssertEqual(c.lastFrameWork.searched, 50)
-        XCTAssertFalse(c.lastFrameWork.rankedNames, "the name order is kept")
+        XCTAssertEqual(c.lastFrameReport.searched, 50)
+        XCTAssertFalse(c.lastFrameReport.rankedNames, "the name order is kept")
         _ = c.handle(.character("0"))
         _ = c.frame(now: 0.4)
         XCTAssertEqual(
-            c.lastFrameWork.searched, 14, "typing narrows the last result: file-1, file-10…19, file-21, 31, 41")
+            c.lastFrameReport.searched, 14, "typing narrows the last result: file-1, file-10…19, file-21, 31, 41")
         XCTAssertEqual(c.visible.count, 1)
-        XCTAssertEqual(c.lastFrameWork.summary, "list=1,search=14,rows=\(c.lastFrameWork.rows)")
+        XCTAssertEqual(c.lastFrameReport.summary, "list=1,search=14,rows=\(c.lastFrameReport.rows)")
     }
 }
 

@@ -2,8 +2,9 @@ import Foundation
 
 /// One download: what to fetch, where it goes, and how far it got.
 ///
-/// A plain value. The engine owns the live copies; the state file stores them;
-/// the UI keeps its own copies updated from ``EngineEvent``s.
+/// A plain value. The engine owns the live copies; the state file stores them (the fields and
+/// their keys are listed once, in ``schema``); the UI keeps its own copies updated from
+/// ``EngineEvent``s.
 public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var id: DownloadID
     /// The URL the user asked for. Resumes start here again, not at a redirect target.
@@ -80,8 +81,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     /// `name` in `directory`, as a download's ``path`` is made (one `/` between them), followed
     /// by `suffix`.
     ///
-    /// Built in one allocation: joined with `+`, a path took ~350 instructions an append, and a
-    /// small file's transfer made ~20 of them (issue 6, (b)).
+    /// Built in one allocation: a transfer makes a few paths per file.
     public static func path(of name: String, in directory: String, suffix: StaticString = "") -> String {
         var directory = directory
         var name = name
@@ -133,34 +133,5 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var displayName: String {
         fileName ?? requestedName ?? FileNaming.nameFromURL(url).flatMap(FileNameSanitizer.sanitize)
             ?? Redaction.url(url)
-    }
-
-    // Fields added later must decode from older files, so only the identity is required.
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(DownloadID.self, forKey: .id)
-        url = try c.decode(String.self, forKey: .url)
-        directory = try c.decode(String.self, forKey: .directory)
-        requestedName = try c.decodeIfPresent(String.self, forKey: .requestedName)
-        fileName = try c.decodeIfPresent(String.self, forKey: .fileName)
-        state = try c.decodeIfPresent(DownloadState.self, forKey: .state) ?? .waiting
-        pauseCause = try c.decodeIfPresent(PauseCause.self, forKey: .pauseCause)
-        failureReason = try c.decodeIfPresent(FailureReason.self, forKey: .failureReason)
-        receivedBytes = try c.decodeIfPresent(Int64.self, forKey: .receivedBytes) ?? 0
-        totalBytes = try c.decodeIfPresent(Int64.self, forKey: .totalBytes)
-        headers = try c.decodeIfPresent([RequestHeader].self, forKey: .headers) ?? []
-        sha256 = try c.decodeIfPresent(String.self, forKey: .sha256)
-        allowMetered = try c.decodeIfPresent(Bool.self, forKey: .allowMetered) ?? false
-        etag = try c.decodeIfPresent(String.self, forKey: .etag)
-        lastModified = try c.decodeIfPresent(String.self, forKey: .lastModified)
-        resumable = try c.decodeIfPresent(Bool.self, forKey: .resumable)
-        finalURL = try c.decodeIfPresent(String.self, forKey: .finalURL)
-        retries = try c.decodeIfPresent(Int.self, forKey: .retries) ?? 0
-        lastError = try c.decodeIfPresent(FailureReason.self, forKey: .lastError)
-        notice = try c.decodeIfPresent(Notice.self, forKey: .notice)
-        diskShortfall = try c.decodeIfPresent(Int64.self, forKey: .diskShortfall)
-        queueOrder = try c.decodeIfPresent(UInt64.self, forKey: .queueOrder) ?? 0
-        addedAt = try c.decodeIfPresent(Date.self, forKey: .addedAt) ?? Date(timeIntervalSince1970: 0)
-        finishedAt = try c.decodeIfPresent(Date.self, forKey: .finishedAt)
     }
 }

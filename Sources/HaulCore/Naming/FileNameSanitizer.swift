@@ -10,13 +10,13 @@ public enum FileNameSanitizer {
 
     /// A safe name, or nil if nothing usable is left.
     public static func sanitize(_ suggestion: String) -> String? {
-        isPlainName(suggestion) ? suggestion : sanitizeInFull(suggestion)
+        isClean(suggestion) ? suggestion : sanitizeInFull(suggestion)
     }
 
     /// Printable ASCII without a separator, not starting with `.` or `-`, not ending with `.`,
     /// short enough: every step of ``sanitizeInFull(_:)`` leaves such a name as it is, and it
-    /// is what most URLs and servers suggest (the full way took ~2,700 instructions a name).
-    static func isPlainName(_ name: String) -> Bool {
+    /// is what most URLs and servers suggest.
+    static func isClean(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { bytes in
             guard let first = bytes.first, let last = bytes.last, bytes.count <= maximumBytes,

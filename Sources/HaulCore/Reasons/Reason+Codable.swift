@@ -27,9 +27,14 @@ private struct ReasonRecord: Codable {
 }
 
 extension FailureReason: Codable {
+    /// A reason an older haul stored as text.
+    init(storedText text: String) {
+        self = text == ReasonText.failure(.cancelled) ? .cancelled : .other(text)
+    }
+
     public init(from decoder: Decoder) throws {
         if let text = try? decoder.singleValueContainer().decode(String.self) {
-            self = text == ReasonText.failure(.cancelled) ? .cancelled : .other(text)
+            self = FailureReason(storedText: text)
             return
         }
         let r = try ReasonRecord(from: decoder)

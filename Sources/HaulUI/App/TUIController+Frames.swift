@@ -4,12 +4,12 @@ import HaulCore
 extension TUIController {
     /// Renders what changed into ``grid`` and says which rows to copy to the terminal.
     public func frame(now: Double) -> Damage {
-        lastFrameWork = FrameWork()
+        lastFrameReport = FrameReport()
         let damage = render(now: now)
         switch damage {
         case .none: break
-        case .full: lastFrameWork.rows = grid.height
-        case .rows(let rows): lastFrameWork.rows = rows.count
+        case .full: lastFrameReport.rows = grid.height
+        case .rows(let rows): lastFrameReport.rows = rows.count
         }
         return damage
     }

@@ -48,7 +48,7 @@ extension TUIController {
             filteredPositions(), by: sort, in: model, nameRanks: sort == .name ? nameRanks() : nil
         )
         .map { order[Int($0)] }
-        lastFrameWork.listed = visible.count
+        lastFrameReport.listed = visible.count
         if let id = selectedID, let index = visible.firstIndex(of: id) {
             selectedIndex = index
         } else {
@@ -75,7 +75,7 @@ extension TUIController {
             base = cache.positions
         }
         let positions = ListOrdering.filteredPositions(base, by: needle, in: model)
-        lastFrameWork.searched = base?.count ?? model.order.count
+        lastFrameReport.searched = base?.count ?? model.order.count
         filterCache = (needle, model.structureVersion, positions)
         return positions
     }
@@ -84,7 +84,7 @@ extension TUIController {
     func nameRanks() -> [Int32] {
         if let cache = nameRankCache, cache.version == model.namesVersion { return cache.ranks }
         let ranks = ListOrdering.nameRanks(model.searchKeyList)
-        lastFrameWork.rankedNames = true
+        lastFrameReport.rankedNames = true
         nameRankCache = (model.namesVersion, ranks)
         return ranks
     }

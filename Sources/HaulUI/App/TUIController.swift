@@ -34,7 +34,7 @@ public final class TUIController {
     var filterCache: (needle: String, version: Int, positions: [Int32])?
     var nameRankCache: (version: Int, ranks: [Int32])?
     /// What the last ``frame(now:)`` did (the benchmark reports it for its slowest frame).
-    public internal(set) var lastFrameWork = FrameWork()
+    public internal(set) var lastFrameReport = FrameReport()
     /// The wall clock a retry's countdown is shown against (tests set their own).
     public var wallClock: @Sendable () -> Date = { Date() }
     /// When rows waiting to retry were last redrawn for their countdown (monotonic seconds).

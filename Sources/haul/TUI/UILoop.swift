@@ -85,7 +85,7 @@ final class UILoop {
                     if let start {
                         let keys = inputs.keyNames.isEmpty ? "" : "(\(inputs.keyNames.joined(separator: "+")))"
                         let what =
-                            "\(controller.lastFrameWork.summary),keys=\(inputs.keys)\(keys),events=\(inputs.events)"
+                            "\(controller.lastFrameReport.summary),keys=\(inputs.keys)\(keys),events=\(inputs.events)"
                         trace.frame(from: start, to: FrameTrace.Clocks.now(), showsList: listArrived, what: what)
                     }
                     inputs = (0, [], 0)

@@ -1,12 +1,12 @@
 /// Plain decimals (`-12.345`, at most 19 digits, no exponent) read to the nearest `Double`,
 /// without `strtod`.
 ///
-/// The state file's dates are such numbers (`1795611683.9097154`), two per download, and
-/// `Double(String)` took ~2,200 instructions for each. The value is the integer of all the
+/// The state file's dates are such numbers (`1795611683.9097154`), two per download, read in the
+/// one pass over the file (see docs/PERFORMANCE.md). The value is the integer of all the
 /// digits, `m`, over `10^k` for `k` digits after the point, divided exactly in 128 bits and
 /// rounded once, so it is the same `Double` that `strtod` gives. Anything else returns nil.
-enum ExactDecimal {
-    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+public enum ExactDecimal {
+    public static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         let negative = text.first == UInt8(ascii: "-")
         if negative { i = 1 }

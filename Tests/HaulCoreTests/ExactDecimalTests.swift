@@ -1,7 +1,7 @@
 import HaulTestSupport
 import XCTest
 
-@testable import HaulStore
+@testable import HaulCore
 
 /// `ExactDecimal` must give the very `Double` that `Double(String)` (strtod) gives, bit for bit.
 final class ExactDecimalTests: XCTestCase {

@@ -3,8 +3,7 @@ import HaulCore
 
 /// A list of downloads as JSON bytes, in the state file's own form and on one line: how a
 /// daemon hands its downloads to a client (`haul ls`, a UI attaching; see `WireSnapshot`).
-/// Through `JSONEncoder` and `JSONDecoder`, 100,000 downloads took ~2.5 s and ~240 MiB on the
-/// client's side alone.
+/// Written and read in one pass, like the state file (docs/PERFORMANCE.md).
 public enum DownloadListJSON {
     public static func encode(_ downloads: [Download]) -> [UInt8] {
         var out: [UInt8] = []
@@ -12,7 +11,7 @@ public enum DownloadListJSON {
         out.append(UInt8(ascii: "["))
         for i in downloads.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            FastStateEncoder.write(downloads[i], into: &out)
+            StateJSONWriter.write(downloads[i], into: &out)
         }
         out.append(UInt8(ascii: "]"))
         return out
@@ -25,11 +24,11 @@ public enum DownloadListJSON {
             var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
             var downloads: [Download] = []
             var unknown = Set<String>()
-            var lastDirectory: String?
+            var context = DownloadReadContext()
             do throws(JSONScanner.Unsupported) {
                 try scanner.array { s throws(JSONScanner.Unsupported) in
                     downloads.append(
-                        try FastStateDecoder.download(&s, unknown: &unknown, lastDirectory: &lastDirectory))
+                        try StateJSONReader.download(&s, unknown: &unknown, context: &context))
                 }
                 return scanner.isAtEnd ? downloads : nil
             } catch {

@@ -1,6 +1,6 @@
 /// What one frame of the ``TUIController`` did: enough to tell, for a slow frame, whether the
 /// list was rebuilt, the names ranked, the filter searched, or only rows drawn.
-public struct FrameWork: Equatable, Sendable {
+public struct FrameReport: Equatable, Sendable {
     /// Downloads in the list that was filtered and sorted anew (nil: the list was kept).
     public var listed: Int?
     /// The name order was computed in this frame (its worker had not delivered it).

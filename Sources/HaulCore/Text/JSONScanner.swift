@@ -1,25 +1,27 @@
-/// A minimal forward-only JSON reader over UTF-8 bytes, for the state file's hot path.
+/// A minimal forward-only JSON reader over UTF-8 bytes, for the state file's one-pass reader.
 ///
 /// It reads exactly the shapes haul writes; anything else throws ``Unsupported`` and the caller
 /// falls back to Foundation's decoder (which also does the repairing).
-struct JSONScanner {
-    struct Unsupported: Error {}
+public struct JSONScanner {
+    public struct Unsupported: Error {
+        public init() {}
+    }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var index = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
-    var isAtEnd: Bool {
+    public var isAtEnd: Bool {
         mutating get {
             skipWhitespace()
             return index == bytes.count
         }
     }
 
-    mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -28,26 +30,26 @@ struct JSONScanner {
         }
     }
 
-    mutating func peek() throws(Unsupported) -> UInt8 {
+    public mutating func peek() throws(Unsupported) -> UInt8 {
         skipWhitespace()
         guard index < bytes.count else { throw Unsupported() }
         return bytes[index]
     }
 
-    mutating func expect(_ byte: UInt8) throws(Unsupported) {
+    public mutating func expect(_ byte: UInt8) throws(Unsupported) {
         guard try peek() == byte else { throw Unsupported() }
         index += 1
     }
 
     /// Consumes `byte` if it is next.
-    mutating func take(_ byte: UInt8) throws(Unsupported) -> Bool {
+    public mutating func take(_ byte: UInt8) throws(Unsupported) -> Bool {
         guard try peek() == byte else { return false }
         index += 1
         return true
     }
 
     /// Calls `body` with each key of an object as raw bytes (no `String` made); `body` must read the value.
-    mutating func objectKeys(_ body: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Void)
+    public mutating func objectKeys(_ body: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(Unsupported) -> Void)
         throws(Unsupported)
     {
         try expect(UInt8(ascii: "{"))
@@ -69,7 +71,7 @@ struct JSONScanner {
     }
 
     /// Calls `body` with each key of an object; `body` must read the value.
-    mutating func object(_ body: (inout JSONScanner, String) throws(Unsupported) -> Void) throws(Unsupported) {
+    public mutating func object(_ body: (inout JSONScanner, String) throws(Unsupported) -> Void) throws(Unsupported) {
         try expect(UInt8(ascii: "{"))
         if try take(UInt8(ascii: "}")) { return }
         repeat {
@@ -81,7 +83,7 @@ struct JSONScanner {
     }
 
     /// Calls `body` for each element of an array; `body` must read the element.
-    mutating func array(_ body: (inout JSONScanner) throws(Unsupported) -> Void) throws(Unsupported) {
+    public mutating func array(_ body: (inout JSONScanner) throws(Unsupported) -> Void) throws(Unsupported) {
         try expect(UInt8(ascii: "["))
         if try take(UInt8(ascii: "]")) { return }
         repeat {
@@ -91,13 +93,13 @@ struct JSONScanner {
     }
 
     /// `null` consumed: true; otherwise nothing is consumed.
-    mutating func null() throws(Unsupported) -> Bool {
+    public mutating func null() throws(Unsupported) -> Bool {
         guard try peek() == UInt8(ascii: "n") else { return false }
         try literal("null")
         return true
     }
 
-    mutating func bool() throws(Unsupported) -> Bool {
+    public mutating func bool() throws(Unsupported) -> Bool {
         switch try peek() {
         case UInt8(ascii: "t"):
             try literal("true")
@@ -109,7 +111,7 @@ struct JSONScanner {
         }
     }
 
-    mutating func string() throws(Unsupported) -> String {
+    public mutating func string() throws(Unsupported) -> String {
         try expect(UInt8(ascii: "\""))
         let start = index
         while index < bytes.count {
@@ -131,7 +133,7 @@ struct JSONScanner {
     /// The next string, or `candidate` itself when its bytes are the same, unescaped: a
     /// directory every download repeats (or a final URL that is the URL) then shares one
     /// storage instead of being decoded and allocated again.
-    mutating func string(sameAs candidate: String?) throws(Unsupported) -> String {
+    public mutating func string(sameAs candidate: String?) throws(Unsupported) -> String {
         if var candidate, try peek() == UInt8(ascii: "\"") {
             let first = index + 1
             let matches = candidate.withUTF8 { text in
@@ -153,7 +155,7 @@ struct JSONScanner {
         return try string()
     }
 
-    mutating func int64() throws(Unsupported) -> Int64 {
+    public mutating func int64() throws(Unsupported) -> Int64 {
         _ = try peek()
         var negative = false
         if bytes[index] == UInt8(ascii: "-") {
@@ -176,7 +178,7 @@ struct JSONScanner {
         return negative ? -value : value
     }
 
-    mutating func double() throws(Unsupported) -> Double {
+    public mutating func double() throws(Unsupported) -> Double {
         _ = try peek()
         let start = index
         while index < bytes.count {
@@ -196,7 +198,7 @@ struct JSONScanner {
     }
 
     /// Skips any value, returning the bytes it spanned (to hand to Foundation for rare fields).
-    mutating func rawValue() throws(Unsupported) -> UnsafeBufferPointer<UInt8> {
+    public mutating func rawValue() throws(Unsupported) -> UnsafeBufferPointer<UInt8> {
         let start: Int
         switch try peek() {
         case UInt8(ascii: "{"):

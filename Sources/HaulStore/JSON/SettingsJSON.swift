@@ -1,12 +1,9 @@
 import HaulCore
 
-/// The settings object of the state file, read and written without Foundation's coders.
-///
-/// They are three small fields, but the first `JSONEncoder` or `JSONDecoder` of a process set up
-/// their machinery: ~0.4 ms of each `haul add` and `haul run` (issue 6, (b)). The output is the
-/// bytes `StateFile.encoder()` writes (keys sorted, no limit written when there is none), and
-/// anything but the plain forms is left to Foundation by throwing.
-enum FastSettings {
+/// The settings object of the state file, read and written in the same pass as the downloads.
+/// The output is the bytes `StateFile.encoder()` writes (keys sorted, no limit written when there
+/// is none), and anything but the plain forms is left to Foundation by throwing.
+enum SettingsJSON {
     static func write(_ settings: StateDocument.Settings, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"concurrency":"#.utf8)
         JSONBytes.appendDecimal(settings.concurrency, to: &out)

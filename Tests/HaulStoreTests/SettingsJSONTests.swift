@@ -6,7 +6,7 @@ import XCTest
 
 /// The settings are written byte for byte as `JSONEncoder` writes them, and read as
 /// `JSONDecoder` reads them whatever the file holds (odd forms going to Foundation).
-final class FastSettingsTests: XCTestCase {
+final class SettingsJSONTests: XCTestCase {
     private typealias Settings = StateDocument.Settings
 
     func testWrittenAsJSONEncoderWritesThem() throws {
@@ -15,7 +15,7 @@ final class FastSettingsTests: XCTestCase {
                 for limit in [nil, 0, 16384, Int64.max] as [Int64?] {
                     let settings = Settings(concurrency: concurrency, meteredMode: mode, meteredLimit: limit)
                     var fast: [UInt8] = []
-                    FastSettings.write(settings, into: &fast)
+                    SettingsJSON.write(settings, into: &fast)
                     XCTAssertEqual(
                         String(decoding: fast, as: UTF8.self),
                         String(decoding: try StateFile.encoder().encode(settings), as: UTF8.self))
@@ -37,14 +37,14 @@ final class FastSettingsTests: XCTestCase {
         for form in forms {
             let foundation = try StateFile.decoder().decode(Settings.self, from: Data(form.utf8))
             let document = #"{"version":1,"settings":\#(form),"downloads":[]}"#
-            let fast = try FastStateDecoder.decode(Data(document.utf8))
+            let fast = try StateJSONReader.decode(Data(document.utf8))
             XCTAssertEqual(fast.document.settings, foundation, form)
         }
     }
 
     func testOnlyThePlainFormsAreReadWithoutFoundation() throws {
         func read(_ text: String) -> Settings? {
-            Array(text.utf8).withUnsafeBufferPointer { try? FastSettings.read($0) }
+            Array(text.utf8).withUnsafeBufferPointer { try? SettingsJSON.read($0) }
         }
         XCTAssertEqual(
             read(#"{"concurrency":4,"meteredLimit":null,"meteredMode":"auto"}"#),

@@ -69,14 +69,14 @@ enum RandomDocuments {
     }
 }
 
-final class FastStateDecoderTests: XCTestCase {
+final class StateJSONReaderTests: XCTestCase {
 
     func testEveryWrittenDocumentReadsBackAsFoundationReadsIt() throws {
         var rng = SeededGenerator(seed: 7)
         for round in 0..<200 {
             let document = RandomDocuments.make(&rng, count: round % 20)
             let data = try StateFile.encoder().encode(document)
-            let fast = try FastStateDecoder.decode(data)
+            let fast = try StateJSONReader.decode(data)
             let foundation = try StateFile.decoder().decode(StateDocument.self, from: data)
             XCTAssertEqual(fast.document, foundation, "round \(round)")
             XCTAssertEqual(fast.document, document, "round \(round)")
@@ -92,7 +92,7 @@ final class FastStateDecoderTests: XCTestCase {
                               "state": "paused", "pauseCause": "metered", "mystery": {"deep": [true, false, -1.5e3]},
                               "addedAt": 1700000000.5, "receivedBytes": -0, "headers": []} ] }
             """#
-        let result = try FastStateDecoder.decode(Data(json.utf8))
+        let result = try StateJSONReader.decode(Data(json.utf8))
         XCTAssertEqual(result.unknownFields, ["downloads[].mystery", "extra", "settings.future"])
         let d = try XCTUnwrap(result.document.downloads.first)
         XCTAssertEqual(d.url, "http://h/é🎉/x")
@@ -114,12 +114,12 @@ final class FastStateDecoderTests: XCTestCase {
             #"{"version":1,"downloads":[{"id":"a","url":"u","directory":"d""#, // truncated
         ]
         for json in cases {
-            XCTAssertThrowsError(try FastStateDecoder.decode(Data(json.utf8)), json)
+            XCTAssertThrowsError(try StateJSONReader.decode(Data(json.utf8)), json)
         }
     }
 }
 
-final class FastStateEncoderTests: XCTestCase {
+final class StateJSONWriterTests: XCTestCase {
     /// A string equal to the one before it is shared, not decoded again; one that only starts
     /// like it, or whose bytes match it but are escapes, must not be taken for it.
     func testRepeatedDirectoriesAndFinalURLsReadBackExactly() throws {
@@ -134,8 +134,8 @@ final class FastStateEncoderTests: XCTestCase {
             d.finalURL = i % 2 == 0 ? d.url : d.url + "x"
             document.downloads.append(d)
         }
-        for data in [try StateFile.encoder().encode(document), Data(try FastStateEncoder.encode(document))] {
-            XCTAssertEqual(try FastStateDecoder.decode(data).document, document)
+        for data in [try StateFile.encoder().encode(document), Data(try StateJSONWriter.encode(document))] {
+            XCTAssertEqual(try StateJSONReader.decode(data).document, document)
             XCTAssertEqual(
                 try DownloadListJSON.decode(Array(try StateFile.encoder().encode(document.downloads))),
                 document.downloads)
@@ -146,10 +146,10 @@ final class FastStateEncoderTests: XCTestCase {
         var rng = SeededGenerator(seed: 11)
         for round in 0..<200 {
             let document = RandomDocuments.make(&rng, count: round % 20)
-            let data = Data(try FastStateEncoder.encode(document))
+            let data = Data(try StateJSONWriter.encode(document))
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: data), "valid JSON, round \(round)")
             XCTAssertEqual(try StateFile.decoder().decode(StateDocument.self, from: data), document, "round \(round)")
-            XCTAssertEqual(try FastStateDecoder.decode(data).document, document, "round \(round)")
+            XCTAssertEqual(try StateJSONReader.decode(data).document, document, "round \(round)")
         }
     }
 
@@ -170,9 +170,9 @@ final class FastStateEncoderTests: XCTestCase {
         b.totalBytes = 10
         b.finishedAt = Date(timeIntervalSince1970: 1_763_800_000.25)
         let document = StateDocument(downloads: [a, b])
-        let data = Data(try FastStateEncoder.encode(document))
+        let data = Data(try StateJSONWriter.encode(document))
         XCTAssertEqual(try StateFile.decoder().decode(StateDocument.self, from: data), document)
-        XCTAssertEqual(try FastStateDecoder.decode(data).document, document)
+        XCTAssertEqual(try StateJSONReader.decode(data).document, document)
         let text = String(decoding: data, as: UTF8.self)
         XCTAssertTrue(text.contains(#""receivedBytes":-9223372036854775807"#), text)
         XCTAssertTrue(text.contains(#""addedAt":1763800000,"#), text)
@@ -184,9 +184,9 @@ final class FastStateEncoderTests: XCTestCase {
         var rng = SeededGenerator(seed: 12)
         for round in 0..<50 {
             let document = RandomDocuments.make(&rng, count: round % 20)
-            let whole = try FastStateEncoder.encode(document)
+            let whole = try StateJSONWriter.encode(document)
             var chunks: [[UInt8]] = []
-            try FastStateEncoder.encode(document, chunkSize: 1 + round * 7) { chunks.append(Array($0)) }
+            try StateJSONWriter.encode(document, chunkSize: 1 + round * 7) { chunks.append(Array($0)) }
             XCTAssertEqual(chunks.flatMap { $0 }, whole, "round \(round)")
             XCTAssertGreaterThan(chunks.count, document.downloads.isEmpty ? 0 : 1, "round \(round)")
         }

@@ -1,0 +1,93 @@
+import Foundation
+import HaulCore
+import XCTest
+
+@testable import HaulStore
+
+/// The schema lists every stored field of a download once, and every way a download is stored or
+/// sent reads back every field.
+final class DownloadSchemaTests: XCTestCase {
+    /// A download with every field set to something other than what a new download starts with.
+    static func everyField() -> Download {
+        var d = Download(
+            id: DownloadID(rawValue: "abc123"), url: "https://user:pw@example.org/a b/日本.iso?x=1",
+            directory: "/dl/with \"quotes\"", requestedName: "wanted.iso",
+            headers: [RequestHeader(name: "Cookie", value: "a=b"), RequestHeader(name: "X-Tab", value: "a\tb")],
+            sha256: String(repeating: "ab", count: 32), allowMetered: true, paused: true, queueOrder: 42,
+            addedAt: Date(timeIntervalSince1970: 1_795_000_000.125))
+        d.fileName = "日本.iso"
+        d.state = .failed
+        d.pauseCause = .diskFull
+        d.failureReason = .status(410)
+        d.receivedBytes = 1_048_576
+        d.totalBytes = 4_194_304
+        d.etag = "\"v1\""
+        d.lastModified = "Sun, 22 Nov 2026 06:00:00 GMT"
+        d.resumable = false
+        d.finalURL = "https://mirror.example.org/x.iso"
+        d.retries = 3
+        d.lastError = .stalled(seconds: 30)
+        d.notice = .retrying(because: .status(503), at: Date(timeIntervalSince1970: 1_795_000_100), attempt: 3, of: 5)
+        d.diskShortfall = 12_345
+        d.finishedAt = Date(timeIntervalSince1970: 1_795_000_200)
+        return d
+    }
+
+    func testEveryStoredPropertyHasOneLineInTheSchema() {
+        let properties = Mirror(reflecting: Self.everyField()).children.compactMap(\.label)
+        XCTAssertEqual(Download.schema.map(\.key), properties, "the schema lists the properties, in their order")
+        XCTAssertEqual(Set(Download.schema.map(\.key)).count, Download.schema.count, "no key twice")
+        XCTAssertEqual(Download.schema.filter(\.isRequired).map(\.key), ["id", "url", "directory"])
+    }
+
+    func testEveryFieldDiffersFromANewDownloadInTheSample() {
+        let sample = Mirror(reflecting: Self.everyField()).children
+        let unread = Mirror(reflecting: Download.unread).children
+        for (a, b) in zip(sample, unread) {
+            XCTAssertNotEqual(String(describing: a.value), String(describing: b.value), a.label ?? "")
+        }
+    }
+
+    func testEveryFieldSurvivesEveryWayADownloadIsStoredOrSent() throws {
+        let d = Self.everyField()
+        // Codable, as Foundation's path reads the state file.
+        let codable = try StateFile.decoder().decode(Download.self, from: StateFile.encoder().encode(d))
+        XCTAssertEqual(codable, d)
+        // The state file's one-pass writer and reader.
+        let document = StateDocument(downloads: [d, Download.unread.with(id: "000001")])
+        let bytes = try StateJSONWriter.encode(document)
+        XCTAssertEqual(try StateJSONReader.decode(Data(bytes)).document.downloads, document.downloads)
+        XCTAssertEqual(
+            try StateFile.decoder().decode(StateDocument.self, from: Data(bytes)).downloads, document.downloads)
+        // The socket's list of downloads.
+        XCTAssertEqual(try DownloadListJSON.decode(DownloadListJSON.encode([d])), [d])
+        // An event carrying a download.
+        let event = EngineEvent.updated(d)
+        XCTAssertEqual(try JSONDecoder().decode(EngineEvent.self, from: JSONEncoder().encode(event)), event)
+    }
+
+    func testAFileWithOnlyTheIdentityReadsAsANewDownload() throws {
+        let text =
+            #"{"version":1,"settings":{"concurrency":3,"meteredMode":"off"},"#
+            + #""downloads":[{"id":"a","url":"http://h/a","directory":"/d"}]}"#
+        let json = Data(text.utf8)
+        let fast = try StateJSONReader.decode(json).document.downloads
+        let foundation = try StateFile.decoder().decode(StateDocument.self, from: json).downloads
+        XCTAssertEqual(fast, foundation)
+        XCTAssertEqual(fast.first?.state, .waiting)
+        XCTAssertEqual(fast.first?.headers, [])
+        XCTAssertThrowsError(
+            try StateJSONReader.decode(Data(#"{"version":1,"downloads":[{"id":"a","url":"http://h/a"}]}"#.utf8)),
+            "the directory is required")
+    }
+}
+
+extension Download {
+    fileprivate func with(id: String) -> Download {
+        var d = self
+        d.id = DownloadID(rawValue: id)
+        d.url = "http://h/\(id)"
+        d.directory = "/d"
+        return d
+    }
+}
