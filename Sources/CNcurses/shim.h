@@ -1,5 +1,6 @@
 // ncursesw with the wide-character API, and getters for the
-// C globals and macros that Swift 6 cannot use directly (FIELD-NOTES, "ncurses from Swift 6").
+// C globals and macros that Swift 6 cannot use directly: in Swift 6 mode every C global is a
+// concurrency error, and function-like macros do not import.
 #ifndef HAUL_CNCURSES_SHIM_H
 #define HAUL_CNCURSES_SHIM_H
 

@@ -29,15 +29,14 @@ final class RunReporter {
 
     init(interactive: Bool, downloads: [Download]) {
         self.interactive = interactive
-        // One pass by index: `for d in downloads` copies every download (retaining its strings),
-        // ~20 ms for a list of 100,000 that is mostly finished.
+        // One pass by index: `for d in downloads` would copy every download (retaining its
+        // strings), and a list may hold 100,000.
         var known: [Download] = []
         var held: [Download] = []
         for i in downloads.indices where downloads[i].state != .finished {
             let d = downloads[i]
             if d.state.isActive { known.append(d) }
-            // Names are worked out when a download starts or first speaks, not for the whole list
-            // (a name from a URL costs microseconds: ~3 ms at the start of a run of 1,000).
+            // Names are worked out when a download starts or first speaks, not for the whole list.
             if d.state == .downloading { names[d.id] = TerminalText.sanitize(d.displayName) }
             if d.isHeld { held.append(d) }
         }

@@ -6,7 +6,6 @@ import HaulRemote
 import HaulStore
 
 /// The process's environment, read at first use from `environ` (haul never changes its own).
-/// `ProcessInfo.processInfo` would set itself up first: ~0.2 ms of every command's start.
 /// The first of repeated names wins, as for `getenv`.
 private let processEnvironment: [String: String] = {
     var environment: [String: String] = [:]

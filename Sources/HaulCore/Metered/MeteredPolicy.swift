@@ -90,9 +90,8 @@ public enum MeteredPolicy {
         !metered || download.allowMetered
     }
 
-    /// Takes an array, not any collection: unspecialised across modules, a generic loop copied
-    /// and destroyed every download through value witnesses (~1,200 instructions each, at every
-    /// start and network change). Reading the fields in place copies nothing.
+    /// Takes an array, not any collection: unspecialised across modules, a generic loop would copy
+    /// every download; reading the fields in place copies nothing.
     public static func decide(_ downloads: [Download], metered: Bool) -> Decision {
         var decision = Decision()
         for i in downloads.indices {

@@ -71,9 +71,7 @@ public struct DownloadID: RawRepresentable, Hashable, Codable, Sendable, Compara
         }
     }
 
-    /// The six hex digits of the low 24 bits of `value`, written directly (`String(_:radix:)`,
-    /// padding and a generic `random(in:)` cost ~4,000 instructions per id; `haul add` makes
-    /// one per URL).
+    /// The six hex digits of the low 24 bits of `value`, zero-padded.
     @usableFromInline
     init(hexDigitsOf value: UInt32) {
         let text = String(unsafeUninitializedCapacity: 6) { buffer in

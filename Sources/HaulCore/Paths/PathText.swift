@@ -2,11 +2,8 @@
 public enum PathText {
     /// `path` (absolute) with empty and `.` components dropped and each `..` taking the one
     /// before it away (never above `/`); no trailing slash. What Foundation's
-    /// `standardizedFileURL.path` gives for an absolute path, for a fraction of its cost: the
-    /// state path is worked out at every start of every command.
+    /// `standardizedFileURL.path` gives for an absolute path.
     public static func standardized(_ path: String) -> String {
-        // Bytes and slices, not `split` and `joined`: the first `joined` of a process looked up
-        // its generic requirements at run time, ~0.3 ms of every command's start.
         var bytes = Array(path.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 1)

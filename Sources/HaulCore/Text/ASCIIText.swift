@@ -1,7 +1,7 @@
 /// `Character`'s whitespace and newline tests and the work built on them, over the bytes of
-/// ASCII text — where they agree with `Character.isWhitespace` and `isNewline` at a fraction of
-/// the cost (grapheme breaking costs hundreds of instructions a byte; `haul add -i` reads
-/// thousands of lines). Text with any other byte goes the `Character` way.
+/// ASCII text, where they agree with `Character.isWhitespace` and `isNewline` without grapheme
+/// breaking (`haul add -i` reads thousands of lines). Text with any other byte goes the
+/// `Character` way.
 public enum ASCIIText {
     /// `Character.isNewline` for an ASCII byte: LF, VT, FF, CR.
     static func isNewline(_ byte: UInt8) -> Bool { byte >= 0x0A && byte <= 0x0D }

@@ -11,8 +11,7 @@ public enum JSONBytes {
     }
 
     /// Appends `value` in decimal without building a `String` (a save writes ~500,000 numbers).
-    /// Inlinable so that callers in other modules get it specialized: generic, it cost ~650
-    /// instructions a number.
+    /// Inlinable so that callers in other modules get it specialized.
     @inlinable
     public static func appendDecimal(_ value: some BinaryInteger, to out: inout [UInt8]) {
         write(to: &out, atMost: 20) { $0.appendDecimal(value) }

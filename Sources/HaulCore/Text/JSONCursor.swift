@@ -1,9 +1,9 @@
 extension JSONBytes {
     /// Writes JSON into memory reserved for it beforehand (see ``write(to:atMost:_:)``), without
-    /// the capacity and uniqueness checks `[UInt8].append` makes on every call: through those, a
-    /// saved download's ~40 writes cost ~7 K instructions, most of a save of 1,000 downloads.
-    /// Each write still checks that it fits (one comparison): a bound that came out too small
-    /// stops the program rather than writing past the memory.
+    /// the capacity and uniqueness checks `[UInt8].append` makes on every call, for the state
+    /// file's one-pass writer (docs/PERFORMANCE.md). Each write still checks that it fits (one
+    /// comparison): a bound that came out too small stops the program rather than writing past
+    /// the memory.
     public struct Cursor {
         @usableFromInline var next: UnsafeMutablePointer<UInt8>
         @usableFromInline let start: UnsafeMutablePointer<UInt8>

@@ -4,8 +4,8 @@ import Foundation
 /// written, dates in ISO 8601, URLs with their passwords hidden — the format scripts read,
 /// laid out as `JSONEncoder` lays it out (`.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes`).
 ///
-/// Written straight into bytes, a chunk at a time: through `JSONEncoder`, 100,000 downloads took
-/// 2.8 s and 350 MiB.
+/// Written straight into bytes, a chunk at a time: through `JSONEncoder` a long list misses the
+/// one-second goal for `haul ls` (docs/PERFORMANCE.md).
 public enum ListingJSON {
     /// Hands the listing of `downloads` (ending in a newline) to `sink`, about `chunkSize` bytes at a time.
     public static func write(

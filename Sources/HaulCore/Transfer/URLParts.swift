@@ -1,7 +1,6 @@
-/// An absolute URL split into the parts a request needs (RFC 3986 §3), without Foundation.
+/// An absolute URL split into the parts a request needs (RFC 3986 §3).
 ///
-/// Every download's request and file name start from its URL, and `URLComponents` cost more per
-/// URL than the rest of the split (issue 6, (b)). Characters not allowed in a path or query
+/// Every download's request and file name start from its URL. Characters not allowed in a path or query
 /// (spaces, `|`, non-ASCII) are percent-encoded the way `URLComponents` does; an existing `%XX`
 /// is kept. A host is kept as written, non-ASCII (internationalized) included.
 public struct URLParts: Sendable, Equatable {

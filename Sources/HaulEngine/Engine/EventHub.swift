@@ -8,13 +8,12 @@ import Synchronization
 /// instead of once per event. Order is kept.
 ///
 /// Deliveries are paced: an event after a quiet spell goes out at once, but while events keep
-/// coming they go out at most once per `pace`. Each delivery wakes two threads (the delivering
-/// task's and the subscriber's); with many small files that was two wake-ups per file, more
-/// than the transfer itself cost (issue 6, (b)).
+/// coming they go out at most once per `pace`: each delivery wakes two threads (the delivering
+/// task's and the subscriber's), and with many small files that must not happen once per file.
 ///
 /// Its own lock, not the engine actor, guards it, so the delivery runs off the actor: a delivery
-/// queued on the actor had the actor wait for a thread, and every transfer calling the engine
-/// meanwhile waited behind it (with 1,000 small files, ~150 µs per engine call for ~15 µs of work).
+/// queued on the actor would have the actor wait for a thread while every transfer calling the
+/// engine waits behind it.
 final class EventHub: Sendable {
     private struct State {
         var subscribers: [Int: EngineEvents.Sender] = [:]

@@ -52,14 +52,11 @@ final class PartFile {
         let path: String
         let dropBehind: DropBehind?
 
-        /// The most one `pwrite` hands the kernel. A larger write makes the page cache take
-        /// larger folios, and on a VM that hands free memory back to its host (virtio-balloon free
-        /// page reporting, as on this project's VMs) those tend to come from blocks the host took
-        /// back, each faulted in again by the host as it is copied into: 1 GiB to ext4 with 1 MiB
-        /// writes took 0.2 s in one run and 0.7–1.6 s in the next. 256 KiB writes cost nothing
-        /// more where that does not happen and make it rarer; only 16 KiB ones avoided it always,
-        /// at twice the CPU. A large download also drops its pages behind it (`writer(dropBehind:)`),
-        /// which reuses the same memory instead.
+        /// The most one `pwrite` hands the kernel. Larger writes make the page cache take larger
+        /// folios, which on a VM that hands free memory back to its host are faulted in again by
+        /// the host as they are copied into (docs/PERFORMANCE.md, "One large file to disk"). A
+        /// large download also drops its pages behind it (`writer(dropBehind:)`), which reuses
+        /// the same memory instead.
         static let maxWrite = 256 * 1024
 
         func write(_ buffer: ByteBuffer, at offset: Int64) throws(FileError) {

@@ -1,8 +1,8 @@
 import Synchronization
 
 extension DiskSpace {
-    /// What `statfs` said about each download directory, reused for a moment: with many small
-    /// files one `statfs` per file was ~1.3 % of `haul run`'s CPU (issue 6, (b)).
+    /// What `statfs` said about each download directory, reused for a moment, so that many small
+    /// files do not each pay for one.
     ///
     /// A reading serves for up to `maxAge` seconds, as long as the bytes transfers were told
     /// fit since then stay within half of the space it found; else `statfs` runs again. So a

@@ -4,11 +4,11 @@ import Synchronization
 
 /// Runs transfers' tasks on the event loops their connections live on.
 ///
-/// A transfer's task on Swift's global pool crossed threads at every step of a request: the
-/// request went to its connection's event loop, the response head came back to the pool, and
-/// every event-loop wake-up cost more than the work it carried (issue 6, (b)). A transfer runs
-/// on one lane, an event loop used as its task executor, and its plain-HTTP connections are
-/// taken on that loop, so a small file's request, response and placing stay on one thread.
+/// A transfer's task on Swift's global pool would cross threads at every step of a request (the
+/// request to its connection's event loop, the response head back to the pool), and a small
+/// file's wake-ups would cost more than its work. A transfer runs on one lane, an event loop used
+/// as its task executor, and its cleartext connections are taken on that loop, so a small file's
+/// request, response and placing stay on one thread.
 final class TransferLanes: Sendable {
     private let lanes: [Lane]
 
