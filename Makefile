@@ -35,7 +35,7 @@ lint:
 	swift format lint --strict --recursive Package.swift Sources Tests
 
 # Runs the reliability suite (chaos, fuzz, disk full, hostile servers) and writes its
-# figures into the README. Part of `make test` too; this target only adds the README update.
+# figures into docs/RELIABILITY.md. Part of `make test` too; this target only adds the update.
 figures: deps
 	swift build --build-tests
 	rm -f .build/figures.rows
@@ -43,31 +43,24 @@ figures: deps
 		--filter 'ChaosTests|FuzzTests|DiskFullTests|HostileServerTests|FaultInjectionTests'
 	{ echo "| what | tried | outcome |"; echo "| --- | --- | --- |"; sort .build/figures.rows; echo; \
 	  echo "_Written by \`make figures\` on $$(date -u +%Y-%m-%d), $$(nproc) cores, $$(uname -sr)._"; } > .build/figures.md
-	scripts/update-readme-block reliability .build/figures.md
+	scripts/update-doc-block reliability .build/figures.md docs/RELIABILITY.md
 
 # haul against curl, wget and aria2c on nginx over loopback (release build); writes the
-# results table into the README. Takes several minutes.
+# full table into docs/PERFORMANCE.md and haul's ratios into the README. Takes several minutes.
 bench: deps release
 	@for p in wget aria2 time python3; do dpkg -s $$p >/dev/null 2>&1 || { $(SUDO) apt-get update -qq; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wget aria2 time python3; break; }; done
 	scripts/bench
 
-# Optimized, with the Swift runtime linked in: the binary runs on a machine without Swift, and
-# starts in ~10 ms instead of ~18 (no runtime libraries to load and bind; issue 6, (b)).
-# RELEASE_FLAGS, for every module the dependencies' included: a concrete generic type is made
-# through its metadata accessor instead of being looked up by its mangled name at run time.
-# Such a lookup checks each generic requirement by scanning all ~8,900 protocol conformance
-# records in the binary, and those scans were two thirds of a one-file `haul run`'s instructions
-# (51.9 M → 35.3 M with the flag; `haul add` of 1,000 URLs 62.9 M → 56.0 M). Changing the
-# flags rebuilds every dependency (~5 minutes on 2 cores).
-# --no-export-dynamic undoes the -export-dynamic that --static-swift-stdlib links with: the
-# ~30,000 symbols it exports are only of use to dlsym and dladdr, and the loader and the
-# runtime's first dladdr paid ~1 M instructions per start for them (`haul --version` 17.1 M →
-# 16.0 M). Crash backtraces read the binary's own symbol table and name the same frames.
-# The C++ runtime is linked in too when the compiler has its static library: SwiftPM names it
-# as -lstdc++, so a directory holding only libstdc++.a goes first on the library path. Loading
-# libstdc++.so and binding its ~1,700 symbols cost each start ~1 ms (`haul --version` 8.4-9.1 →
-# 7.4-7.5 ms, `perf stat` of 40 runs; loader 1.13 M → 0.49 M cycles, `LD_DEBUG=statistics`).
-# Without the static library the binary links it dynamically, as before.
+# Optimized, with the Swift and C++ runtimes linked in: the binary runs on a machine without
+# Swift and starts without loading and binding runtime libraries. RELEASE_FLAGS, for every
+# module the dependencies' included: a concrete generic type is made through its metadata
+# accessor instead of being looked up by its mangled name at run time (each such lookup scans
+# every protocol conformance record in the binary); --no-export-dynamic undoes the
+# -export-dynamic that --static-swift-stdlib links with (crash backtraces read the binary's own
+# symbol table and name the same frames); the C++ runtime is linked statically when the compiler
+# has libstdc++.a (SwiftPM names it as -lstdc++, so a directory holding only that archive goes
+# first on the library path). The measurements are in docs/PERFORMANCE.md. Changing the flags
+# rebuilds every dependency (~5 minutes on 2 cores).
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdc++
 RELEASE_FLAGS := -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	-Xlinker --no-export-dynamic -Xlinker -L$(STATIC_CXX_DIR)
