@@ -1,5 +1,4 @@
 import HaulCore
-import HaulEngine
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,4 @@
 import HaulCore
-import HaulEngine
 import Synchronization
 
 /// What other threads hand to the UI thread: engine events and the outcome of commands.

@@ -1,6 +1,5 @@
 import Foundation
 import HaulCore
-import HaulEngine
 import HaulTerminal
 import HaulUI
 
