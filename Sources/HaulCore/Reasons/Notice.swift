@@ -1,8 +1,9 @@
 import Foundation
 
 /// Something about a download the user should know while it goes on, as a value; ``ReasonText``
-/// turns it into words when it is shown, so a retry's countdown is always current.
-public enum Notice: Sendable, Equatable, Hashable {
+/// turns it into words when it is shown, so a retry's countdown is always current. Indirect for
+/// the reason ``FailureReason`` is.
+public indirect enum Notice: Sendable, Equatable, Hashable {
     /// The last attempt failed and the next one starts at `at`.
     case retrying(because: FailureReason, at: Date, attempt: Int, of: Int)
     /// The transfer started over from the first byte.
