@@ -63,6 +63,7 @@ let package = Package(
                 "HaulRemote",
                 "HaulUI",
                 "HaulTerminal",
+                "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -33,6 +33,7 @@ struct Haul: AsyncParsableCommand {
 
     static func main() async {
         ProcessClock.start = MonotonicClock.seconds()
+        MallocArenas.useOne()
         Signals.unblockAll()
         do {
             var command = try parseAsRoot()
