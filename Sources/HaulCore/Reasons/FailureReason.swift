@@ -1,7 +1,9 @@
 /// Why a transfer attempt failed, as a value: the engine stores it, and ``ReasonText`` turns it
-/// into the sentence a person reads. Indirect, so that a download without one (nearly all of a
-/// long list) carries a pointer's width for it, not its largest case. Text carried inside a case is haul's own wording or
-/// already cleaned of control characters; nothing here is server text written raw.
+/// into the sentence a person reads. Text carried inside a case is haul's own wording or already
+/// cleaned of control characters; nothing here is server text written raw.
+///
+/// Indirect, so that a download without one (nearly all of a long list) carries a pointer's width
+/// for it, not its largest case.
 public indirect enum FailureReason: Sendable, Equatable, Hashable {
     /// The server answered with a status that ends the attempt (403, 404, 410, 429, 5xx…).
     case status(Int)
