@@ -40,6 +40,6 @@ public enum StatePaths {
         var p = path
         if p == "~" { p = home(environment) } else if p.hasPrefix("~/") { p = home(environment) + p.dropFirst(1) }
         if !p.hasPrefix("/") { p = FileManager.default.currentDirectoryPath + "/" + p }
-        return PathText.standardized(p)
+        return URL(fileURLWithPath: p).standardizedFileURL.path
     }
 }

@@ -5,21 +5,8 @@ import HaulEngine
 import HaulRemote
 import HaulStore
 
-/// The process's environment, read at first use from `environ` (haul never changes its own).
-/// The first of repeated names wins, as for `getenv`.
-private let processEnvironment: [String: String] = {
-    var environment: [String: String] = [:]
-    var entry = environ
-    while let pointer = entry.pointee {
-        let text = String(cString: pointer)
-        if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
-            let name = String(text[..<equals])
-            if environment[name] == nil { environment[name] = String(text[text.index(after: equals)...]) }
-        }
-        entry += 1
-    }
-    return environment
-}()
+/// The process's environment, read once: haul never changes its own.
+private let processEnvironment = ProcessInfo.processInfo.environment
 
 /// `--state`, shared by every command, and how commands open the engine.
 struct StateOptions: ParsableArguments {

@@ -387,3 +387,16 @@ final class StateJournalTests: XCTestCase {
         XCTAssertEqual(StateJournal.read(statePath: path), entries)
     }
 }
+
+/// Paths the user gives (`--state`, `-d`) are made absolute and standard before use.
+final class StatePathsTests: XCTestCase {
+    func testAPathIsMadeAbsoluteAndStandard() {
+        let environment = ["HOME": "/home/me"]
+        XCTAssertEqual(StatePaths.absolute("/a/./b/../c//d", environment: environment), "/a/c/d")
+        XCTAssertEqual(StatePaths.absolute("/../x", environment: environment), "/x")
+        XCTAssertEqual(StatePaths.absolute("~/dl/../state.json", environment: environment), "/home/me/state.json")
+        XCTAssertEqual(StatePaths.absolute("~", environment: environment), "/home/me")
+        let here = FileManager.default.currentDirectoryPath
+        XCTAssertEqual(StatePaths.absolute("x/../y.json", environment: environment), here + "/y.json")
+    }
+}
