@@ -6,7 +6,7 @@ public enum DownloadURL {
 
     /// A normalized http(s) URL string, or a clear error.
     public static func validate(_ text: String) throws(InputError) -> String {
-        let trimmed = text.trimmingWhitespace()
+        let trimmed = text.trimmingCharacters(where: \.isWhitespace)
         var shown: String { TerminalText.sanitize(trimmed) }
         guard !trimmed.isEmpty else { throw InputError("empty URL") }
         guard !containsSpaceOrControl(trimmed) else {
@@ -29,8 +29,7 @@ public enum DownloadURL {
     }
 
     private static func containsSpaceOrControl(_ text: String) -> Bool {
-        ASCIIText.withASCII(text) { bytes in bytes.contains { $0 < 0x21 || $0 == 0x7F } }
-            ?? text.unicodeScalars.contains(where: isSpaceOrControl)
+        text.unicodeScalars.contains(where: isSpaceOrControl)
     }
 
     private static func isSpaceOrControl(_ scalar: Unicode.Scalar) -> Bool {
