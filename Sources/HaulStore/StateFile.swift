@@ -93,7 +93,7 @@ public struct StateFile: Sendable {
         if let fast = try? StateJSONReader.decode(data) {
             return try accept(fast.document, unknownFields: repair ? fast.unknownFields : [], now: now)
         }
-        let decoder = Self.decoder()
+        let decoder = StateCoding.decoder()
         // A reader repairs nothing, so it needs no survey of unknown fields.
         if !repair, let document = try? decoder.decode(StateDocument.self, from: data) {
             return try accept(document, unknownFields: [], now: now)
@@ -147,7 +147,7 @@ public struct StateFile: Sendable {
         let version = root["version"] as? Int ?? 1
         if version > StateDocument.currentVersion { throw LoadError.newerVersion(path: path, version: version) }
 
-        let decoder = Self.decoder()
+        let decoder = StateCoding.decoder()
         var settings = StateDocument.Settings()
         if let raw = root["settings"], let json = try? JSONSerialization.data(withJSONObject: raw),
             let decoded = try? decoder.decode(StateDocument.Settings.self, from: json)
@@ -186,13 +186,6 @@ public struct StateFile: Sendable {
             try StateJSONWriter.encode(document, progress: progress, to: sink)
         }
     }
-
-    /// Dates are written as seconds since 1970: parsing ISO 8601 strings cost more than all the
-    /// rest of a 100,000-entry file.
-    public static func encoder() -> JSONEncoder { StateCoding.encoder() }
-
-    /// Reads dates as numbers, and as ISO 8601 strings as the first files were written.
-    public static func decoder() -> JSONDecoder { StateCoding.decoder() }
 
     private func asidePath(now: Date) -> String {
         let formatter = DateFormatter()

@@ -51,14 +51,14 @@ final class DownloadSchemaTests: XCTestCase {
     func testEveryFieldSurvivesEveryWayADownloadIsStoredOrSent() throws {
         let d = Self.everyField()
         // Codable, as Foundation's path reads the state file.
-        let codable = try StateFile.decoder().decode(Download.self, from: StateFile.encoder().encode(d))
+        let codable = try StateCoding.decoder().decode(Download.self, from: StateCoding.encoder().encode(d))
         XCTAssertEqual(codable, d)
         // The state file's one-pass writer and reader.
         let document = StateDocument(downloads: [d, Download.unread.with(id: "000001")])
         let bytes = try StateJSONWriter.encode(document)
         XCTAssertEqual(try StateJSONReader.decode(Data(bytes)).document.downloads, document.downloads)
         XCTAssertEqual(
-            try StateFile.decoder().decode(StateDocument.self, from: Data(bytes)).downloads, document.downloads)
+            try StateCoding.decoder().decode(StateDocument.self, from: Data(bytes)).downloads, document.downloads)
         // The socket's list of downloads.
         XCTAssertEqual(try DownloadListJSON.decode(DownloadListJSON.encode([d])), [d])
         // An event carrying a download.
@@ -72,7 +72,7 @@ final class DownloadSchemaTests: XCTestCase {
             + #""downloads":[{"id":"a","url":"http://h/a","directory":"/d"}]}"#
         let json = Data(text.utf8)
         let fast = try StateJSONReader.decode(json).document.downloads
-        let foundation = try StateFile.decoder().decode(StateDocument.self, from: json).downloads
+        let foundation = try StateCoding.decoder().decode(StateDocument.self, from: json).downloads
         XCTAssertEqual(fast, foundation)
         XCTAssertEqual(fast.first?.state, .waiting)
         XCTAssertEqual(fast.first?.headers, [])

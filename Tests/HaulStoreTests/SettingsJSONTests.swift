@@ -18,7 +18,7 @@ final class SettingsJSONTests: XCTestCase {
                     SettingsJSON.write(settings, into: &fast)
                     XCTAssertEqual(
                         String(decoding: fast, as: UTF8.self),
-                        String(decoding: try StateFile.encoder().encode(settings), as: UTF8.self))
+                        String(decoding: try StateCoding.encoder().encode(settings), as: UTF8.self))
                 }
             }
         }
@@ -35,7 +35,7 @@ final class SettingsJSONTests: XCTestCase {
             #"{"concurrency":1,"concurrency":9}"#, #"{"concurrenc\u0079":6}"#, #"{"concurrency":99999999999999999999}"#,
         ]
         for form in forms {
-            let foundation = try StateFile.decoder().decode(Settings.self, from: Data(form.utf8))
+            let foundation = try StateCoding.decoder().decode(Settings.self, from: Data(form.utf8))
             let document = #"{"version":1,"settings":\#(form),"downloads":[]}"#
             let fast = try StateJSONReader.decode(Data(document.utf8))
             XCTAssertEqual(fast.document.settings, foundation, form)

@@ -75,9 +75,9 @@ final class StateJSONReaderTests: XCTestCase {
         var rng = SeededGenerator(seed: 7)
         for round in 0..<200 {
             let document = RandomDocuments.make(&rng, count: round % 20)
-            let data = try StateFile.encoder().encode(document)
+            let data = try StateCoding.encoder().encode(document)
             let fast = try StateJSONReader.decode(data)
-            let foundation = try StateFile.decoder().decode(StateDocument.self, from: data)
+            let foundation = try StateCoding.decoder().decode(StateDocument.self, from: data)
             XCTAssertEqual(fast.document, foundation, "round \(round)")
             XCTAssertEqual(fast.document, document, "round \(round)")
             XCTAssertEqual(fast.unknownFields, [])
@@ -134,10 +134,10 @@ final class StateJSONWriterTests: XCTestCase {
             d.finalURL = i % 2 == 0 ? d.url : d.url + "x"
             document.downloads.append(d)
         }
-        for data in [try StateFile.encoder().encode(document), Data(try StateJSONWriter.encode(document))] {
+        for data in [try StateCoding.encoder().encode(document), Data(try StateJSONWriter.encode(document))] {
             XCTAssertEqual(try StateJSONReader.decode(data).document, document)
             XCTAssertEqual(
-                try DownloadListJSON.decode(Array(try StateFile.encoder().encode(document.downloads))),
+                try DownloadListJSON.decode(Array(try StateCoding.encoder().encode(document.downloads))),
                 document.downloads)
         }
     }
@@ -148,7 +148,7 @@ final class StateJSONWriterTests: XCTestCase {
             let document = RandomDocuments.make(&rng, count: round % 20)
             let data = Data(try StateJSONWriter.encode(document))
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: data), "valid JSON, round \(round)")
-            XCTAssertEqual(try StateFile.decoder().decode(StateDocument.self, from: data), document, "round \(round)")
+            XCTAssertEqual(try StateCoding.decoder().decode(StateDocument.self, from: data), document, "round \(round)")
             XCTAssertEqual(try StateJSONReader.decode(data).document, document, "round \(round)")
         }
     }
@@ -171,7 +171,7 @@ final class StateJSONWriterTests: XCTestCase {
         b.finishedAt = Date(timeIntervalSince1970: 1_763_800_000.25)
         let document = StateDocument(downloads: [a, b])
         let data = Data(try StateJSONWriter.encode(document))
-        XCTAssertEqual(try StateFile.decoder().decode(StateDocument.self, from: data), document)
+        XCTAssertEqual(try StateCoding.decoder().decode(StateDocument.self, from: data), document)
         XCTAssertEqual(try StateJSONReader.decode(data).document, document)
         let text = String(decoding: data, as: UTF8.self)
         XCTAssertTrue(text.contains(#""receivedBytes":-9223372036854775807"#), text)
@@ -203,7 +203,7 @@ final class DownloadListJSONTests: XCTestCase {
             XCTAssertFalse(bytes.contains(0x0A), "one line (the texts hold newlines), round \(round)")
             XCTAssertEqual(try DownloadListJSON.decode(bytes), downloads, "round \(round)")
             XCTAssertEqual(
-                try StateFile.decoder().decode([Download].self, from: Data(bytes)), downloads,
+                try StateCoding.decoder().decode([Download].self, from: Data(bytes)), downloads,
                 "Foundation reads it too, round \(round)")
         }
     }

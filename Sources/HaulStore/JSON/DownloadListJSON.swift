@@ -35,6 +35,6 @@ public enum DownloadListJSON {
                 return nil
             }
         }
-        return try fast ?? StateFile.decoder().decode([Download].self, from: Data(bytes))
+        return try fast ?? StateCoding.decoder().decode([Download].self, from: Data(bytes))
     }
 }

@@ -1,7 +1,7 @@
 import HaulCore
 
 /// The settings object of the state file, read and written in the same pass as the downloads.
-/// The output is the bytes `StateFile.encoder()` writes (keys sorted, no limit written when there
+/// The output is the bytes `StateCoding.encoder()` writes (keys sorted, no limit written when there
 /// is none), and anything but the plain forms is left to Foundation by throwing.
 enum SettingsJSON {
     static func write(_ settings: StateDocument.Settings, into out: inout [UInt8]) {
