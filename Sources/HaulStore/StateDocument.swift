@@ -19,14 +19,30 @@ public struct StateDocument: Codable, Sendable, Equatable {
     }
 
     public struct Settings: Codable, Sendable, Equatable {
+        /// `count` within ``connectionRange``.
+        public static func clampedConnections(_ count: Int) -> Int {
+            min(max(count, connectionRange.lowerBound), connectionRange.upperBound)
+        }
+
         /// How many transfers run at once.
         public var concurrency: Int
         public var meteredMode: MeteredMode
         /// Bytes per second for allowed downloads while metered; nil for no cap.
         public var meteredLimit: Int64?
+        /// Most connections per download, for downloads without a number of their own.
+        public var connections: Int
 
-        public init(concurrency: Int = 3, meteredMode: MeteredMode = .off, meteredLimit: Int64? = nil) {
+        /// What a download gets without `--connections`.
+        public static let defaultConnections = 8
+        /// The most connections one download may have.
+        public static let connectionRange = 1...32
+
+        public init(
+            concurrency: Int = 3, meteredMode: MeteredMode = .off, meteredLimit: Int64? = nil,
+            connections: Int = defaultConnections
+        ) {
             self.concurrency = concurrency
+            self.connections = connections
             self.meteredMode = meteredMode
             self.meteredLimit = meteredLimit
         }
@@ -36,6 +52,8 @@ public struct StateDocument: Codable, Sendable, Equatable {
             concurrency = max(1, (try? c.decodeIfPresent(Int.self, forKey: .concurrency)) ?? 3)
             meteredMode = (try? c.decodeIfPresent(MeteredMode.self, forKey: .meteredMode)) ?? .off
             meteredLimit = (try? c.decodeIfPresent(Int64.self, forKey: .meteredLimit)) ?? nil
+            connections = Self.clampedConnections(
+                (try? c.decodeIfPresent(Int.self, forKey: .connections)) ?? Self.defaultConnections)
         }
     }
 }

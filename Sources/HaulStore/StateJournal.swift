@@ -25,8 +25,13 @@ public final class StateJournal: Sendable {
         public var totalBytes: Int64?
         /// Set when the file was placed at its final name.
         public var finished: Bool
+        /// A segmented download's map, as synced to disk.
+        public var segments: [Segment]?
 
-        public init(id: DownloadID, fileName: String, totalBytes: Int64?, finished: Bool) {
+        public init(
+            id: DownloadID, fileName: String, totalBytes: Int64?, finished: Bool, segments: [Segment]? = nil
+        ) {
+            self.segments = segments
             self.id = id
             self.fileName = fileName
             self.totalBytes = totalBytes
@@ -63,6 +68,17 @@ public final class StateJournal: Sendable {
         file.withLock { f in
             f.appendCount += 1
             Self.write(&f, path, line)
+        }
+    }
+
+    /// Writes `entry` and waits until it is on disk (`fdatasync`): a segment map, which must
+    /// survive a power loss as the data it claims does.
+    public func appendDurably(_ entry: Entry) {
+        let line = entry.jsonLine()
+        file.withLock { f in
+            f.appendCount += 1
+            Self.write(&f, path, line)
+            if f.fd >= 0 { fdatasync(f.fd) }
         }
     }
 
@@ -141,6 +157,10 @@ public final class StateJournal: Sendable {
             guard let i = index[entry.id], downloads[i].state != .finished else { continue }
             downloads[i].fileName = entry.fileName
             if let total = entry.totalBytes { downloads[i].totalBytes = total }
+            if let segments = entry.segments {
+                downloads[i].segments = segments
+                downloads[i].receivedBytes = segments.received
+            }
             if entry.finished {
                 downloads[i].state = .finished
                 downloads[i].pauseCause = nil
@@ -166,6 +186,19 @@ extension StateJournal.Entry {
         if let totalBytes {
             out.append(contentsOf: #","totalBytes":"#.utf8)
             JSONBytes.appendDecimal(totalBytes, to: &out)
+        }
+        if let segments {
+            out.append(contentsOf: #","segments":["#.utf8)
+            for (i, segment) in segments.enumerated() {
+                out.append(contentsOf: (i == 0 ? #"{"end":"# : #",{"end":"#).utf8)
+                JSONBytes.appendDecimal(segment.end, to: &out)
+                out.append(contentsOf: #","received":"#.utf8)
+                JSONBytes.appendDecimal(segment.received, to: &out)
+                out.append(contentsOf: #","start":"#.utf8)
+                JSONBytes.appendDecimal(segment.start, to: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
         }
         out.append(contentsOf: (finished ? #","finished":true}"# : #","finished":false}"#).utf8)
         out.append(UInt8(ascii: "\n"))

@@ -42,6 +42,14 @@ struct AddCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A request header, 'Name: value' (repeatable).", valueName: "header"))
     var header: [String] = []
 
+    @Option(
+        name: [.customShort("x"), .long],
+        help: ArgumentHelp(
+            "Most connections per file, 1-32 (default: 'haul connections', 8). Servers that serve ranges get "
+                + "several; others one.",
+            valueName: "n"))
+    var connections: Int?
+
     @Flag(name: .long, help: "Allow this download on a metered network.")
     var allowMetered = false
 
@@ -52,6 +60,9 @@ struct AddCommand: AsyncParsableCommand {
 
     func validate() throws {
         if urls.isEmpty && inputFile == nil { throw ValidationError("give at least one URL (or -i FILE)") }
+        if let connections, !StateDocument.Settings.connectionRange.contains(connections) {
+            throw ValidationError("--connections must be between 1 and 32")
+        }
         if output != nil && (urls.count > 1 || inputFile != nil) {
             throw ValidationError("-o names one file; give one URL with it")
         }
@@ -93,10 +104,11 @@ struct AddCommand: AsyncParsableCommand {
             }
             // Read once, not once per URL.
             let (output, sha256, allowMetered, paused) = (self.output, self.sha256, self.allowMetered, self.paused)
+            let connections = self.connections
             let requests = validURLs.map { url in
                 AddRequest(
                     url: url, directory: directory, fileName: output, headers: headers,
-                    sha256: sha256, allowMetered: allowMetered, paused: paused
+                    sha256: sha256, allowMetered: allowMetered, paused: paused, connections: connections
                 )
             }
             // One command: all are added or none, and a daemon gets one message, not one per URL.

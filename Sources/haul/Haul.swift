@@ -19,7 +19,7 @@ struct Haul: AsyncParsableCommand {
         subcommands: [
             AddCommand.self, ListCommand.self, RunCommand.self,
             PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self,
-            MeteredCommand.self, DaemonCommand.self, DemoCommand.self,
+            MeteredCommand.self, ConnectionsCommand.self, DaemonCommand.self, DemoCommand.self,
         ]
     )
 

@@ -29,6 +29,12 @@ final class DownloadSchemaTests: XCTestCase {
         d.lastError = .stalled(seconds: 30)
         d.notice = .retrying(because: .status(503), at: Date(timeIntervalSince1970: 1_795_000_100), attempt: 3, of: 5)
         d.diskShortfall = 12_345
+        d.connections = 4
+        d.activeConnections = 3
+        d.segments = [
+            Segment(start: 0, end: 2_097_152, received: 1_048_576),
+            Segment(start: 2_097_152, end: 4_194_304, received: 0),
+        ]
         d.finishedAt = Date(timeIntervalSince1970: 1_795_000_200)
         return d
     }

@@ -42,6 +42,14 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var notice: Notice?
     /// While paused for a full disk: how many more bytes the rest of the file needs.
     public var diskShortfall: Int64?
+    /// Most connections to fetch it over; nil: the saved default.
+    public var connections: Int?
+    /// Connections fetching it right now (nil when none or not running).
+    public var activeConnections: Int?
+    /// For a download fetched over several connections: which byte ranges are on disk. Only
+    /// ever what was synced to disk; nil for a download fetched over one connection, whose
+    /// `.part` holds the file's first bytes.
+    public var segments: [Segment]?
     /// FIFO position among waiting downloads; set each time the download is queued.
     public var queueOrder: UInt64
     public var addedAt: Date
@@ -56,6 +64,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         sha256: String? = nil,
         allowMetered: Bool = false,
         paused: Bool = false,
+        connections: Int? = nil,
         queueOrder: UInt64,
         addedAt: Date = .nowToTheMicrosecond()
     ) {
@@ -71,6 +80,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         self.sha256 = sha256
         self.allowMetered = allowMetered
         self.retries = 0
+        self.connections = connections
         self.queueOrder = queueOrder
         self.addedAt = addedAt
     }
@@ -111,6 +121,14 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
 
     /// Where the bytes go while the transfer is incomplete.
     public var partPath: String? { fileName.map { Self.path(of: $0, in: directory, suffix: ".part") } }
+
+    /// The bytes on disk given a `.part` of `partSize` bytes: what its segment map claims, for a
+    /// segmented download, else the `.part`'s size.
+    public func receivedOnDisk(partSize: Int64?) -> Int64 {
+        guard let partSize else { return 0 }
+        if let segments { return segments.received }
+        return partSize
+    }
 
     /// A short human reason for the current state, or nil when there is nothing to say.
     public var reason: String? {

@@ -40,6 +40,9 @@ extension Download {
         .init("lastError", get: { $0.lastError }, set: { $0.lastError = $1 }),
         .init("notice", get: { $0.notice }, set: { $0.notice = $1 }),
         .init("diskShortfall", get: { $0.diskShortfall }, set: { $0.diskShortfall = $1 }),
+        .init("connections", get: { $0.connections }, set: { $0.connections = $1 }),
+        .init("activeConnections", get: { $0.activeConnections }, set: { $0.activeConnections = $1 }),
+        .init("segments", get: { $0.segments }, set: { $0.segments = $1 }),
         .init("queueOrder", get: { $0.queueOrder }, set: { $0.queueOrder = $1 }),
         .init("addedAt", get: { $0.addedAt }, set: { $0.addedAt = $1 }),
         .init("finishedAt", get: { $0.finishedAt }, set: { $0.finishedAt = $1 }),
@@ -111,7 +114,7 @@ private enum SchemaTable {
     /// Each field's slot in `slots`, from its key's length, first and last byte; no two fields
     /// share one (checked when the table is made, and so by every decoding test).
     private static func slot(_ count: Int, _ first: UInt8, _ last: UInt8) -> Int {
-        (count &* 37 &+ Int(first) &* 11 &+ Int(last)) & 255
+        (count &+ Int(first) &* 11 &+ Int(last)) & 255
     }
 
     private static let fields = Download.schema

@@ -14,11 +14,14 @@ public struct AddRequest: Codable, Sendable, Equatable {
     public var sha256: String?
     public var allowMetered: Bool
     public var paused: Bool
+    /// Most connections for the download; nil: the saved default.
+    public var connections: Int?
 
     public init(
         url: String, directory: String, fileName: String? = nil, headers: [RequestHeader] = [],
-        sha256: String? = nil, allowMetered: Bool = false, paused: Bool = false
+        sha256: String? = nil, allowMetered: Bool = false, paused: Bool = false, connections: Int? = nil
     ) {
+        self.connections = connections
         self.url = url
         self.directory = directory
         self.fileName = fileName
@@ -44,6 +47,9 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     case setMeteredMode(MeteredMode)
     /// Bytes per second for allowed downloads while metered; nil removes the cap.
     case setMeteredLimit(Int64?)
+    /// Sets the most connections per download: of the downloads selected, or (nil) the saved
+    /// default for downloads that have no number of their own.
+    case setConnections(DownloadSelection?, Int)
     /// Gives (or takes) downloads the allowance to use a metered network.
     case allowMetered(DownloadSelection, Bool)
 }

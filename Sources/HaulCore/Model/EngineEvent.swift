@@ -7,8 +7,17 @@ public struct ProgressSample: Codable, Sendable, Equatable {
     public var bytesPerSecond: Double
     /// Seconds left at the smoothed speed; nil when unknown.
     public var etaSeconds: Double?
+    /// Connections writing now, for a download that may use several; nil for one.
+    public var connections: Int?
+    /// Where each connection has got to, once a download is fetched in several pieces.
+    public var segments: [Segment]?
 
-    public init(id: DownloadID, receivedBytes: Int64, totalBytes: Int64?, bytesPerSecond: Double, etaSeconds: Double?) {
+    public init(
+        id: DownloadID, receivedBytes: Int64, totalBytes: Int64?, bytesPerSecond: Double, etaSeconds: Double?,
+        connections: Int? = nil, segments: [Segment]? = nil
+    ) {
+        self.connections = connections
+        self.segments = segments
         self.id = id
         self.receivedBytes = receivedBytes
         self.totalBytes = totalBytes

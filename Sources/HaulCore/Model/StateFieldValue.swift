@@ -173,25 +173,54 @@ extension Notice: NestedStateFieldValue {
     }
 }
 
-extension [RequestHeader]: StateFieldValue {
-    public static func stateBound(_ value: [RequestHeader]) -> Int {
-        value.reduce(2) { $0 + 24 + JSONBytes.quotedBound($1.name) + JSONBytes.quotedBound($1.value) }
-    }
+/// An element of an array field, written by hand as Foundation would (keys sorted).
+public protocol StateArrayElement: Codable, Sendable {
+    static func elementBound(_ value: Self) -> Int
+    static func writeElement(_ value: Self, to out: inout JSONBytes.Cursor)
+}
 
-    public static func writeState(_ value: [RequestHeader], to out: inout JSONBytes.Cursor) {
+extension Array: StateFieldValue where Element: StateArrayElement {
+    public static func stateBound(_ value: [Element]) -> Int { value.reduce(2) { $0 + 1 + Element.elementBound($1) } }
+
+    public static func writeState(_ value: [Element], to out: inout JSONBytes.Cursor) {
         out.append(UInt8(ascii: "["))
-        for (i, header) in value.enumerated() {
+        for (i, element) in value.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(#"{"name":"#)
-            out.appendQuoted(header.name)
-            out.append(#","value":"#)
-            out.appendQuoted(header.value)
-            out.append(UInt8(ascii: "}"))
+            Element.writeElement(element, to: &out)
         }
         out.append(UInt8(ascii: "]"))
     }
 
-    public static func readState(from s: inout JSONScanner) throws(JSONScanner.Unsupported) -> [RequestHeader] {
-        try StateCoding.decode([RequestHeader].self, s.rawValue())
+    /// Few downloads have one: Foundation reads it.
+    public static func readState(from s: inout JSONScanner) throws(JSONScanner.Unsupported) -> [Element] {
+        try StateCoding.decode([Element].self, s.rawValue())
+    }
+}
+
+extension RequestHeader: StateArrayElement {
+    public static func elementBound(_ value: RequestHeader) -> Int {
+        24 + JSONBytes.quotedBound(value.name) + JSONBytes.quotedBound(value.value)
+    }
+
+    public static func writeElement(_ header: RequestHeader, to out: inout JSONBytes.Cursor) {
+        out.append(#"{"name":"#)
+        out.appendQuoted(header.name)
+        out.append(#","value":"#)
+        out.appendQuoted(header.value)
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension Segment: StateArrayElement {
+    public static func elementBound(_ value: Segment) -> Int { 32 + 3 * 20 }
+
+    public static func writeElement(_ segment: Segment, to out: inout JSONBytes.Cursor) {
+        out.append(#"{"end":"#)
+        out.appendDecimal(segment.end)
+        out.append(#","received":"#)
+        out.appendDecimal(segment.received)
+        out.append(#","start":"#)
+        out.appendDecimal(segment.start)
+        out.append(UInt8(ascii: "}"))
     }
 }

@@ -35,6 +35,11 @@ public indirect enum FailureReason: Sendable, Equatable, Hashable {
     case cannotConnect(host: String, port: Int, why: String)
     /// The connection failed after it was made; in haul's words ("connection reset by the server").
     case connectionFailed(String)
+    /// A connection's range request was answered with the whole file.
+    case rangesRefused
+    /// A ranged response whose `Content-Range` is not the range asked for; `got` is haul's
+    /// rendering of what came (`"bytes 0-99/200"`, or `"none"`).
+    case wrongRange(asked: String, got: String)
     /// A response haul cannot frame safely; what NIO's decoder said.
     case malformedResponse(String)
     /// A request header holds a character HTTP does not allow.
@@ -56,8 +61,10 @@ public indirect enum FailureReason: Sendable, Equatable, Hashable {
         switch self {
         case .status(let status): return HTTPStatusReason.isTransient(status)
         case .closedEarly, .bodyCutShort, .serverClosedConnection, .stalled, .cannotConnect, .connectionFailed,
-            .encodedRangeResponses, .startedOverTooOften:
+            .encodedRangeResponses, .startedOverTooOften, .wrongRange:
             return true
+        case .rangesRefused:
+            return false
         case .noContent, .redirectWithoutLocation, .invalidRedirect, .redirectToScheme, .tooManyRedirects,
             .unsupportedEncoding, .completeWithoutFile, .malformedResponse, .requestHeaderRefused, .tls, .diskFull,
             .checksumMismatch, .file, .cancelled, .other:

@@ -8,6 +8,9 @@ public indirect enum Notice: Sendable, Equatable, Hashable {
     case retrying(because: FailureReason, at: Date, attempt: Int, of: Int)
     /// The transfer started over from the first byte.
     case startedOver(StartOverReason)
+    /// The server turned away a connection of a segmented download (ranges refused, 403, 429,
+    /// 503…): it goes on with `connections` at most.
+    case fewerConnections(Int, because: FailureReason)
     /// What an older haul stored as plain text.
     case text(String)
 }

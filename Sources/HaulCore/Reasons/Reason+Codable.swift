@@ -22,6 +22,8 @@ private struct ReasonRecord: Codable {
     var at: Date?
     var attempt: Int?
     var of: Int?
+    var got: String?
+    var connections: Int?
 
     init(kind: String) { self.kind = kind }
 }
@@ -62,6 +64,8 @@ extension FailureReason: Codable {
         case "cannotConnect":
             self = .cannotConnect(host: try need(r.host), port: try need(r.port), why: try need(r.text))
         case "connectionFailed": self = .connectionFailed(try need(r.text))
+        case "rangesRefused": self = .rangesRefused
+        case "wrongRange": self = .wrongRange(asked: try need(r.text), got: try need(r.got))
         case "malformedResponse": self = .malformedResponse(try need(r.text))
         case "requestHeaderRefused": self = .requestHeaderRefused
         case "tls": self = .tls(try need(r.text))
@@ -118,6 +122,11 @@ extension FailureReason: Codable {
         case .connectionFailed(let text):
             r = ReasonRecord(kind: "connectionFailed")
             r.text = text
+        case .rangesRefused: r = ReasonRecord(kind: "rangesRefused")
+        case .wrongRange(let asked, let got):
+            r = ReasonRecord(kind: "wrongRange")
+            r.text = asked
+            r.got = got
         case .malformedResponse(let text):
             r = ReasonRecord(kind: "malformedResponse")
             r.text = text
@@ -163,6 +172,11 @@ extension Notice: Codable {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: r.kind))
             }
             self = .startedOver(why)
+        case "fewerConnections":
+            guard let because = r.because, let connections = r.connections else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: r.kind))
+            }
+            self = .fewerConnections(connections, because: because)
         default: self = .text(r.text ?? r.kind)
         }
     }
@@ -179,6 +193,10 @@ extension Notice: Codable {
         case .startedOver(let why):
             r = ReasonRecord(kind: "startedOver")
             r.startOver = why
+        case .fewerConnections(let connections, let because):
+            r = ReasonRecord(kind: "fewerConnections")
+            r.connections = connections
+            r.because = because
         case .text(let text):
             r = ReasonRecord(kind: "text")
             r.text = text

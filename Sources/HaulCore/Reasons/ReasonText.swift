@@ -26,6 +26,10 @@ public enum ReasonText {
         case .cannotConnect(let host, let port, let why):
             return "cannot connect to \(TerminalText.sanitize(host)):\(port): \(why)"
         case .connectionFailed(let text): return text
+        case .rangesRefused: return "the server sent the whole file instead of the range asked for"
+        case .wrongRange(let asked, let got):
+            let shown = TerminalText.sanitize(got)
+            return "the server sent another range than the one asked for (asked \(asked), got \(shown))"
         case .malformedResponse(let what): return "malformed response from the server (\(TerminalText.sanitize(what)))"
         case .requestHeaderRefused:
             return "a request header holds a line break or another character HTTP does not allow"
@@ -56,6 +60,9 @@ public enum ReasonText {
             let when = wait < 0.5 ? "retrying now" : "retrying in \(Formatting.duration(wait))"
             return "\(failure(why)); \(when) (attempt \(attempt) of \(of))"
         case .startedOver(let why): return startOver(why)
+        case .fewerConnections(let count, let why):
+            let using = count == 1 ? "one connection" : "\(count) connections"
+            return "the server turned away another connection (\(failure(why))); going on with \(using)"
         case .text(let text): return TerminalText.sanitize(text)
         }
     }

@@ -33,10 +33,13 @@ public struct ClientMessage: Codable, Sendable, Equatable {
 public struct EngineSnapshot: Codable, Sendable, Equatable {
     public var downloads: [Download]
     public var network: NetworkStatus
+    /// The saved default of connections per download.
+    public var connections: Int?
 
-    public init(downloads: [Download], network: NetworkStatus) {
+    public init(downloads: [Download], network: NetworkStatus, connections: Int? = nil) {
         self.downloads = downloads
         self.network = network
+        self.connections = connections
     }
 }
 
@@ -50,22 +53,27 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     /// The downloads line, without its newline. It must hold no newline byte (JSON written
     /// without whitespace, control characters escaped).
     public var downloads: [UInt8]
+    public var connections: Int?
 
-    public init(downloads: [UInt8], network: NetworkStatus) {
+    public init(downloads: [UInt8], network: NetworkStatus, connections: Int? = nil) {
         self.downloads = downloads
         self.network = network
+        self.connections = connections
     }
 
-    private enum CodingKeys: String, CodingKey { case network }
+    private enum CodingKeys: String, CodingKey { case network, connections }
 
     public init(from decoder: any Decoder) throws {
-        network = try decoder.container(keyedBy: CodingKeys.self).decode(NetworkStatus.self, forKey: .network)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        network = try container.decode(NetworkStatus.self, forKey: .network)
+        connections = try container.decodeIfPresent(Int.self, forKey: .connections)
         downloads = []
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(network, forKey: .network)
+        try container.encodeIfPresent(connections, forKey: .connections)
     }
 }
 

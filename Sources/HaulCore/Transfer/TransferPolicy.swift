@@ -129,9 +129,25 @@ public struct TransferPolicy: Sendable {
     public func send<Transport: HTTPTransport>(_ target: TransferTarget, offset: Int64, over transport: Transport)
         async throws -> (Transport.Response, String)
     {
-        var url = target.url
+        try await send(target, from: target.url, over: transport) { url in request(for: url, of: target, offset: offset)
+        }
+    }
+
+    /// Sends one connection's request for `range` of a segmented download to `url` (where the
+    /// first response came from), following redirects as ``send(_:offset:over:)`` does. What the
+    /// answer means is ``RangeResponseCheck``'s.
+    public func send<Transport: HTTPTransport>(
+        _ target: TransferTarget, range: Range<Int64>, from url: String, over transport: Transport
+    ) async throws -> Transport.Response {
+        try await send(target, from: url, over: transport) { url in request(for: url, of: target, range: range) }.0
+    }
+
+    private func send<Transport: HTTPTransport>(
+        _ target: TransferTarget, from start: String, over transport: Transport, request: (String) -> HTTPRequest
+    ) async throws -> (Transport.Response, String) {
+        var url = start
         for _ in 0...maxRedirects {
-            let response = try await transport.send(request(for: url, of: target, offset: offset))
+            let response = try await transport.send(request(url))
             let status = response.head.status
             guard [301, 302, 303, 307, 308].contains(status) else { return (response, url) }
             response.drop()
@@ -146,6 +162,28 @@ public struct TransferPolicy: Sendable {
     /// go only to the host the user named, as curl does. A range asks for the rest of the file,
     /// with `If-Range` so a changed file comes back whole instead of spliced.
     public func request(for url: String, of target: TransferTarget, offset: Int64) -> HTTPRequest {
+        var request = baseRequest(for: url, of: target)
+        if offset > 0, target.rangesUsable { request.headers += rangeHeaders("bytes=\(offset)-", of: target) }
+        return request
+    }
+
+    /// The request for `range` of the file (both ends given, as `Range` writes them), with
+    /// `If-Range` as for a resume.
+    public func request(for url: String, of target: TransferTarget, range: Range<Int64>) -> HTTPRequest {
+        var request = baseRequest(for: url, of: target)
+        request.headers += rangeHeaders("bytes=\(range.lowerBound)-\(range.upperBound - 1)", of: target)
+        return request
+    }
+
+    private func rangeHeaders(_ range: String, of target: TransferTarget) -> [HTTPField] {
+        var headers = [HTTPField(name: "Range", value: range)]
+        if let validator = ResponseInterpreter.ifRangeValidator(etag: target.etag, lastModified: target.lastModified) {
+            headers.append(HTTPField(name: "If-Range", value: validator))
+        }
+        return headers
+    }
+
+    private func baseRequest(for url: String, of target: TransferTarget) -> HTTPRequest {
         var headers = [
             HTTPField(name: "User-Agent", value: userAgent), HTTPField(name: "Accept-Encoding", value: "identity"),
         ]
@@ -163,14 +201,6 @@ public struct TransferPolicy: Sendable {
         {
             let token = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
             headers.append(HTTPField(name: "Authorization", value: "Basic " + token))
-        }
-        if offset > 0, target.rangesUsable {
-            headers.append(HTTPField(name: "Range", value: "bytes=\(offset)-"))
-            if let validator = ResponseInterpreter.ifRangeValidator(
-                etag: target.etag, lastModified: target.lastModified)
-            {
-                headers.append(HTTPField(name: "If-Range", value: validator))
-            }
         }
         return HTTPRequest(url: url, headers: headers)
     }

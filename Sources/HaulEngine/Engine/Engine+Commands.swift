@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulStore
 
 #if canImport(Glibc)
     import Glibc
@@ -63,6 +64,25 @@ extension Engine {
             publish(.network(networkStatus))
             scheduleSave(delay: configuration.transitionSaveDelay)
             return []
+        case .setConnections(let selection, let count):
+            guard StateDocument.Settings.connectionRange.contains(count) else {
+                throw InputError("connections must be between 1 and 32")
+            }
+            guard let selection else {
+                settings.connections = count
+                for (id, limit) in connectionLimits where downloads[id]?.connections == nil { limit.set(count) }
+                scheduleSave(delay: configuration.transitionSaveDelay)
+                return []
+            }
+            let ids = resolve(selection)
+            for id in ids {
+                guard var download = downloads[id], download.connections != count else { continue }
+                download.connections = count
+                downloads[id] = download
+                connectionLimits[id]?.set(count)
+                changed(download)
+            }
+            return ids
         case .allowMetered(let selection, let allowed):
             let ids = resolve(selection)
             for id in ids {
@@ -102,7 +122,7 @@ extension Engine {
                 id: id, url: request.url, directory: request.directory, requestedName: request.fileName,
                 headers: request.headers,
                 sha256: request.sha256, allowMetered: request.allowMetered, paused: request.paused,
-                queueOrder: takeQueueOrder()
+                connections: request.connections, queueOrder: takeQueueOrder()
             )
             downloads[id] = download
             publish(.added(download))
@@ -121,6 +141,9 @@ extension Engine {
                         + "characters)"
                 )
             }
+        }
+        if let connections = request.connections, !StateDocument.Settings.connectionRange.contains(connections) {
+            throw InputError("--connections must be between 1 and 32")
         }
         if let hex = request.sha256 {
             let lower = hex.lowercased()
@@ -200,6 +223,7 @@ extension Engine {
         guard var download = downloads[id] else { return }
         if let part = download.partPath { unlink(part) }
         download.receivedBytes = 0
+        download.segments = nil
         download.etag = nil
         download.lastModified = nil
         downloads[id] = download
@@ -208,7 +232,10 @@ extension Engine {
     /// After a transfer stopped: the `.part` size is what was really received.
     func refreshFromDisk(_ id: DownloadID) {
         guard var download = downloads[id] else { return }
-        if let part = download.partPath { download.receivedBytes = PartFile.size(at: part) ?? 0 }
+        if let part = download.partPath {
+            download.receivedBytes = download.receivedOnDisk(partSize: PartFile.size(at: part))
+        }
+        download.activeConnections = nil
         downloads[id] = download
         changed(download)
     }

@@ -9,7 +9,7 @@ extension Engine: EngineSession {
     }
 
     public func snapshot() -> EngineSnapshot {
-        EngineSnapshot(downloads: allDownloads, network: networkStatus)
+        EngineSnapshot(downloads: allDownloads, network: networkStatus, connections: settings.connections)
     }
 
     public func save() async throws(InputError) {

@@ -69,6 +69,7 @@ extension Engine {
         if let resumable = info.resumable { download.resumable = resumable }
         download.finalURL = info.finalURL
         if let reason = info.startOver {
+            download.segments = nil
             download.notice = .startedOver(reason)
             publish(.notice(id, .startedOver(reason)))
         }
@@ -93,6 +94,59 @@ extension Engine {
         if Monotonic.seconds() - lastSave >= configuration.progressSaveInterval { scheduleSave(delay: 0) }
     }
 
+    /// Progress of a download fetched over several connections: the bytes written over all of
+    /// them, how many write now and where each piece has got to.
+    func transferSegmentProgress(
+        _ id: DownloadID, _ generation: UInt64, received: Int64, connections: Int, segments: [Segment]?,
+        countChanged: Bool
+    ) {
+        guard var download = current(id, generation) else { return }
+        if countChanged {
+            download.activeConnections = connections > 0 ? connections : nil
+            download.receivedBytes = received
+            downloads[id] = download
+            changed(download)
+        }
+        downloads.recordProgress(id, received: received)
+        var meter = speed[id] ?? SpeedMeter()
+        meter.record(bytes: received, at: Monotonic.seconds())
+        speed[id] = meter
+        let remaining = download.totalBytes.map { $0 - received }
+        publish(
+            .progress(
+                ProgressSample(
+                    id: id, receivedBytes: received, totalBytes: download.totalBytes,
+                    bytesPerSecond: meter.bytesPerSecond, etaSeconds: meter.eta(remaining: remaining),
+                    connections: connections, segments: segments)))
+        if Monotonic.seconds() - lastSave >= configuration.progressSaveInterval { scheduleSave(delay: 0) }
+    }
+
+    /// A segmented download's map was made durable: the state file stores it from now on. Also
+    /// taken from a run that was just stopped (a pause), whose last map is the one to resume from.
+    func transferSegmentsSaved(_ id: DownloadID, _ generation: UInt64, name: String, _ segments: [Segment]) {
+        guard transfers[id] == nil || transfers[id]?.generation == generation, var download = downloads[id],
+            download.state != .finished, download.fileName == name
+        else { return }
+        download.segments = segments
+        downloads[id] = download
+    }
+
+    /// The transfer emptied the `.part` to fetch the file from its first byte; `why`, when
+    /// given, is told to the user.
+    func transferStartedOver(_ id: DownloadID, _ generation: UInt64, _ why: StartOverReason?) {
+        guard var download = current(id, generation) else { return }
+        download.segments = nil
+        download.receivedBytes = 0
+        download.etag = nil
+        download.lastModified = nil
+        if let why {
+            download.notice = .startedOver(why)
+            publish(.notice(id, .startedOver(why)))
+        }
+        downloads[id] = download
+        changed(download)
+    }
+
     func transferNotice(_ id: DownloadID, _ generation: UInt64, _ notice: Notice) {
         guard var download = current(id, generation) else { return }
         download.notice = notice
@@ -109,7 +163,9 @@ extension Engine {
         if madeProgress { download.retries = 0 }
         download.retries += 1
         download.lastError = failure.reason
-        if let part = download.partPath { download.receivedBytes = PartFile.size(at: part) ?? download.receivedBytes }
+        if let part = download.partPath, let size = PartFile.size(at: part) {
+            download.receivedBytes = download.receivedOnDisk(partSize: size)
+        }
         let now = Date()
         let retryAfter = failure.retryAfter.flatMap { RetryPolicy.parseRetryAfter($0, now: now) }
         let delay = configuration.retryPolicy.delay(
@@ -129,7 +185,9 @@ extension Engine {
     func transferEnded(_ id: DownloadID, _ generation: UInt64, _ outcome: TransferOutcome) {
         guard var download = current(id, generation) else { return }
         transfers[id] = nil
+        connectionLimits[id] = nil
         speed[id] = nil
+        download.activeConnections = nil
         switch outcome {
         case .finished(let fileName, let size):
             download.state = .finished
@@ -138,13 +196,14 @@ extension Engine {
             download.totalBytes = size
             download.finishedAt = .nowToTheMicrosecond()
             download.retries = 0
+            download.segments = nil
         case .failed(let failure) where failure.isDiskFull:
             // Not a failure: the download waits for room and resumes by itself.
             download.pause(.diskFull)
             if case .diskFull(let shortfall) = failure.reason { download.diskShortfall = shortfall }
             download.lastError = failure.reason
-            if let part = download.partPath {
-                download.receivedBytes = PartFile.size(at: part) ?? download.receivedBytes
+            if let part = download.partPath, let size = PartFile.size(at: part) {
+                download.receivedBytes = download.receivedOnDisk(partSize: size)
             }
             watchDiskSpace()
         case .failed(let failure):

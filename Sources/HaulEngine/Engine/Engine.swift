@@ -38,6 +38,10 @@ public actor Engine {
     var stopping: [DownloadID: Task<Void, Never>] = [:]
     var nextGeneration: UInt64 = 1
     var speed: [DownloadID: SpeedMeter] = [:]
+    /// The connection limit of each running download, which a command can change as it runs.
+    var connectionLimits: [DownloadID: ConnectionLimit] = [:]
+    /// Connections open to each server, across downloads.
+    let serverConnections = ServerConnections()
     var pool: HTTPClientPool?
     let throttle = Throttle()
     var meteredVerdict: MeteredVerdict = .unknown
@@ -107,8 +111,12 @@ public actor Engine {
             download.receivedBytes = 0
             return
         }
+        download.activeConnections = nil
         if let size = PartFile.size(at: part) {
-            download.receivedBytes = size
+            if let segments = download.segments, !segments.isMap(ofSize: download.totalBytes ?? -1) {
+                download.segments = nil
+            }
+            download.receivedBytes = download.receivedOnDisk(partSize: size)
         } else if download.state == .waiting, let size = PartFile.size(at: path),
             download.totalBytes == nil || download.totalBytes == size
         {
@@ -120,6 +128,7 @@ public actor Engine {
             download.finishedAt = download.finishedAt ?? .nowToTheMicrosecond()
         } else {
             download.receivedBytes = 0
+            download.segments = nil
         }
     }
 
@@ -183,7 +192,10 @@ public actor Engine {
             await transfer.task.value
             if var download = downloads[id], download.state == .downloading {
                 download.state = .waiting
-                download.receivedBytes = download.partPath.flatMap(PartFile.size(at:)) ?? download.receivedBytes
+                download.activeConnections = nil
+                if let size = download.partPath.flatMap(PartFile.size(at:)) {
+                    download.receivedBytes = download.receivedOnDisk(partSize: size)
+                }
                 downloads[id] = download
             }
         }
@@ -225,11 +237,15 @@ public actor Engine {
         download.notice = nil
         downloads[id] = download
         speed[id] = SpeedMeter()
+        let limit = ConnectionLimit(download.connections ?? settings.connections)
+        connectionLimits[id] = limit
         let job = TransferJob(
             id: id, generation: generation, directory: download.directory, requestedName: download.requestedName,
             fileName: download.fileName, sha256: download.sha256,
             target: TransferTarget(
-                url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified)
+                url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified),
+            totalBytes: download.totalBytes, segments: download.segments, sourceURL: download.finalURL,
+            connections: limit
         )
         let runner = TransferRunner(engine: self, pool: pool, throttle: throttle, configuration: configuration)
         let previous = stopping[id]
@@ -248,6 +264,7 @@ public actor Engine {
         guard let transfer = transfers.removeValue(forKey: id) else { return }
         transfer.task.cancel()
         speed[id] = nil
+        connectionLimits[id] = nil
         stopping[id] = transfer.task
         await transfer.task.value
         if stopping[id] == transfer.task { stopping[id] = nil }

@@ -139,3 +139,11 @@ struct FileError: Error, CustomStringConvertible {
         return "cannot \(operation) \(path): \(String(cString: strerror(code)))"
     }
 }
+
+extension PartFile.Writer {
+    /// Waits until the data written so far is on disk (`fdatasync`): before a segment map that
+    /// claims it is saved. Blocks: call it on `FileWorkers`.
+    func syncData() throws(FileError) {
+        guard fdatasync(fd) == 0 else { throw FileError(operation: "sync", path: path, code: errno) }
+    }
+}

@@ -94,6 +94,11 @@ final class HTTPClientPool: Sendable {
         // and the engine's retry policy decides, as for plain http: AsyncHTTPClient would retry
         // it silently until the connect timeout, so an untrusted certificate took 15 s to report.
         config.connectionPool.retryConnectionEstablishment = false
+        // Several connections of a segmented download must be several TCP connections: a server
+        // that caps each connection caps an HTTP/2 connection's streams together. The pool's
+        // own cap per host is above haul's (`ServerConnections`), which decides.
+        config.httpVersion = .http1Only
+        config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 2 * ServerConnections.perServer
         if let file = configuration.trustedCertificates {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .file(file)

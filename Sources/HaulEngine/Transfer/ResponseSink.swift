@@ -38,6 +38,13 @@ final class ResponseSink: Sendable {
         /// before an error are still written.
         var endedEarly: Result<Void, Error>?
         var position: Int64 = 0
+        /// Where writing stops short of the body's end: a segmented download gave the rest of
+        /// this connection's piece to another connection.
+        var end: Int64?
+        /// Where the body ends by itself (the `total` it was started with).
+        var naturalEnd: Int64?
+        /// Whether writing stopped at `end`, before the body did.
+        var cut = false
         var writeBehind = WriteBehind(from: 0)
         var lastReport: Double
         /// The task, when it is waiting for the next event.
@@ -95,16 +102,20 @@ final class ResponseSink: Sendable {
             guard s.plan == nil, s.outcome == nil else { return (offset, nil, nil, false) }
             s.plan = .write(writer, total: total)
             s.position = offset
+            s.naturalEnd = total
             s.writeBehind = WriteBehind(from: offset)
             let early = s.early
             s.early = []
             s.earlyBytes = 0
             var failure: Error?
-            for buffer in early where failure == nil {
+            for buffer in early where failure == nil && !s.cut {
                 failure = Self.write(buffer, to: writer, total: total, &s)
             }
             if let failure {
                 s.outcome = .failure(failure)
+            } else if s.cut || Self.reachedCut(s) {
+                s.cut = true
+                s.outcome = .success(s.position)
             } else if let ended = s.endedEarly {
                 s.outcome = ended.map { s.position }
             }
@@ -126,6 +137,36 @@ final class ResponseSink: Sendable {
         // waits for them.
         let wait = throttle.consume(written)
         return complete ? .finished(size: position, capWait: wait) : .streaming(position: position)
+    }
+
+    /// Stops writing at `end` (a segment's new end), or where the body has got to if that is
+    /// further; returns where it stops. Once it stops before the body's end the request is to
+    /// be cancelled (``wasCut``).
+    func stop(at end: Int64) -> Int64 {
+        let (stopped, waiter) = state.withLock { s -> (Int64, CheckedContinuation<BodyEvent, Error>?) in
+            guard s.plan != nil else {
+                s.end = end
+                return (end, nil)
+            }
+            let stopAt = max(end, s.position)
+            s.end = stopAt
+            guard s.outcome == nil, Self.reachedCut(s) else { return (stopAt, nil) }
+            s.cut = true
+            s.outcome = .success(s.position)
+            defer { s.waiter = nil }
+            return (stopAt, s.waiter)
+        }
+        waiter?.resume(returning: .finished(stopped))
+        return stopped
+    }
+
+    /// Whether writing stopped at a segment's end before the body's own.
+    var wasCut: Bool { state.withLock { $0.cut } }
+
+    /// Writing has reached `end`, which comes before the body's own end.
+    private static func reachedCut(_ s: State) -> Bool {
+        guard let end = s.end, s.position >= end else { return false }
+        return s.naturalEnd.map { end < $0 } ?? true
     }
 
     /// Has the body read and dropped (a small redirect body: the connection stays reusable).
@@ -178,6 +219,7 @@ final class ResponseSink: Sendable {
             case read
             case wait(EventLoopFuture<Void>)
             case written((CheckedContinuation<BodyEvent, Error>, Int64)?)
+            case cut(CheckedContinuation<BodyEvent, Error>?, Int64)
             case fail(Error)
         }
         let next: Next = state.withLock { s in
@@ -194,8 +236,13 @@ final class ResponseSink: Sendable {
             case .discard:
                 return .read
             case .write(let writer, let total):
+                if s.cut { return .fail(CancellationError()) }
                 if let error = Self.write(buffer, to: writer, total: total, &s) { return .fail(error) }
-                return .written(takeReport(&s))
+                guard Self.reachedCut(s) else { return .written(takeReport(&s)) }
+                s.cut = true
+                s.outcome = .success(s.position)
+                defer { s.waiter = nil }
+                return .cut(s.waiter, s.position)
             }
         }
         switch next {
@@ -205,6 +252,10 @@ final class ResponseSink: Sendable {
             return future
         case .fail(let error):
             return loop.makeFailedFuture(error)
+        case .cut(let waiter, let position):
+            waiter?.resume(returning: .finished(position))
+            // Ends the request: the rest of the body is another connection's.
+            return loop.makeFailedFuture(CancellationError())
         case .written(let report):
             if let (waiter, position) = report { waiter.resume(returning: .progress(position)) }
             let wait = throttle.consume(buffer.readableBytes)
@@ -252,6 +303,10 @@ final class ResponseSink: Sendable {
     private static func write(_ buffer: ByteBuffer, to writer: PartFile.Writer, total: Int64?, _ s: inout State)
         -> Error?
     {
+        var buffer = buffer
+        if let end = s.end, s.position + Int64(buffer.readableBytes) > end {
+            buffer = buffer.getSlice(at: buffer.readerIndex, length: Int(max(0, end - s.position)))!
+        }
         do throws(FileError) {
             try writer.write(buffer, at: s.position)
         } catch {

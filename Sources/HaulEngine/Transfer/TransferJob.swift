@@ -11,6 +11,16 @@ struct TransferJob: Sendable {
     let sha256: String?
     /// What the requests ask for; its validators follow the responses.
     var target: TransferTarget
+    /// The file's size, when known from an earlier run.
+    var totalBytes: Int64?
+    /// The map of a segmented download on disk, to resume every piece where it stopped.
+    var segments: [Segment]?
+    /// Where the last response came from (after redirects).
+    var sourceURL: String?
+    /// The most connections it may use (the engine may change it while it runs).
+    let connections: ConnectionLimit
+    /// Set once this run must stay on one connection (the file changed under several).
+    var oneConnection = false
 }
 
 /// What the engine learns from a response head that will be written.

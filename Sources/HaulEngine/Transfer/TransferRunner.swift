@@ -28,6 +28,9 @@ struct TransferRunner: Sendable {
             do {
                 try await attempt(&job, progressMade: &progressMade)
                 return
+            } catch is SegmentedTransfer.Stop {
+                // The `.part` was emptied and the run stays on one connection: start again now.
+                continue
             } catch {
                 if Task.isCancelled || error is CancellationError { return }
                 let failure = TransferFailure.classify(error, stallTimeout: configuration.stallTimeout)
@@ -46,6 +49,7 @@ struct TransferRunner: Sendable {
     /// One attempt: the policy opens the body (following redirects, starting over when it must),
     /// then the body is written into the `.part` and the file placed.
     private func attempt(_ job: inout TransferJob, progressMade: inout Bool) async throws {
+        if try await resumeSegments(&job, progressMade: &progressMade) { return }
         // What the download had on disk before this attempt. Progress is getting past it: a
         // server that ignores ranges and cuts the body at the same point every time would make
         // each attempt "progress" from 0 after it started over, and the retries never run out.
@@ -107,9 +111,85 @@ struct TransferRunner: Sendable {
         }
         job.fileName = name
         bodyTaken = true
+        if let total, body.resumable == true, !job.oneConnection, job.connections.current > 1,
+            total - offset >= 2 * SegmentTuning().minimumPiece
+        {
+            defer { part.close() }
+            do {
+                try await runSegments(
+                    &job, name: name, part: part, total: total, plan: SegmentPlan(total: total, received: offset),
+                    first: (body.response, offset..<total), source: body.finalURL, progressMade: &progressMade)
+            } catch SegmentedTransfer.Stop.startOver(let why) {
+                try await startOver(&job, name: name, why)
+                throw SegmentedTransfer.Stop.startOver(why)
+            }
+            try await place(&job, name: name, size: total, inMemory: volume?.inMemory ?? false)
+            return
+        }
         let size = try await stream(
             body.response, into: part, from: offset, total: total, job: job, had: had, progressMade: &progressMade)
         try await place(&job, name: name, size: size, inMemory: volume?.inMemory ?? false)
+    }
+
+    /// Resumes a segmented download from its map: every piece where it stopped. Returns false
+    /// when the download has no usable map (a map that does not fit, or no `.part`: its
+    /// `.part`, holes and all, is emptied) or its server no longer serves its ranges.
+    private func resumeSegments(_ job: inout TransferJob, progressMade: inout Bool) async throws -> Bool {
+        guard let map = job.segments, let name = job.fileName else { return false }
+        let path = partPath(job, name)
+        guard let total = job.totalBytes, map.isMap(ofSize: total), job.target.rangesUsable,
+            PartFile.size(at: path) != nil
+        else {
+            try await startOver(&job, name: name, nil)
+            return false
+        }
+        let part = try PartFile(path: path, truncate: false)
+        defer { part.close() }
+        do {
+            try await runSegments(
+                &job, name: name, part: part, total: total, plan: SegmentPlan(total: total, map: map), first: nil,
+                source: job.sourceURL ?? job.target.url, progressMade: &progressMade)
+        } catch SegmentedTransfer.Stop.startOver(let why) {
+            try await startOver(&job, name: name, why)
+            return false
+        }
+        let inMemory = engine.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false
+        try await place(&job, name: name, size: total, inMemory: inMemory)
+        return true
+    }
+
+    /// Fetches the rest of the file over several connections (see ``SegmentedTransfer``);
+    /// `job.segments` follows the map saved, for the next attempt.
+    private func runSegments(
+        _ job: inout TransferJob, name: String, part: PartFile, total: Int64, plan: SegmentPlan,
+        first: (EngineResponse, Range<Int64>)?, source: String, progressMade: inout Bool
+    ) async throws {
+        let had = plan.received
+        let setup = SegmentedTransfer.Setup(
+            engine: engine, transport: transport, policy: policy, configuration: configuration, job: job, name: name,
+            writer: part.writer(dropBehind: true), total: total, sourceURL: source, limit: job.connections,
+            servers: engine.serverConnections, oneConnection: job.oneConnection)
+        let last = SavedMap()
+        defer {
+            if let map = last.map {
+                job.segments = map
+                progressMade = progressMade || map.received > had
+            }
+        }
+        _ = try await SegmentedTransfer.run(setup, plan: plan, first: first) { last.map = $0 }
+    }
+
+    /// Empties the `.part` (when there is one) and forgets the map and the validators: the file
+    /// is fetched again from its first byte, on one connection for the rest of this run. `why`
+    /// is told to the user.
+    private func startOver(_ job: inout TransferJob, name: String, _ why: StartOverReason?) async throws {
+        let path = partPath(job, name)
+        if PartFile.size(at: path) != nil { try PartFile(path: path, truncate: true).close() }
+        job.segments = nil
+        job.target.etag = nil
+        job.target.lastModified = nil
+        if why != nil { job.oneConnection = true }
+        await engine.transferStartedOver(job.id, job.generation, why)
     }
 
     /// Journals the claim of a new name, then creates its `.part`, exclusively: a crash can

@@ -5,13 +5,17 @@ import HaulStore
 extension WireSnapshot {
     /// What the server sends for `snapshot`.
     init(_ snapshot: EngineSnapshot) {
-        self.init(downloads: DownloadListJSON.encode(snapshot.downloads), network: snapshot.network)
+        self.init(
+            downloads: DownloadListJSON.encode(snapshot.downloads), network: snapshot.network,
+            connections: snapshot.connections)
     }
 }
 
 extension EngineSnapshot {
     /// What the client reads back.
     init(_ wire: WireSnapshot) throws {
-        self.init(downloads: try DownloadListJSON.decode(wire.downloads), network: wire.network)
+        self.init(
+            downloads: try DownloadListJSON.decode(wire.downloads), network: wire.network,
+            connections: wire.connections)
     }
 }

@@ -7,6 +7,8 @@ enum SettingsJSON {
     static func write(_ settings: StateDocument.Settings, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"concurrency":"#.utf8)
         JSONBytes.appendDecimal(settings.concurrency, to: &out)
+        out.append(contentsOf: #","connections":"#.utf8)
+        JSONBytes.appendDecimal(settings.connections, to: &out)
         if let limit = settings.meteredLimit {
             out.append(contentsOf: #","meteredLimit":"#.utf8)
             JSONBytes.appendDecimal(limit, to: &out)
@@ -27,6 +29,8 @@ enum SettingsJSON {
             switch key {
             case "concurrency":
                 settings.concurrency = max(1, Int(try s.int64()))
+            case "connections":
+                settings.connections = StateDocument.Settings.clampedConnections(Int(try s.int64()))
             case "meteredMode":
                 guard let mode = MeteredMode(rawValue: try s.string()) else { throw JSONScanner.Unsupported() }
                 settings.meteredMode = mode

@@ -1,0 +1,412 @@
+import HaulCore
+import HaulStore
+import Synchronization
+
+/// Fetches the rest of one file over several connections, each writing its own piece of the one
+/// `.part` (see ``SegmentPlan``), until the file is whole or the transfer stops.
+///
+/// It begins with the connection whose response showed that ranges work, and adds connections
+/// while they pay off (``SegmentTuning``), within the download's limit and the server's room
+/// (``ServerConnections``). Each range response is checked (``RangeResponseCheck``) before a byte
+/// of it is written. A server that turns a connection away leaves the download with fewer; a
+/// changed file ends the run so it starts over. Once the file has more than one piece, the map of
+/// what is on disk is saved as the data behind it is synced, never before.
+actor SegmentedTransfer {
+    /// What a segmented run needs; the job's target carries the first response's validators.
+    struct Setup: Sendable {
+        let engine: Engine
+        let transport: EngineTransport
+        let policy: TransferPolicy
+        let configuration: EngineConfiguration
+        let job: TransferJob
+        let name: String
+        let writer: PartFile.Writer
+        let total: Int64
+        /// Where the first response came from: further connections go straight there.
+        let sourceURL: String
+        let limit: ConnectionLimit
+        let servers: ServerConnections
+        /// The run stays on one connection.
+        var oneConnection = false
+        var tuning = SegmentTuning()
+    }
+
+    /// Why a run ended without the whole file, other than a failure to retry.
+    enum Stop: Error {
+        /// The file changed on the server, or its ranges no longer work: start over.
+        case startOver(StartOverReason)
+    }
+
+    /// A connection's run of failures without a byte in between, after which it stops.
+    static let failuresPerConnection = 3
+
+    private let setup: Setup
+    private var plan: SegmentPlan
+    private let server: String
+    private let spawner: AsyncStream<Int>.Continuation
+    /// Connections running, and the responses of those writing now.
+    private var live: Set<Int> = []
+    private var writing: [Int: EngineResponse] = [:]
+    private var nextWorker = 0
+    /// Lowered when the server turns a connection away.
+    private var cap: Int
+    private var retiring: Set<Int> = []
+    private var replacements = 0
+    private var rates: [Int: RateWindow] = [:]
+    private let startedAt = Monotonic.seconds()
+    private var ending: Error?
+    /// What the last saved map holds, and whether one is being saved.
+    private var savedReceived: Int64 = -1
+    private var lastSave = Monotonic.seconds()
+    private var saving = false
+    private var lastCount = -1
+
+    private init(_ setup: Setup, plan: SegmentPlan, spawner: AsyncStream<Int>.Continuation) {
+        self.setup = setup
+        self.plan = plan
+        self.spawner = spawner
+        cap = setup.oneConnection ? 1 : StateDocument.Settings.connectionRange.upperBound
+        server = URLParts(setup.sourceURL).map { "\($0.host.lowercased()):\($0.port ?? 0)" } ?? setup.sourceURL
+        if setup.job.segments != nil { savedReceived = plan.received }
+    }
+
+    /// Runs until the file is whole (returns its map) or the transfer stops: throws the failure
+    /// that ended it, ``Stop``, or `CancellationError`. `first` is a response already open for
+    /// the range it covers; without one the first connection asks for a piece itself. `saved`
+    /// hears of each map made durable.
+    static func run(
+        _ setup: Setup, plan: SegmentPlan, first: (EngineResponse, Range<Int64>)?,
+        saved: @escaping @Sendable ([Segment]) -> Void = { _ in }
+    ) async throws -> [Segment] {
+        let (spawns, spawner) = AsyncStream.makeStream(of: Int.self)
+        let transfer = SegmentedTransfer(setup, plan: plan, spawner: spawner)
+        let firstWorker = await transfer.enlist(first: true)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await transfer.watch() }
+            group.addTask { await transfer.work(firstWorker, first: first) }
+            for await worker in spawns {
+                group.addTask { await transfer.work(worker, first: nil) }
+            }
+            group.cancelAll()
+        }
+        return try await transfer.conclude(saved: saved)
+    }
+
+    // MARK: Connections
+
+    /// Takes a number for a new connection and counts it at the server.
+    private func enlist(first: Bool) -> Int {
+        let worker = nextWorker
+        nextWorker += 1
+        live.insert(worker)
+        if first { setup.servers.openFirst(server) }
+        return worker
+    }
+
+    /// One connection: fetches pieces until none is left for it, it is turned away or retired,
+    /// or the run ends.
+    private func work(_ worker: Int, first: (EngineResponse, Range<Int64>)?) async {
+        var pending = first
+        var failures = 0
+        while !Task.isCancelled, ending == nil, !retiring.contains(worker) {
+            let response: EngineResponse
+            let range: Range<Int64>
+            if let (opened, openedRange) = pending {
+                pending = nil
+                (response, range) = (opened, openedRange)
+                if plan.piece(of: worker) == nil { _ = plan.claim(worker, pieceAt: plan.pieces[0].start) }
+            } else {
+                guard let assigned = assign(worker) else { break }
+                range = assigned
+                do {
+                    response = try await setup.policy.send(
+                        setup.job.target, range: range, from: setup.sourceURL, over: setup.transport)
+                } catch {
+                    plan.release(worker)
+                    if Task.isCancelled { break }
+                    failures += 1
+                    if await !shouldGoOn(worker, after: error, failures: failures) { break }
+                    continue
+                }
+                guard accept(response, for: worker, asked: range) else { break }
+            }
+            let before = plan.piece(of: worker)?.next ?? range.lowerBound
+            do {
+                try await write(response, for: worker, range: range)
+                if (plan.piece(of: worker)?.next ?? range.upperBound) > before { failures = 0 }
+            } catch {
+                if Task.isCancelled || error is CancellationError { break }
+                if (plan.piece(of: worker)?.next ?? before) > before { failures = 0 }
+                plan.release(worker)
+                failures += 1
+                if await !shouldGoOn(worker, after: error, failures: failures) { break }
+            }
+        }
+        plan.release(worker)
+        leave(worker)
+    }
+
+    /// The next bytes for `worker`: a piece nobody has, or part of one in flight.
+    private func assign(_ worker: Int) -> Range<Int64>? {
+        let now = Monotonic.seconds()
+        let measured = rates.mapValues { $0.rate(now: now) }
+        switch plan.nextAssignment(
+            for: worker, rates: measured, inFlight: Set(writing.keys), setup: setup.tuning.requestSetup)
+        {
+        case .unowned(let start)?:
+            return plan.claim(worker, pieceAt: start)
+        case .split(let victim, let at)?:
+            guard let response = writing[victim] else { return nil }
+            let stopped = response.sink.stop(at: at)
+            return plan.split(victim, at: stopped, for: worker)
+        case nil:
+            return nil
+        }
+    }
+
+    /// Checks a range response; false (and the response dropped) when it is not written.
+    private func accept(_ response: EngineResponse, for worker: Int, asked: Range<Int64>) -> Bool {
+        let target = setup.job.target
+        let verdict = RangeResponseCheck.check(
+            response.head, asked: asked, total: setup.total, etag: target.etag, lastModified: target.lastModified)
+        guard verdict != .accepted else { return true }
+        response.drop()
+        plan.release(worker)
+        switch verdict {
+        case .accepted:
+            return true
+        case .fileChanged:
+            end(Stop.startOver(.remoteChanged))
+        case .wrongRange(let reason):
+            turnedAway(worker, TransferFailure(reason))
+        case .refused(let failure):
+            turnedAway(worker, failure)
+        }
+        return false
+    }
+
+    /// A connection was turned away: the download goes on with the others, and the user hears
+    /// of it. When it was the only one, the run ends with that failure (the transfer retries or
+    /// starts over on one connection).
+    private func turnedAway(_ worker: Int, _ failure: TransferFailure) {
+        let others = live.count - 1
+        guard others > 0 else {
+            end(failure.reason == .rangesRefused ? Stop.startOver(.rangesIgnored) : failure)
+            return
+        }
+        guard others < cap else { return }
+        cap = others
+        let (engine, id, generation) = (setup.engine, setup.job.id, setup.job.generation)
+        Task { await engine.transferNotice(id, generation, .fewerConnections(others, because: failure.reason)) }
+    }
+
+    /// Writes `response` into `worker`'s piece until the piece is done or cut short.
+    private func write(_ response: EngineResponse, for worker: Int, range: Range<Int64>) async throws {
+        writing[worker] = response
+        rates[worker] = RateWindow(at: Monotonic.seconds(), position: range.lowerBound)
+        defer {
+            writing[worker] = nil
+            rates[worker] = nil
+        }
+        let sink = response.sink
+        if let end = plan.piece(of: worker)?.end, end < range.upperBound { _ = sink.stop(at: end) }
+        let position: Int64
+        do {
+            position = try await withTaskCancellationHandler {
+                if case .finished(let size, _) = try response.startWriting(
+                    to: setup.writer, at: range.lowerBound, total: range.upperBound)
+                {
+                    return size
+                }
+                while true {
+                    if case .finished(let size) = try await response.nextEvent() { return size }
+                }
+            } onCancel: {
+                response.cancel()
+            }
+        } catch {
+            plan.advance(worker, to: response.position)
+            throw error
+        }
+        plan.advance(worker, to: position)
+        if sink.wasCut { response.cancel() }
+        if let piece = plan.piece(of: worker), piece.remaining > 0, !sink.wasCut {
+            throw TransferFailure(.closedEarly(received: position - range.lowerBound, expected: Int64(range.count)))
+        }
+    }
+
+    /// After a connection's failure: whether it tries again (after a pause), or stops. A failure
+    /// that no retry mends ends the run; so does the last connection giving up.
+    private func shouldGoOn(_ worker: Int, after error: Error, failures: Int) async -> Bool {
+        let failure = TransferFailure.classify(error, stallTimeout: setup.configuration.stallTimeout)
+        guard failure.isTransient, !failure.isDiskFull else {
+            end(failure)
+            return false
+        }
+        guard failures < Self.failuresPerConnection else {
+            if live.count == 1 { end(failure) }
+            return false
+        }
+        try? await Task.sleep(for: .milliseconds(250 * failures))
+        return !Task.isCancelled
+    }
+
+    private func leave(_ worker: Int) {
+        live.remove(worker)
+        retiring.remove(worker)
+        setup.servers.close(server)
+        if live.isEmpty { spawner.finish() }
+    }
+
+    /// Ends the run: every connection stops.
+    private func end(_ error: Error) {
+        if ending == nil { ending = error }
+        for response in writing.values { response.cancel() }
+    }
+
+    // MARK: Watching
+
+    /// Every tick while the run lasts: positions, progress, more or fewer connections, the map.
+    private func watch() async {
+        let tick = min(max(setup.configuration.progressInterval, 0.1), 0.5)
+        while !Task.isCancelled, !live.isEmpty {
+            try? await Task.sleep(for: .milliseconds(Int64(tick * 1000)))
+            let now = Monotonic.seconds()
+            for (worker, response) in writing {
+                let position = response.position
+                plan.advance(worker, to: position)
+                rates[worker]?.record(at: now, position: position)
+            }
+            report()
+            if ending == nil {
+                replaceSlowConnections(now: now)
+                addConnections(now: now)
+            }
+            if shouldSave(now: now) { await saveMap() }
+        }
+    }
+
+    private func report() {
+        let (engine, id, generation) = (setup.engine, setup.job.id, setup.job.generation)
+        let received = plan.received
+        let count = writing.count
+        let segments = plan.pieces.count > 1 ? plan.segments : nil
+        let countChanged = count != lastCount
+        lastCount = count
+        Task {
+            await engine.transferSegmentProgress(
+                id, generation, received: received, connections: count, segments: segments,
+                countChanged: countChanged)
+        }
+    }
+
+    private func addConnections(now: Double) {
+        let total = rates.values.reduce(0) { $0 + $1.rate(now: now) }
+        let wanted = min(setup.limit.current, cap) - live.count
+        guard wanted > 0,
+            setup.tuning.wantsMoreConnections(
+                remaining: setup.total - plan.received, rate: total, running: now - startedAt)
+        else { return }
+        for _ in 0..<wanted {
+            guard
+                plan.nextAssignment(for: nextWorker, inFlight: Set(writing.keys), setup: setup.tuning.requestSetup)
+                    != nil,
+                setup.servers.openMore(server)
+            else { return }
+            spawner.yield(enlist(first: false))
+        }
+    }
+
+    /// A connection much slower than the others is stopped where it is, and a fresh one takes
+    /// over its piece (a server's slow path is often one connection's, not the server's).
+    private func replaceSlowConnections(now: Double) {
+        let measured = rates.mapValues { $0.rate(now: now) }
+        let ages = rates.mapValues { now - $0.since }
+        for worker in setup.tuning.slowConnections(rates: measured, measuredFor: ages)
+        where replacements < 2 * setup.limit.current && !retiring.contains(worker) {
+            guard let response = writing[worker] else { continue }
+            replacements += 1
+            retiring.insert(worker)
+            _ = response.sink.stop(at: 0)
+            if setup.servers.openMore(server) { spawner.yield(enlist(first: false)) }
+        }
+    }
+
+    // MARK: The map
+
+    /// A map is saved once the file has more than one piece, when a megabyte per connection or
+    /// a second's worth has come since the last.
+    private func shouldSave(now: Double) -> Bool {
+        guard !saving, plan.pieces.count > 1 || savedReceived >= 0 else { return false }
+        let unsaved = plan.received - max(savedReceived, 0)
+        guard unsaved > 0 else { return false }
+        return unsaved >= Int64(max(1, writing.count)) << 20 || now - lastSave >= 1
+    }
+
+    /// Syncs the `.part`, then saves the map of what that made durable.
+    private func saveMap() async {
+        saving = true
+        defer { saving = false }
+        let segments = plan.segments.compacted()
+        let received = plan.received
+        let entry = StateJournal.Entry(
+            id: setup.job.id, fileName: setup.name, totalBytes: setup.total, finished: false, segments: segments)
+        let (writer, journal) = (setup.writer, setup.engine.journal)
+        do {
+            try await FileWorkers.run {
+                try writer.syncData()
+                journal.appendDurably(entry)
+            }
+        } catch {
+            return
+        }
+        savedReceived = received
+        lastSave = Monotonic.seconds()
+        await setup.engine.transferSegmentsSaved(setup.job.id, setup.job.generation, name: setup.name, segments)
+    }
+
+    /// After every connection stopped: saves the last map, then returns it when the file is
+    /// whole, or throws what ended the run.
+    private func conclude(saved: @Sendable ([Segment]) -> Void) async throws -> [Segment] {
+        if plan.pieces.count > 1 || savedReceived >= 0 { await saveMap() }
+        if plan.pieces.count > 1 || savedReceived >= 0 { saved(plan.segments.compacted()) }
+        if plan.isComplete { return plan.segments.compacted() }
+        if let ending { throw ending }
+        try Task.checkCancellation()
+        throw TransferFailure(.closedEarly(received: plan.received, expected: setup.total))
+    }
+}
+
+/// The last map a run saved, for the transfer's next attempt.
+final class SavedMap: Sendable {
+    private let value = Mutex<[Segment]?>(nil)
+
+    var map: [Segment]? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}
+
+/// A connection's speed over the last few seconds.
+struct RateWindow: Sendable {
+    /// When the connection started writing.
+    let since: Double
+    private var samples: [(at: Double, position: Int64)]
+    static let span = 3.0
+
+    init(at now: Double, position: Int64) {
+        since = now
+        samples = [(now, position)]
+    }
+
+    mutating func record(at now: Double, position: Int64) {
+        samples.append((now, position))
+        while samples.count > 2, now - samples[1].at >= Self.span { samples.removeFirst() }
+    }
+
+    /// Bytes per second over the window; 0 until some time has passed.
+    func rate(now: Double) -> Double {
+        guard let first = samples.first, let last = samples.last, last.at - first.at > 0.05 else { return 0 }
+        return Double(last.position - first.position) / (last.at - first.at)
+    }
+}

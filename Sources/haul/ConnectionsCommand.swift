@@ -1,0 +1,52 @@
+import ArgumentParser
+import HaulCore
+import HaulStore
+
+struct ConnectionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "connections",
+        abstract: "Show or set the most connections per download (1-32; saved; default 8).",
+        discussion:
+            "A large file from a server that serves byte ranges is fetched over several connections, added while "
+            + "they make it faster. With IDs, sets it for those downloads only (also while they run); without, "
+            + "sets the default for downloads added without -x. At most 16 connections go to one server."
+    )
+
+    @Argument(help: ArgumentHelp("The most connections; omit to show the default.", valueName: "n"))
+    var count: Int?
+
+    @Argument(help: ArgumentHelp("Downloads to set it for (ids or unique prefixes).", valueName: "id"))
+    var ids: [String] = []
+
+    @OptionGroup var stateOptions: StateOptions
+
+    func validate() throws {
+        if let count, !StateDocument.Settings.connectionRange.contains(count) {
+            throw ValidationError("connections must be between 1 and 32")
+        }
+    }
+
+    func run() async throws {
+        let engine = try await EngineAccess.open(stateOptions).session
+        let line: String
+        do {
+            if let count {
+                if ids.isEmpty {
+                    try await engine.perform(.setConnections(nil, count))
+                } else {
+                    let known = try await engine.snapshot().downloads.map(\.id)
+                    let selection = DownloadSelection.ids(try DownloadSelector.resolve(ids, among: known))
+                    try await engine.perform(.setConnections(selection, count))
+                }
+                try await engine.save()
+            }
+            let current = try await engine.snapshot().connections ?? StateDocument.Settings.defaultConnections
+            line =
+                ids.isEmpty || count == nil
+                ? "connections per download: \(current)" : "connections: \(count!) for \(ids.count) download(s)"
+        } catch {
+            throw Console.failure(error)
+        }
+        Console.out(line)
+    }
+}

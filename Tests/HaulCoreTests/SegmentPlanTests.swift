@@ -1,0 +1,139 @@
+import HaulCore
+import XCTest
+
+/// How a segmented download hands out its pieces: splits, take-overs near the end, the map it
+/// stores. No sockets: positions and rates are given.
+final class SegmentPlanTests: XCTestCase {
+    let mib: Int64 = 1 << 20
+
+    func testAFreshConnectionTakesTheBackHalfOfTheLargestPieceInFlight() {
+        var plan = SegmentPlan(total: 64 * mib)
+        XCTAssertEqual(plan.claim(0, pieceAt: 0), 0..<64 * mib)
+        plan.advance(0, to: 4 * mib)
+        guard case .split(let victim, let at)? = plan.nextAssignment(for: 1, inFlight: [0]) else {
+            return XCTFail("a split was expected")
+        }
+        XCTAssertEqual(victim, 0)
+        XCTAssertEqual(at, 34 * mib, "half of what is still to come, 4–64 MiB")
+        XCTAssertEqual(plan.split(0, at: at, for: 1), 34 * mib..<64 * mib)
+        XCTAssertEqual(plan.piece(of: 0)?.end, 34 * mib)
+        // The next one halves the larger of the two.
+        guard case .split(let second, let cut)? = plan.nextAssignment(for: 2, inFlight: [0, 1]) else {
+            return XCTFail("a second split was expected")
+        }
+        XCTAssertEqual(second, 0)
+        XCTAssertEqual(cut, 19 * mib)
+    }
+
+    func testAConnectionStoppedPastTheCutKeepsWhatItWrote() {
+        var plan = SegmentPlan(total: 8 * mib)
+        _ = plan.claim(0, pieceAt: 0)
+        plan.advance(0, to: 1 * mib)
+        // The response had reached 5 MiB by the time it was stopped at the asked 4.5 MiB.
+        XCTAssertEqual(plan.split(0, at: 5 * mib, for: 1), 5 * mib..<8 * mib)
+        XCTAssertEqual(plan.pieces.map(\.end), [5 * mib, 8 * mib])
+        XCTAssertNil(plan.split(0, at: 9 * mib, for: 2), "nothing after the end to give")
+    }
+
+    func testNothingIsSplitBelowTwoMinimumPieces() {
+        var plan = SegmentPlan(total: 2 * mib - 1)
+        _ = plan.claim(0, pieceAt: 0)
+        XCTAssertNil(plan.nextAssignment(for: 1, inFlight: [0]))
+        var larger = SegmentPlan(total: 10 * mib)
+        _ = larger.claim(0, pieceAt: 0)
+        larger.advance(0, to: 9 * mib - 1)
+        XCTAssertNil(larger.nextAssignment(for: 1, inFlight: [0]), "1 MiB left is not split between equals")
+    }
+
+    func testAPieceIsCutOnlyWhileItsResponseIsBeingWritten() {
+        var plan = SegmentPlan(total: 64 * mib)
+        _ = plan.claim(0, pieceAt: 0)
+        XCTAssertNil(plan.nextAssignment(for: 1, inFlight: []))
+    }
+
+    func testAnUnownedPieceIsTakenBeforeAnythingIsSplit() {
+        var plan = SegmentPlan(total: 64 * mib)
+        _ = plan.claim(0, pieceAt: 0)
+        _ = plan.split(0, at: 32 * mib, for: 1)
+        plan.advance(1, to: 40 * mib)
+        plan.release(1)
+        XCTAssertEqual(plan.nextAssignment(for: 2, inFlight: [0]), .unowned(start: 32 * mib))
+        XCTAssertEqual(plan.claim(2, pieceAt: 32 * mib), 40 * mib..<64 * mib, "from where the last one stopped")
+    }
+
+    func testNearTheEndAnIdleConnectionTakesOverTheTailOfASlowOne() {
+        var plan = SegmentPlan(total: 16 * mib)
+        _ = plan.claim(0, pieceAt: 0)
+        _ = plan.split(0, at: 8 * mib, for: 1)
+        plan.advance(0, to: 8 * mib)
+        plan.release(0)
+        plan.advance(1, to: 15 * mib)
+        // 1 MiB left at 256 KiB/s: 4 s. An idle connection at 4 MiB/s does it in a quarter second.
+        let rates: [Int: Double] = [0: 4_194_304, 1: 262_144]
+        guard case .split(let victim, let at)? = plan.nextAssignment(for: 0, rates: rates, inFlight: [1]) else {
+            return XCTFail("a take-over was expected")
+        }
+        XCTAssertEqual(victim, 1)
+        XCTAssertLessThan(at - 15 * mib, 128 * 1024, "the slow one keeps what it fetches while the other does the rest")
+        // Between equals there is nothing to gain.
+        XCTAssertNil(plan.nextAssignment(for: 0, rates: [0: 262_144, 1: 262_144], inFlight: [1]))
+    }
+
+    func testTheStoredMapFoldsFinishedPiecesIntoTheNext() {
+        var plan = SegmentPlan(total: 12 * mib)
+        _ = plan.claim(0, pieceAt: 0)
+        _ = plan.split(0, at: 4 * mib, for: 1)
+        _ = plan.split(1, at: 8 * mib, for: 2)
+        plan.advance(0, to: 4 * mib)
+        plan.advance(1, to: 5 * mib)
+        plan.advance(2, to: 12 * mib)
+        XCTAssertEqual(
+            plan.segments,
+            [
+                Segment(start: 0, end: 4 * mib, received: 4 * mib),
+                Segment(start: 4 * mib, end: 8 * mib, received: mib),
+                Segment(start: 8 * mib, end: 12 * mib, received: 4 * mib),
+            ])
+        let stored = plan.segments.compacted()
+        XCTAssertEqual(
+            stored,
+            [
+                Segment(start: 0, end: 8 * mib, received: 5 * mib),
+                Segment(start: 8 * mib, end: 12 * mib, received: 4 * mib),
+            ]
+        )
+        XCTAssertTrue(stored.isMap(ofSize: 12 * mib))
+        XCTAssertEqual(stored.received, plan.received)
+        XCTAssertEqual(SegmentPlan(total: 12 * mib, map: stored).received, 9 * mib, "a plan from the map resumes there")
+    }
+
+    func testAMapThatDoesNotCoverTheFileIsNotUsed() {
+        XCTAssertFalse([Segment(start: 0, end: 10, received: 4)].isMap(ofSize: 11))
+        XCTAssertFalse([Segment(start: 0, end: 5, received: 6), Segment(start: 5, end: 10)].isMap(ofSize: 10))
+        XCTAssertFalse([Segment(start: 0, end: 5), Segment(start: 6, end: 10)].isMap(ofSize: 10))
+        XCTAssertFalse([Segment]().isMap(ofSize: 0))
+        XCTAssertTrue([Segment(start: 0, end: 5, received: 5), Segment(start: 5, end: 10)].isMap(ofSize: 10))
+    }
+}
+
+/// When connections are added and replaced.
+final class SegmentTuningTests: XCTestCase {
+    let tuning = SegmentTuning()
+
+    func testMoreConnectionsOnlyWhereTheyPay() {
+        let mib: Int64 = 1 << 20
+        XCTAssertFalse(tuning.wantsMoreConnections(remaining: 60 * mib, rate: 4e6, running: 0.05), "judged too soon")
+        XCTAssertTrue(tuning.wantsMoreConnections(remaining: 60 * mib, rate: 4e6, running: 0.2), "15 s left")
+        XCTAssertFalse(tuning.wantsMoreConnections(remaining: 600 * mib, rate: 2e9, running: 0.2), "0.3 s left")
+        XCTAssertFalse(tuning.wantsMoreConnections(remaining: mib, rate: 1e5, running: 5), "too small to split")
+        XCTAssertTrue(tuning.wantsMoreConnections(remaining: 8 * mib, rate: 0, running: 0.3), "nothing came yet")
+    }
+
+    func testASlowConnectionIsReplacedOnlyWhenMeasuredAndFarBehindTheOthers() {
+        let rates: [Int: Double] = [0: 4e6, 1: 4e6, 2: 4e6, 3: 0.25e6]
+        XCTAssertEqual(tuning.slowConnections(rates: rates, measuredFor: [0: 5, 1: 5, 2: 5, 3: 5]), [3])
+        XCTAssertEqual(tuning.slowConnections(rates: rates, measuredFor: [0: 5, 1: 5, 2: 5, 3: 1]), [], "too new")
+        XCTAssertEqual(tuning.slowConnections(rates: [0: 4e6, 1: 1.5e6, 2: 4e6], measuredFor: [0: 5, 1: 5, 2: 5]), [])
+        XCTAssertEqual(tuning.slowConnections(rates: [0: 4e6, 1: 0.1e6], measuredFor: [0: 5, 1: 5]), [], "two")
+    }
+}
