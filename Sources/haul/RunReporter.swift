@@ -189,9 +189,10 @@ final class RunReporter {
             sample.totalBytes.map { "\(Formatting.bytes(sample.receivedBytes)) / \(Formatting.bytes($0))" }
             ?? Formatting.bytes(sample.receivedBytes)
         let shortName = name.count > 40 ? String(name.prefix(39)) + "…" : name
+        let connections = sample.connections.map { "  ×\($0)" } ?? ""
         return
             "\(sample.id) \(percent) \(size)  \(Formatting.rate(sample.bytesPerSecond))  ETA "
-            + "\(Formatting.duration(sample.etaSeconds))  \(shortName)"
+            + "\(Formatting.duration(sample.etaSeconds))\(connections)  \(shortName)"
     }
 
     static func summary(_ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool) {

@@ -12,7 +12,7 @@ final class ListingJSONTests: XCTestCase {
 
         enum Keys: String, CodingKey {
             case id, url, path, state, reason, receivedBytes, totalBytes, fileName, directory, resumable, finalURL,
-                notice, sha256, allowMetered, addedAt, finishedAt, retries
+                notice, sha256, allowMetered, addedAt, finishedAt, retries, connections, segments
         }
 
         func encode(to encoder: Encoder) throws {
@@ -34,6 +34,8 @@ final class ListingJSONTests: XCTestCase {
             try c.encode(download.addedAt, forKey: .addedAt)
             try c.encode(download.finishedAt, forKey: .finishedAt)
             try c.encode(download.retries, forKey: .retries)
+            try c.encode(download.activeConnections ?? 0, forKey: .connections)
+            try c.encode(download.segments, forKey: .segments)
         }
     }
 
@@ -75,6 +77,8 @@ final class ListingJSONTests: XCTestCase {
             addedAt: Date(timeIntervalSince1970: 4_102_444_799.999))
         paused.pauseCause = .diskFull
         paused.diskShortfall = 5_000_000
+        paused.activeConnections = 3
+        paused.segments = [Segment(start: 0, end: 1 << 21, received: 1 << 20), Segment(start: 1 << 21, end: 1 << 22)]
         return [plain, odd, paused]
     }
 

@@ -10,7 +10,7 @@ final class SegmentPlanTests: XCTestCase {
         var plan = SegmentPlan(total: 64 * mib)
         XCTAssertEqual(plan.claim(0, pieceAt: 0), 0..<64 * mib)
         plan.advance(0, to: 4 * mib)
-        guard case .split(let victim, let at)? = plan.nextAssignment(for: 1, inFlight: [0]) else {
+        guard case .split(let victim, let at)? = plan.nextAssignment(for: 1) else {
             return XCTFail("a split was expected")
         }
         XCTAssertEqual(victim, 0)
@@ -18,7 +18,7 @@ final class SegmentPlanTests: XCTestCase {
         XCTAssertEqual(plan.split(0, at: at, for: 1), 34 * mib..<64 * mib)
         XCTAssertEqual(plan.piece(of: 0)?.end, 34 * mib)
         // The next one halves the larger of the two.
-        guard case .split(let second, let cut)? = plan.nextAssignment(for: 2, inFlight: [0, 1]) else {
+        guard case .split(let second, let cut)? = plan.nextAssignment(for: 2) else {
             return XCTFail("a second split was expected")
         }
         XCTAssertEqual(second, 0)
@@ -38,17 +38,24 @@ final class SegmentPlanTests: XCTestCase {
     func testNothingIsSplitBelowTwoMinimumPieces() {
         var plan = SegmentPlan(total: 2 * mib - 1)
         _ = plan.claim(0, pieceAt: 0)
-        XCTAssertNil(plan.nextAssignment(for: 1, inFlight: [0]))
+        XCTAssertNil(plan.nextAssignment(for: 1))
         var larger = SegmentPlan(total: 10 * mib)
         _ = larger.claim(0, pieceAt: 0)
         larger.advance(0, to: 9 * mib - 1)
-        XCTAssertNil(larger.nextAssignment(for: 1, inFlight: [0]), "1 MiB left is not split between equals")
+        XCTAssertNil(larger.nextAssignment(for: 1), "1 MiB left is not split between equals")
     }
 
-    func testAPieceIsCutOnlyWhileItsResponseIsBeingWritten() {
+    func testConnectionsAddedTogetherShareTheFileEvenly() {
         var plan = SegmentPlan(total: 64 * mib)
         _ = plan.claim(0, pieceAt: 0)
-        XCTAssertNil(plan.nextAssignment(for: 1, inFlight: []))
+        for worker in 1...7 {
+            guard case .split(let victim, let at)? = plan.nextAssignment(for: worker) else {
+                return XCTFail("connection \(worker) got nothing")
+            }
+            XCTAssertNotNil(plan.split(victim, at: at, for: worker))
+        }
+        XCTAssertEqual(plan.pieces.map(\.remaining), Array(repeating: 8 * mib, count: 8))
+        XCTAssertEqual(Set(plan.owners), Set(0...7))
     }
 
     func testAnUnownedPieceIsTakenBeforeAnythingIsSplit() {
@@ -57,7 +64,7 @@ final class SegmentPlanTests: XCTestCase {
         _ = plan.split(0, at: 32 * mib, for: 1)
         plan.advance(1, to: 40 * mib)
         plan.release(1)
-        XCTAssertEqual(plan.nextAssignment(for: 2, inFlight: [0]), .unowned(start: 32 * mib))
+        XCTAssertEqual(plan.nextAssignment(for: 2), .unowned(start: 32 * mib))
         XCTAssertEqual(plan.claim(2, pieceAt: 32 * mib), 40 * mib..<64 * mib, "from where the last one stopped")
     }
 
@@ -70,13 +77,13 @@ final class SegmentPlanTests: XCTestCase {
         plan.advance(1, to: 15 * mib)
         // 1 MiB left at 256 KiB/s: 4 s. An idle connection at 4 MiB/s does it in a quarter second.
         let rates: [Int: Double] = [0: 4_194_304, 1: 262_144]
-        guard case .split(let victim, let at)? = plan.nextAssignment(for: 0, rates: rates, inFlight: [1]) else {
+        guard case .split(let victim, let at)? = plan.nextAssignment(for: 0, rates: rates) else {
             return XCTFail("a take-over was expected")
         }
         XCTAssertEqual(victim, 1)
         XCTAssertLessThan(at - 15 * mib, 128 * 1024, "the slow one keeps what it fetches while the other does the rest")
         // Between equals there is nothing to gain.
-        XCTAssertNil(plan.nextAssignment(for: 0, rates: [0: 262_144, 1: 262_144], inFlight: [1]))
+        XCTAssertNil(plan.nextAssignment(for: 0, rates: [0: 262_144, 1: 262_144]))
     }
 
     func testTheStoredMapFoldsFinishedPiecesIntoTheNext() {

@@ -9,12 +9,12 @@ public struct ProgressSample: Codable, Sendable, Equatable {
     public var etaSeconds: Double?
     /// Connections writing now, for a download that may use several; nil for one.
     public var connections: Int?
-    /// Where each connection has got to, once a download is fetched in several pieces.
-    public var segments: [Segment]?
+    /// Where each piece has got to and how fast, once a download is fetched in several.
+    public var segments: [LiveSegment]?
 
     public init(
         id: DownloadID, receivedBytes: Int64, totalBytes: Int64?, bytesPerSecond: Double, etaSeconds: Double?,
-        connections: Int? = nil, segments: [Segment]? = nil
+        connections: Int? = nil, segments: [LiveSegment]? = nil
     ) {
         self.connections = connections
         self.segments = segments

@@ -72,15 +72,16 @@ public struct SegmentPlan: Sendable, Equatable {
     }
 
     /// What `thief`, a connection with nothing to do, takes next: a piece nobody owns (the one
-    /// with most to come), else part of a piece in flight (`inFlight`: connections whose response
-    /// is being written, which alone can be cut short). The victim is the piece that would finish
+    /// with most to come), else part of another connection's piece (the engine stops a response
+    /// being written at the cut, and a response still on its way when it arrives, so connections
+    /// added together share the file evenly). The victim is the piece that would finish
     /// last at its connection's rate; it is cut where both connections would finish together
     /// (at its middle while rates are unknown). Taken when the thief's part keeps
     /// ``minimumPiece``, or when the victim would take more than twice as long as the thief with
     /// `setup`, the seconds a new request costs: so a slow connection's tail is taken over near
     /// the end. Nil when nothing is worth taking.
     public func nextAssignment(
-        for thief: Int, rates: [Int: Double] = [:], inFlight: Set<Int>, setup: Double = 0.3
+        for thief: Int, rates: [Int: Double] = [:], setup: Double = 0.3
     ) -> Assignment? {
         if let free = pieces.filter({ $0.owner == nil && $0.remaining > 0 }).max(by: { $0.remaining < $1.remaining }) {
             return .unowned(start: free.start)
@@ -89,7 +90,7 @@ public struct SegmentPlan: Sendable, Equatable {
         let median = known.isEmpty ? nil : known[known.count / 2]
         func rate(_ worker: Int) -> Double? { rates[worker].flatMap { $0 > 0 ? $0 : nil } ?? median }
         let candidates = pieces.filter { piece in
-            guard let owner = piece.owner, owner != thief, inFlight.contains(owner) else { return false }
+            guard let owner = piece.owner, owner != thief else { return false }
             return piece.remaining > 0
         }
         func finish(_ piece: Piece) -> Double {

@@ -4,14 +4,14 @@ public struct SegmentTuning: Sendable, Equatable {
     /// The smallest piece a split leaves (so a file under twice this stays on one connection).
     public var minimumPiece: Int64 = 1 << 20
     /// How long the first connection runs before its speed is judged.
-    public var firstLook: Double = 0.2
+    public var firstLook: Double = 0.05
     /// A download expected to end sooner than this at its present speed gets no more
     /// connections: a new connection's round trip and slow start would not pay off.
     public var worthwhileSeconds: Double = 1
     /// A connection this many times slower than the others' median is slow...
     public var slowFactor: Double = 4
     /// ...once it has been measured for this long.
-    public var slowAfter: Double = 3
+    public var slowAfter: Double = 1
     /// What a new request is assumed to cost, in seconds, when judging a take-over.
     public var requestSetup: Double = 0.3
 

@@ -64,6 +64,7 @@ public enum ListingJSON {
         // In sorted order.
         date(#""addedAt" : "#, d.addedAt)
         bool(#""allowMetered" : "#, d.allowMetered)
+        number(#""connections" : "#, d.activeConnections ?? 0)
         string(#""directory" : "#, d.directory)
         string(#""fileName" : "#, d.fileName)
         string(#""finalURL" : "#, d.finalURL.map(Redaction.url))
@@ -75,10 +76,27 @@ public enum ListingJSON {
         number(#""receivedBytes" : "#, d.receivedBytes)
         bool(#""resumable" : "#, d.resumable)
         number(#""retries" : "#, d.retries)
+        key(#""segments" : "#)
+        if let segments = d.segments { append(segments, to: &out) } else { null() }
         string(#""sha256" : "#, d.sha256)
         string(#""state" : "#, d.state.rawValue)
         number(#""totalBytes" : "#, d.totalBytes)
         string(#""url" : "#, Redaction.url(d.url))
         out.append(contentsOf: "\n  }".utf8)
+    }
+
+    /// A segment map, laid out as the rest (an array of objects at the third level).
+    private static func append(_ segments: [Segment], to out: inout [UInt8]) {
+        guard !segments.isEmpty else { return out.append(contentsOf: "[\n\n    ]".utf8) }
+        out.append(contentsOf: "[\n".utf8)
+        for (i, segment) in segments.enumerated() {
+            out.append(contentsOf: "      {\n        \"end\" : ".utf8)
+            JSONBytes.appendDecimal(segment.end, to: &out)
+            out.append(contentsOf: ",\n        \"received\" : ".utf8)
+            JSONBytes.appendDecimal(segment.received, to: &out)
+            out.append(contentsOf: ",\n        \"start\" : ".utf8)
+            JSONBytes.appendDecimal(segment.start, to: &out)
+            out.append(contentsOf: (i == segments.count - 1 ? "\n      }\n    ]" : "\n      },\n").utf8)
+        }
     }
 }

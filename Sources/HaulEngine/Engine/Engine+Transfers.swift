@@ -97,7 +97,7 @@ extension Engine {
     /// Progress of a download fetched over several connections: the bytes written over all of
     /// them, how many write now and where each piece has got to.
     func transferSegmentProgress(
-        _ id: DownloadID, _ generation: UInt64, received: Int64, connections: Int, segments: [Segment]?,
+        _ id: DownloadID, _ generation: UInt64, received: Int64, connections: Int, segments: [LiveSegment]?,
         countChanged: Bool
     ) {
         guard var download = current(id, generation) else { return }

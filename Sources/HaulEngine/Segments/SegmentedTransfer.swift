@@ -53,6 +53,8 @@ actor SegmentedTransfer {
     private var retiring: Set<Int> = []
     private var replacements = 0
     private var rates: [Int: RateWindow] = [:]
+    /// Each connection's speed over its last piece: what it would fetch another at.
+    private var lastRates: [Int: Double] = [:]
     private let startedAt = Monotonic.seconds()
     private var ending: Error?
     /// What the last saved map holds, and whether one is being saved.
@@ -60,6 +62,8 @@ actor SegmentedTransfer {
     private var lastSave = Monotonic.seconds()
     private var saving = false
     private var lastCount = -1
+    /// Connections with nothing to do, waiting for the next change that may give them work.
+    private var idle: [CheckedContinuation<Void, Never>] = []
 
     private init(_ setup: Setup, plan: SegmentPlan, spawner: AsyncStream<Int>.Continuation) {
         self.setup = setup
@@ -116,7 +120,12 @@ actor SegmentedTransfer {
                 (response, range) = (opened, openedRange)
                 if plan.piece(of: worker) == nil { _ = plan.claim(worker, pieceAt: plan.pieces[0].start) }
             } else {
-                guard let assigned = assign(worker) else { break }
+                guard let assigned = assign(worker) else {
+                    // Nothing worth taking now; while others write, a slow one's tail may be later.
+                    if writing.isEmpty || plan.isComplete { break }
+                    await waitForChange()
+                    continue
+                }
                 range = assigned
                 do {
                     response = try await setup.policy.send(
@@ -149,15 +158,18 @@ actor SegmentedTransfer {
     /// The next bytes for `worker`: a piece nobody has, or part of one in flight.
     private func assign(_ worker: Int) -> Range<Int64>? {
         let now = Monotonic.seconds()
-        let measured = rates.mapValues { $0.rate(now: now) }
+        // Recent speeds: a connection that went quiet after a first burst is slow now.
+        var measured = lastRates
+        for (other, window) in rates { measured[other] = window.rate(now: now, over: RateWindow.recent) }
         switch plan.nextAssignment(
-            for: worker, rates: measured, inFlight: Set(writing.keys), setup: setup.tuning.requestSetup)
+            for: worker, rates: measured, setup: setup.tuning.requestSetup)
         {
         case .unowned(let start)?:
             return plan.claim(worker, pieceAt: start)
         case .split(let victim, let at)?:
-            guard let response = writing[victim] else { return nil }
-            let stopped = response.sink.stop(at: at)
+            // A response being written stops at the cut (or where it got to); one still on its
+            // way is stopped there when it arrives (`write`).
+            let stopped = writing[victim]?.sink.stop(at: at) ?? at
             return plan.split(victim, at: stopped, for: worker)
         case nil:
             return nil
@@ -205,8 +217,10 @@ actor SegmentedTransfer {
         writing[worker] = response
         rates[worker] = RateWindow(at: Monotonic.seconds(), position: range.lowerBound)
         defer {
+            if let rate = rates[worker]?.rate(now: Monotonic.seconds()), rate > 1 { lastRates[worker] = rate }
             writing[worker] = nil
             rates[worker] = nil
+            wakeIdle()
         }
         let sink = response.sink
         if let end = plan.piece(of: worker)?.end, end < range.upperBound { _ = sink.stop(at: end) }
@@ -251,10 +265,26 @@ actor SegmentedTransfer {
         return !Task.isCancelled
     }
 
+    /// Waits until a piece ends, the rates are measured again or the run ends.
+    private func waitForChange() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { idle.append($0) }
+        } onCancel: {
+            Task { await self.wakeIdle() }
+        }
+    }
+
+    private func wakeIdle() {
+        let waiting = idle
+        idle = []
+        for waiter in waiting { waiter.resume() }
+    }
+
     private func leave(_ worker: Int) {
         live.remove(worker)
         retiring.remove(worker)
         setup.servers.close(server)
+        wakeIdle()
         if live.isEmpty { spawner.finish() }
     }
 
@@ -262,6 +292,7 @@ actor SegmentedTransfer {
     private func end(_ error: Error) {
         if ending == nil { ending = error }
         for response in writing.values { response.cancel() }
+        wakeIdle()
     }
 
     // MARK: Watching
@@ -269,8 +300,11 @@ actor SegmentedTransfer {
     /// Every tick while the run lasts: positions, progress, more or fewer connections, the map.
     private func watch() async {
         let tick = min(max(setup.configuration.progressInterval, 0.1), 0.5)
+        // The first look comes early: more connections are judged from it.
+        var wait = setup.tuning.firstLook
         while !Task.isCancelled, !live.isEmpty {
-            try? await Task.sleep(for: .milliseconds(Int64(tick * 1000)))
+            try? await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
+            wait = tick
             let now = Monotonic.seconds()
             for (worker, response) in writing {
                 let position = response.position
@@ -278,6 +312,7 @@ actor SegmentedTransfer {
                 rates[worker]?.record(at: now, position: position)
             }
             report()
+            wakeIdle()
             if ending == nil {
                 replaceSlowConnections(now: now)
                 addConnections(now: now)
@@ -290,7 +325,14 @@ actor SegmentedTransfer {
         let (engine, id, generation) = (setup.engine, setup.job.id, setup.job.generation)
         let received = plan.received
         let count = writing.count
-        let segments = plan.pieces.count > 1 ? plan.segments : nil
+        let now = Monotonic.seconds()
+        let segments =
+            plan.pieces.count > 1
+            ? plan.pieces.map { piece in
+                LiveSegment(
+                    Segment(start: piece.start, end: piece.end, received: piece.next - piece.start),
+                    bytesPerSecond: piece.owner.flatMap { writing[$0] == nil ? nil : rates[$0]?.rate(now: now) })
+            } : nil
         let countChanged = count != lastCount
         lastCount = count
         Task {
@@ -309,7 +351,7 @@ actor SegmentedTransfer {
         else { return }
         for _ in 0..<wanted {
             guard
-                plan.nextAssignment(for: nextWorker, inFlight: Set(writing.keys), setup: setup.tuning.requestSetup)
+                plan.nextAssignment(for: nextWorker, setup: setup.tuning.requestSetup)
                     != nil,
                 setup.servers.openMore(server)
             else { return }
@@ -404,9 +446,20 @@ struct RateWindow: Sendable {
         while samples.count > 2, now - samples[1].at >= Self.span { samples.removeFirst() }
     }
 
+    /// The span of ``rate(now:over:)`` for choosing whose piece to take over.
+    static let recent = 0.5
+
     /// Bytes per second over the window; 0 until some time has passed.
-    func rate(now: Double) -> Double {
-        guard let first = samples.first, let last = samples.last, last.at - first.at > 0.05 else { return 0 }
-        return Double(last.position - first.position) / (last.at - first.at)
+    func rate(now: Double) -> Double { rate(now: now, over: Self.span) }
+
+    /// Bytes per second over the last `span` seconds; 0 (unknown) while the connection has
+    /// been measured for less than a fifth of a second, and 1 for one that has received nothing
+    /// over the span (it is stalled, which is known).
+    func rate(now: Double, over span: Double) -> Double {
+        guard let last = samples.last, let oldest = samples.first, last.at - oldest.at >= 0.2 else { return 0 }
+        let first = samples.first { last.at - $0.at <= span } ?? oldest
+        guard last.at - first.at >= 0.1 else { return 0 }
+        let bytes = last.position - first.position
+        return bytes > 0 ? Double(bytes) / (last.at - first.at) : 1
     }
 }

@@ -133,7 +133,7 @@ extension TUIController {
                 title: "Details",
                 lines: DetailsView.lines(
                     for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width),
-                    now: wallClock()),
+                    now: wallClock(), glyphs: glyphs),
                 into: &grid, glyphs: glyphs)
         case .help:
             let lines =

@@ -67,7 +67,8 @@ extension TUIController {
             let anyActive = model.count(.waiting) + model.count(.downloading) > 0
             report(anyActive ? "pausing all" : "resuming all")
             return [.send(anyActive ? .pause(.all) : .resume(.all))]
-        case .details, .togglePause, .cancel, .remove, .retry, .toggleAllowMetered:
+        case .details, .togglePause, .cancel, .remove, .retry, .toggleAllowMetered, .moreConnections,
+            .fewerConnections:
             guard let d = selectedDownload else {
                 report("nothing selected — press a to add a download")
                 return []
@@ -108,6 +109,15 @@ extension TUIController {
         case .toggleAllowMetered:
             report(d.allowMetered ? "\(name) may no longer use a metered network" : "\(name) may use a metered network")
             return [.send(.allowMetered(.ids([d.id]), !d.allowMetered))]
+        case .moreConnections, .fewerConnections:
+            let current = d.connections ?? defaultConnections
+            let next = min(32, max(1, current + (action == .moreConnections ? 1 : -1)))
+            guard next != current else {
+                report("\(name) already has \(current == 1 ? "one connection at most" : "the most connections, 32")")
+                return []
+            }
+            report("\(name): at most \(next) connection\(next == 1 ? "" : "s")")
+            return [.send(.setConnections(.ids([d.id]), next))]
         default:
             break
         }

@@ -20,6 +20,8 @@ public final class TUIController {
     public internal(set) var status: (text: String, isError: Bool)?
     /// The metered-network mode and verdict, as the engine last reported them.
     public internal(set) var network: NetworkStatus
+    /// The saved default of connections per download, as the engine last told it.
+    public internal(set) var defaultConnections = 8
 
     let glyphs: Glyphs
     /// Whether quitting with downloads running offers to keep them going in the background.
@@ -84,9 +86,10 @@ public final class TUIController {
     }
 
     /// The downloads arrived: the list shows them.
-    public func load(_ downloads: [Download], network: NetworkStatus) {
+    public func load(_ downloads: [Download], network: NetworkStatus, connections: Int? = nil) {
         model = DownloadListModel(downloads)
         self.network = network
+        if let connections { defaultConnections = connections }
         isLoading = false
         filterCache = nil
         nameRankCache = nil

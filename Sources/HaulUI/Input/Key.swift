@@ -14,6 +14,7 @@ public enum ListAction: Equatable, Sendable {
     case add, togglePause, cancel, remove, retry, togglePauseAll
     case filter, cycleSort, details, help, quit
     case cycleMetered, toggleAllowMetered, setMeteredLimit
+    case moreConnections, fewerConnections
 }
 
 /// The list's key bindings (htop/tig habits).
@@ -40,6 +41,8 @@ public enum KeyMap {
         case .character("m"): return .cycleMetered
         case .character("M"): return .toggleAllowMetered
         case .character("L"): return .setMeteredLimit
+        case .character("+"), .character("="): return .moreConnections
+        case .character("-"): return .fewerConnections
         default: return nil
         }
     }
@@ -61,6 +64,7 @@ public enum KeyMap {
         ("m", "metered network: off → on → auto (NetworkManager)"),
         ("M", "allow / forbid the selected download on a metered network"),
         ("L", "speed cap for allowed downloads while metered"),
+        ("+ / -", "more / fewer connections for the selected download (1-32)"),
         ("?", "this help"),
         ("q", "quit; asks whether running downloads go on in the background"),
     ]

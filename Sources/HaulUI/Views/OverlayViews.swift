@@ -44,7 +44,9 @@ enum DetailsView {
     static let maxValueLines = 4
 
     /// The lines for `d`, each at most `width` columns (the last line of a value cut to fit).
-    static func lines(for d: Download, sample: ProgressSample?, width: Int, now: Date) -> [(String, Style)] {
+    static func lines(
+        for d: Download, sample: ProgressSample?, width: Int, now: Date, glyphs: Glyphs = .unicode
+    ) -> [(String, Style)] {
         func safe(_ s: String?) -> String { s.map { TerminalText.sanitize($0) } ?? "—" }
         let size =
             d.totalBytes.map {
@@ -71,6 +73,7 @@ enum DetailsView {
                     .plain
                 ))
         }
+        fields += connectionFields(d, sample: sample, width: max(10, width - labelWidth), glyphs: glyphs)
         fields += [
             ("ETag", safe(d.etag), .plain),
             ("Modified", safe(d.lastModified), .plain),
@@ -104,6 +107,41 @@ enum DetailsView {
             }
         }
         return lines + [("", .plain), ("Esc or Enter closes", .dim)]
+    }
+}
+
+extension DetailsView {
+    /// For a download fetched over several connections: how many, the map of its file, and
+    /// each connection's piece and speed.
+    static func connectionFields(_ d: Download, sample: ProgressSample?, width: Int, glyphs: Glyphs)
+        -> [(String, String, Style)]
+    {
+        let live = d.state == .downloading ? sample?.segments : nil
+        guard let total = d.totalBytes, let segments = live ?? d.segments.map(SegmentMapView.live) else {
+            if let count = sample?.connections ?? d.activeConnections, d.state == .downloading {
+                return [("Connections", "\(count)", .plain)]
+            }
+            return []
+        }
+        let count = d.state == .downloading ? sample?.connections ?? d.activeConnections ?? 0 : 0
+        let limit = d.connections.map { " (at most \($0))" } ?? ""
+        var fields: [(String, String, Style)] = [
+            ("Connections", "\(count)\(limit), \(segments.count) pieces", .plain),
+            ("Map", SegmentMapView.bar(segments, total: total, width: width, glyphs: glyphs), Style(color: .cyan)),
+        ]
+        var number = 0
+        for piece in segments {
+            guard let rate = piece.bytesPerSecond else { continue }
+            number += 1
+            let s = piece.segment
+            fields.append(
+                (
+                    number == 1 ? "Pieces" : "",
+                    "\(Formatting.bytes(s.start))–\(Formatting.bytes(s.end)): "
+                        + "\(Formatting.bytes(s.received)) done, \(Formatting.rate(rate))", .plain
+                ))
+        }
+        return fields
     }
 }
 

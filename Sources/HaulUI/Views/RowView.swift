@@ -74,8 +74,15 @@ enum RowView {
             }
         }
         if stateWidth > 0 {
+            var label = stateLabel(download)
+            // A download on several connections says how many.
+            if download.state == .downloading, let count = sample?.connections ?? download.activeConnections,
+                count > 1
+            {
+                label = "down \(glyphs == .unicode ? "×" : "x")\(count)"
+            }
             grid.write(
-                DisplayWidth.fit(stateLabel(download), width: stateWidth), row: row, column: grid.width - stateWidth,
+                DisplayWidth.fit(label, width: stateWidth), row: row, column: grid.width - stateWidth,
                 style: base)
         }
         if selected { grid.restyle(row: row) { $0.reverse = true } }

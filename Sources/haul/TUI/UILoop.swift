@@ -48,7 +48,7 @@ final class UILoop {
                 case .attached(let session, let snapshot, let away):
                     engine = session
                     listArrived = true
-                    controller.load(snapshot.downloads, network: snapshot.network)
+                    controller.load(snapshot.downloads, network: snapshot.network, connections: snapshot.connections)
                     if let away { controller.showAway(away) }
                     let keys = earlyKeys
                     earlyKeys = []
