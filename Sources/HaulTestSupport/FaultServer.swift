@@ -24,6 +24,10 @@ public final class FaultServer: Sendable {
         case sleep(Double)
         /// Abort the connection with a TCP reset.
         case reset
+        /// Run `action` (count connections, change what later requests get).
+        case call(@Sendable () -> Void)
+        /// Run `action` when the connection ends, however it ends (the client may close first).
+        case atEnd(@Sendable () -> Void)
     }
 
     /// Decides the steps for the `index`-th request (0-based, counted over the server's life).
@@ -99,12 +103,20 @@ public final class FaultServer: Sendable {
             log.append(request)
             return log.count - 1
         }
-        for step in handler(request, index) {
+        let steps = handler(request, index)
+        defer {
+            for case .atEnd(let action) in steps { action() }
+        }
+        for step in steps {
             switch step {
             case .send(let bytes):
                 guard sendAll(fd, bytes) else { return }
             case .sleep(let seconds):
                 Thread.sleep(forTimeInterval: seconds)
+            case .call(let action):
+                action()
+            case .atEnd:
+                break
             case .reset:
                 var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
                 setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))

@@ -49,7 +49,7 @@ public final class NginxServer: Sendable {
                 http {
                   types { text/plain txt; application/octet-stream bin; }
                   default_type application/octet-stream;
-                  log_format haul '$request_uri|$http_range|$http_if_range|$status|$body_bytes_sent|$connection';
+                  log_format haul '$request_uri|$http_range|$http_if_range|$status|$body_bytes_sent|$connection|$msec|$request_time';
                   access_log \(workDirectory)/access.log haul;
                   client_body_temp_path \(workDirectory)/tmp;
                   proxy_temp_path \(workDirectory)/tmp;
@@ -99,16 +99,41 @@ public final class NginxServer: Sendable {
         public var bytesSent: Int64
         /// nginx's serial number of the connection the request came on.
         public var connection: Int
+        /// When the response ended, and how long it took, in seconds.
+        public var end: Double = 0
+        public var duration: Double = 0
+
+        /// When the request came.
+        public var start: Double { end - duration }
+    }
+
+    /// The most responses the log shows in progress at one moment (for `uri` only, when given).
+    public func peakConcurrency(uri: String? = nil) -> Int {
+        var events: [(Double, Int)] = []
+        for entry in accessLog() where uri == nil || entry.uri == uri {
+            events.append((entry.start, 1))
+            events.append((entry.end, -1))
+        }
+        // An end before a start at the same moment: touching responses do not overlap.
+        events.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+        var now = 0
+        var peak = 0
+        for (_, change) in events {
+            now += change
+            peak = max(peak, now)
+        }
+        return peak
     }
 
     public func accessLog() -> [LogEntry] {
         let text = (try? String(contentsOfFile: directory + "/access.log", encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             let f = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-            guard f.count == 6 else { return nil }
+            guard f.count == 8 else { return nil }
             return LogEntry(
                 uri: f[0], range: f[1] == "-" ? nil : f[1], ifRange: f[2] == "-" ? nil : f[2],
-                status: Int(f[3]) ?? 0, bytesSent: Int64(f[4]) ?? 0, connection: Int(f[5]) ?? 0
+                status: Int(f[3]) ?? 0, bytesSent: Int64(f[4]) ?? 0, connection: Int(f[5]) ?? 0,
+                end: Double(f[6]) ?? 0, duration: Double(f[7]) ?? 0
             )
         }
     }

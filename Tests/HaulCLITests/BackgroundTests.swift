@@ -53,7 +53,7 @@ final class BackgroundTests: CLITestCase {
     /// A daemon downloading `long.bin` (`size` bytes) at the slow rate, once its `.part` exists.
     func daemonDownloadingLongFile(size: Int) async throws -> ChildProcess {
         try TestFiles.random(www + "/long.bin", size: size)
-        _ = try await haul("add", nginx.url("slow/long.bin"))
+        _ = try await haul("add", "-x", "1", nginx.url("slow/long.bin"))
         let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
         children.append(daemon)
         try await waitUntil { (self.fileSize(self.downloads + "/long.bin.part") ?? 0) > 0 }
@@ -67,7 +67,7 @@ final class BackgroundTests: CLITestCase {
     func testQuittingToTheBackgroundKeepsDownloadingAndTheNextTUIShowsWhatHappened() async throws {
         try TestFiles.random(www + "/one.bin", size: 1_600_000)
         try TestFiles.random(www + "/two.bin", size: 1_200_000)
-        _ = try await haul("add", nginx.url("slow/one.bin"), nginx.url("slow/two.bin"))
+        _ = try await haul("add", "-x", "1", nginx.url("slow/one.bin"), nginx.url("slow/two.bin"))
         let tui = try await openTUI()
         try await tui.waitFor {
             (TUITests.percent(in: $0, row: "one.bin") ?? 0) > 0 && (TUITests.percent(in: $0, row: "two.bin") ?? 0) > 0
@@ -182,7 +182,7 @@ final class BackgroundTests: CLITestCase {
     func testADaemonKilledWithSIGKILLIsResumedByteIdenticalByTheNextHaul() async throws {
         try TestFiles.random(www + "/a.bin", size: 1_500_000)
         try TestFiles.random(www + "/b.bin", size: 1_000_000)
-        _ = try await haul("add", nginx.url("slow/a.bin"), nginx.url("slow/b.bin"))
+        _ = try await haul("add", "-x", "1", nginx.url("slow/a.bin"), nginx.url("slow/b.bin"))
         let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
         children.append(daemon)
         try await waitUntil {
@@ -212,7 +212,7 @@ final class BackgroundTests: CLITestCase {
 
     func testDaemonStopKeepsEveryByte() async throws {
         try TestFiles.random(www + "/a.bin", size: 1_500_000)
-        _ = try await haul("add", nginx.url("slow/a.bin"))
+        _ = try await haul("add", "-x", "1", nginx.url("slow/a.bin"))
         let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
         children.append(daemon)
         try await waitUntil { (self.fileSize(self.downloads + "/a.bin.part") ?? 0) > 0 }

@@ -16,7 +16,7 @@ final class ChaosTests: CLITestCase {
         try await super.setUp()
         www = dir.subdirectory("www")
         // Rate-limited so a transfer is caught mid-way by most kills.
-        nginx = try await NginxServer(root: www, slowRate: "12m", workDirectory: dir.subdirectory("nginx"))
+        nginx = try await NginxServer(root: www, slowRate: "1m", workDirectory: dir.subdirectory("nginx"))
         for size in sizes {
             let name = "file-\(size).bin"
             try TestFiles.random(www + "/" + name, size: size)
@@ -122,3 +122,47 @@ final class ChaosTests: CLITestCase {
         )
     }
 }
+
+/// Crash chaos during segmented downloads: `haul run` killed while eight connections write one
+/// file, over and over. The file ends byte-identical, and what was fetched twice (counted from
+/// the server's log) stays within a mebibyte per connection per kill.
+final class SegmentedChaosTests: CLITestCase {
+    func testRunKilledDuringASegmentedDownloadRefetchesAtMostAMebibytePerConnection() async throws {
+        let www = dir.subdirectory("www")
+        let nginx = try await NginxServer(root: www, slowRate: "2m", workDirectory: dir.subdirectory("nginx"))
+        let size = 64 << 20
+        try TestFiles.random(www + "/big.bin", size: size)
+        let added = try await haul("add", nginx.url("slow/big.bin"))
+        XCTAssertEqual(added.status, 0, added.stderr)
+        var rng = SeededGenerator.fromEnvironment("SegmentedChaosTests")
+        let rounds = 8
+        var segmentedKills = 0
+        for round in 0..<rounds {
+            let child = try spawnHaul(["run"], log: "/dev/null")
+            try await Task.sleep(for: .milliseconds(Int.random(in: 400...900, using: &rng)))
+            child.signal(SIGKILL)
+            _ = await child.wait()
+            let list = try await listJSON()
+            XCTAssertEqual(list.count, 1, "round \(round): the state file parses")
+            if (list.first?["segments"] as? [Any])?.isEmpty == false { segmentedKills += 1 }
+        }
+        let last = try await haul("run", timeout: 120)
+        XCTAssertEqual(last.status, 0, last.stdout + last.stderr)
+        XCTAssertTrue(sameFile(downloads + "/big.bin", www + "/big.bin"), "byte-identical")
+        XCTAssertNil(fileSize(downloads + "/big.bin.part"))
+        XCTAssertGreaterThan(segmentedKills, rounds / 2, "most kills hit the download in pieces")
+        let served = nginx.accessLog().filter { $0.uri == "/slow/big.bin" }.reduce(Int64(0)) { $0 + $1.bytesSent }
+        let twice = served - Int64(size)
+        let connections = 8
+        XCTAssertLessThanOrEqual(twice, Int64(rounds * connections) << 20, "at most 1 MiB per connection per kill")
+        Figures.record(
+            "Crash chaos, segmented",
+            "\(rounds) `kill -9` of `haul run` fetching 64 MiB over 8 connections capped at 2 MB/s each",
+            "byte-identical; fetched twice: \(mebibytes(twice)) in all (\(mebibytes(twice / Int64(rounds))) a "
+                + "kill, at most 8 MiB allowed)"
+        )
+        await nginx.stop()
+    }
+}
+
+private func mebibytes(_ bytes: Int64) -> String { String(format: "%.1f MiB", Double(max(0, bytes)) / 1_048_576) }

@@ -35,8 +35,8 @@ final class MeteredTUITests: CLITestCase {
     func testMKeyPausesWhatIsNotAllowedWithinASecondAndResumesIt() async throws {
         try TestFiles.random(www + "/blocked.bin", size: 2_400_000)
         try TestFiles.random(www + "/allowed.bin", size: 2_400_000)
-        _ = try await haul("add", nginx.url("slow/blocked.bin"))
-        _ = try await haul("add", "--allow-metered", nginx.url("slow/allowed.bin"))
+        _ = try await haul("add", "-x", "1", nginx.url("slow/blocked.bin"))
+        _ = try await haul("add", "-x", "1", "--allow-metered", nginx.url("slow/allowed.bin"))
         let script = "'\(HaulBinary.path)'; echo \"EXIT=$?\"; sleep 600"
         let tui = try await TmuxSession(
             command: script, width: 110, height: 20,
@@ -79,7 +79,7 @@ final class MeteredTUITests: CLITestCase {
 
     func testResumingANotAllowedDownloadWhileMeteredAsks() async throws {
         try TestFiles.random(www + "/a.bin", size: 2_000_000)
-        _ = try await haul("add", "--paused", nginx.url("slow/a.bin"))
+        _ = try await haul("add", "-x", "1", "--paused", nginx.url("slow/a.bin"))
         _ = try await haul("metered", "on")
         let tui = try await TmuxSession(
             command: "'\(HaulBinary.path)'; echo EXIT=$?; sleep 600", width: 110, height: 20,
@@ -106,7 +106,7 @@ final class MeteredTUITests: CLITestCase {
 
     func testMeteredCommandReachesARunningHaulAtOnce() async throws {
         try TestFiles.random(www + "/blocked.bin", size: 2_400_000)
-        _ = try await haul("add", nginx.url("slow/blocked.bin"))
+        _ = try await haul("add", "-x", "1", nginx.url("slow/blocked.bin"))
         let runner = try spawnHaul(["run"], log: dir.path + "/run.log")
         try await waitUntil { (fileSize(downloads + "/blocked.bin.part") ?? 0) > 0 }
 

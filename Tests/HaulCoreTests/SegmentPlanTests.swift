@@ -129,7 +129,7 @@ final class SegmentTuningTests: XCTestCase {
 
     func testMoreConnectionsOnlyWhereTheyPay() {
         let mib: Int64 = 1 << 20
-        XCTAssertFalse(tuning.wantsMoreConnections(remaining: 60 * mib, rate: 4e6, running: 0.05), "judged too soon")
+        XCTAssertFalse(tuning.wantsMoreConnections(remaining: 60 * mib, rate: 4e6, running: 0.01), "judged too soon")
         XCTAssertTrue(tuning.wantsMoreConnections(remaining: 60 * mib, rate: 4e6, running: 0.2), "15 s left")
         XCTAssertFalse(tuning.wantsMoreConnections(remaining: 600 * mib, rate: 2e9, running: 0.2), "0.3 s left")
         XCTAssertFalse(tuning.wantsMoreConnections(remaining: mib, rate: 1e5, running: 5), "too small to split")
@@ -139,7 +139,7 @@ final class SegmentTuningTests: XCTestCase {
     func testASlowConnectionIsReplacedOnlyWhenMeasuredAndFarBehindTheOthers() {
         let rates: [Int: Double] = [0: 4e6, 1: 4e6, 2: 4e6, 3: 0.25e6]
         XCTAssertEqual(tuning.slowConnections(rates: rates, measuredFor: [0: 5, 1: 5, 2: 5, 3: 5]), [3])
-        XCTAssertEqual(tuning.slowConnections(rates: rates, measuredFor: [0: 5, 1: 5, 2: 5, 3: 1]), [], "too new")
+        XCTAssertEqual(tuning.slowConnections(rates: rates, measuredFor: [0: 5, 1: 5, 2: 5, 3: 0.5]), [], "too new")
         XCTAssertEqual(tuning.slowConnections(rates: [0: 4e6, 1: 1.5e6, 2: 4e6], measuredFor: [0: 5, 1: 5, 2: 5]), [])
         XCTAssertEqual(tuning.slowConnections(rates: [0: 4e6, 1: 0.1e6], measuredFor: [0: 5, 1: 5]), [], "two")
     }

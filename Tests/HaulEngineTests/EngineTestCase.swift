@@ -36,12 +36,16 @@ class EngineTestCase: XCTestCase {
     }
 
     /// Adds a download of `url` into the test's download directory.
-    func add(_ engine: Engine, _ url: String, name: String? = nil, sha256: String? = nil, paused: Bool = false)
-        async throws -> DownloadID
-    {
+    func add(
+        _ engine: Engine, _ url: String, name: String? = nil, sha256: String? = nil, paused: Bool = false,
+        connections: Int? = nil
+    ) async throws -> DownloadID {
         try await engine.perform(
-            .add([AddRequest(url: url, directory: downloadDirectory, fileName: name, sha256: sha256, paused: paused)]))[
-                0]
+            .add([
+                AddRequest(
+                    url: url, directory: downloadDirectory, fileName: name, sha256: sha256, paused: paused,
+                    connections: connections)
+            ]))[0]
     }
 
     /// Polls until `condition` holds for the download, failing the test after `timeout` seconds.

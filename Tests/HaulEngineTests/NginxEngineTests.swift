@@ -22,6 +22,20 @@ final class NginxEngineTests: EngineTestCase {
         try await super.tearDown()
     }
 
+    func testACappedServerServesASegmentedDownloadOverSeveralConnectionsAtOnce() async throws {
+        try TestFiles.random(www + "/capped.bin", size: 8 << 20)
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, nginx.url("slow/capped.bin"))
+        let d = try await finished(engine, id, timeout: 60)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(d.path!, www + "/capped.bin")
+        let requests = nginx.accessLog().filter { $0.uri == "/slow/capped.bin" }.sorted { $0.start < $1.start }
+        XCTAssertTrue(requests.dropFirst().allSatisfy { $0.status == 206 && $0.range != nil }, "\(requests)")
+        XCTAssertGreaterThanOrEqual(
+            nginx.peakConcurrency(uri: "/slow/capped.bin"), 4, "at least four connections at once, as nginx saw them")
+    }
+
     func testFullDownloadIsByteIdenticalAndLeavesNoPart() async throws {
         // 20 MiB: more than two `WriteBehind` chunks are handed to writeback while it is written.
         try TestFiles.random(www + "/data.bin", size: 20 << 20)
@@ -248,7 +262,7 @@ final class NginxEngineTests: EngineTestCase {
     func testProgressSavesWriteTheBytesReceivedWhileRunning() async throws {
         try TestFiles.random(www + "/big.bin", size: 6_000_000)
         let engine = try makeEngine { $0.progressSaveInterval = 0.1 }
-        let id = try await add(engine, nginx.url("slow/big.bin"))
+        let id = try await add(engine, nginx.url("slow/big.bin"), connections: 1)
         await engine.start()
         try await waitFor(engine, id) { $0.receivedBytes > 300_000 }
         let deadline = Date().addingTimeInterval(10)

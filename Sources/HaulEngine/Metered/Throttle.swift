@@ -23,6 +23,9 @@ final class Throttle: Sendable {
         }
     }
 
+    /// The cap in bytes per second, nil when there is none.
+    var rate: Double? { bucket.withLock { $0.rate } }
+
     /// Takes `bytes` from the bucket; returns the seconds to wait before reading more.
     func consume(_ bytes: Int) -> Double {
         bucket.withLock { b in

@@ -26,6 +26,8 @@ actor SegmentedTransfer {
         let sourceURL: String
         let limit: ConnectionLimit
         let servers: ServerConnections
+        /// The speed cap all transfers share: no connection is added to go faster than it.
+        let throttle: Throttle
         /// The run stays on one connection.
         var oneConnection = false
         var tuning = SegmentTuning()
@@ -198,12 +200,17 @@ actor SegmentedTransfer {
     }
 
     /// A connection was turned away: the download goes on with the others, and the user hears
-    /// of it. When it was the only one, the run ends with that failure (the transfer retries or
-    /// starts over on one connection).
+    /// of it. When it was the only one, the run ends: with that failure (the transfer retries),
+    /// or, when the server's ranges cannot be used, to start over on one connection.
     private func turnedAway(_ worker: Int, _ failure: TransferFailure) {
         let others = live.count - 1
         guard others > 0 else {
-            end(failure.reason == .rangesRefused ? Stop.startOver(.rangesIgnored) : failure)
+            // Ranges this server cannot be trusted with: the file is fetched whole, on one connection.
+            switch failure.reason {
+            case .rangesRefused: end(Stop.startOver(.rangesIgnored))
+            case .wrongRange: end(Stop.startOver(.rangeMismatch))
+            default: end(failure)
+            }
             return
         }
         guard others < cap else { return }
@@ -315,7 +322,7 @@ actor SegmentedTransfer {
             wakeIdle()
             if ending == nil {
                 replaceSlowConnections(now: now)
-                addConnections(now: now)
+                await addConnections(now: now)
             }
             if shouldSave(now: now) { await saveMap() }
         }
@@ -342,13 +349,21 @@ actor SegmentedTransfer {
         }
     }
 
-    private func addConnections(now: Double) {
+    private func addConnections(now: Double) async {
         let total = rates.values.reduce(0) { $0 + $1.rate(now: now) }
         let wanted = min(setup.limit.current, cap) - live.count
+        // Under a speed cap, a connection is added only once the cap is known not to be reached.
+        if let limit = setup.throttle.rate, total == 0 || total >= 0.8 * limit { return }
         guard wanted > 0,
             setup.tuning.wantsMoreConnections(
                 remaining: setup.total - plan.received, rate: total, running: now - startedAt)
         else { return }
+        // Before a byte is written out of order, the state must know the file is in pieces: a
+        // crash then resumes from the map, never from the `.part`'s size.
+        if savedReceived < 0 {
+            await saveMap()
+            guard savedReceived >= 0, ending == nil, !Task.isCancelled else { return }
+        }
         for _ in 0..<wanted {
             guard
                 plan.nextAssignment(for: nextWorker, setup: setup.tuning.requestSetup)

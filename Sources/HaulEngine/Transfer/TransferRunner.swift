@@ -110,6 +110,8 @@ struct TransferRunner: Sendable {
             if offset > 0 { try part.truncate(to: offset) }
         }
         job.fileName = name
+        job.totalBytes = total
+        job.sourceURL = body.finalURL
         bodyTaken = true
         if let total, body.resumable == true, !job.oneConnection, job.connections.current > 1,
             total - offset >= 2 * SegmentTuning().minimumPiece
@@ -168,7 +170,7 @@ struct TransferRunner: Sendable {
         let setup = SegmentedTransfer.Setup(
             engine: engine, transport: transport, policy: policy, configuration: configuration, job: job, name: name,
             writer: part.writer(dropBehind: true), total: total, sourceURL: source, limit: job.connections,
-            servers: engine.serverConnections, oneConnection: job.oneConnection)
+            servers: engine.serverConnections, throttle: transport.throttle, oneConnection: job.oneConnection)
         let last = SavedMap()
         defer {
             if let map = last.map {

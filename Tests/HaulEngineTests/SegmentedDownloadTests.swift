@@ -1,0 +1,229 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import Synchronization
+import XCTest
+
+@testable import HaulEngine
+
+/// Segmented downloads against a server written for the purpose: every connection capped, some
+/// far slower, extra connections refused or answered with 429, a file that changes, ranges that
+/// lie, segments cut short. Each ends byte-identical or failed with a reason, never mixed.
+final class SegmentedDownloadTests: EngineTestCase {
+    let body: [UInt8] = (0..<(8 << 20)).map { _ in UInt8.random(in: 0...255) }
+    var expected: String!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        let path = dir.path + "/expected.bin"
+        FileManager.default.createFile(atPath: path, contents: Data(body))
+        expected = path
+    }
+
+    /// Connections open at the server now, and the most at once.
+    final class ConnectionCount: Sendable {
+        let open = Atomic<Int>(0)
+        let peak = Atomic<Int>(0)
+
+        /// Counts a connection now, if fewer than `limit` are open.
+        func tryOpen(limit: Int = .max) -> Bool {
+            var now = open.load(ordering: .relaxed)
+            while now < limit {
+                let (exchanged, current) = open.compareExchange(
+                    expected: now, desired: now + 1, ordering: .relaxed)
+                if exchanged {
+                    _ = peak.max(now + 1, ordering: .relaxed)
+                    return true
+                }
+                now = current
+            }
+            return false
+        }
+
+        /// Wraps `steps` of a connection counted by `tryOpen` so it is let go when it ends.
+        func counted(_ steps: [FaultServer.Step]) -> [FaultServer.Step] {
+            steps + [.atEnd { [self] in _ = open.subtract(1, ordering: .relaxed) }]
+        }
+    }
+
+    func run(_ server: FaultServer, timeout: Double = 60) async throws -> Download {
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, server.url("file.bin"))
+        return try await finished(engine, id, timeout: timeout)
+    }
+
+    func testCappedConnectionsAreUsedTogetherAndTheFileIsIdentical() async throws {
+        let count = ConnectionCount()
+        let server = try FaultServer { [body] request, _ in
+            _ = count.tryOpen()
+            return count.counted(FaultServer.throttled(body, for: request))
+        }
+        defer { server.stop() }
+        let d = try await run(server)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expected)
+        XCTAssertGreaterThanOrEqual(count.peak.load(ordering: .relaxed), 4, "several connections at once")
+        XCTAssertNil(d.segments, "a finished download keeps no map")
+        XCTAssertTrue(server.requests.dropFirst().allSatisfy { $0.headers["if-range"] == "\"v1\"" })
+    }
+
+    func testOneConnectionInFourSixteenTimesSlowerDoesNotHoldTheDownloadBack() async throws {
+        let slowConnections = Mutex<Set<Int>>([])
+        let server = try FaultServer { [body] request, index in
+            // Every fourth connection is 16 times slower than the others.
+            let slow = index % 4 == 3
+            if slow { slowConnections.withLock { _ = $0.insert(index) } }
+            return FaultServer.throttled(body, for: request, pause: slow ? 0.32 : 0.02)
+        }
+        defer { server.stop() }
+        let d = try await run(server)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expected)
+        // A slow connection's range was handed on: a later request starts inside it.
+        let requests = server.requests
+        let slowRanges = slowConnections.withLock { $0 }.compactMap {
+            FaultServer.requestedRange(requests[$0], count: body.count)
+        }
+        let later = requests.compactMap { FaultServer.requestedRange($0, count: body.count)?.lowerBound }
+        XCTAssertTrue(
+            slowRanges.contains { slow in later.contains { $0 > slow.lowerBound && $0 < slow.upperBound } },
+            "another connection took over part of a slow one's piece")
+    }
+
+    func testAServerThatServesRangesToOneConnectionAtATimeEndsWithFewer() async throws {
+        let count = ConnectionCount()
+        let server = try FaultServer { [body] request, _ in
+            // With another connection open, a range request gets the whole file.
+            let busy = !count.tryOpen(limit: 1)
+            if busy { _ = count.tryOpen() }
+            var plain = request
+            if busy { plain.headers["range"] = nil }
+            return count.counted(FaultServer.throttled(body, for: plain))
+        }
+        defer { server.stop() }
+        let d = try await run(server)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expected)
+        XCTAssertEqual(d.lastError, nil)
+    }
+
+    func testExtraConnectionsAnsweredWith429LeaveTheDownloadOnTheOthers() async throws {
+        let count = ConnectionCount()
+        let server = try FaultServer { [body] request, _ in
+            // Two connections at a time; the third gets 429.
+            guard count.tryOpen(limit: 2) else {
+                return [.send(FaultServer.head(429, [("Retry-After", "1"), ("Content-Length", "0")]))]
+            }
+            return count.counted(FaultServer.throttled(body, for: request))
+        }
+        defer { server.stop() }
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, server.url("file.bin"))
+        let turnedAway = try await waitFor(engine, id) {
+            if case .fewerConnections(_, .status(429))? = $0.notice { return true }
+            return $0.state == .finished
+        }
+        XCTAssertNotEqual(turnedAway.state, .failed)
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expected)
+        XCTAssertLessThanOrEqual(count.peak.load(ordering: .relaxed), 2)
+    }
+
+    func testAFileThatChangesMidwayStartsOverOnOneConnectionAndSaysSo() async throws {
+        let changed: [UInt8] = body.map { $0 ^ 0x5A }
+        let server = try FaultServer { [body] request, index in
+            // From the fourth request on the server has a new version of the file.
+            index < 3
+                ? FaultServer.throttled(body, for: request)
+                : FaultServer.throttled(changed, for: request, etag: "\"v2\"")
+        }
+        defer { server.stop() }
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, server.url("file.bin"))
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        XCTAssertEqual(sha256(try XCTUnwrap(d.path)), SHA256Hex.of(changed), "the new version, whole")
+        XCTAssertEqual(d.notice, .startedOver(.remoteChanged))
+        XCTAssertEqual(d.etag, "\"v2\"")
+    }
+
+    func testARangeResponseForOtherBytesIsNeverWritten() async throws {
+        let server = try FaultServer { [body] request, index in
+            // Every extra connection is told it gets bytes a mebibyte later than it does.
+            index == 0
+                ? FaultServer.throttled(body, for: request)
+                : FaultServer.throttled(body, for: request, lie: .shiftedRange(by: 1 << 20))
+        }
+        defer { server.stop() }
+        let d = try await run(server)
+        // The first connection's piece is cut before the extra responses are judged; once no
+        // range can be trusted the file is fetched again, whole, on one connection.
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expected)
+        XCTAssertEqual(d.notice, .startedOver(.rangeMismatch))
+        XCTAssertNil(server.requests.last?.headers["range"], "the last request asked for the whole file")
+    }
+
+    func testSegmentsCutShortAreFetchedAgainFromWhereTheyStopped() async throws {
+        let server = try FaultServer { [body] request, index in
+            // Every other range request stops a tenth of the way and closes the connection.
+            let short = index % 2 == 1 && request.headers["range"] != nil
+            return FaultServer.throttled(body, for: request, lie: short ? .cutShort(0.1) : nil)
+        }
+        defer { server.stop() }
+        let d = try await run(server)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expected)
+        XCTAssertGreaterThan(server.requests.count, 8, "the short ones were asked for again")
+    }
+
+    func testAPausedSegmentedDownloadResumesEveryPieceWhereItStopped() async throws {
+        let server = try FaultServer { [body] request, _ in FaultServer.throttled(body, for: request) }
+        defer { server.stop() }
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, server.url("file.bin"))
+        let split = try await waitFor(engine, id) { ($0.segments?.count ?? 0) > 1 && $0.receivedBytes > 2 << 20 }
+        try await engine.perform(.pause(.ids([id])))
+        let pausedDownload = await engine.download(id)
+        let paused = try XCTUnwrap(pausedDownload)
+        let map = try XCTUnwrap(paused.segments, "\(split)")
+        XCTAssertTrue(map.isMap(ofSize: Int64(body.count)))
+        XCTAssertEqual(paused.receivedBytes, map.received)
+        // What the map claims is on disk, byte for byte.
+        let part = try XCTUnwrap(FileManager.default.contents(atPath: try XCTUnwrap(paused.partPath)))
+        for segment in map where segment.received > 0 {
+            let range = Int(segment.start)..<Int(segment.next)
+            XCTAssertEqual(Array(part[range]), Array(body[range]), "piece at \(segment.start)")
+        }
+        let before = server.requests.count
+        try await engine.perform(.resume(.ids([id])))
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished)
+        assertSameContents(try XCTUnwrap(d.path), expected)
+        // Nothing the map claimed was asked for again.
+        for request in server.requests[before...] {
+            guard let asked = FaultServer.requestedRange(request, count: body.count) else {
+                return XCTFail("a request for the whole file after the pause")
+            }
+            for segment in map where segment.received > 0 {
+                XCTAssertFalse(
+                    asked.overlaps(Int(segment.start)..<Int(segment.next)), "\(asked) asks again for \(segment)")
+            }
+        }
+    }
+}
+
+/// The hex SHA-256 of bytes in memory.
+enum SHA256Hex {
+    static func of(_ bytes: [UInt8]) -> String {
+        let dir = TestDirectory("haul-sha")
+        let path = dir.path + "/bytes"
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return (try? FileChecksum.sha256(path: path)) ?? ""
+    }
+}
