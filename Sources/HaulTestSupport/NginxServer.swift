@@ -59,7 +59,7 @@ public final class NginxServer: Sendable {
                   keepalive_requests 100000;
                   keepalive_timeout \(keepaliveTimeout);
                   server {
-                    listen 127.0.0.1:\(port)\(tls == nil ? "" : " ssl");
+                    listen 127.0.0.1:\(port)\(tls == nil ? "" : " ssl http2");
                     \(tlsLines)
                     root \(root);
                     location /slow/ { alias \(root)/; limit_rate \(slowRate); }

@@ -54,6 +54,49 @@ final class TUITests: CLITestCase {
         return Int(line[range].dropLast())
     }
 
+    func testASegmentedDownloadShowsItsConnectionsAndTheMapOfItsFile() async throws {
+        try TestFiles.random(www + "/pieces.bin", size: 16 << 20)
+        let added = try await haul("add", nginx.url("slow/pieces.bin"))
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let tui = try await openTUI()
+        // The row says how many connections fetch it.
+        let running = try await tui.waitFor(timeout: 20) { screen in
+            screen.split(separator: "\n").contains { $0.contains("pieces.bin") && $0.contains("down ×") }
+        }
+        let row = try XCTUnwrap(running.split(separator: "\n").first { $0.contains("pieces.bin") })
+        let count = Int(row.split(separator: "×").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+        XCTAssertGreaterThanOrEqual(count, 2, String(row))
+
+        // The details: the connections, a map of the file, and each connection's piece.
+        try await tui.send("Enter")
+        let details = try await tui.waitFor { $0.contains("Connections") && $0.contains("Map") }
+        let map = try XCTUnwrap(details.split(separator: "\n").first { $0.contains("Map") })
+        XCTAssertTrue(map.contains("▒") || map.contains("█"), String(map))
+        XCTAssertTrue(map.contains("░") || map.contains("▒"), "not all done yet: \(map)")
+        XCTAssertTrue(details.contains("Pieces"), details)
+        XCTAssertTrue(details.contains("done, "), details)
+
+        // -: one connection fewer for this download, said on the status line and kept.
+        try await tui.send("Escape")
+        try await tui.send("-")
+        try await tui.waitFor { $0.contains("pieces.bin: at most 7 connections") }
+        try await waitUntil { self.firstDownload()?["connections"] as? Int == 7 }
+        try await tui.waitFor(timeout: 10) { screen in
+            screen.split(separator: "\n").contains {
+                $0.contains("pieces.bin") && ($0.contains("down ×7") || $0.contains("done"))
+            }
+        }
+        try await tui.send("C-c")
+        try await tui.waitFor { $0.contains("EXIT=") }
+    }
+
+    func firstDownload() -> [String: Any]? {
+        guard let data = FileManager.default.contents(atPath: statePath),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return (root["downloads"] as? [[String: Any]])?.first
+    }
+
     func testAddWatchPauseResumeCancelResizeQuitAndRestart() async throws {
         try TestFiles.random(www + "/big.bin", size: 1_500_000)
         try TestFiles.random(www + "/other.bin", size: 3_000_000)

@@ -128,6 +128,27 @@ final class TransferPolicyTests: XCTestCase {
         XCTAssertNil(transport.requests[6]["authorization"], "not to the mirror")
     }
 
+    func testAConnectionOfASegmentedDownloadAsksForItsPieceWhereTheFirstResponseCameFrom() async throws {
+        let transport = MemoryTransport { request in
+            request.url == "http://mirror.example/old" ? .init(302, [("Location", "/new")]) : .init(206)
+        }
+        let target = TransferTarget(
+            url: "http://user:pw@h/a", headers: [RequestHeader(name: "Cookie", value: "c=1")], etag: "\"v1\"")
+        _ = try await policy.send(
+            target, range: 1_048_576..<2_097_152, from: "http://mirror.example/old", over: transport)
+        XCTAssertEqual(transport.requests.map(\.url), ["http://mirror.example/old", "http://mirror.example/new"])
+        for request in transport.requests {
+            XCTAssertEqual(request["range"], "bytes=1048576-2097151", "both ends, as Range writes them")
+            XCTAssertEqual(request["if-range"], "\"v1\"")
+            XCTAssertNil(request["cookie"], "credentials only to the user's host")
+            XCTAssertNil(request["authorization"])
+        }
+        let home = policy.request(for: target.url, of: target, range: 0..<1)
+        XCTAssertEqual(home["range"], "bytes=0-0")
+        XCTAssertEqual(home["cookie"], "c=1")
+        XCTAssertEqual(home["authorization"], "Basic dXNlcjpwdw==")
+    }
+
     func testRedirectsThatGoNowhereFailForGood() async throws {
         let cases: [(MemoryTransport.Reply, FailureReason)] = [
             (.init(302, [("Location", "/loop")]), .tooManyRedirects(limit: 3)),

@@ -65,6 +65,27 @@ final class TLSEngineTests: EngineTestCase {
         XCTAssertEqual(requests.last?.bytesSent, Int64(size) - stoppedAt, "the resume asked only for the missing bytes")
     }
 
+    func testASegmentedDownloadOverHTTPSUsesSeveralTCPConnections() async throws {
+        try TestFiles.random(www + "/pieces.bin", size: 8 << 20)
+        let nginx = try await serve(certificate)
+        let engine = try makeEngine(trusting(certificate.certificatePath))
+        let id = try await add(engine, nginx.url("slow/pieces.bin"))
+        await engine.start()
+        let done = try await finished(engine, id, timeout: 60)
+        XCTAssertEqual(done.state, .finished, done.reason ?? "")
+        assertSameContents(done.path!, www + "/pieces.bin")
+        var requests: [NginxServer.LogEntry] = []
+        for _ in 0..<50 {
+            requests = nginx.accessLog().filter { $0.uri == "/slow/pieces.bin" }
+            if requests.count > 4 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        // A cap per connection applies to a TCP connection: several streams of one HTTP/2
+        // connection would share it.
+        XCTAssertGreaterThanOrEqual(Set(requests.map(\.connection)).count, 4, "\(requests)")
+        XCTAssertGreaterThanOrEqual(nginx.peakConcurrency(uri: "/slow/pieces.bin"), 4)
+    }
+
     func testAnUntrustedCertificateFailsAtOnceAndSaysWhatToDo() async throws {
         let started = Date()
         let nginx = try await serve(certificate)

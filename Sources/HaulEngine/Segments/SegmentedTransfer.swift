@@ -321,6 +321,7 @@ actor SegmentedTransfer {
             report()
             wakeIdle()
             if ending == nil {
+                dropExcessConnections()
                 replaceSlowConnections(now: now)
                 await addConnections(now: now)
             }
@@ -372,6 +373,19 @@ actor SegmentedTransfer {
             else { return }
             spawner.yield(enlist(first: false))
         }
+    }
+
+    /// Above the download's limit (lowered while it runs): the newest connections stop where
+    /// they are; the others fetch what they leave.
+    private func dropExcessConnections() {
+        let staying = live.subtracting(retiring)
+        let excess = staying.count - max(1, min(setup.limit.current, cap))
+        guard excess > 0 else { return }
+        for worker in staying.sorted().suffix(excess) {
+            retiring.insert(worker)
+            _ = writing[worker]?.sink.stop(at: 0)
+        }
+        wakeIdle()
     }
 
     /// A connection much slower than the others is stopped where it is, and a fresh one takes
