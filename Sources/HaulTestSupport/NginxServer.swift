@@ -49,7 +49,8 @@ public final class NginxServer: Sendable {
                 http {
                   types { text/plain txt; application/octet-stream bin; }
                   default_type application/octet-stream;
-                  log_format haul '$request_uri|$http_range|$http_if_range|$status|$body_bytes_sent|$connection|$msec|$request_time';
+                  log_format haul '$request_uri|$http_range|$http_if_range|$status|$body_bytes_sent|$connection'
+                    '|$msec|$request_time';
                   access_log \(workDirectory)/access.log haul;
                   client_body_temp_path \(workDirectory)/tmp;
                   proxy_temp_path \(workDirectory)/tmp;
