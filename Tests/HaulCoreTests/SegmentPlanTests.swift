@@ -136,6 +136,13 @@ final class SegmentTuningTests: XCTestCase {
         XCTAssertTrue(tuning.wantsMoreConnections(remaining: 8 * mib, rate: 0, running: 0.3), "nothing came yet")
     }
 
+    func testAddedConnectionsStayOnlyWhenTheyMadeTheDownloadFaster() {
+        XCTAssertTrue(tuning.connectionsPay(before: 4e6, after: 30e6), "a server that caps each connection")
+        XCTAssertFalse(tuning.connectionsPay(before: 1.2e9, after: 1.1e9), "loopback: the disk and CPU are shared")
+        XCTAssertFalse(tuning.connectionsPay(before: 10e6, after: 12e6), "a fifth faster is not worth eight")
+        XCTAssertTrue(tuning.connectionsPay(before: 0, after: 1e6), "nothing measured before: slow")
+    }
+
     func testASlowConnectionIsReplacedOnlyWhenMeasuredAndFarBehindTheOthers() {
         let rates: [Int: Double] = [0: 4e6, 1: 4e6, 2: 4e6, 3: 0.25e6]
         XCTAssertEqual(tuning.slowConnections(rates: rates, measuredFor: [0: 5, 1: 5, 2: 5, 3: 5]), [3])

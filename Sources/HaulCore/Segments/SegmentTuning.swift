@@ -14,6 +14,10 @@ public struct SegmentTuning: Sendable, Equatable {
     public var slowAfter: Double = 1
     /// What a new request is assumed to cost, in seconds, when judging a take-over.
     public var requestSetup: Double = 0.3
+    /// How long after the first connections were added they are judged...
+    public var judgeAfter: Double = 0.5
+    /// ...and how much faster they must have made the download to stay.
+    public var gainNeeded: Double = 1.25
 
     public init() {}
 
@@ -24,6 +28,12 @@ public struct SegmentTuning: Sendable, Equatable {
         guard remaining >= 2 * minimumPiece, running >= firstLook else { return false }
         guard rate > 0 else { return true }
         return Double(remaining) / rate >= worthwhileSeconds
+    }
+
+    /// Whether added connections pay: the download goes at least ``gainNeeded`` times as fast as
+    /// it went on one (a speed not measured before counts as slow).
+    public func connectionsPay(before: Double, after: Double) -> Bool {
+        before <= 0 || after >= gainNeeded * before
     }
 
     /// The connections to replace: each measured for ``slowAfter`` and more than ``slowFactor``

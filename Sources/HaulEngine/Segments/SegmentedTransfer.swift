@@ -64,6 +64,11 @@ actor SegmentedTransfer {
     private var lastSave = Monotonic.seconds()
     private var saving = false
     private var lastCount = -1
+    /// The speed just before the first connections were added, and when; whether they were
+    /// judged, and found not to make it faster.
+    private var added: (baseline: Double, at: Double)?
+    private var judged = false
+    private var gainless = false
     /// Connections with nothing to do, waiting for the next change that may give them work.
     private var idle: [CheckedContinuation<Void, Never>] = []
 
@@ -307,11 +312,11 @@ actor SegmentedTransfer {
     /// Every tick while the run lasts: positions, progress, more or fewer connections, the map.
     private func watch() async {
         let tick = min(max(setup.configuration.progressInterval, 0.1), 0.5)
-        // The first look comes early: more connections are judged from it.
-        var wait = setup.tuning.firstLook
+        // Two early looks: more connections are judged by the speed between them (past a burst
+        // a server may send a new response first).
+        var waits = [setup.tuning.firstLook / 2, setup.tuning.firstLook / 2]
         while !Task.isCancelled, !live.isEmpty {
-            try? await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
-            wait = tick
+            try? await Task.sleep(for: .milliseconds(Int64((waits.isEmpty ? tick : waits.removeFirst()) * 1000)))
             let now = Monotonic.seconds()
             for (worker, response) in writing {
                 let position = response.position
@@ -324,6 +329,7 @@ actor SegmentedTransfer {
                 dropExcessConnections()
                 replaceSlowConnections(now: now)
                 await addConnections(now: now)
+                judgeAddedConnections(now: now)
             }
             if shouldSave(now: now) { await saveMap() }
         }
@@ -351,7 +357,8 @@ actor SegmentedTransfer {
     }
 
     private func addConnections(now: Double) async {
-        let total = rates.values.reduce(0) { $0 + $1.rate(now: now) }
+        guard !gainless else { return }
+        let total = rates.values.reduce(0) { $0 + $1.latestRate }
         let wanted = min(setup.limit.current, cap) - live.count
         // Under a speed cap, a connection is added only once the cap is known not to be reached.
         if let limit = setup.throttle.rate, total == 0 || total >= 0.8 * limit { return }
@@ -365,6 +372,7 @@ actor SegmentedTransfer {
             await saveMap()
             guard savedReceived >= 0, ending == nil, !Task.isCancelled else { return }
         }
+        if added == nil { added = (baseline: total, at: now) }
         for _ in 0..<wanted {
             guard
                 plan.nextAssignment(for: nextWorker, setup: setup.tuning.requestSetup)
@@ -373,6 +381,19 @@ actor SegmentedTransfer {
             else { return }
             spawner.yield(enlist(first: false))
         }
+    }
+
+    /// A second after the first connections were added: unless they made the download faster
+    /// (a server that caps each connection), the bottleneck is shared (the disk, the CPU, the
+    /// link) and the download goes back to one connection.
+    private func judgeAddedConnections(now: Double) {
+        guard let added, !judged, now - added.at >= setup.tuning.judgeAfter else { return }
+        judged = true
+        let total = rates.values.reduce(0) { $0 + $1.rate(now: now, over: RateWindow.recent) }
+        guard !setup.tuning.connectionsPay(before: added.baseline, after: total) else { return }
+        gainless = true
+        cap = 1
+        dropExcessConnections()
     }
 
     /// Above the download's limit (lowered while it runs): the newest connections stop where
@@ -473,6 +494,13 @@ struct RateWindow: Sendable {
     mutating func record(at now: Double, position: Int64) {
         samples.append((now, position))
         while samples.count > 2, now - samples[1].at >= Self.span { samples.removeFirst() }
+    }
+
+    /// The speed between the last two looks; 0 before there are two.
+    var latestRate: Double {
+        guard samples.count >= 2 else { return 0 }
+        let (a, b) = (samples[samples.count - 2], samples[samples.count - 1])
+        return b.at > a.at ? Double(b.position - a.position) / (b.at - a.at) : 0
     }
 
     /// The span of ``rate(now:over:)`` for choosing whose piece to take over.
