@@ -30,6 +30,25 @@ final class PartFileTests: XCTestCase {
         }
     }
 
+    /// A `.part` written out of order has holes: only the bytes before the first one count
+    /// when it is resumed without a map.
+    func testTheContiguousSizeEndsAtTheFirstHole() throws {
+        for place in ["/tmp", "/dev/shm"] {
+            let dir = TestDirectory("partfile", in: place)
+            let path = dir.path + "/holes.bin.part"
+            let part = try PartFile(path: path, truncate: true)
+            let mib = 1 << 20
+            var buffer = ByteBufferAllocator().buffer(capacity: mib)
+            buffer.writeBytes([UInt8](repeating: 7, count: mib))
+            try part.writer(dropBehind: false).write(buffer, at: 0)
+            try part.writer(dropBehind: false).write(buffer, at: Int64(4 * mib))
+            part.close()
+            XCTAssertEqual(PartFile.size(at: path), Int64(5 * mib), place)
+            XCTAssertEqual(PartFile.contiguousSize(at: path), Int64(mib), place)
+            XCTAssertNil(PartFile.contiguousSize(at: dir.path + "/none"))
+        }
+    }
+
     /// tmpfs has no RWF_DONTCACHE (Linux 6.18): the first write is refused, the writer falls
     /// back to plain `pwrite` for it and every later one.
     func testAFileSystemWithoutDropBehindGetsPlainWrites() throws {

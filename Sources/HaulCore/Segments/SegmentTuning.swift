@@ -18,6 +18,9 @@ public struct SegmentTuning: Sendable, Equatable {
     public var judgeAfter: Double = 0.5
     /// ...and how much faster they must have made the download to stay.
     public var gainNeeded: Double = 1.25
+    /// A first connection at least this fast (bytes per second) is on a link where one more
+    /// connection is tried before the rest.
+    public var fastLink: Double = 64 * 1_048_576
 
     public init() {}
 

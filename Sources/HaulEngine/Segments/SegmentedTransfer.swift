@@ -357,7 +357,8 @@ actor SegmentedTransfer {
     }
 
     private func addConnections(now: Double) async {
-        guard !gainless else { return }
+        // Until the first connections added are judged, no more.
+        guard !gainless, added == nil || judged else { return }
         let total = rates.values.reduce(0) { $0 + $1.latestRate }
         let wanted = min(setup.limit.current, cap) - live.count
         // Under a speed cap, a connection is added only once the cap is known not to be reached.
@@ -366,14 +367,22 @@ actor SegmentedTransfer {
             setup.tuning.wantsMoreConnections(
                 remaining: setup.total - plan.received, rate: total, running: now - startedAt)
         else { return }
-        // Before a byte is written out of order, the state must know the file is in pieces: a
-        // crash then resumes from the map, never from the `.part`'s size.
-        if savedReceived < 0 {
-            await saveMap()
-            guard savedReceived >= 0, ending == nil, !Task.isCancelled else { return }
+        var adding = wanted
+        if added == nil {
+            var baseline = total
+            if total >= setup.tuning.fastLink {
+                // On a fast link the bottleneck is usually shared: one more is tried first,
+                // against the speed of the one over half a second.
+                guard rates.values.allSatisfy({ now - $0.since >= RateWindow.recent }) else { return }
+                baseline = rates.values.reduce(0) { $0 + $1.rate(now: now, over: RateWindow.recent) }
+                adding = 1
+            }
+            added = (baseline: baseline, at: now)
         }
-        if added == nil { added = (baseline: total, at: now) }
-        for _ in 0..<wanted {
+        // Before a byte is written out of order, the state must know the file is in pieces: a
+        // crash then resumes from the map, not from the `.part`'s size.
+        if savedReceived < 0 { markInPieces() }
+        for _ in 0..<adding {
             guard
                 plan.nextAssignment(for: nextWorker, setup: setup.tuning.requestSetup)
                     != nil,
@@ -433,6 +442,19 @@ actor SegmentedTransfer {
         let unsaved = plan.received - max(savedReceived, 0)
         guard unsaved > 0 else { return false }
         return unsaved >= Int64(max(1, writing.count)) << 20 || now - lastSave >= 1
+    }
+
+    /// Journals a map that claims nothing yet, at once (a `kill -9` cannot lose it, and waiting
+    /// for the disk would hold back the new connections): the file is in pieces. It claims no
+    /// byte, so it needs no sync; should a power loss take it, the `.part`'s first hole, not its
+    /// size, is where a resume without a map starts (`PartFile.contiguousSize`).
+    private func markInPieces() {
+        let empty = [Segment(start: 0, end: setup.total)]
+        setup.engine.journal.append(
+            .init(id: setup.job.id, fileName: setup.name, totalBytes: setup.total, finished: false, segments: empty))
+        savedReceived = 0
+        let (engine, id, generation, name) = (setup.engine, setup.job.id, setup.job.generation, setup.name)
+        Task { await engine.transferSegmentsSaved(id, generation, name: name, empty) }
     }
 
     /// Syncs the `.part`, then saves the map of what that made durable.

@@ -53,7 +53,9 @@ struct TransferRunner: Sendable {
         // What the download had on disk before this attempt. Progress is getting past it: a
         // server that ignores ranges and cuts the body at the same point every time would make
         // each attempt "progress" from 0 after it started over, and the retries never run out.
-        let partSize = job.fileName.flatMap { PartFile.size(at: partPath(job, $0)) }
+        // Up to the first hole: a `.part` written out of order without a map is used only as far
+        // as its bytes are contiguous.
+        let partSize = job.fileName.flatMap { PartFile.contiguousSize(at: partPath(job, $0)) }
         let had = partSize ?? 0
         let current = job
         let opened = try await policy.open(&job.target, partSize: partSize, over: transport) { why in
