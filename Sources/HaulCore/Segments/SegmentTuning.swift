@@ -20,7 +20,7 @@ public struct SegmentTuning: Sendable, Equatable {
     public var gainNeeded: Double = 1.25
     /// A first connection at least this fast (bytes per second) is on a link where one more
     /// connection is tried before the rest.
-    public var fastLink: Double = 64 * 1_048_576
+    public var fastLink: Double = 16 * 1_048_576
 
     public init() {}
 

@@ -64,10 +64,9 @@ actor SegmentedTransfer {
     private var lastSave = Monotonic.seconds()
     private var saving = false
     private var lastCount = -1
-    /// The speed just before the first connections were added, and when; whether they were
-    /// judged, and found not to make it faster.
-    private var added: (baseline: Double, at: Double)?
-    private var judged = false
+    /// The speed just before the last connections were added, when, and how many there were;
+    /// nil once they are judged. Set when some were found not to make the download faster.
+    private var added: (baseline: Double, at: Double, before: Int)?
     private var gainless = false
     /// Connections with nothing to do, waiting for the next change that may give them work.
     private var idle: [CheckedContinuation<Void, Never>] = []
@@ -357,8 +356,8 @@ actor SegmentedTransfer {
     }
 
     private func addConnections(now: Double) async {
-        // Until the first connections added are judged, no more.
-        guard !gainless, added == nil || judged else { return }
+        // Until the connections added last are judged, no more.
+        guard !gainless, added == nil else { return }
         let total = rates.values.reduce(0) { $0 + $1.latestRate }
         let wanted = min(setup.limit.current, cap) - live.count
         // Under a speed cap, a connection is added only once the cap is known not to be reached.
@@ -368,16 +367,16 @@ actor SegmentedTransfer {
                 remaining: setup.total - plan.received, rate: total, running: now - startedAt)
         else { return }
         var adding = wanted
-        if added == nil {
+        do {
             var baseline = total
-            if total >= setup.tuning.fastLink {
+            if total >= setup.tuning.fastLink, live.count == 1 {
                 // On a fast link the bottleneck is usually shared: one more is tried first,
                 // against the speed of the one over half a second.
                 guard rates.values.allSatisfy({ now - $0.since >= RateWindow.recent }) else { return }
                 baseline = rates.values.reduce(0) { $0 + $1.rate(now: now, over: RateWindow.recent) }
                 adding = 1
             }
-            added = (baseline: baseline, at: now)
+            added = (baseline: baseline, at: now, before: live.count)
         }
         // Before a byte is written out of order, the state must know the file is in pieces: a
         // crash then resumes from the map, not from the `.part`'s size.
@@ -392,16 +391,16 @@ actor SegmentedTransfer {
         }
     }
 
-    /// A second after the first connections were added: unless they made the download faster
-    /// (a server that caps each connection), the bottleneck is shared (the disk, the CPU, the
-    /// link) and the download goes back to one connection.
+    /// Half a second after connections were added: unless they made the download faster (a
+    /// server that caps each connection), the bottleneck is shared (the disk, the CPU, the link)
+    /// and the download goes back to as many as it had, and adds no more.
     private func judgeAddedConnections(now: Double) {
-        guard let added, !judged, now - added.at >= setup.tuning.judgeAfter else { return }
-        judged = true
+        guard let added, now - added.at >= setup.tuning.judgeAfter else { return }
+        self.added = nil
         let total = rates.values.reduce(0) { $0 + $1.rate(now: now, over: RateWindow.recent) }
         guard !setup.tuning.connectionsPay(before: added.baseline, after: total) else { return }
         gainless = true
-        cap = 1
+        cap = added.before
         dropExcessConnections()
     }
 
