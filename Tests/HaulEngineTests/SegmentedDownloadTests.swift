@@ -181,6 +181,22 @@ final class SegmentedDownloadTests: EngineTestCase {
         XCTAssertGreaterThan(server.requests.count, 8, "the short ones were asked for again")
     }
 
+    func testAPauseBeforeAnyMapWasSyncedKeepsWhatWasWritten() async throws {
+        let server = try FaultServer { [body] request, _ in FaultServer.throttled(body, for: request) }
+        defer { server.stop() }
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, server.url("file.bin"))
+        // The first map (it claims nothing) is there as soon as the first extra connection is.
+        try await waitFor(engine, id) { $0.segments != nil }
+        try await engine.perform(.pause(.ids([id])))
+        let pausedDownload = await engine.download(id)
+        let paused = try XCTUnwrap(pausedDownload)
+        let map = try XCTUnwrap(paused.segments)
+        XCTAssertGreaterThan(map.received, 0, "the pause saved where every piece got to")
+        XCTAssertEqual(paused.receivedBytes, map.received)
+    }
+
     func testAPausedSegmentedDownloadResumesEveryPieceWhereItStopped() async throws {
         let server = try FaultServer { [body] request, _ in FaultServer.throttled(body, for: request) }
         defer { server.stop() }

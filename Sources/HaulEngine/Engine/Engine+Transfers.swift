@@ -80,6 +80,15 @@ extension Engine {
 
     func transferProgress(_ id: DownloadID, _ generation: UInt64, received: Int64) {
         guard let download = current(id, generation) else { return }
+        recordProgress(download, received: received)
+    }
+
+    /// Records `received` bytes of a running download, publishes them with its speed and ETA
+    /// (and, for one in pieces, its connections and pieces), and saves now and then.
+    private func recordProgress(
+        _ download: Download, received: Int64, connections: Int? = nil, segments: [LiveSegment]? = nil
+    ) {
+        let id = download.id
         downloads.recordProgress(id, received: received)
         var meter = speed[id] ?? SpeedMeter()
         meter.record(bytes: received, at: Monotonic.seconds())
@@ -89,8 +98,8 @@ extension Engine {
             .progress(
                 ProgressSample(
                     id: id, receivedBytes: received, totalBytes: download.totalBytes,
-                    bytesPerSecond: meter.bytesPerSecond, etaSeconds: meter.eta(remaining: remaining)
-                )))
+                    bytesPerSecond: meter.bytesPerSecond, etaSeconds: meter.eta(remaining: remaining),
+                    connections: connections, segments: segments)))
         if Monotonic.seconds() - lastSave >= configuration.progressSaveInterval { scheduleSave(delay: 0) }
     }
 
@@ -107,18 +116,7 @@ extension Engine {
             downloads[id] = download
             changed(download)
         }
-        downloads.recordProgress(id, received: received)
-        var meter = speed[id] ?? SpeedMeter()
-        meter.record(bytes: received, at: Monotonic.seconds())
-        speed[id] = meter
-        let remaining = download.totalBytes.map { $0 - received }
-        publish(
-            .progress(
-                ProgressSample(
-                    id: id, receivedBytes: received, totalBytes: download.totalBytes,
-                    bytesPerSecond: meter.bytesPerSecond, etaSeconds: meter.eta(remaining: remaining),
-                    connections: connections, segments: segments)))
-        if Monotonic.seconds() - lastSave >= configuration.progressSaveInterval { scheduleSave(delay: 0) }
+        recordProgress(download, received: received, connections: connections, segments: segments)
     }
 
     /// A segmented download's map was made durable: the state file stores it from now on. Also

@@ -481,7 +481,9 @@ actor SegmentedTransfer {
     /// After every connection stopped: saves the last map, then returns it when the file is
     /// whole, or throws what ended the run.
     private func conclude(saved: @Sendable ([Segment]) -> Void) async throws -> [Segment] {
-        if plan.pieces.count > 1 || savedReceived >= 0 { await saveMap() }
+        // In a task of its own: the run's task may be cancelled (a pause), and the file workers
+        // refuse work for a cancelled task, but this map is the one to resume from.
+        if plan.pieces.count > 1 || savedReceived >= 0 { await Task { await self.saveMap() }.value }
         if plan.pieces.count > 1 || savedReceived >= 0 { saved(plan.segments.compacted()) }
         if plan.isComplete { return plan.segments.compacted() }
         if let ending { throw ending }
