@@ -31,6 +31,12 @@ public struct StateDocument: Codable, Sendable, Equatable {
         public var meteredLimit: Int64?
         /// Most connections per download, for downloads without a number of their own.
         public var connections: Int
+        /// The global speed limit; nil for none.
+        public var speedLimit: SpeedLimit?
+        /// The most bytes to receive while metered per day or month; nil for none.
+        public var meteredBudget: DataBudget?
+        /// The bytes received while metered in the last period counted.
+        public var meteredUsage: BudgetUsage?
 
         /// What a download gets without `--connections`.
         public static let defaultConnections = 8
@@ -54,6 +60,9 @@ public struct StateDocument: Codable, Sendable, Equatable {
             meteredLimit = (try? c.decodeIfPresent(Int64.self, forKey: .meteredLimit)) ?? nil
             connections = Self.clampedConnections(
                 (try? c.decodeIfPresent(Int.self, forKey: .connections)) ?? Self.defaultConnections)
+            speedLimit = try? c.decodeIfPresent(SpeedLimit.self, forKey: .speedLimit)
+            meteredBudget = try? c.decodeIfPresent(DataBudget.self, forKey: .meteredBudget)
+            meteredUsage = try? c.decodeIfPresent(BudgetUsage.self, forKey: .meteredUsage)
         }
     }
 }

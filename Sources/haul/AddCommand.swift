@@ -50,6 +50,9 @@ struct AddCommand: AsyncParsableCommand {
             valueName: "n"))
     var connections: Int?
 
+    @Option(name: .long, help: ArgumentHelp("Its own speed limit, e.g. 500K or 2M.", valueName: "rate"))
+    var limit: String?
+
     @Flag(name: .long, help: "Allow this download on a metered network.")
     var allowMetered = false
 
@@ -62,6 +65,9 @@ struct AddCommand: AsyncParsableCommand {
         if urls.isEmpty && inputFile == nil { throw ValidationError("give at least one URL (or -i FILE)") }
         if let connections, !StateDocument.Settings.connectionRange.contains(connections) {
             throw ValidationError("--connections must be between 1 and 32")
+        }
+        if let limit, Formatting.parseRate(limit) == nil {
+            throw ValidationError("--limit takes a speed such as 500K or 2M")
         }
         if output != nil && (urls.count > 1 || inputFile != nil) {
             throw ValidationError("-o names one file; give one URL with it")
@@ -105,10 +111,12 @@ struct AddCommand: AsyncParsableCommand {
             // Read once, not once per URL.
             let (output, sha256, allowMetered, paused) = (self.output, self.sha256, self.allowMetered, self.paused)
             let connections = self.connections
+            let speedLimit = limit.flatMap(Formatting.parseRate)
             let requests = validURLs.map { url in
                 AddRequest(
                     url: url, directory: directory, fileName: output, headers: headers,
-                    sha256: sha256, allowMetered: allowMetered, paused: paused, connections: connections
+                    sha256: sha256, allowMetered: allowMetered, paused: paused, connections: connections,
+                    speedLimit: speedLimit
                 )
             }
             // One command: all are added or none, and a daemon gets one message, not one per URL.

@@ -19,7 +19,8 @@ struct Haul: AsyncParsableCommand {
         subcommands: [
             AddCommand.self, ListCommand.self, RunCommand.self,
             PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self,
-            MeteredCommand.self, ConnectionsCommand.self, DaemonCommand.self, DemoCommand.self,
+            MeteredCommand.self, LimitCommand.self, MoveCommand.self, ConnectionsCommand.self, DaemonCommand.self,
+            DemoCommand.self,
         ]
     )
 

@@ -9,7 +9,10 @@ struct MeteredCommand: AsyncParsableCommand {
         discussion:
             "On a metered network only downloads allowed with 'haul add --allow-metered' (or M in the TUI) run; the "
             + "others pause with 'waiting for unmetered network' and resume by themselves when the network is "
-            + "unmetered again. --limit caps the speed of the allowed ones while metered."
+            + "unmetered again. --limit caps the speed of the allowed ones while metered. --budget counts what is "
+            + "received while metered: once a day's or a month's budget is used, the allowed downloads pause too "
+            + "and resume at local midnight (or the first of the month), on an unmetered network, or when the "
+            + "budget is raised."
     )
 
     @Argument(help: ArgumentHelp("off, on or auto; omit to show the current mode.", valueName: "mode"))
@@ -20,6 +23,14 @@ struct MeteredCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Speed cap for allowed downloads while metered, e.g. 500K; 'none' removes it.", valueName: "rate"))
     var limit: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Data budget while metered, e.g. 500M/day or 10G/month; 'none' lifts it.", valueName: "size"))
+    var budget: String?
+
+    @Flag(name: .long, help: "Print the status as JSON for scripts.")
+    var json = false
 
     @OptionGroup var stateOptions: StateOptions
 
@@ -34,17 +45,31 @@ struct MeteredCommand: AsyncParsableCommand {
                 throw InputError("--limit takes a speed such as 500K or 2M, or 'none'").reported()
             }
         }
+        var newBudget: DataBudget??
+        if let budget {
+            if budget.lowercased() == "none" {
+                newBudget = .some(nil)
+            } else if let parsed = DataBudget(budget) {
+                newBudget = .some(parsed)
+            } else {
+                throw InputError("--budget takes a size per day or month, such as 500M/day or 10G/month, or 'none'")
+                    .reported()
+            }
+        }
         let engine = try await EngineAccess.open(stateOptions).session
-        let line: String
+        var line: String
         do {
             if let mode { try await engine.perform(.setMeteredMode(mode)) }
             if let cap { try await engine.perform(.setMeteredLimit(cap)) }
+            if let newBudget { try await engine.perform(.setMeteredBudget(newBudget)) }
             try await engine.save()
             let status = try await engine.refreshedNetworkStatus()
             let held = try await engine.snapshot().downloads.filter { $0.state == .paused && $0.pauseCause == .metered }
                 .count
             let waiting = held > 0 ? " — \(held) download(s) waiting for an unmetered network" : ""
             line = "metered: \(status.label)" + waiting
+            if let used = status.budgetLabel { line += "\nmetered data budget: \(status.budget!.label), used \(used)" }
+            if json { line = MeteredStatusJSON.text(status) }
         } catch {
             throw Console.failure(error)
         }
@@ -53,3 +78,14 @@ struct MeteredCommand: AsyncParsableCommand {
 }
 
 extension MeteredMode: ExpressibleByArgument {}
+
+/// What `haul metered --json` prints.
+enum MeteredStatusJSON {
+    static func text(_ status: NetworkStatus) -> String {
+        func number(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
+        let period = status.budget.map { "\"\($0.period.rawValue)\"" } ?? "null"
+        return "{\"mode\": \"\(status.mode.rawValue)\", \"metered\": \(status.isMetered), \"cap\": \(number(status.limit)), "
+            + "\"budget\": \(number(status.budget?.bytes)), \"budgetPeriod\": \(period), "
+            + "\"budgetUsed\": \(status.budgetUsed)}"
+    }
+}

@@ -13,6 +13,7 @@ final class RunReporter {
     private var names: [DownloadID: String] = [:]
     private var active: [DownloadID: ProgressSample] = [:]
     private var activeOrder: [DownloadID] = []
+    private var network: NetworkStatus?
     private var drawnLines = 0
     private var lastDraw = 0.0
     /// The live block was cleared for a log line and is drawn again after the burst.
@@ -103,8 +104,19 @@ final class RunReporter {
         case .removedMany(let ids):
             for id in ids { _ = stopTracking(id) }
         case .network(let status):
-            log("metered network: \(status.label)")
+            logChanges(from: network, to: status)
+            network = status
+        case .moved:
+            break
         }
+    }
+
+    /// What the user changed in the network status (the budget's count changes all the time
+    /// while metered and is not logged).
+    private func logChanges(from old: NetworkStatus?, to new: NetworkStatus) {
+        if old?.label != new.label { log("metered network: \(new.label)") }
+        if let old, old.speedLimitLabel != new.speedLimitLabel { log("speed limit: \(new.speedLimitLabel)") }
+        if let old, old.budget != new.budget { log("metered data budget: \(new.budget?.label ?? "none")") }
     }
 
     private func name(of id: DownloadID) -> String {

@@ -24,15 +24,16 @@ final class MeteredPolicyTests: XCTestCase {
     }
 
     func ids(_ list: [DownloadID]) -> [String] { list.map(\.rawValue) }
+    func ids(_ list: [HoldPolicy.Hold]) -> [String] { list.map(\.id.rawValue) }
 
     func testBecomingMeteredPausesWhatIsNotAllowed() {
-        let decision = MeteredPolicy.decide(all, metered: true)
+        let decision = HoldPolicy.decide(all, HoldConditions(metered: true))
         XCTAssertEqual(ids(decision.pause), ["down-n", "wait-n"])
         XCTAssertEqual(ids(decision.resume), ["metr-a"], "an allowance given while metered resumes it")
     }
 
     func testBecomingUnmeteredResumesOnlyPolicyPauses() {
-        let decision = MeteredPolicy.decide(all, metered: false)
+        let decision = HoldPolicy.decide(all, HoldConditions(metered: false))
         XCTAssertEqual(ids(decision.pause), [])
         XCTAssertEqual(ids(decision.resume), ["metr-n", "metr-a"], "a user's pause stays")
     }
@@ -42,12 +43,12 @@ final class MeteredPolicyTests: XCTestCase {
         d.queueOrder = 7
         XCTAssertTrue(d.pause(.metered))
         XCTAssertEqual(d.reason, "waiting for unmetered network")
-        XCTAssertTrue(d.resumeFromPolicy())
+        XCTAssertTrue(d.resumeFromPolicy(.metered))
         XCTAssertEqual(d.state, .waiting)
         XCTAssertEqual(d.queueOrder, 7)
-        XCTAssertFalse(d.resumeFromPolicy())
+        XCTAssertFalse(d.resumeFromPolicy(.metered))
         var user = download("u", .paused, cause: .user)
-        XCTAssertFalse(user.resumeFromPolicy())
+        XCTAssertFalse(user.resumeFromPolicy(.user))
     }
 
     func testModesAndVerdicts() {

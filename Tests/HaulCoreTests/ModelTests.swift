@@ -64,13 +64,14 @@ final class TransitionTests: XCTestCase {
         XCTAssertTrue(d.pause(.user))
         XCTAssertFalse(d.pause(.user))
         XCTAssertEqual(d.reason, "paused by user")
-        XCTAssertTrue(d.resume(queueOrder: 5))
-        XCTAssertFalse(d.resume(queueOrder: 6))
-        XCTAssertEqual(d.queueOrder, 5)
+        d.queueOrder = 5
+        XCTAssertTrue(d.resume())
+        XCTAssertFalse(d.resume())
+        XCTAssertEqual(d.queueOrder, 5, "a resumed download keeps its place in the list")
         XCTAssertTrue(d.cancel())
         XCTAssertFalse(d.cancel())
         XCTAssertEqual(d.state, .failed)
-        XCTAssertTrue(d.retry(queueOrder: 7))
+        XCTAssertTrue(d.retry())
         XCTAssertEqual(d.state, .waiting)
         d.state = .finished
         XCTAssertFalse(d.cancel())

@@ -136,7 +136,7 @@ final class CleartextConnectionHandlerTests: XCTestCase {
     func testAWholeBodyUnderASpeedCapAsksTheTaskToWait() async throws {
         let (channel, handler) = try await connection()
         let throttle = Throttle()
-        throttle.setRate(16 * 1024)
+        throttle.global.setRate(16 * 1024)
 
         let sink = try request("/capped.bin", on: channel, to: handler, throttle: throttle)
         try channel.writeInbound(

@@ -31,6 +31,7 @@ final class DownloadSchemaTests: XCTestCase {
         d.diskShortfall = 12_345
         d.connections = 4
         d.activeConnections = 3
+        d.speedLimit = 512 * 1024
         d.segments = [
             Segment(start: 0, end: 2_097_152, received: 1_048_576),
             Segment(start: 2_097_152, end: 4_194_304, received: 0),

@@ -39,17 +39,44 @@ public enum MeteredVerdict: String, Codable, Sendable {
     }
 }
 
-/// The mode, what the probe says, and the speed cap, as the header shows them.
+/// The mode, what the probe says, the metered cap and budget, and the global speed limit, as
+/// the header shows them.
 public struct NetworkStatus: Codable, Sendable, Equatable {
     public var mode: MeteredMode
     public var verdict: MeteredVerdict
     /// Bytes per second for allowed downloads while metered; nil for no cap.
     public var limit: Int64?
+    /// The most bytes to receive while metered per day or month; nil for none.
+    public var budget: DataBudget?
+    /// Bytes received while metered in the budget's current period.
+    public var budgetUsed: Int64
+    /// The global speed limit, when one is set.
+    public var speedLimit: SpeedLimit?
+    /// Whether ``speedLimit`` is in force now (inside its window, or it has none).
+    public var speedLimitActive: Bool
 
-    public init(mode: MeteredMode, verdict: MeteredVerdict = .unknown, limit: Int64? = nil) {
+    public init(
+        mode: MeteredMode, verdict: MeteredVerdict = .unknown, limit: Int64? = nil, budget: DataBudget? = nil,
+        budgetUsed: Int64 = 0, speedLimit: SpeedLimit? = nil, speedLimitActive: Bool = false
+    ) {
         self.mode = mode
         self.verdict = verdict
         self.limit = limit
+        self.budget = budget
+        self.budgetUsed = budgetUsed
+        self.speedLimit = speedLimit
+        self.speedLimitActive = speedLimitActive
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        mode = try c.decode(MeteredMode.self, forKey: .mode)
+        verdict = try c.decodeIfPresent(MeteredVerdict.self, forKey: .verdict) ?? .unknown
+        limit = try c.decodeIfPresent(Int64.self, forKey: .limit)
+        budget = try c.decodeIfPresent(DataBudget.self, forKey: .budget)
+        budgetUsed = try c.decodeIfPresent(Int64.self, forKey: .budgetUsed) ?? 0
+        speedLimit = try c.decodeIfPresent(SpeedLimit.self, forKey: .speedLimit)
+        speedLimitActive = try c.decodeIfPresent(Bool.self, forKey: .speedLimitActive) ?? false
     }
 
     /// Whether downloads are treated as on a metered network now. `auto` without an answer
@@ -59,6 +86,21 @@ public struct NetworkStatus: Codable, Sendable, Equatable {
         case .off: return false
         case .on: return true
         case .auto: return verdict == .metered
+        }
+    }
+
+    /// Whether this period's metered budget is used up.
+    public var budgetUsedUp: Bool { budget.map { budgetUsed >= $0.bytes } ?? false }
+
+    /// The global limit in bytes per second in force now, with the metered cap when metered;
+    /// nil for none. A schedule's 0 is not a rate: it holds downloads instead.
+    public var rateInForce: Int64? {
+        let global = speedLimitActive ? speedLimit.flatMap { $0.rate > 0 ? $0.rate : nil } : nil
+        let cap = isMetered ? limit : nil
+        switch (global, cap) {
+        case (let g?, let c?): return min(g, c)
+        case (let g?, nil): return g
+        case (nil, let c): return c
         }
     }
 
@@ -72,38 +114,15 @@ public struct NetworkStatus: Codable, Sendable, Equatable {
         if let limit, mode != .off { text += ", cap \(Formatting.rate(Double(limit)))" }
         return text
     }
-}
 
-/// Decides which downloads the metered-network policy pauses and resumes. Pure.
-///
-/// On a metered network only downloads with an allowance run; the rest are paused with the
-/// cause `.metered` ("waiting for unmetered network"). When the network is unmetered again, or a
-/// download gets an allowance, what the policy paused resumes by itself; a user's pause is
-/// never undone.
-public enum MeteredPolicy {
-    public struct Decision: Equatable, Sendable {
-        public var pause: [DownloadID] = []
-        public var resume: [DownloadID] = []
+    /// "2.0 MiB of 8.0 MiB today", or nil without a budget.
+    public var budgetLabel: String? {
+        budget.map { "\(Formatting.bytes(budgetUsed)) of \(Formatting.bytes($0.bytes)) \($0.period.current)" }
     }
 
-    public static func mayRun(_ download: Download, metered: Bool) -> Bool {
-        !metered || download.allowMetered
-    }
-
-    /// Takes an array, not any collection: unspecialised across modules, a generic loop would copy
-    /// every download; reading the fields in place copies nothing.
-    public static func decide(_ downloads: [Download], metered: Bool) -> Decision {
-        var decision = Decision()
-        for i in downloads.indices {
-            switch downloads[i].state {
-            case .waiting, .downloading:
-                if !mayRun(downloads[i], metered: metered) { decision.pause.append(downloads[i].id) }
-            case .paused where downloads[i].pauseCause == .metered:
-                if mayRun(downloads[i], metered: metered) { decision.resume.append(downloads[i].id) }
-            case .paused, .finished, .failed:
-                break
-            }
-        }
-        return decision
+    /// "2.0 MiB/s", "2.0 MiB/s during 08:00-23:00 (not now)", "none".
+    public var speedLimitLabel: String {
+        guard let speedLimit else { return "none" }
+        return speedLimit.label + (speedLimit.window != nil && !speedLimitActive ? " (not now)" : "")
     }
 }

@@ -44,13 +44,16 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var diskShortfall: Int64?
     /// Most connections to fetch it over; nil: the saved default.
     public var connections: Int?
+    /// Its own speed limit in bytes per second, on top of the global one; nil for none.
+    public var speedLimit: Int64?
     /// Connections fetching it right now (nil when none or not running).
     public var activeConnections: Int?
     /// For a download fetched over several connections: which byte ranges are on disk. Only
     /// ever what was synced to disk; nil for a download fetched over one connection, whose
     /// `.part` holds the file's first bytes.
     public var segments: [Segment]?
-    /// FIFO position among waiting downloads; set each time the download is queued.
+    /// The download's place in the list, which is the order waiting downloads start in: rises
+    /// along the list (the engine keeps it so when downloads are added or moved).
     public var queueOrder: UInt64
     public var addedAt: Date
     public var finishedAt: Date?
@@ -65,6 +68,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         allowMetered: Bool = false,
         paused: Bool = false,
         connections: Int? = nil,
+        speedLimit: Int64? = nil,
         queueOrder: UInt64,
         addedAt: Date = .nowToTheMicrosecond()
     ) {
@@ -81,6 +85,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         self.allowMetered = allowMetered
         self.retries = 0
         self.connections = connections
+        self.speedLimit = speedLimit
         self.queueOrder = queueOrder
         self.addedAt = addedAt
     }
@@ -138,14 +143,20 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
             case .user: return "paused by user"
             case .metered: return "waiting for unmetered network"
             case .diskFull: return ReasonText.failure(.diskFull(shortfall: diskShortfall))
+            case .budget, .schedule:
+                if let notice, notice.isHold { return ReasonText.notice(notice) }
+                return pauseCause == .budget ? "metered data budget used up" : "held by the speed limit's schedule"
             }
         case .failed: return failureReason.map(ReasonText.failure) ?? "failed"
         case .waiting, .downloading, .finished: return nil
         }
     }
 
-    /// Paused by a policy (a metered network, a full disk): it resumes by itself.
-    public var isHeld: Bool { state == .paused && (pauseCause == .metered || pauseCause == .diskFull) }
+    /// Paused by a policy (a network hold, a full disk): it resumes by itself.
+    public var isHeld: Bool {
+        guard state == .paused, let pauseCause else { return false }
+        return pauseCause.isNetworkHold || pauseCause == .diskFull
+    }
 
     /// The name to show: the final name, else the user's, else what the URL suggests, else the URL.
     public var displayName: String {

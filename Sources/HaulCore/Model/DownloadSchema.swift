@@ -41,6 +41,7 @@ extension Download {
         .init("notice", get: { $0.notice }, set: { $0.notice = $1 }),
         .init("diskShortfall", get: { $0.diskShortfall }, set: { $0.diskShortfall = $1 }),
         .init("connections", get: { $0.connections }, set: { $0.connections = $1 }),
+        .init("speedLimit", get: { $0.speedLimit }, set: { $0.speedLimit = $1 }),
         .init("activeConnections", get: { $0.activeConnections }, set: { $0.activeConnections = $1 }),
         .init("segments", get: { $0.segments }, set: { $0.segments = $1 }),
         .init("queueOrder", get: { $0.queueOrder }, set: { $0.queueOrder = $1 }),

@@ -23,4 +23,14 @@ public enum PauseCause: String, Codable, Sendable {
     case metered
     /// The disk filled up; it resumes by itself when there is room.
     case diskFull
+    /// The metered data budget is used up; it resumes at the next period, on an unmetered
+    /// network, or when the budget is raised.
+    case budget
+    /// The speed limit's schedule holds downloads now (a limit of 0); it resumes when the
+    /// window ends.
+    case schedule
+
+    /// Set and lifted by the network policies (``HoldPolicy``), which may also change one of
+    /// these causes into another.
+    public var isNetworkHold: Bool { self == .metered || self == .budget || self == .schedule }
 }

@@ -14,25 +14,28 @@ extension Download {
         case .paused where cause == .user && pauseCause != .user:
             pauseCause = .user
             return true
+        case .paused where cause.isNetworkHold && pauseCause?.isNetworkHold == true && pauseCause != cause:
+            pauseCause = cause
+            return true
         case .paused, .finished, .failed:
             return false
         }
     }
 
-    /// paused → waiting, at the back of the queue.
+    /// paused → waiting, in its place in the list (which is the queue's order).
     @discardableResult
-    public mutating func resume(queueOrder: UInt64) -> Bool {
+    public mutating func resume() -> Bool {
         guard state == .paused else { return false }
-        requeue(queueOrder)
+        requeue()
         return true
     }
 
     /// failed (or paused) → waiting, with the retry count cleared.
     @discardableResult
-    public mutating func retry(queueOrder: UInt64) -> Bool {
+    public mutating func retry() -> Bool {
         guard state == .failed || state == .paused else { return false }
         retries = 0
-        requeue(queueOrder)
+        requeue()
         return true
     }
 
@@ -47,11 +50,12 @@ extension Download {
         return true
     }
 
-    /// A pause for `cause` (metered network, full disk) ends: back to waiting in the same
+    /// A pause for `cause` (a network hold, a full disk) ends: back to waiting in the same
     /// queue position. A user's pause is never ended this way.
     @discardableResult
-    public mutating func resumeFromPolicy(_ cause: PauseCause = .metered) -> Bool {
+    public mutating func resumeFromPolicy(_ cause: PauseCause) -> Bool {
         guard state == .paused, pauseCause == cause, cause != .user else { return false }
+        if notice?.isHold == true { notice = nil }
         state = .waiting
         pauseCause = nil
         diskShortfall = nil
@@ -64,11 +68,11 @@ extension Download {
         failureReason = reason
     }
 
-    public mutating func requeue(_ order: UInt64) {
+    public mutating func requeue() {
         state = .waiting
         pauseCause = nil
         failureReason = nil
-        queueOrder = order
+        if notice?.isHold == true { notice = nil }
     }
 
     /// Whether a failed attempt's retry is still to come at `now` (its notice counts down).

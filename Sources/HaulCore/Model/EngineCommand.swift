@@ -16,11 +16,15 @@ public struct AddRequest: Codable, Sendable, Equatable {
     public var paused: Bool
     /// Most connections for the download; nil: the saved default.
     public var connections: Int?
+    /// Its own speed limit in bytes per second; nil for none.
+    public var speedLimit: Int64?
 
     public init(
         url: String, directory: String, fileName: String? = nil, headers: [RequestHeader] = [],
-        sha256: String? = nil, allowMetered: Bool = false, paused: Bool = false, connections: Int? = nil
+        sha256: String? = nil, allowMetered: Bool = false, paused: Bool = false, connections: Int? = nil,
+        speedLimit: Int64? = nil
     ) {
+        self.speedLimit = speedLimit
         self.connections = connections
         self.url = url
         self.directory = directory
@@ -52,4 +56,17 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     case setConnections(DownloadSelection?, Int)
     /// Gives (or takes) downloads the allowance to use a metered network.
     case allowMetered(DownloadSelection, Bool)
+    /// Sets (or, nil, lifts) the global speed limit.
+    case setSpeedLimit(SpeedLimit?)
+    /// Sets (or, nil, lifts) the speed limit of each download selected.
+    case setDownloadSpeedLimit(DownloadSelection, Int64?)
+    /// Sets (or, nil, lifts) the metered data budget.
+    case setMeteredBudget(DataBudget?)
+    /// Moves downloads in the list, which is the order waiting downloads start in.
+    case move(DownloadSelection, QueueMove)
+}
+
+/// Where ``EngineCommand/move(_:_:)`` puts a download in the list.
+public enum QueueMove: String, Codable, Sendable, CaseIterable {
+    case top, bottom, up, down
 }

@@ -38,15 +38,18 @@ public enum EngineEvent: Codable, Sendable, Equatable {
     case removedMany([DownloadID])
     /// Something worth showing: a retry coming, a start from the first byte.
     case notice(DownloadID, Notice)
-    /// The metered-network mode, the probe's verdict or the cap changed.
+    /// The metered-network mode, the probe's verdict, the cap, the budget's use or the
+    /// speed limit changed.
     case network(NetworkStatus)
+    /// A download moved to `position` in the list (the others keep their order).
+    case moved(DownloadID, to: Int)
 
     /// The download this event is about; nil for engine-wide events.
     public var downloadID: DownloadID? {
         switch self {
         case .added(let d), .updated(let d): return d.id
         case .progress(let p): return p.id
-        case .removed(let id), .notice(let id, _): return id
+        case .removed(let id), .notice(let id, _), .moved(let id, _): return id
         case .network, .removedMany: return nil
         }
     }

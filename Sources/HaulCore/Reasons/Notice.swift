@@ -11,8 +11,20 @@ public indirect enum Notice: Sendable, Equatable, Hashable {
     /// The server turned away a connection of a segmented download (ranges refused, 403, 429,
     /// 503…): it goes on with `connections` at most.
     case fewerConnections(Int, because: FailureReason)
+    /// Paused: the metered data budget is used (`used` of `budget` bytes in the period).
+    case budgetUsed(used: Int64, budget: Int64, period: BudgetPeriod)
+    /// Paused: the speed limit's schedule holds downloads until `minute` after midnight.
+    case heldUntil(minute: Int)
     /// What an older haul stored as plain text.
     case text(String)
+
+    /// A notice that explains a network hold; it goes when the hold does.
+    public var isHold: Bool {
+        switch self {
+        case .budgetUsed, .heldUntil: return true
+        case .retrying, .startedOver, .fewerConnections, .text: return false
+        }
+    }
 }
 
 /// Why a resume became a download from the first byte.

@@ -177,6 +177,17 @@ extension Notice: Codable {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: r.kind))
             }
             self = .fewerConnections(connections, because: because)
+        case "budgetUsed":
+            guard let used = r.received, let budget = r.expected, let period = r.text.flatMap(BudgetPeriod.init)
+            else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: r.kind))
+            }
+            self = .budgetUsed(used: used, budget: budget, period: period)
+        case "heldUntil":
+            guard let minute = r.seconds else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: r.kind))
+            }
+            self = .heldUntil(minute: minute)
         default: self = .text(r.text ?? r.kind)
         }
     }
@@ -197,6 +208,14 @@ extension Notice: Codable {
             r = ReasonRecord(kind: "fewerConnections")
             r.connections = connections
             r.because = because
+        case .budgetUsed(let used, let budget, let period):
+            r = ReasonRecord(kind: "budgetUsed")
+            r.received = used
+            r.expected = budget
+            r.text = period.rawValue
+        case .heldUntil(let minute):
+            r = ReasonRecord(kind: "heldUntil")
+            r.seconds = minute
         case .text(let text):
             r = ReasonRecord(kind: "text")
             r.text = text

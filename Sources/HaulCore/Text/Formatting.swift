@@ -50,6 +50,14 @@ public enum Formatting {
         return Int64(value * multiplier)
     }
 
+    /// Parses rates as curl writes them ("500K", "8M", "1.5M"; binary multiples), also with
+    /// "iB", "B" or "/s" after the letter ("2MiB/s").
+    public static func parseRate(_ text: String) -> Int64? {
+        var t = text.trimmingASCIIWhitespace()
+        for suffix in ["/s", "iB", "B"] where t.hasSuffix(suffix) && t.count > suffix.count { t.removeLast(suffix.count) }
+        return parseSize(t.trimmingASCIIWhitespace())
+    }
+
     private static func oneDecimal(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"

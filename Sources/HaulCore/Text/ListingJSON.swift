@@ -79,6 +79,7 @@ public enum ListingJSON {
         key(#""segments" : "#)
         if let segments = d.segments { append(segments, to: &out) } else { null() }
         string(#""sha256" : "#, d.sha256)
+        number(#""speedLimit" : "#, d.speedLimit)
         string(#""state" : "#, d.state.rawValue)
         number(#""totalBytes" : "#, d.totalBytes)
         string(#""url" : "#, Redaction.url(d.url))

@@ -1,6 +1,6 @@
 import HaulCore
 
-/// The engine's downloads in list order (the order they were added), found by id through a
+/// The engine's downloads in list order (rising order keys: the order waiting ones start in), found by id through a
 /// position index, with the indexes the hot paths need kept up to date on every write: which
 /// are waiting (for the scheduler), how many still have work, and which names are claimed.
 /// With thousands of downloads nothing scans the whole table per event.
@@ -46,6 +46,7 @@ struct DownloadTable {
                 unindex(stored[position])
                 index(new)
                 stored[position] = new
+                if !inOrder(at: position) { reposition(from: position) }
             } else {
                 index(new)
                 positions[id] = stored.count
@@ -127,6 +128,52 @@ struct DownloadTable {
 
     /// The ids in list order.
     var ids: [DownloadID] { stored.map(\.id) }
+
+    // MARK: Queue order
+
+    /// The order key of the first download when the state is read: keys below it are left for
+    /// downloads moved to the top.
+    static let firstQueueOrder: UInt64 = 1 << 32
+
+    /// Where `id` goes for `place`, and the downloads whose order keys change for it (the caller
+    /// writes them back through the subscript); nil when it stays where it is. Moving to the
+    /// bottom takes `bottomOrder`, a key after every other.
+    func move(_ id: DownloadID, _ place: QueueMove, bottomOrder: UInt64) -> (position: Int, changed: [Download])? {
+        guard let from = positions[id] else { return nil }
+        var d = self[id]!
+        switch place {
+        case .top:
+            guard from > 0, stored[0].queueOrder > 0 else { return nil }
+            d.queueOrder = stored[0].queueOrder - 1
+            return (0, [d])
+        case .bottom:
+            guard from < stored.count - 1 else { return nil }
+            d.queueOrder = bottomOrder
+            return (stored.count - 1, [d])
+        case .up, .down:
+            let to = place == .up ? from - 1 : from + 1
+            guard stored.indices.contains(to) else { return nil }
+            var other = self[stored[to].id]!
+            swap(&d.queueOrder, &other.queueOrder)
+            return (to, [d, other])
+        }
+    }
+
+    /// Whether the row at `position` sorts between its neighbours by order key.
+    private func inOrder(at position: Int) -> Bool {
+        let key = stored[position].queueOrder
+        if position > 0, stored[position - 1].queueOrder > key { return false }
+        if position + 1 < stored.count, stored[position + 1].queueOrder < key { return false }
+        return true
+    }
+
+    /// Moves the row at `position` to where its order key puts it, keeping ``positions`` right.
+    private mutating func reposition(from position: Int) {
+        let row = stored.remove(at: position)
+        let to = stored.firstIndex { $0.queueOrder > row.queueOrder } ?? stored.count
+        stored.insert(row, at: to)
+        for p in min(position, to)...max(position, to) { positions[stored[p].id] = p }
+    }
 
     private mutating func index(_ d: Download) {
         if d.state == .waiting { waiting.insert(d.id, order: d.queueOrder) }

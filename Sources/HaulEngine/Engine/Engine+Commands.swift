@@ -13,7 +13,7 @@ extension Engine {
     public func perform(_ command: EngineCommand) async throws(InputError) -> [DownloadID] {
         guard !isShutDown else { throw InputError("the engine has shut down; the command was not applied") }
         let ids = try await apply(command)
-        if running { await enforceMeteredPolicy() }
+        if running { await enforceHolds() }
         schedule()
         return ids
     }
@@ -30,11 +30,11 @@ extension Engine {
             return ids
         case .resume(let selection):
             let ids = resolve(selection)
-            for id in ids { requeue(id) { $0.resume(queueOrder: $1) } }
+            for id in ids { requeue(id) { $0.resume() } }
             return ids
         case .retry(let selection):
             let ids = resolve(selection)
-            for id in ids { requeue(id) { $0.retry(queueOrder: $1) } }
+            for id in ids { requeue(id) { $0.retry() } }
             return ids
         case .cancel(let selection):
             let ids = resolve(selection)
@@ -52,16 +52,16 @@ extension Engine {
         case .setMeteredMode(let mode):
             settings.meteredMode = mode
             if mode == .auto { await probeNow() }
-            publish(.network(networkStatus))
+            publishNetworkStatus()
             scheduleSave(delay: configuration.transitionSaveDelay)
             return []
         case .setMeteredLimit(let limit):
-            if let limit, limit < Throttle.minimumRate {
+            if let limit, limit < SpeedLimit.minimumRate {
                 throw InputError(
-                    "the metered speed cap must be at least \(Formatting.rate(Double(Throttle.minimumRate)))")
+                    "the metered speed cap must be at least \(Formatting.rate(Double(SpeedLimit.minimumRate)))")
             }
             settings.meteredLimit = limit
-            publish(.network(networkStatus))
+            publishNetworkStatus()
             scheduleSave(delay: configuration.transitionSaveDelay)
             return []
         case .setConnections(let selection, let count):
@@ -92,6 +92,33 @@ extension Engine {
                 changed(download)
             }
             return ids
+        case .setSpeedLimit(let limit):
+            try setSpeedLimit(limit)
+            return []
+        case .setDownloadSpeedLimit(let selection, let rate):
+            let ids = resolve(selection)
+            try setSpeedLimit(rate, of: ids)
+            return ids
+        case .setMeteredBudget(let budget):
+            setMeteredBudget(budget)
+            return []
+        case .move(let selection, let place):
+            let ids = resolve(selection)
+            move(ids, place)
+            return ids
+        }
+    }
+
+    /// Moves `ids` in the list; several keep their order among themselves.
+    private func move(_ ids: [DownloadID], _ place: QueueMove) {
+        let inListOrder = ids.sorted { (downloads[$0]?.queueOrder ?? 0) < (downloads[$1]?.queueOrder ?? 0) }
+        let inTurn = place == .top || place == .down ? inListOrder.reversed() : inListOrder
+        for id in inTurn {
+            guard let moved = downloads.move(id, place, bottomOrder: nextQueueOrder) else { continue }
+            if place == .bottom { nextQueueOrder += 1 }
+            for d in moved.changed { downloads[d.id] = d }
+            publish(.moved(id, to: moved.position))
+            scheduleSave(delay: configuration.transitionSaveDelay)
         }
     }
 
@@ -122,7 +149,7 @@ extension Engine {
                 id: id, url: request.url, directory: request.directory, requestedName: request.fileName,
                 headers: request.headers,
                 sha256: request.sha256, allowMetered: request.allowMetered, paused: request.paused,
-                connections: request.connections, queueOrder: takeQueueOrder()
+                connections: request.connections, speedLimit: request.speedLimit, queueOrder: takeQueueOrder()
             )
             downloads[id] = download
             publish(.added(download))
@@ -144,6 +171,9 @@ extension Engine {
         }
         if let connections = request.connections, !StateDocument.Settings.connectionRange.contains(connections) {
             throw InputError("--connections must be between 1 and 32")
+        }
+        if let rate = request.speedLimit, rate < SpeedLimit.minimumRate {
+            throw InputError("--limit must be at least \(Formatting.rate(Double(SpeedLimit.minimumRate)))")
         }
         if let hex = request.sha256 {
             let lower = hex.lowercased()
@@ -179,8 +209,8 @@ extension Engine {
         refreshFromDisk(id)
     }
 
-    private func requeue(_ id: DownloadID, _ change: (inout Download, UInt64) -> Bool) {
-        guard var download = downloads[id], change(&download, takeQueueOrder()) else { return }
+    private func requeue(_ id: DownloadID, _ change: (inout Download) -> Bool) {
+        guard var download = downloads[id], change(&download) else { return }
         downloads[id] = download
         changed(download)
     }

@@ -1,30 +1,11 @@
 import HaulCore
 import HaulStore
 
-/// The metered-network policy applied to live downloads: mode changes, probe verdicts and
-/// allowances act on transfers that are already running.
+/// The metered-network probe: NetworkManager's verdict while the mode is `auto`.
 extension Engine {
-    public var networkStatus: NetworkStatus {
-        NetworkStatus(mode: settings.meteredMode, verdict: meteredVerdict, limit: settings.meteredLimit)
-    }
-
-    /// Pauses what may not run on a metered network and resumes what the policy paused
-    /// and may run now. Also sets the speed cap.
-    func enforceMeteredPolicy() async {
-        let status = networkStatus
-        throttle.setRate(status.isMetered ? status.limit : nil)
-        let decision = MeteredPolicy.decide(downloads.stored, metered: status.isMetered)
-        for id in decision.resume {
-            guard var download = downloads[id], download.resumeFromPolicy() else { continue }
-            downloads[id] = download
-            changed(download)
-        }
-        for id in decision.pause { await pause(id, cause: .metered) }
-    }
-
     func networkChanged() async {
-        publish(.network(networkStatus))
-        await enforceMeteredPolicy()
+        publishNetworkStatus()
+        await enforceHolds()
         schedule()
     }
 

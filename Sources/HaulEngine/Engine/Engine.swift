@@ -43,7 +43,18 @@ public actor Engine {
     /// Connections open to each server, across downloads.
     let serverConnections = ServerConnections()
     var pool: HTTPClientPool?
-    let throttle = Throttle()
+    /// The global speed limit (with the metered cap) every transfer reads through.
+    let globalGate = RateGate()
+    /// Each running download's own limit.
+    var downloadGates: [DownloadID: RateGate] = [:]
+    /// Counts what is received while metered, against the data budget.
+    let meteredCounter = MeteredCounter()
+    /// The budget period ``meteredCounter`` counts for.
+    var usagePeriod = ""
+    let clock: WallClock
+    var bandwidthWatch: Task<Void, Never>?
+    /// The status last published, to publish only what changed.
+    var lastNetworkStatus: NetworkStatus?
     var meteredVerdict: MeteredVerdict = .unknown
     var probeTask: Task<Void, Never>?
     var diskWatch: Task<Void, Never>?
@@ -57,6 +68,7 @@ public actor Engine {
     /// Takes the state-file lock and loads the state. Transfers start only after ``start()``.
     public init(configuration: EngineConfiguration) throws {
         self.configuration = configuration
+        clock = WallClock(environment: configuration.environment)
         stateFile = StateFile(path: configuration.statePath)
         saver = StateSaver(file: stateFile)
         try stateFile.prepareDirectory()
@@ -73,12 +85,17 @@ public actor Engine {
         let storedAway = loaded.document.away
         _ = consume loaded
         StateJournal.apply(journaled, to: &restored)
-        var queueOrder: UInt64 = 0
         var reconciled = false
         for i in restored.indices {
             if Self.reconcileWithDisk(&restored[i]) { reconciled = true }
-            queueOrder = max(queueOrder, restored[i].queueOrder + 1)
+            // The list is the queue: the order keys rise along it, with room to move one to the top.
+            let order = DownloadTable.firstQueueOrder + UInt64(i)
+            if restored[i].queueOrder != order {
+                restored[i].queueOrder = order
+                reconciled = true
+            }
         }
+        let queueOrder = DownloadTable.firstQueueOrder + UInt64(restored.count)
         downloads = DownloadTable(restored)
         restored = []
         let savedNow = recoveryMessage != nil || !journaled.isEmpty
@@ -93,6 +110,9 @@ public actor Engine {
                 journal: journal.appendCount)
         }
         nextQueueOrder = queueOrder
+        let usage = Self.savedUsage(settings, clock: clock)
+        usagePeriod = usage.period
+        meteredCounter.set(counting: false, used: usage.used, budget: settings.meteredBudget?.bytes)
     }
 
     /// After a restart the `.part` on disk is the truth; a transfer that was running is queued
@@ -159,7 +179,11 @@ public actor Engine {
         if pool == nil { pool = HTTPClientPool(configuration: configuration) }
         if settings.meteredMode == .auto { await probeNow() }
         startProbing()
-        await enforceMeteredPolicy()
+        meteredCounter.set(
+            counting: networkStatus.isMetered, used: meteredCounter.used, budget: settings.meteredBudget?.bytes)
+        lastNetworkStatus = networkStatus
+        startBandwidthWatch()
+        await enforceHolds()
         if downloads.stored.contains(where: { $0.pauseCause == .diskFull }) { watchDiskSpace() }
         schedule()
     }
@@ -181,6 +205,11 @@ public actor Engine {
         running = false
         probeTask?.cancel()
         probeTask = nil
+        bandwidthWatch?.cancel()
+        bandwidthWatch = nil
+        if settings.meteredUsage != nil || meteredCounter.used > 0 {
+            settings.meteredUsage = BudgetUsage(bytes: meteredCounter.used, period: usagePeriod)
+        }
         diskWatch?.cancel()
         diskWatch = nil
         let stopping = transfers
@@ -245,9 +274,9 @@ public actor Engine {
             target: TransferTarget(
                 url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified),
             totalBytes: download.totalBytes, segments: download.segments, sourceURL: download.finalURL,
-            connections: limit
+            connections: limit, throttle: throttle(for: download)
         )
-        let runner = TransferRunner(engine: self, pool: pool, throttle: throttle, configuration: configuration)
+        let runner = TransferRunner(engine: self, pool: pool, throttle: job.throttle, configuration: configuration)
         let previous = stopping[id]
         transfers[id] = (
             generation,
@@ -265,6 +294,7 @@ public actor Engine {
         transfer.task.cancel()
         speed[id] = nil
         connectionLimits[id] = nil
+        downloadGates[id] = nil
         stopping[id] = transfer.task
         await transfer.task.value
         if stopping[id] == transfer.task { stopping[id] = nil }

@@ -360,8 +360,9 @@ actor SegmentedTransfer {
         guard !gainless, added == nil else { return }
         let total = rates.values.reduce(0) { $0 + $1.latestRate }
         let wanted = min(setup.limit.current, cap) - live.count
-        // Under a speed cap, a connection is added only once the cap is known not to be reached.
-        if let limit = setup.throttle.rate, total == 0 || total >= 0.8 * limit { return }
+        // Under a speed limit, a connection is added only once the limit is known not to be
+        // what holds the download back: while it makes readers wait, more connections cannot help.
+        if let limit = setup.throttle.rate, total == 0 || total >= 0.8 * limit || setup.throttle.isHolding { return }
         guard wanted > 0,
             setup.tuning.wantsMoreConnections(
                 remaining: setup.total - plan.received, rate: total, running: now - startedAt)

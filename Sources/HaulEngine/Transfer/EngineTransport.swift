@@ -10,6 +10,7 @@ import NIOPosix
 /// streams into the `.part` through a ``ResponseSink``.
 struct EngineTransport: HTTPTransport {
     let pool: HTTPClientPool
+    /// What the reads of this transfer draw from.
     let throttle: Throttle
     let configuration: EngineConfiguration
 

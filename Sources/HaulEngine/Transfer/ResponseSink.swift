@@ -212,9 +212,25 @@ final class ResponseSink: Sendable {
     }
 
     /// Writes, keeps or drops one part; the client reads no more until the returned future
-    /// succeeds (later while the plan is pending and enough was read ahead, or while a speed cap
-    /// holds it back).
+    /// succeeds (later while the plan is pending and enough was read ahead, or while a speed
+    /// limit holds it back).
+    ///
+    /// Under a speed limit a large part is taken in slices, each waited for: a single read can
+    /// hold a second's worth of a low limit, and taking it at once would make the rate uneven.
     func receiveBodyPart(_ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        guard let rate = throttle.rate else { return receiveWholePart(buffer) }
+        let slice = max(Self.smallestSlice, Int(rate * Self.sliceSeconds))
+        guard buffer.readableBytes > slice else { return receiveWholePart(buffer) }
+        let first = buffer.getSlice(at: buffer.readerIndex, length: slice)!
+        let rest = buffer.getSlice(at: buffer.readerIndex + slice, length: buffer.readableBytes - slice)!
+        return receiveWholePart(first).flatMap { self.receiveBodyPart(rest) }
+    }
+
+    /// A slice of a part under a speed limit: this many seconds at the limit.
+    static let sliceSeconds = 1.0 / 32
+    static let smallestSlice = 16 * 1024
+
+    private func receiveWholePart(_ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         enum Next {
             case read
             case wait(EventLoopFuture<Void>)

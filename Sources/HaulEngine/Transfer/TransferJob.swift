@@ -19,6 +19,8 @@ struct TransferJob: Sendable {
     var sourceURL: String?
     /// The most connections it may use (the engine may change it while it runs).
     let connections: ConnectionLimit
+    /// The speed limits and budget its reads draw from.
+    let throttle: Throttle
     /// Set once this run must stay on one connection (the file changed under several).
     var oneConnection = false
 }

@@ -14,6 +14,7 @@ struct TransferRunner: Sendable {
     let policy: TransferPolicy
     let configuration: EngineConfiguration
 
+    /// A runner for one transfer, whose reads draw from `throttle`.
     init(engine: Engine, pool: HTTPClientPool, throttle: Throttle, configuration: EngineConfiguration) {
         self.engine = engine
         transport = EngineTransport(pool: pool, throttle: throttle, configuration: configuration)
@@ -172,7 +173,7 @@ struct TransferRunner: Sendable {
         let setup = SegmentedTransfer.Setup(
             engine: engine, transport: transport, policy: policy, configuration: configuration, job: job, name: name,
             writer: part.writer(dropBehind: true), total: total, sourceURL: source, limit: job.connections,
-            servers: engine.serverConnections, throttle: transport.throttle, oneConnection: job.oneConnection)
+            servers: engine.serverConnections, throttle: job.throttle, oneConnection: job.oneConnection)
         let last = SavedMap()
         defer {
             if let map = last.map {

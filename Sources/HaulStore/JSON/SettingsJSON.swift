@@ -2,20 +2,32 @@ import HaulCore
 
 /// The settings object of the state file, read and written in the same pass as the downloads.
 /// The output is the bytes `StateCoding.encoder()` writes (keys sorted, no limit written when there
-/// is none), and anything but the plain forms is left to Foundation by throwing.
+/// is none), and anything but the plain forms (among them the objects of a speed limit or a data
+/// budget) is left to Foundation by throwing.
 enum SettingsJSON {
     static func write(_ settings: StateDocument.Settings, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"concurrency":"#.utf8)
         JSONBytes.appendDecimal(settings.concurrency, to: &out)
         out.append(contentsOf: #","connections":"#.utf8)
         JSONBytes.appendDecimal(settings.connections, to: &out)
+        object("meteredBudget", settings.meteredBudget, into: &out)
         if let limit = settings.meteredLimit {
             out.append(contentsOf: #","meteredLimit":"#.utf8)
             JSONBytes.appendDecimal(limit, to: &out)
         }
         out.append(contentsOf: #","meteredMode":""#.utf8)
         out.append(contentsOf: settings.meteredMode.rawValue.utf8)
-        out.append(contentsOf: #""}"#.utf8)
+        out.append(UInt8(ascii: "\""))
+        object("meteredUsage", settings.meteredUsage, into: &out)
+        object("speedLimit", settings.speedLimit, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// A setting that is an object, written by Foundation (as rare as it is small); nothing when nil.
+    private static func object<T: Encodable>(_ key: String, _ value: T?, into out: inout [UInt8]) {
+        guard let value, let bytes = try? StateCoding.encoder().encode(value) else { return }
+        out.append(contentsOf: ",\"\(key)\":".utf8)
+        out.append(contentsOf: bytes)
     }
 
     /// The settings in `raw`, when every field there is known and in its plain form (an

@@ -23,7 +23,9 @@ enum StateJSONReader {
         return try outcome.get()
     }
 
-    private static let settingsKeys: Set<String> = ["concurrency", "meteredMode", "meteredLimit"]
+    private static let settingsKeys: Set<String> = [
+        "concurrency", "connections", "meteredMode", "meteredLimit", "meteredBudget", "meteredUsage", "speedLimit",
+    ]
 
     private static func document(_ s: inout JSONScanner) throws(JSONScanner.Unsupported) -> Result {
         var document = StateDocument()

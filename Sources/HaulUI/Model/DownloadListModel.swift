@@ -7,7 +7,7 @@ public struct DownloadListModel: Sendable {
     /// dictionary of downloads: a 100,000-entry dictionary of 312-byte values takes 262,144
     /// buckets (~88 MB), the array ~31 MB.
     private var rows: [Download] = []
-    /// List order: the order downloads were added.
+    /// List order: the engine's, which is the order waiting downloads start in.
     public private(set) var order: [DownloadID] = []
     public private(set) var live: [DownloadID: ProgressSample] = [:]
     public private(set) var counts: [DownloadState: Int] = [:]
@@ -76,7 +76,23 @@ public struct DownloadListModel: Sendable {
         case .network(let status):
             network = status
             return false
+        case .moved(let id, let to):
+            return move(id, to: to)
         }
+    }
+
+    /// Moves `id` to `position` in every by-position list, as the engine moved it in its list.
+    private mutating func move(_ id: DownloadID, to position: Int) -> Bool {
+        guard let from = positions[id], order.indices.contains(position), from != position else { return false }
+        func moved<T>(_ array: inout [T]) { array.insert(array.remove(at: from), at: position) }
+        moved(&rows)
+        moved(&order)
+        moved(&sortInfos)
+        moved(&searchKeyList)
+        for p in min(from, position)...max(from, position) { positions[order[p]] = p }
+        structureVersion += 1
+        namesVersion += 1
+        return true
     }
 
     /// Drops `ids` from every by-position list in one pass; false when none was listed.

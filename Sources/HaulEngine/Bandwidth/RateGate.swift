@@ -1,0 +1,42 @@
+import HaulCore
+import Synchronization
+
+/// One speed limit that readers on any thread draw from: the global limit, or one download's.
+final class RateGate: Sendable {
+    private struct State {
+        var bucket: TokenBucket
+        /// When a reader last had to wait.
+        var lastHeld = -Double.infinity
+    }
+
+    /// How recently a reader must have waited for the gate to count as holding readers back.
+    static let holdingWithin = 0.5
+
+    private let state = Mutex(State(bucket: TokenBucket(now: Monotonic.seconds())))
+
+    /// Bytes per second from now on, or nil for no limit.
+    func setRate(_ rate: Int64?) {
+        let new = rate.map(Double.init)
+        state.withLock { s in
+            guard s.bucket.rate != new else { return }
+            s.bucket.setRate(new, now: Monotonic.seconds())
+            s.lastHeld = -Double.infinity
+        }
+    }
+
+    /// The limit in bytes per second, nil when there is none.
+    var rate: Double? { state.withLock { $0.bucket.rate } }
+
+    /// Whether the limit made a reader wait within the last ``holdingWithin`` seconds.
+    var isHolding: Bool { state.withLock { Monotonic.seconds() - $0.lastHeld < Self.holdingWithin } }
+
+    /// Takes `bytes` just read; returns the seconds to wait before reading more.
+    func consume(_ bytes: Int) -> Double {
+        state.withLock { s in
+            let now = Monotonic.seconds()
+            let wait = s.bucket.take(bytes, now: now)
+            if wait > 0 { s.lastHeld = now }
+            return wait
+        }
+    }
+}

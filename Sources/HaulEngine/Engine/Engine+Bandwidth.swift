@@ -1,0 +1,168 @@
+import Foundation
+import HaulCore
+import HaulStore
+
+/// Speed limits, the metered data budget and the holds they make: what applies now follows the
+/// wall clock (windows, budget periods), so a watch looks at it a few times a second.
+extension Engine {
+    /// How often the watch looks at the clock and the budget: a window's edge or a period's
+    /// end takes effect within this.
+    static let bandwidthWatchInterval = 0.25
+
+    public var networkStatus: NetworkStatus {
+        let now = clock.now()
+        return NetworkStatus(
+            mode: settings.meteredMode, verdict: meteredVerdict, limit: settings.meteredLimit,
+            budget: settings.meteredBudget, budgetUsed: meteredCounter.used, speedLimit: settings.speedLimit,
+            speedLimitActive: settings.speedLimit?.rate(atMinute: clock.minuteOfDay(now)) != nil)
+    }
+
+    /// The period the metered count belongs to now.
+    var budgetPeriod: BudgetPeriod { settings.meteredBudget?.period ?? .day }
+
+    /// The period the count is for now, and what the state file holds for it.
+    static func savedUsage(_ settings: StateDocument.Settings, clock: WallClock) -> (period: String, used: Int64) {
+        let key = (settings.meteredBudget?.period ?? .day).key(for: clock.now(), in: clock.calendar)
+        let usage = settings.meteredUsage
+        return (key, usage?.period == key ? usage?.bytes ?? 0 : 0)
+    }
+
+    /// Sets the gates and the counter from the status, pauses what a policy holds back now and
+    /// resumes what it no longer does.
+    func enforceHolds() async {
+        let status = networkStatus
+        globalGate.setRate(status.rateInForce)
+        meteredCounter.set(
+            counting: status.isMetered, used: meteredCounter.used, budget: settings.meteredBudget?.bytes)
+        let conditions = HoldConditions(
+            metered: status.isMetered, budgetUsedUp: status.isMetered && status.budgetUsedUp,
+            scheduleHolds: status.speedLimitActive && status.speedLimit?.rate == 0)
+        let decision = HoldPolicy.decide(downloads.stored, conditions)
+        for id in decision.resume {
+            guard var download = downloads[id], let cause = download.pauseCause,
+                download.resumeFromPolicy(cause)
+            else { continue }
+            downloads[id] = download
+            changed(download)
+        }
+        for hold in decision.pause { await self.hold(hold.id, cause: hold.cause, status: status) }
+    }
+
+    private func hold(_ id: DownloadID, cause: PauseCause, status: NetworkStatus) async {
+        guard var download = downloads[id], download.pause(cause) else { return }
+        switch cause {
+        case .budget:
+            if let budget = status.budget {
+                download.notice = .budgetUsed(
+                    used: max(status.budgetUsed, budget.bytes), budget: budget.bytes, period: budget.period)
+            }
+        case .schedule:
+            if let end = status.speedLimit?.window?.end { download.notice = .heldUntil(minute: end) }
+        case .user, .metered, .diskFull:
+            if download.notice?.isHold == true { download.notice = nil }
+        }
+        downloads[id] = download
+        await stopTransfer(id)
+        refreshFromDisk(id)
+    }
+
+    /// Watches the clock (windows, budget periods), the budget running out, and the count for
+    /// the header, while the engine runs.
+    func startBandwidthWatch() {
+        guard bandwidthWatch == nil else { return }
+        let spent = meteredCounter.spent
+        bandwidthWatch = Task { [weak self] in
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in spent { await self?.meteredBudgetSpent() }
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .milliseconds(Int64(Self.bandwidthWatchInterval * 1000)))
+                        guard !Task.isCancelled, let self else { return }
+                        await self.bandwidthTick()
+                    }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    private func meteredBudgetSpent() async {
+        guard running, networkStatus.isMetered else { return }
+        await networkChanged()
+    }
+
+    private func bandwidthTick() async {
+        guard running else { return }
+        let key = budgetPeriod.key(for: clock.now(), in: clock.calendar)
+        if key != usagePeriod {
+            usagePeriod = key
+            meteredCounter.set(counting: networkStatus.isMetered, used: 0, budget: settings.meteredBudget?.bytes)
+        }
+        settings.meteredUsage =
+            meteredCounter.used > 0 || settings.meteredUsage != nil
+            ? BudgetUsage(bytes: meteredCounter.used, period: key) : nil
+        let status = networkStatus
+        guard status != lastNetworkStatus else { return }
+        let holdsChanged =
+            status.speedLimitActive != lastNetworkStatus?.speedLimitActive
+            || status.budgetUsedUp != lastNetworkStatus?.budgetUsedUp
+        publishNetworkStatus()
+        if holdsChanged {
+            await enforceHolds()
+            schedule()
+        } else {
+            globalGate.setRate(status.rateInForce)
+        }
+    }
+
+    func publishNetworkStatus() {
+        let status = networkStatus
+        lastNetworkStatus = status
+        publish(.network(status))
+    }
+
+    // MARK: Commands
+
+    func setSpeedLimit(_ limit: SpeedLimit?) throws(InputError) {
+        if let limit, let problem = SpeedLimit.problem(with: limit.rate) { throw InputError(problem) }
+        settings.speedLimit = limit
+        publishNetworkStatus()
+        scheduleSave(delay: configuration.transitionSaveDelay)
+    }
+
+    func setSpeedLimit(_ rate: Int64?, of ids: [DownloadID]) throws(InputError) {
+        if let rate, rate < SpeedLimit.minimumRate {
+            throw InputError("a speed limit must be at least \(Formatting.rate(Double(SpeedLimit.minimumRate)))")
+        }
+        for id in ids {
+            guard var download = downloads[id], download.speedLimit != rate else { continue }
+            download.speedLimit = rate
+            downloads[id] = download
+            downloadGates[id]?.setRate(rate)
+            changed(download)
+        }
+    }
+
+    func setMeteredBudget(_ budget: DataBudget?) {
+        let periodChanged = budget?.period != settings.meteredBudget?.period
+        settings.meteredBudget = budget
+        if periodChanged {
+            // A count kept per day means nothing for a month: start the new period's count afresh.
+            usagePeriod = budgetPeriod.key(for: clock.now(), in: clock.calendar)
+            meteredCounter.set(counting: networkStatus.isMetered, used: 0, budget: budget?.bytes)
+        }
+        publishNetworkStatus()
+        scheduleSave(delay: configuration.transitionSaveDelay)
+    }
+
+    /// The gates one transfer of `download` reads through.
+    func throttle(for download: Download) -> Throttle {
+        let own = RateGate()
+        own.setRate(download.speedLimit)
+        downloadGates[download.id] = own
+        return Throttle(global: globalGate, own: own, metered: meteredCounter)
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import HaulCore
+
+struct LimitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "limit",
+        abstract: "Show or set the speed limit: for all downloads together, or for some (saved).",
+        discussion:
+            "Rates as curl writes them: 500K, 8M, 1.5M (binary units, per second); 'none' lifts the limit. All "
+            + "connections of all downloads draw from the global limit; a download's own limit holds on top of it. "
+            + "--during 08:00-23:00 makes the global limit apply only then (local time); a limit of 0 holds every "
+            + "download during its window. While metered, the lower of this and 'haul metered --limit' applies."
+    )
+
+    @Argument(help: ArgumentHelp("A rate such as 2M, 0 or none; omit to show the limits.", valueName: "rate"))
+    var rate: String?
+
+    @Argument(help: ArgumentHelp("Downloads to set it for (ids or unique prefixes).", valueName: "id"))
+    var ids: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Apply the global limit only in this daily window, e.g. 09:00-17:00.", valueName: "window"))
+    var during: String?
+
+    @OptionGroup var stateOptions: StateOptions
+
+    /// What the rate argument says: a rate, or nil to lift the limit.
+    private func parsedRate() throws -> Int64?? {
+        guard let rate else { return .none }
+        if rate.lowercased() == "none" { return .some(nil) }
+        guard let bytes = Formatting.parseRate(rate) else {
+            throw InputError("'\(TerminalText.sanitize(rate))' is not a speed; try 500K, 8M or none").reported()
+        }
+        return .some(bytes)
+    }
+
+    func validate() throws {
+        if during != nil && !ids.isEmpty { throw ValidationError("--during applies to the global limit only") }
+        if during != nil && rate == nil { throw ValidationError("give a rate with --during, e.g. 'limit 2M --during 08:00-23:00'") }
+    }
+
+    func run() async throws {
+        let rate = try parsedRate()
+        var window: DailyWindow?
+        if let during {
+            guard let parsed = DailyWindow(during) else {
+                throw InputError("--during takes a daily window such as 08:00-23:00").reported()
+            }
+            window = parsed
+        }
+        let engine = try await EngineAccess.open(stateOptions).session
+        var lines: [String] = []
+        do {
+            if let rate {
+                if ids.isEmpty {
+                    try await engine.perform(.setSpeedLimit(rate.map { SpeedLimit(rate: $0, window: window) }))
+                } else {
+                    if rate == 0 { throw InputError("a download's own limit cannot be 0; pause it instead") }
+                    let known = try await engine.snapshot().downloads.map(\.id)
+                    let selection = DownloadSelection.ids(try DownloadSelector.resolve(ids, among: known))
+                    try await engine.perform(.setDownloadSpeedLimit(selection, rate))
+                }
+                try await engine.save()
+            }
+            let snapshot = try await engine.snapshot()
+            if ids.isEmpty {
+                lines.append("speed limit: \(snapshot.network.speedLimitLabel)")
+                if snapshot.network.isMetered, let cap = snapshot.network.limit {
+                    lines.append("metered cap: \(Formatting.rate(Double(cap))) (the network is metered)")
+                }
+            }
+            let wanted = ids.isEmpty ? nil : Set(try DownloadSelector.resolve(ids, among: snapshot.downloads.map(\.id)))
+            for d in snapshot.downloads where wanted?.contains(d.id) ?? (d.speedLimit != nil) {
+                let own = d.speedLimit.map { Formatting.rate(Double($0)) } ?? "no limit of its own"
+                lines.append("\(d.id)  \(own)  \(TerminalText.sanitize(d.displayName))")
+            }
+        } catch {
+            throw Console.failure(error)
+        }
+        Console.out(lines.joined(separator: "\n"))
+    }
+}
