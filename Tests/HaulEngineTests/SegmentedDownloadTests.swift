@@ -16,7 +16,7 @@ final class SegmentedDownloadTests: EngineTestCase {
     override func setUp() async throws {
         try await super.setUp()
         let path = dir.path + "/expected.bin"
-        FileManager.default.createFile(atPath: path, contents: Data(body))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(body))
         expected = path
     }
 
@@ -239,7 +239,7 @@ enum SHA256Hex {
     static func of(_ bytes: [UInt8]) -> String {
         let dir = TestDirectory("haul-sha")
         let path = dir.path + "/bytes"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return (try? FileChecksum.sha256(path: path)) ?? ""
     }
 }

@@ -1,8 +1,8 @@
 import Synchronization
 
-/// Counts the bytes every transfer reads while the network is metered, and holds the readers
-/// back once the data budget is used up, before the engine has paused their downloads: the
-/// budget is kept to within a read per connection, whatever the speed.
+/// Counts the bytes every transfer writes while the network is metered, and lets no byte past
+/// the data budget be written: the rest of a read is held back until the engine has paused the
+/// download, so the budget is kept to the byte whatever the speed.
 final class MeteredCounter: Sendable {
     private struct State {
         var counting = false
@@ -11,7 +11,8 @@ final class MeteredCounter: Sendable {
         var told = false
     }
 
-    /// How long a reader waits when the budget is used up; the engine pauses it long before.
+    /// How long a reader waits before it asks again once the budget is used up; the engine
+    /// pauses its download long before.
     static let spentWait = 0.5
 
     private let state = Mutex(State())
@@ -21,7 +22,7 @@ final class MeteredCounter: Sendable {
 
     init() { (spent, spentContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1)) }
 
-    /// Counts while `counting` (metered), against `budget` bytes (nil: none), starting from `used`.
+    /// Counts while `counting` (metered), against `budget` bytes (nil: none), from `used`.
     func set(counting: Bool, used: Int64, budget: Int64?) {
         state.withLock { s in
             s.counting = counting
@@ -33,16 +34,27 @@ final class MeteredCounter: Sendable {
 
     var used: Int64 { state.withLock { $0.used } }
 
-    /// Counts `bytes` just read; returns the seconds to wait (non-zero once the budget is used).
-    func consume(_ bytes: Int) -> Double {
-        let (wait, tell) = state.withLock { s -> (Double, Bool) in
-            guard s.counting else { return (0, false) }
-            s.used += Int64(bytes)
-            guard let budget = s.budget, s.used >= budget else { return (0, false) }
+    /// Takes up to `bytes` just read from the budget; returns how many it may write. Fewer once
+    /// the budget is used: the rest is not written, and the engine pauses the download.
+    func take(_ bytes: Int) -> Int {
+        let (taken, tell) = state.withLock { s -> (Int, Bool) in
+            guard s.counting else { return (bytes, false) }
+            guard let budget = s.budget else {
+                s.used += Int64(bytes)
+                return (bytes, false)
+            }
+            let taken = Int(max(0, min(Int64(bytes), budget - s.used)))
+            s.used += Int64(taken)
+            guard taken < bytes else { return (taken, false) }
             defer { s.told = true }
-            return (Self.spentWait, !s.told)
+            return (taken, !s.told)
         }
         if tell { spentContinuation.yield() }
-        return wait
+        return taken
+    }
+
+    /// Counts `bytes` that were written already (read ahead before the transfer decided).
+    func count(_ bytes: Int) {
+        state.withLock { s in if s.counting { s.used += Int64(bytes) } }
     }
 }

@@ -7,6 +7,8 @@ final class RateGate: Sendable {
         var bucket: TokenBucket
         /// When a reader last had to wait.
         var lastHeld = -Double.infinity
+        /// The downloads drawing from this gate.
+        var sharers = 1
     }
 
     /// How recently a reader must have waited for the gate to count as holding readers back.
@@ -23,6 +25,12 @@ final class RateGate: Sendable {
             s.lastHeld = -Double.infinity
         }
     }
+
+    /// Sets how many downloads draw from this gate (for ``equalShare``).
+    func setSharers(_ count: Int) { state.withLock { $0.sharers = max(1, count) } }
+
+    /// The limit divided equally among the downloads drawing from it; nil without a limit.
+    var equalShare: Double? { state.withLock { s in s.bucket.rate.map { $0 / Double(s.sharers) } } }
 
     /// The limit in bytes per second, nil when there is none.
     var rate: Double? { state.withLock { $0.bucket.rate } }

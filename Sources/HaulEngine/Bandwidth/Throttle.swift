@@ -14,10 +14,23 @@ struct Throttle: Sendable {
     }
 
     /// Takes `bytes` just read; returns the seconds to wait before reading more.
+    ///
+    /// The global limit is shared out per connection, so a download on few connections would
+    /// get less than its own limit next to downloads on many. A download whose own limit is
+    /// within an equal share of the global one therefore waits only for its own: it gets its
+    /// limit, and its bytes still count against the global one, which the others share.
     func consume(_ bytes: Int) -> Double {
-        var wait = global.consume(bytes)
-        if let own { wait = max(wait, own.consume(bytes)) }
-        return max(wait, metered.consume(bytes))
+        let globalWait = global.consume(bytes)
+        var wait = globalWait
+        if let own {
+            let ownWait = own.consume(bytes)
+            if let ownRate = own.rate, let share = global.equalShare, ownRate <= share {
+                wait = ownWait
+            } else {
+                wait = max(wait, ownWait)
+            }
+        }
+        return wait
     }
 
     /// Whether a limit is what holds the reads back now.

@@ -33,7 +33,9 @@ public actor Engine {
     var saved: SavedMark?
 
     /// Running transfer tasks and the generation each was started with.
-    var transfers: [DownloadID: (generation: UInt64, task: Task<Void, Never>)] = [:]
+    var transfers: [DownloadID: (generation: UInt64, task: Task<Void, Never>)] = [:] {
+        didSet { if transfers.count != oldValue.count { globalGate.setSharers(transfers.count) } }
+    }
     /// Transfers told to stop that may still be finishing a write; a restart waits for them.
     var stopping: [DownloadID: Task<Void, Never>] = [:]
     var nextGeneration: UInt64 = 1

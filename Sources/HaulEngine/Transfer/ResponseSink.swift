@@ -133,8 +133,9 @@ final class ResponseSink: Sendable {
         guard written > 0 else {
             return complete ? .finished(size: position, capWait: 0) : .streaming(position: position)
         }
-        // The cap counts these bytes now; while the body goes on arriving the loop's next write
+        // The limits count these bytes now; while the body goes on arriving the loop's next write
         // waits for them.
+        throttle.metered.count(written)
         let wait = throttle.consume(written)
         return complete ? .finished(size: position, capWait: wait) : .streaming(position: position)
     }
@@ -218,12 +219,29 @@ final class ResponseSink: Sendable {
     /// Under a speed limit a large part is taken in slices, each waited for: a single read can
     /// hold a second's worth of a low limit, and taking it at once would make the rate uneven.
     func receiveBodyPart(_ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let allowed = throttle.metered.take(buffer.readableBytes)
+        guard allowed < buffer.readableBytes else { return receivePaced(buffer) }
+        // The metered budget ends inside this part: what it allows is written, the rest waits
+        // (until the engine pauses the download, or the budget is raised).
+        let rest = buffer.getSlice(at: buffer.readerIndex + allowed, length: buffer.readableBytes - allowed)!
+        guard allowed > 0 else { return holdBack(rest) }
+        return receivePaced(buffer.getSlice(at: buffer.readerIndex, length: allowed)!).flatMap { self.holdBack(rest) }
+    }
+
+    /// Offers `rest` to the budget again after a wait.
+    private func holdBack(_ rest: ByteBuffer) -> EventLoopFuture<Void> {
+        loop.scheduleTask(in: .milliseconds(Int64(MeteredCounter.spentWait * 1000))) {}.futureResult
+            .flatMap { self.receiveBodyPart(rest) }
+    }
+
+    /// Writes a part under the speed limits, in slices when it is large.
+    private func receivePaced(_ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         guard let rate = throttle.rate else { return receiveWholePart(buffer) }
         let slice = max(Self.smallestSlice, Int(rate * Self.sliceSeconds))
         guard buffer.readableBytes > slice else { return receiveWholePart(buffer) }
         let first = buffer.getSlice(at: buffer.readerIndex, length: slice)!
         let rest = buffer.getSlice(at: buffer.readerIndex + slice, length: buffer.readableBytes - slice)!
-        return receiveWholePart(first).flatMap { self.receiveBodyPart(rest) }
+        return receiveWholePart(first).flatMap { self.receivePaced(rest) }
     }
 
     /// A slice of a part under a speed limit: this many seconds at the limit.
