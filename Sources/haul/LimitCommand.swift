@@ -37,7 +37,9 @@ struct LimitCommand: AsyncParsableCommand {
 
     func validate() throws {
         if during != nil && !ids.isEmpty { throw ValidationError("--during applies to the global limit only") }
-        if during != nil && rate == nil { throw ValidationError("give a rate with --during, e.g. 'limit 2M --during 08:00-23:00'") }
+        if during != nil && rate == nil {
+            throw ValidationError("give a rate with --during, e.g. 'limit 2M --during 08:00-23:00'")
+        }
     }
 
     func run() async throws {

@@ -26,7 +26,8 @@ struct MeteredCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Data budget while metered, e.g. 500M/day or 10G/month; 'none' lifts it.", valueName: "size"))
+        help: ArgumentHelp("Data budget while metered, e.g. 500M/day or 10G/month; 'none' lifts it.", valueName: "size")
+    )
     var budget: String?
 
     @Flag(name: .long, help: "Print the status as JSON for scripts.")
@@ -84,7 +85,8 @@ enum MeteredStatusJSON {
     static func text(_ status: NetworkStatus) -> String {
         func number(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
         let period = status.budget.map { "\"\($0.period.rawValue)\"" } ?? "null"
-        return "{\"mode\": \"\(status.mode.rawValue)\", \"metered\": \(status.isMetered), \"cap\": \(number(status.limit)), "
+        return
+            "{\"mode\": \"\(status.mode.rawValue)\", \"metered\": \(status.isMetered), \"cap\": \(number(status.limit)), "
             + "\"budget\": \(number(status.budget?.bytes)), \"budgetPeriod\": \(period), "
             + "\"budgetUsed\": \(status.budgetUsed)}"
     }

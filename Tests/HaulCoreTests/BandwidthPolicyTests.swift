@@ -117,7 +117,8 @@ final class BandwidthPolicyTests: XCTestCase {
 
     func download(_ id: String, _ state: DownloadState, cause: PauseCause? = nil, allowed: Bool = false) -> Download {
         var d = Download(
-            id: DownloadID(rawValue: id), url: "http://h/\(id)", directory: "/tmp", allowMetered: allowed, queueOrder: 0)
+            id: DownloadID(rawValue: id), url: "http://h/\(id)", directory: "/tmp", allowMetered: allowed, queueOrder: 0
+        )
         d.state = state
         d.pauseCause = cause
         return d
@@ -126,10 +127,16 @@ final class BandwidthPolicyTests: XCTestCase {
     func testABudgetUsedUpHoldsTheAllowedDownloadsAndLiftsWhenItIsNot() {
         let all = [
             download("run-a", .downloading, allowed: true), download("run-n", .downloading),
-            download("bud-a", .paused, cause: .budget, allowed: true), download("usr-a", .paused, cause: .user, allowed: true),
+            download("bud-a", .paused, cause: .budget, allowed: true),
+            download("usr-a", .paused, cause: .user, allowed: true),
         ]
         let used = HoldPolicy.decide(all, HoldConditions(metered: true, budgetUsedUp: true))
-        XCTAssertEqual(used.pause, [.init(id: DownloadID(rawValue: "run-a"), cause: .budget), .init(id: DownloadID(rawValue: "run-n"), cause: .metered)])
+        XCTAssertEqual(
+            used.pause,
+            [
+                .init(id: DownloadID(rawValue: "run-a"), cause: .budget),
+                .init(id: DownloadID(rawValue: "run-n"), cause: .metered),
+            ])
         XCTAssertEqual(used.resume, [])
         let fresh = HoldPolicy.decide(all, HoldConditions(metered: true))
         XCTAssertEqual(fresh.resume.map(\.rawValue), ["bud-a"], "a new period or a higher budget resumes it")

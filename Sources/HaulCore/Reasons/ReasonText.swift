@@ -64,7 +64,8 @@ public enum ReasonText {
             let using = count == 1 ? "one connection" : "\(count) connections"
             return "the server turned away another connection (\(failure(why))); going on with \(using)"
         case .budgetUsed(let used, let budget, let period):
-            return "metered data budget used: \(Formatting.bytes(used)) of \(Formatting.bytes(budget)) \(period.current)"
+            return
+                "metered data budget used: \(Formatting.bytes(used)) of \(Formatting.bytes(budget)) \(period.current)"
         case .heldUntil(let minute): return "held by the speed limit's schedule until \(DailyWindow.clock(minute))"
         case .text(let text): return TerminalText.sanitize(text)
         }

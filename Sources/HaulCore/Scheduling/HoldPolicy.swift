@@ -52,7 +52,9 @@ public enum HoldPolicy {
                 }
             case .paused where downloads[i].pauseCause?.isNetworkHold == true:
                 if let cause = cause(for: downloads[i], conditions) {
-                    if cause != downloads[i].pauseCause { decision.pause.append(Hold(id: downloads[i].id, cause: cause)) }
+                    if cause != downloads[i].pauseCause {
+                        decision.pause.append(Hold(id: downloads[i].id, cause: cause))
+                    }
                 } else {
                     decision.resume.append(downloads[i].id)
                 }

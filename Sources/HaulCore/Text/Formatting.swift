@@ -54,7 +54,9 @@ public enum Formatting {
     /// "iB", "B" or "/s" after the letter ("2MiB/s").
     public static func parseRate(_ text: String) -> Int64? {
         var t = text.trimmingASCIIWhitespace()
-        for suffix in ["/s", "iB", "B"] where t.hasSuffix(suffix) && t.count > suffix.count { t.removeLast(suffix.count) }
+        for suffix in ["/s", "iB", "B"] where t.hasSuffix(suffix) && t.count > suffix.count {
+            t.removeLast(suffix.count)
+        }
         return parseSize(t.trimmingASCIIWhitespace())
     }
 
