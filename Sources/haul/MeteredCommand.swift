@@ -81,13 +81,33 @@ struct MeteredCommand: AsyncParsableCommand {
 extension MeteredMode: ExpressibleByArgument {}
 
 /// What `haul metered --json` prints.
-enum MeteredStatusJSON {
+struct MeteredStatusJSON: Encodable {
+    var mode: MeteredMode
+    var metered: Bool
+    /// The metered speed cap in bytes per second.
+    var cap: Int64?
+    var budget: Int64?
+    var budgetPeriod: BudgetPeriod?
+    var budgetUsed: Int64
+
     static func text(_ status: NetworkStatus) -> String {
-        func number(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
-        let period = status.budget.map { "\"\($0.period.rawValue)\"" } ?? "null"
-        return
-            "{\"mode\": \"\(status.mode.rawValue)\", \"metered\": \(status.isMetered), \"cap\": \(number(status.limit)), "
-            + "\"budget\": \(number(status.budget?.bytes)), \"budgetPeriod\": \(period), "
-            + "\"budgetUsed\": \(status.budgetUsed)}"
+        let value = MeteredStatusJSON(
+            mode: status.mode, metered: status.isMetered, cap: status.limit, budget: status.budget?.bytes,
+            budgetPeriod: status.budget?.period, budgetUsed: status.budgetUsed)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(mode, forKey: .mode)
+        try c.encode(metered, forKey: .metered)
+        try c.encode(cap, forKey: .cap)
+        try c.encode(budget, forKey: .budget)
+        try c.encode(budgetPeriod, forKey: .budgetPeriod)
+        try c.encode(budgetUsed, forKey: .budgetUsed)
+    }
+
+    private enum CodingKeys: String, CodingKey { case mode, metered, cap, budget, budgetPeriod, budgetUsed }
 }
