@@ -76,7 +76,7 @@ final class KeyHandlingTests: XCTestCase {
 
     func testSortCyclesAndNavigationClamps() {
         let c = controller([.finished, .downloading, .failed])
-        for expected in [SortOrder.name, .progress, .speed, .state, .added] {
+        for expected in [SortOrder.name, .progress, .speed, .state, .queue] {
             _ = c.handle(.character("s"))
             XCTAssertEqual(c.sort, expected)
         }
@@ -275,7 +275,7 @@ final class ListOrderingTests: XCTestCase {
             }
             let rank: [DownloadState: Int] = [.downloading: 0, .waiting: 1, .paused: 2, .failed: 3, .finished: 4]
             let ranks = ListOrdering.nameRanks(model.searchKeyList)
-            XCTAssertEqual(ListOrdering.visibleIDs(model, filter: filter, sort: .added), base, "round \(round)")
+            XCTAssertEqual(ListOrdering.visibleIDs(model, filter: filter, sort: .queue), base, "round \(round)")
             XCTAssertEqual(
                 ListOrdering.sorted(base, by: .name, in: model), reference { model.searchKey(for: $0)! },
                 "round \(round)")

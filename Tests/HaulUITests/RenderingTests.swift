@@ -54,10 +54,50 @@ final class RenderingTests: XCTestCase {
         for (i, line) in expected.enumerated() {
             XCTAssertEqual(c.grid.text(row: i), line, "row \(i)")
         }
-        XCTAssertEqual(c.grid.text(row: 10), DisplayWidth.fit("sort: added · 4 of 4 shown", width: 80))
-        XCTAssertTrue(c.grid.text(row: 11).hasPrefix("a Add  p Pause  c Cancel  d Remove  r Retry"))
+        XCTAssertEqual(c.grid.text(row: 10), DisplayWidth.fit("sort: queue · 4 of 4 shown", width: 80))
+        XCTAssertTrue(c.grid.text(row: 11).hasPrefix("a Add  p Pause  c Cancel  d Remove  b Limit  l Its limit"))
         XCTAssertTrue(c.grid.text(row: 11).hasSuffix("? Help  q Quit  "))
         XCTAssertTrue(render(width: 40, height: 10).grid.text(row: 9).contains("q Quit"))
+    }
+
+    /// The header's speed limit and budget, a row's own limit, and the line that warns of a
+    /// budget nearly used, in Unicode and in ASCII.
+    func testGoldenFrameWithSpeedLimitsAndAMeteredBudget() {
+        for unicode in [true, false] {
+            var downloads = sample()
+            downloads[0].speedLimit = 1 << 20
+            let c = TUIController(
+                downloads: downloads, width: 80, height: 12, defaultDirectory: "/dl", home: "/root", unicode: unicode)
+            c.apply(
+                .network(
+                    NetworkStatus(
+                        mode: .on, budget: DataBudget(bytes: 8 << 20, period: .day), budgetUsed: 15 << 19,
+                        speedLimit: SpeedLimit(rate: 2 << 20, window: DailyWindow("08:00-23:00")),
+                        speedLimitActive: true)))
+            XCTAssertEqual(c.frame(now: 0), .full)
+            XCTAssertEqual(
+                c.grid.text(row: 0),
+                " haul  \(unicode ? "↓" : "v") 0 B/s  1 active   "
+                    + "limit 2.0 MiB/s · metered: on, 7.5 MiB/8.0 MiB today ")
+            let marker = unicode ? "▶" : ">"
+            XCTAssertTrue(c.grid.text(row: 2).hasPrefix(marker + " debian-12.iso  "), c.grid.text(row: 2))
+            XCTAssertTrue(
+                c.grid.text(row: 2).contains(unicode ? " ≤1.0 MiB/s ██████" : " <=1.0 MiB/s ######"),
+                c.grid.text(row: 2))
+            XCTAssertEqual(
+                c.grid.text(row: 10),
+                DisplayWidth.fit("metered data budget nearly used: 7.5 MiB of 8.0 MiB today", width: 80))
+            c.apply(
+                .network(
+                    NetworkStatus(
+                        mode: .on, budget: DataBudget(bytes: 8 << 20, period: .day), budgetUsed: 8 << 20,
+                        speedLimit: SpeedLimit(rate: 0, window: DailyWindow("09:00-17:00")), speedLimitActive: false)))
+            _ = c.frame(now: 1)
+            XCTAssertTrue(
+                c.grid.text(row: 0).hasSuffix(" no limit until 09:00 · metered: on, 8.0 MiB/8.0 MiB today "),
+                c.grid.text(row: 0))
+            XCTAssertTrue(c.grid.text(row: 10).hasPrefix("metered data budget used: 8.0 MiB of 8.0 MiB today;"))
+        }
     }
 
     func testEveryLineFitsTheWidthAtAnySize() {

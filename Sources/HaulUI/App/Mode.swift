@@ -7,6 +7,10 @@ public enum Mode: Equatable, Sendable {
     case filter(LineEditor)
     /// Typing the metered speed cap on the status line.
     case meteredLimit(LineEditor)
+    /// Typing the global speed limit (and a daily window) on the status line.
+    case speedLimit(LineEditor)
+    /// Typing one download's own speed limit on the status line.
+    case downloadLimit(DownloadID, LineEditor)
     case add(AddForm)
     /// A yes/no question on the status line.
     case confirm(Confirmation)
@@ -18,7 +22,7 @@ public enum Mode: Equatable, Sendable {
     var isOverlay: Bool {
         switch self {
         case .add, .details, .help, .away: return true
-        case .list, .filter, .meteredLimit, .confirm: return false
+        case .list, .filter, .meteredLimit, .speedLimit, .downloadLimit, .confirm: return false
         }
     }
 }

@@ -25,7 +25,7 @@ extension TUIController {
             redrawCountdowns()
         }
         if router.takeHeaderDirty() {
-            HeaderView.draw(model, metered: network.label, into: &grid, row: layout.headerRow, glyphs: glyphs)
+            HeaderView.draw(model, network: network, into: &grid, row: layout.headerRow, glyphs: glyphs)
             rows.append(layout.headerRow)
         }
         for slot in router.takeDirtySlots() {
@@ -92,15 +92,19 @@ extension TUIController {
                     + "   Enter keeps · Esc clears",
                 row: row, column: x, style: .plain)
         case .meteredLimit(let editor):
-            let x = grid.write("metered speed cap (e.g. 500K; empty = none): ", row: row, column: 0, style: .bold)
-            grid.write(
-                TerminalText.sanitize(editor.string) + (glyphs == .unicode ? "▏" : "_"), row: row, column: x,
-                style: .plain)
+            prompt("metered speed cap (e.g. 500K; empty = none): ", editor, row: row)
+        case .speedLimit(let editor):
+            prompt("speed limit for all (e.g. 2M, 2M 08:00-23:00, 0 09:00-17:00; empty = none): ", editor, row: row)
+        case .downloadLimit(let id, let editor):
+            let name = model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue
+            prompt("speed limit for \(DisplayWidth.fit(name, width: 30)) (e.g. 500K; empty = none): ", editor, row: row)
         case .confirm(let question):
             grid.write(questionText(question), row: row, column: 0, style: Style(color: .yellow, bold: true))
         default:
             if let status {
                 grid.write(status.text, row: row, column: 0, style: status.isError ? .error : .plain)
+            } else if let warning = budgetWarning {
+                grid.write(warning, row: row, column: 0, style: Style(color: .yellow, bold: true))
             } else {
                 var info = "sort: \(sort.rawValue)"
                 if !filterText.isEmpty { info += " · filter: \(TerminalText.sanitize(filterText))" }
@@ -108,6 +112,22 @@ extension TUIController {
                 grid.write(info, row: row, column: 0, style: .dim)
             }
         }
+    }
+
+    private func prompt(_ label: String, _ editor: LineEditor, row: Int) {
+        let x = grid.write(label, row: row, column: 0, style: .bold)
+        let cursor = glyphs == .unicode ? "▏" : "_"
+        grid.write(TerminalText.sanitize(editor.string) + cursor, row: row, column: x, style: .plain)
+    }
+
+    /// While metered, once 90 % of the data budget is used: a line that says so.
+    var budgetWarning: String? {
+        guard network.isMetered, let budget = network.budget, let used = network.budgetLabel,
+            network.budgetUsed * 10 >= budget.bytes * 9
+        else { return nil }
+        return network.budgetUsedUp
+            ? "metered data budget used: \(used); allowed downloads wait for the next period"
+            : "metered data budget nearly used: \(used)"
     }
 
     func questionText(_ question: Confirmation) -> String {

@@ -12,6 +12,8 @@ extension TUIController {
         case .list: return handleList(key)
         case .filter(var editor): return handleFilter(key, &editor)
         case .meteredLimit(var editor): return handleMeteredLimit(key, &editor)
+        case .speedLimit(var editor): return handleSpeedLimit(key, &editor)
+        case .downloadLimit(let id, var editor): return handleDownloadLimit(key, id, &editor)
         case .add(var form): return handleAdd(key, &form)
         case .confirm(let question): return handleConfirm(key, question)
         case .away:
@@ -63,12 +65,13 @@ extension TUIController {
                 .meteredLimit(
                     LineEditor(network.limit.map { Formatting.bytes($0).replacingOccurrences(of: " ", with: "") } ?? "")
                 ))
+        case .setSpeedLimit: beginSpeedLimit()
         case .togglePauseAll:
             let anyActive = model.count(.waiting) + model.count(.downloading) > 0
             report(anyActive ? "pausing all" : "resuming all")
             return [.send(anyActive ? .pause(.all) : .resume(.all))]
         case .details, .togglePause, .cancel, .remove, .retry, .toggleAllowMetered, .moreConnections,
-            .fewerConnections:
+            .fewerConnections, .setDownloadLimit, .moveInQueue:
             guard let d = selectedDownload else {
                 report("nothing selected — press a to add a download")
                 return []
@@ -118,6 +121,10 @@ extension TUIController {
             }
             report("\(name): at most \(next) connection\(next == 1 ? "" : "s")")
             return [.send(.setConnections(.ids([d.id]), next))]
+        case .setDownloadLimit:
+            beginDownloadLimit(d)
+        case .moveInQueue(let place):
+            return moveInQueue(d, place)
         default:
             break
         }

@@ -12,7 +12,7 @@ public final class TUIController {
     public internal(set) var columns: Columns
     public internal(set) var mode: Mode = .list
     public internal(set) var visible: [DownloadID] = []
-    public internal(set) var sort: SortOrder = .added
+    public internal(set) var sort: SortOrder = .queue
     public internal(set) var filterText = ""
     public internal(set) var selectedIndex = 0
     public internal(set) var scroll = 0
@@ -64,7 +64,7 @@ public final class TUIController {
         let changed = model.apply(event)
         router.route(event)
         switch event {
-        case .added, .removed, .removedMany:
+        case .added, .removed, .removedMany, .moved:
             listDirty = true
         case .updated where changed && (sort == .state || sort == .name || !filterText.isEmpty):
             listDirty = true
@@ -73,7 +73,11 @@ public final class TUIController {
         }
         if case .details(let id) = mode, id == event.downloadID { fullRedraw = true }
         if case .details(let id) = mode, case .removedMany(let ids) = event, ids.contains(id) { fullRedraw = true }
-        if case .network(let status) = event { network = status }
+        if case .network(let status) = event {
+            // The status line may warn of the budget.
+            if status.budgetUsed != network.budgetUsed || status.budget != network.budget { statusDirty = true }
+            network = status
+        }
     }
 
     /// True until ``load(_:network:)`` gives the downloads (the screen is up before the state is read).

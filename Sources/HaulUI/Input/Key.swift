@@ -1,3 +1,5 @@
+import HaulCore
+
 /// A key press, as the backend decodes it.
 public enum Key: Equatable, Sendable {
     case character(Character)
@@ -15,6 +17,8 @@ public enum ListAction: Equatable, Sendable {
     case filter, cycleSort, details, help, quit
     case cycleMetered, toggleAllowMetered, setMeteredLimit
     case moreConnections, fewerConnections
+    case setSpeedLimit, setDownloadLimit
+    case moveInQueue(QueueMove)
 }
 
 /// The list's key bindings (htop/tig habits).
@@ -43,6 +47,12 @@ public enum KeyMap {
         case .character("L"): return .setMeteredLimit
         case .character("+"), .character("="): return .moreConnections
         case .character("-"): return .fewerConnections
+        case .character("b"): return .setSpeedLimit
+        case .character("l"): return .setDownloadLimit
+        case .character("K"): return .moveInQueue(.up)
+        case .character("J"): return .moveInQueue(.down)
+        case .character("T"): return .moveInQueue(.top)
+        case .character("B"): return .moveInQueue(.bottom)
         default: return nil
         }
     }
@@ -59,11 +69,15 @@ public enum KeyMap {
         ("r", "retry a failed download"),
         ("P", "pause all / resume all"),
         ("/", "filter by name (Esc clears)"),
-        ("s", "sort: added, name, progress, speed, state"),
+        ("s", "sort: queue (the list's own order), name, progress, speed, state"),
+        ("K / J", "move the selected download up / down the queue"),
+        ("T / B", "move it to the top / bottom (waiting downloads start from the top)"),
         ("Enter", "details of the selected download"),
         ("m", "metered network: off → on → auto (NetworkManager)"),
         ("M", "allow / forbid the selected download on a metered network"),
         ("L", "speed cap for allowed downloads while metered"),
+        ("b", "speed limit for all downloads (e.g. 2M, or 2M 08:00-23:00)"),
+        ("l", "speed limit for the selected download"),
         ("+ / -", "more / fewer connections for the selected download (1-32)"),
         ("?", "this help"),
         ("q", "quit; asks whether running downloads go on in the background"),

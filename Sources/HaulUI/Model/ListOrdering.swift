@@ -2,7 +2,8 @@ import HaulCore
 
 /// The orders the list can be sorted in; `s` cycles through them.
 public enum SortOrder: String, CaseIterable, Sendable {
-    case added, name, progress, speed, state
+    /// The list's own order: the order waiting downloads start in.
+    case queue, name, progress, speed, state
 
     public var next: SortOrder {
         let all = SortOrder.allCases
@@ -46,7 +47,7 @@ public enum ListOrdering {
     public static func sorted(
         _ ids: [DownloadID], by sort: SortOrder, in model: DownloadListModel, nameRanks: [Int32]? = nil
     ) -> [DownloadID] {
-        guard sort != .added else { return ids }
+        guard sort != .queue else { return ids }
         let positions: [Int32] =
             ids.count == model.order.count
             ? Array(0..<Int32(ids.count))
@@ -62,7 +63,7 @@ public enum ListOrdering {
     ) -> [Int32] {
         let info = model.sortInfos
         switch sort {
-        case .added:
+        case .queue:
             return positions
         case .name:
             guard let nameRanks, nameRanks.count == model.order.count else {

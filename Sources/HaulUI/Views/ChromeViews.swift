@@ -1,8 +1,11 @@
 import HaulCore
 
-/// The header line: totals across all downloads (on screen or not) and the metered mode.
+/// The header line: totals across all downloads (on screen or not), the speed limit and the
+/// metered mode (with the data budget's use while metered).
 enum HeaderView {
-    static func draw(_ model: DownloadListModel, metered: String, into grid: inout Grid, row: Int, glyphs: Glyphs) {
+    static func draw(
+        _ model: DownloadListModel, network: NetworkStatus, into grid: inout Grid, row: Int, glyphs: Glyphs
+    ) {
         let style = Style(reverse: true)
         grid.clear(row: row, style: style)
         var x = grid.write(" haul ", row: row, column: 0, style: Style(bold: true, reverse: true))
@@ -13,13 +16,38 @@ enum HeaderView {
             (.downloading, "active"), (.waiting, "waiting"), (.paused, "paused"), (.finished, "done"),
             (.failed, "failed"),
         ]
-        // Zero counts are left out (but "active" always shows) so the metered mode always fits.
-        let counts = parts.filter { $0.0 == .downloading || model.count($0.0) > 0 }
-            .map { "\(model.count($0.0)) \($0.1)" }.joined(separator: "  ")
-        let right = " metered: \(metered) "
+        let right = " " + status(network) + " "
         let start = max(x, grid.width - DisplayWidth.of(right))
+        // Zero counts are left out (but "active" always shows), and a count that does not fit
+        // goes whole, so the limit and the metered mode always show.
+        var counts = ""
+        for (state, word) in parts where state == .downloading || model.count(state) > 0 {
+            let part = (counts.isEmpty ? "" : "  ") + "\(model.count(state)) \(word)"
+            guard x + DisplayWidth.of(counts + part) < start || counts.isEmpty else { break }
+            counts += part
+        }
         grid.write(counts, row: row, column: x, style: style, limit: max(0, start - x - 1))
         grid.write(right, row: row, column: start, style: style)
+    }
+
+    /// "limit 2.0 MiB/s · metered: on, 2.0 MiB of 8.0 MiB today".
+    static func status(_ network: NetworkStatus) -> String {
+        var parts: [String] = []
+        if let limit = network.speedLimit {
+            if network.speedLimitActive {
+                let until = limit.window.map { " until \(DailyWindow.clock($0.end))" } ?? ""
+                parts.append(limit.rate == 0 ? "held\(until)" : "limit \(Formatting.rate(Double(limit.rate)))")
+            } else if let window = limit.window {
+                parts.append("no limit until \(DailyWindow.clock(window.start))")
+            }
+        }
+        var metered = "metered: \(network.label)"
+        if network.isMetered, let budget = network.budget {
+            metered +=
+                ", \(Formatting.bytes(network.budgetUsed))/\(Formatting.bytes(budget.bytes)) \(budget.period.current)"
+        }
+        parts.append(metered)
+        return parts.joined(separator: " · ")
     }
 }
 
@@ -55,8 +83,8 @@ enum TitleView {
 /// The key hints on the last line; "? Help  q Quit" stay pinned to the right edge.
 enum FooterView {
     static let hints: [(String, String)] = [
-        ("a", "Add"), ("p", "Pause"), ("c", "Cancel"), ("d", "Remove"), ("r", "Retry"), ("P", "All"),
-        ("/", "Filter"), ("s", "Sort"), ("Enter", "Details"),
+        ("a", "Add"), ("p", "Pause"), ("c", "Cancel"), ("d", "Remove"), ("b", "Limit"), ("l", "Its limit"),
+        ("r", "Retry"), ("P", "All"), ("/", "Filter"), ("s", "Sort"), ("K/J", "Move"), ("Enter", "Details"),
     ]
     static let pinned: [(String, String)] = [("?", "Help"), ("q", "Quit")]
 

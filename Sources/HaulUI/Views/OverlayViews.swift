@@ -74,6 +74,12 @@ enum DetailsView {
                 ))
         }
         fields += connectionFields(d, sample: sample, width: max(10, width - labelWidth), glyphs: glyphs)
+        fields.append(
+            (
+                "Limit",
+                d.speedLimit.map { "\(Formatting.rate(Double($0))) of its own (l changes it)" }
+                    ?? "none of its own (l sets one)", .plain
+            ))
         fields += [
             ("ETag", safe(d.etag), .plain),
             ("Modified", safe(d.lastModified), .plain),

@@ -13,9 +13,15 @@ enum RowView {
         var x = 0
         x = grid.write(selected ? glyphs.marker + " " : "  ", row: row, column: x, style: .bold)
         let name = TerminalText.sanitize(download.displayName)
+        // A download's own speed limit, at the end of its name where the name has room for it.
+        let tag = download.speedLimit.map { " \(glyphs == .unicode ? "≤" : "<=")\(Formatting.rate(Double($0)))" }
+        let tagged = tag.map { c.name >= DisplayWidth.of($0) + 12 } ?? false
+        let nameWidth = tagged ? c.name - DisplayWidth.of(tag!) : c.name
         x = grid.write(
-            DisplayWidth.fit(name, width: c.name, ellipsis: glyphs.ellipsis) + " ", row: row, column: x,
+            DisplayWidth.fit(name, width: nameWidth, ellipsis: glyphs.ellipsis), row: row, column: x,
             style: download.state == .waiting ? .dim : .plain)
+        if tagged { x = grid.write(tag!, row: row, column: x, style: Style(color: .cyan)) }
+        x += 1
 
         let stateWidth = c.state
         let numbersWidth = grid.width - x - (stateWidth + 1)
@@ -64,9 +70,7 @@ enum RowView {
                             column: x, style: .plain)
                     }
                 case .paused:
-                    let why =
-                        download.pauseCause == .metered
-                        ? "metered net" : download.pauseCause == .diskFull ? "disk full" : "by user"
+                    let why = pausedWhy(download.pauseCause ?? .user)
                     x = grid.write(DisplayWidth.right(why, width: live - 1) + " ", row: row, column: x, style: base)
                 case .waiting, .finished, .failed:
                     x += live
@@ -92,9 +96,27 @@ enum RowView {
         switch d.state {
         case .waiting: return "waiting"
         case .downloading: return "downloading"
-        case .paused: return d.pauseCause == .metered ? "metered" : d.pauseCause == .diskFull ? "disk full" : "paused"
+        case .paused:
+            switch d.pauseCause ?? .user {
+            case .user: return "paused"
+            case .metered: return "metered"
+            case .diskFull: return "disk full"
+            case .budget: return "budget"
+            case .schedule: return "held"
+            }
         case .finished: return "done"
         case .failed: return d.failureReason == .cancelled ? "cancelled" : "failed"
+        }
+    }
+
+    /// Where a paused row's speed and ETA would be: why it is paused.
+    static func pausedWhy(_ cause: PauseCause) -> String {
+        switch cause {
+        case .user: return "by user"
+        case .metered: return "metered net"
+        case .diskFull: return "disk full"
+        case .budget: return "budget used"
+        case .schedule: return "by schedule"
         }
     }
 
