@@ -40,8 +40,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         let events = await engine.subscribe()
         let known = await engine.allDownloads
+        let network = await engine.networkStatus
         let printing = Task {
-            await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known).consume(events)
+            await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: network).consume(events)
         }
         let host = await EngineHost.start(
             engine, options: stateOptions, kind: .run, onComplete: onComplete, log: { Console.warn($0) })
@@ -78,7 +79,9 @@ struct RunCommand: AsyncParsableCommand {
             let attachment = try await owner.attach(ui: false)
             before = attachment.snapshot.downloads
             let printing = Task {
-                await RunReporter(interactive: Console.stdoutIsTerminal, downloads: before).consume(attachment.events)
+                await RunReporter(
+                    interactive: Console.stdoutIsTerminal, downloads: before, network: attachment.snapshot.network
+                ).consume(attachment.events)
             }
             do {
                 try await owner.waitUntilIdle()

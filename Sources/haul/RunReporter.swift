@@ -27,8 +27,9 @@ final class RunReporter {
     /// downloads, mostly finished, that would hold ~30 MB for the whole run.)
     private let known: [Download]
 
-    init(interactive: Bool, downloads: [Download]) {
+    init(interactive: Bool, downloads: [Download], network: NetworkStatus?) {
         self.interactive = interactive
+        self.network = network
         // One pass by index: `for d in downloads` would copy every download (retaining its
         // strings), and a list may hold 100,000.
         var known: [Download] = []

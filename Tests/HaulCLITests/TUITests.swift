@@ -90,6 +90,67 @@ final class TUITests: CLITestCase {
         try await tui.waitFor { $0.contains("EXIT=") }
     }
 
+    /// b sets the global limit (the one `haul limit` shows), l the selected download's, T and
+    /// K move it in the queue, and a sorted list says why it cannot.
+    func testSpeedLimitKeysAndQueueMovesInTheTUI() async throws {
+        for name in ["one", "two", "three"] {
+            try TestFiles.random(www + "/\(name).bin", size: 200_000)
+            _ = try await haul("add", "--paused", "-o", "\(name).bin", nginx.url("\(name).bin"))
+        }
+        let tui = try await openTUI()
+        try await tui.send("b")
+        try await tui.waitFor { $0.contains("speed limit for all") }
+        try await tui.send("2M 08:00-23:00", literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor { $0.contains("speed limit: 2.0 MiB/s during 08:00-23:00") }
+        let shown = try await haul("limit")
+        XCTAssertTrue(shown.stdout.hasPrefix("speed limit: 2.0 MiB/s during 08:00-23:00"), shown.stdout)
+
+        // The last row to the top: the list (and the queue) start with it.
+        try await tui.send("G")
+        try await tui.send("T")
+        try await tui.waitFor { $0.contains("three.bin: moved to the top") }
+        var order = try await listJSON().map { $0["url"] as! String }
+        XCTAssertTrue(order.first?.hasSuffix("/three.bin") == true, "\(order)")
+        let screen = try await tui.waitFor { screen in
+            let rows = screen.split(separator: "\n")
+            guard let three = rows.firstIndex(where: { $0.contains("three.bin") }),
+                let one = rows.firstIndex(where: { $0.contains("one.bin") })
+            else { return false }
+            return three < one
+        }
+        XCTAssertTrue(screen.contains("▶ three.bin"), "the selection follows the moved download:\n\(screen)")
+        try await tui.send("J")
+        try await tui.waitFor { $0.contains("three.bin: moved down") }
+        order = try await listJSON().map { $0["url"] as! String }
+        XCTAssertTrue(order[1].hasSuffix("/three.bin"), "\(order)")
+
+        try await tui.send("l")
+        try await tui.waitFor { $0.contains("speed limit for three.bin") }
+        try await tui.send("500K", literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor { $0.contains("≤500 KiB/s") }
+        try await waitUntil {
+            let three = (try? self.statePathDownloads())?.first { $0["requestedName"] as? String == "three.bin" }
+            return three?["speedLimit"] as? Int == 512_000
+        }
+
+        try await tui.send("s")
+        try await tui.send("K")
+        try await tui.waitFor { $0.contains("the list is sorted by name; press s until it shows the queue") }
+        try await tui.send("?")
+        try await tui.waitFor { $0.contains("move the selected download up / down the queue") }
+        try await tui.send("Escape")
+        try await tui.send("C-c")
+        try await tui.waitFor { $0.contains("EXIT=") }
+    }
+
+    func statePathDownloads() throws -> [[String: Any]] {
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: statePath))
+        let root = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return root["downloads"] as? [[String: Any]] ?? []
+    }
+
     func firstDownload() -> [String: Any]? {
         guard let data = FileManager.default.contents(atPath: statePath),
             let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any]

@@ -48,8 +48,9 @@ struct DaemonCommand: AsyncParsableCommand {
         let termination = Signals.onTermination { _ in Task { await engine.shutdown() } }
         defer { termination.cancel() }
         let logging = Task {
-            await RunReporter(interactive: false, downloads: await engine.allDownloads).consume(
-                await engine.subscribe())
+            await RunReporter(
+                interactive: false, downloads: await engine.allDownloads, network: await engine.networkStatus
+            ).consume(await engine.subscribe())
         }
 
         await engine.start()
