@@ -183,13 +183,13 @@ _haul() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|run|pause|resume|cancel|rm|retry|metered|daemon|demo|help)
+    add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|daemon|demo|help)
         # Offer subcommand argument completions
         "_haul_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls run pause resume cancel rm retry metered daemon demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls run pause resume cancel rm retry metered limit move connections daemon demo help' -- "${cur}"))
         ;;
     esac
 }
@@ -198,7 +198,7 @@ _haul_add() {
     repeating_flags=()
     non_repeating_flags=(--allow-metered --paused --version -h --help)
     repeating_options=(--header)
-    non_repeating_options=(-i --input-file -d --directory -o --output --sha256 --state)
+    non_repeating_options=(-i --input-file -d --directory -o --output --sha256 -x --connections --limit --state)
     __haul_offer_flags_options -1
 
     # Offer option value completions
@@ -216,6 +216,12 @@ _haul_add() {
         return
         ;;
     '--header')
+        return
+        ;;
+    '-x'|'--connections')
+        return
+        ;;
+    '--limit')
         return
         ;;
     '--state')
@@ -337,14 +343,17 @@ _haul_retry() {
 
 _haul_metered() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--limit --state)
+    non_repeating_options=(--limit --budget --state)
     __haul_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--limit')
+        return
+        ;;
+    '--budget')
         return
         ;;
     '--state')
@@ -356,6 +365,54 @@ _haul_metered() {
     case "${positional_number}" in
     1)
         __haul_add_completions -W 'off'$'\n''on'$'\n''auto'
+        return
+        ;;
+    esac
+}
+
+_haul_limit() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--during --state)
+    __haul_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--during')
+        return
+        ;;
+    '--state')
+        return
+        ;;
+    esac
+}
+
+_haul_move() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--state)
+    __haul_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--state')
+        return
+        ;;
+    esac
+}
+
+_haul_connections() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--state)
+    __haul_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--state')
         return
         ;;
     esac

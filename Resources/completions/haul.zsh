@@ -61,6 +61,9 @@ _haul() {
             'rm:Take downloads off the list.'
             'retry:Queue failed (or paused) downloads again.'
             'metered:Show or set the metered-network mode: off, on, or auto (NetworkManager decides).'
+            'limit:Show or set the speed limit: for all downloads together, or for some (saved).'
+            'move:Move downloads in the list: top, bottom, up or down.'
+            'connections:Show or set the most connections per download (1-32; saved; default 8).'
             'daemon:Run the downloads in the background, without a terminal.'
             'demo:Try haul without the internet: serves generated files on loopback and opens the UI with them queued.'
             'help:Show subcommand help information.'
@@ -69,7 +72,7 @@ _haul() {
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|run|pause|resume|cancel|rm|retry|metered|daemon|demo|help)
+        add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|daemon|demo|help)
             "_haul_${words[1]}" && ret=0
             ;;
         esac
@@ -88,6 +91,8 @@ _haul_add() {
         '(-o --output)'{-o,--output}'[File name to save as (one URL only).]:name:'
         '--sha256[Expected SHA-256 of the file; a mismatch fails the download.]:hex:'
         '*--header[A request header, '\''Name\: value'\'' (repeatable).]:header:'
+        '(-x --connections)'{-x,--connections}'[Most connections per file, 1-32 (default\: '\''haul connections'\'', 8). Servers that serve ranges get several; others one.]:n:'
+        '--limit[Its own speed limit, e.g. 500K or 2M.]:rate:'
         '--allow-metered[Allow this download on a metered network.]'
         '--paused[Add it paused.]'
         '--state[The state file.]:path:'
@@ -204,6 +209,50 @@ _haul_metered() {
     local -ar arg_specs=(
         ':mode:{__haul_complete "${_mode[@]}"}'
         '--limit[Speed cap for allowed downloads while metered, e.g. 500K; '\''none'\'' removes it.]:rate:'
+        '--budget[Data budget while metered, e.g. 500M/day or 10G/month; '\''none'\'' lifts it.]:size:'
+        '--json[Print the status as JSON for scripts.]'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_limit() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':rate:'
+        '*:id:'
+        '--during[Apply the global limit only in this daily window, e.g. 09\:00-17\:00.]:window:'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_move() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:id… where:'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_connections() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':n:'
+        '*:id:'
         '--state[The state file.]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -12,7 +12,7 @@ final class ListingJSONTests: XCTestCase {
 
         enum Keys: String, CodingKey {
             case id, url, path, state, reason, receivedBytes, totalBytes, fileName, directory, resumable, finalURL,
-                notice, sha256, allowMetered, addedAt, finishedAt, retries, connections, segments
+                notice, sha256, allowMetered, addedAt, finishedAt, retries, connections, segments, speedLimit
         }
 
         func encode(to encoder: Encoder) throws {
@@ -36,6 +36,7 @@ final class ListingJSONTests: XCTestCase {
             try c.encode(download.retries, forKey: .retries)
             try c.encode(download.activeConnections ?? 0, forKey: .connections)
             try c.encode(download.segments, forKey: .segments)
+            try c.encode(download.speedLimit, forKey: .speedLimit)
         }
     }
 
@@ -56,6 +57,7 @@ final class ListingJSONTests: XCTestCase {
         plain.totalBytes = 1 << 40
         plain.resumable = true
         plain.finishedAt = Date(timeIntervalSince1970: 1_795_391_400)
+        plain.speedLimit = 2 << 20
 
         var odd = Download(
             id: DownloadID(rawValue: "ffffff"), url: "https://alice:s3cret@host:8443/p?q=\"1\"&r=a\\b",
