@@ -125,6 +125,10 @@ final class TUITests: CLITestCase {
         order = try await listJSON().map { $0["url"] as! String }
         XCTAssertTrue(order[1].hasSuffix("/three.bin"), "\(order)")
 
+        try await tui.send("g")
+        try await tui.send("K")
+        try await tui.waitFor { $0.contains("one.bin is already at the top of the queue") }
+        try await tui.send("j")
         try await tui.send("l")
         try await tui.waitFor { $0.contains("speed limit for three.bin") }
         try await tui.send("500K", literal: true)

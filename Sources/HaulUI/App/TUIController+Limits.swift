@@ -97,6 +97,13 @@ extension TUIController {
             report("the list is sorted by \(sort.rawValue); press s until it shows the queue to move downloads")
             return []
         }
+        let position = model.positions[d.id] ?? 0
+        let atTop = position == 0
+        let atBottom = position == model.order.count - 1
+        if (atTop && (place == .top || place == .up)) || (atBottom && (place == .bottom || place == .down)) {
+            report("\(TerminalText.sanitize(d.displayName)) is already at the \(atTop ? "top" : "bottom") of the queue")
+            return []
+        }
         let whereTo = place == .top || place == .bottom ? "to the \(place.rawValue)" : place.rawValue
         report("\(TerminalText.sanitize(d.displayName)): moved \(whereTo)")
         return [.send(.move(.ids([d.id]), place))]
