@@ -49,7 +49,8 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         try await engine.perform(.setMeteredBudget(DataBudget(bytes: 8 << 20, period: .day)))
         let id = try await addAllowed(engine, "budget.bin")
         await engine.start()
-        let held = try await waitFor(engine, id) { $0.state == .paused }
+        // A download in pieces reports its bytes once the map its pause saves has reached the engine.
+        let held = try await waitFor(engine, id) { $0.state == .paused && $0.receivedBytes > 0 }
         XCTAssertEqual(held.pauseCause, .budget)
         XCTAssertEqual(held.reason, "metered data budget used: 8.0 MiB of 8.0 MiB today")
         XCTAssertEqual(Double(held.receivedBytes), Double(8 << 20), accuracy: Double(1 << 20), "stopped at the budget")
@@ -72,7 +73,7 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         try await engine.perform(.setMeteredBudget(DataBudget(bytes: 4 << 20, period: .day)))
         let id = try await addAllowed(engine, "night.bin")
         await engine.start()
-        let first = try await waitFor(engine, id, timeout: 2.5) { $0.state == .paused }
+        let first = try await waitFor(engine, id, timeout: 2.5) { $0.state == .paused && $0.receivedBytes > 0 }
         XCTAssertEqual(first.pauseCause, .budget)
         // Midnight comes a few seconds later: a new day's budget, and the download goes on.
         let second = try await waitFor(engine, id, timeout: 10) {
