@@ -40,7 +40,7 @@ struct MeteredCommand: AsyncParsableCommand {
         if let limit {
             if limit.lowercased() == "none" || limit == "0" {
                 cap = .some(nil)
-            } else if let bytes = Formatting.parseSize(limit), bytes > 0 {
+            } else if let bytes = Formatting.parseRate(limit), bytes > 0 {
                 cap = .some(bytes)
             } else {
                 throw InputError("--limit takes a speed such as 500K or 2M, or 'none'").reported()

@@ -32,6 +32,16 @@ final class MeteredCounter: Sendable {
         }
     }
 
+    /// Counts while `counting`, against `budget`, keeping what was counted (a change of mode or
+    /// budget must not lose the bytes a transfer counts meanwhile).
+    func set(counting: Bool, budget: Int64?) {
+        state.withLock { s in
+            s.counting = counting
+            if s.budget != budget { s.told = false }
+            s.budget = budget
+        }
+    }
+
     var used: Int64 { state.withLock { $0.used } }
 
     /// Takes up to `bytes` just read from the budget; returns how many it may write. Fewer once

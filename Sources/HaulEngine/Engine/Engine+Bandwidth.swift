@@ -32,8 +32,7 @@ extension Engine {
     func enforceHolds() async {
         let status = networkStatus
         globalGate.setRate(status.rateInForce)
-        meteredCounter.set(
-            counting: status.isMetered, used: meteredCounter.used, budget: settings.meteredBudget?.bytes)
+        meteredCounter.set(counting: status.isMetered, budget: settings.meteredBudget?.bytes)
         let conditions = HoldConditions(
             metered: status.isMetered, budgetUsedUp: status.isMetered && status.budgetUsedUp,
             scheduleHolds: status.speedLimitActive && status.speedLimit?.rate == 0)

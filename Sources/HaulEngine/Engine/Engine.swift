@@ -181,8 +181,7 @@ public actor Engine {
         if pool == nil { pool = HTTPClientPool(configuration: configuration) }
         if settings.meteredMode == .auto { await probeNow() }
         startProbing()
-        meteredCounter.set(
-            counting: networkStatus.isMetered, used: meteredCounter.used, budget: settings.meteredBudget?.bytes)
+        meteredCounter.set(counting: networkStatus.isMetered, budget: settings.meteredBudget?.bytes)
         lastNetworkStatus = networkStatus
         startBandwidthWatch()
         await enforceHolds()

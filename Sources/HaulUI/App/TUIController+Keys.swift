@@ -63,7 +63,7 @@ extension TUIController {
         case .setMeteredLimit:
             setMode(
                 .meteredLimit(
-                    LineEditor(network.limit.map { Formatting.bytes($0).replacingOccurrences(of: " ", with: "") } ?? "")
+                    LineEditor(network.limit.map(Self.editable) ?? "")
                 ))
         case .setSpeedLimit: beginSpeedLimit()
         case .togglePauseAll:
@@ -161,8 +161,7 @@ extension TUIController {
                 return [.send(.setMeteredLimit(nil))]
             }
             guard
-                let limit = Formatting.parseSize(
-                    text.replacingOccurrences(of: "iB", with: "").replacingOccurrences(of: "/s", with: "")), limit > 0
+                let limit = Formatting.parseRate(text), limit > 0
             else {
                 report("'\(TerminalText.sanitize(text))' is not a speed; try 500K or 2M", isError: true)
                 return []
