@@ -65,6 +65,7 @@ public final class NginxServer: Sendable {
                     root \(root);
                     location /slow/ { alias \(root)/; limit_rate \(slowRate); }
                     location /gone { return 410; }
+                    location /gzip/ { alias \(root)/; limit_rate \(slowRate); add_header Content-Encoding gzip; }
                   }
                 }
                 """

@@ -7,7 +7,7 @@ import XCTest
 final class ReasonTests: XCTestCase {
     static let everyFailure: [FailureReason] = [
         .status(404), .status(503), .noContent, .redirectWithoutLocation(status: 301), .invalidRedirect,
-        .redirectToScheme("ftp"), .tooManyRedirects(limit: 20), .unsupportedEncoding("br"), .encodedRangeResponses,
+        .redirectToScheme("ftp"), .tooManyRedirects(limit: 20),
         .startedOverTooOften(.rangeMismatch), .completeWithoutFile, .closedEarly(received: 10, expected: 20),
         .bodyCutShort, .serverClosedConnection, .stalled(seconds: 30),
         .cannotConnect(host: "example.org", port: 443, why: "connection refused"),

@@ -13,7 +13,8 @@ final class HostileServerTests: FaultServerTestCase {
     override class func tearDown() {
         Figures.record(
             "Hostile servers",
-            "\(passed) kinds: 200 KB headers, bodies past Content-Length, unasked gzip, unknown encodings, a 1-byte "
+            "\(passed) kinds: 200 KB headers, bodies past Content-Length, unasked gzip (and a gzip bomb) saved as sent, "
+                + "control characters in headers, a 1-byte "
                 + "drip, NUL / invalid UTF-8 / overlong names",
             "each handled with a clear message; stored bytes exact; names safe")
     }
@@ -54,39 +55,94 @@ final class HostileServerTests: FaultServerTestCase {
         XCTAssertEqual(TestFiles.contents(d.path!).map(Array.init), Array(b.prefix(1000)))
     }
 
-    func testGzipEncodingSentUnaskedIsDecodedToTheResourceBytes() async throws {
-        let original = Array(String(repeating: "haul stores the resource's bytes. ", count: 3000).utf8)
-        try Data(original).write(to: URL(fileURLWithPath: dir.path + "/plain.txt"))
+    /// The gzip bytes of `original`, made by the system's `gzip`.
+    func gzip(_ original: [UInt8], name: String) async throws -> [UInt8] {
+        try Data(original).write(to: URL(fileURLWithPath: dir.path + "/" + name))
         let gz = try await ChildProcess.run(
-            "/bin/sh", ["-c", "gzip -c \(dir.path)/plain.txt > \(dir.path)/plain.txt.gz"],
+            "/bin/sh", ["-c", "gzip -9 -c \(dir.path)/\(name) > \(dir.path)/\(name).gz"],
             environment: ["PATH": "/bin:/usr/bin"], in: dir.path)
         XCTAssertEqual(gz.status, 0, gz.stderr)
-        let compressed = Array(try XCTUnwrap(TestFiles.contents(dir.path + "/plain.txt.gz")))
-        let server = try serve { request, _ in
-            XCTAssertEqual(request.headers["accept-encoding"], "identity")
-            return [
-                .send(
-                    FaultServer.head(
-                        200,
-                        [
-                            ("Content-Encoding", "gzip"), ("Content-Length", "\(compressed.count)"),
-                            ("Accept-Ranges", "bytes"),
-                        ]) + compressed)
-            ]
-        }
-        let d = try await run(server.url("plain.txt"))
-        XCTAssertEqual(d.state, .finished, d.reason ?? "")
-        XCTAssertEqual(TestFiles.contents(d.path!).map(Array.init), original)
-        XCTAssertEqual(d.resumable, false, "ranges of encoded bytes cannot be resumed")
+        return Array(try XCTUnwrap(TestFiles.contents(dir.path + "/\(name).gz")))
     }
 
-    func testUndecodableEncodingFailsAndSaysWhich() async throws {
+    func testGzipSentUnaskedIsSavedAsSentAndResumesByRange() async throws {
+        // A `.tar.gz` served with `Content-Encoding: gzip`: the file is the bytes on the wire.
+        let original = Array(String(repeating: "haul stores the bytes it is sent. ", count: 30_000).utf8)
+        let compressed = try await gzip(original, name: "plain.tar")
+        let half = compressed.count / 2
+        let server = try serve { request, index in
+            XCTAssertEqual(request.headers["accept-encoding"], "identity", "haul asks for no content coding")
+            let steps = FaultServer.serve(compressed, for: request, extraHeaders: [("Content-Encoding", "gzip")])
+            guard index == 0, case .send(let bytes) = steps[0] else { return steps }
+            // The first answer breaks off halfway through the body.
+            let headLength = bytes.count - compressed.count
+            return [.send(Array(bytes.prefix(headLength + half))), .sleep(0.2), .reset]
+        }
+        let d = try await run(server.url("plain.tar.gz"))
+        XCTAssertEqual(d.state, .finished, d.reason ?? "")
+        XCTAssertEqual(d.fileName, "plain.tar.gz")
+        XCTAssertEqual(TestFiles.contents(d.path!).map(Array.init), compressed, "saved byte for byte, not unpacked")
+        XCTAssertEqual(d.resumable, true)
+        let ranges = server.requests.map { $0.headers["range"] }
+        XCTAssertEqual(ranges.count, 2, "\(ranges)")
+        XCTAssertNil(ranges[0])
+        XCTAssertTrue(ranges[1]?.hasPrefix("bytes=") ?? false, "the second request resumes: \(ranges)")
+        XCTAssertNotEqual(ranges[1], "bytes=0-")
+    }
+
+    func testABodyThatWouldInflateToAGibibyteIsSavedAsTheMebibyteItIs() async throws {
+        // 1,024 gzip members of 1 MiB of zeros each: about 1 MiB that inflates to 1 GiB.
+        let member = try await gzip([UInt8](repeating: 0, count: 1 << 20), name: "zeros")
+        let bomb = Array([[UInt8]](repeating: member, count: 1024).joined())
+        let server = try serve { request, _ in
+            FaultServer.serve(bomb, for: request, extraHeaders: [("Content-Encoding", "gzip")])
+        }
+        let d = try await run(server.url("bomb.gz"))
+        XCTAssertEqual(d.state, .finished, d.reason ?? "")
+        XCTAssertEqual(d.totalBytes, Int64(bomb.count))
+        XCTAssertEqual(TestFiles.contents(d.path!).map(Array.init), bomb)
+        XCTAssertEqual(server.requests.count, 1)
+    }
+
+    func testAnyContentCodingIsSavedAsSent() async throws {
         let server = try serve { _, _ in
             [.send(FaultServer.head(200, [("Content-Encoding", "br"), ("Content-Length", "3")]) + [1, 2, 3])]
         }
         let d = try await run(server.url("x.bin"))
+        XCTAssertEqual(d.state, .finished, d.reason ?? "")
+        XCTAssertEqual(TestFiles.contents(d.path!).map(Array.init), [1, 2, 3])
+    }
+
+    func testControlCharactersInHeaderValuesBecomeSpacesAndTheNameIsClean() async throws {
+        let server = try serve { _, _ in
+            [
+                .send(
+                    Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Note: a\u{7}b\u{7F}c\r\n".utf8)
+                        + Array("Content-Disposition: attachment; filename=\"re\u{1B}[31mport\u{1B}.txt\"\r\n".utf8)
+                        + Array("Connection: close\r\n\r\nhi".utf8))
+            ]
+        }
+        let d = try await run(server.url("x.bin"))
+        XCTAssertEqual(d.state, .finished, d.reason ?? "")
+        let name = try XCTUnwrap(d.fileName)
+        XCTAssertFalse(name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, name)
+        XCTAssertTrue(name.hasPrefix("re") && name.hasSuffix(".txt"), name)
+        XCTAssertEqual(TestFiles.contents(d.path!).map(Array.init), Array("hi".utf8))
+        XCTAssertEqual(server.requests.count, 1)
+    }
+
+    func testANULInAHeaderIsStillAMalformedResponseAndNotRetried() async throws {
+        let server = try serve { _, _ in
+            [
+                .send(
+                    Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Note: a\u{0}b\r\nConnection: close\r\n\r\nhi".utf8)
+                )
+            ]
+        }
+        let d = try await run(server.url("x.bin"))
         XCTAssertEqual(d.state, .failed)
-        XCTAssertEqual(d.reason, "the server sent the file encoded as 'br', which haul cannot decode")
+        XCTAssertTrue(d.reason?.hasPrefix("malformed response from the server") ?? false, d.reason ?? "")
+        XCTAssertEqual(server.requests.count, 1, "a malformed response is not retried")
     }
 
     func testSlowDripKeepsGoingAndCancelIsPrompt() async throws {

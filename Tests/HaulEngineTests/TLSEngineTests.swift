@@ -65,6 +65,28 @@ final class TLSEngineTests: EngineTestCase {
         XCTAssertEqual(requests.last?.bytesSent, Int64(size) - stoppedAt, "the resume asked only for the missing bytes")
     }
 
+    func testAGzipEncodedTarballOverHTTPSIsSavedAsSentAndResumesByRange() async throws {
+        // nginx adds `Content-Encoding: gzip` to whatever it serves under /gzip/.
+        try TestFiles.random(www + "/pack.tar.gz", size: 1_200_000)
+        let nginx = try await serve(certificate)
+        let engine = try makeEngine(trusting(certificate.certificatePath))
+        let id = try await add(engine, nginx.url("gzip/pack.tar.gz"), connections: 1)
+        await engine.start()
+        try await waitFor(engine, id) { $0.receivedBytes > 200_000 }
+        try await engine.perform(.pause(.ids([id])))
+        try await engine.perform(.resume(.ids([id])))
+        let done = try await finished(engine, id)
+        XCTAssertEqual(done.state, .finished, done.reason ?? "")
+        XCTAssertEqual(done.fileName, "pack.tar.gz")
+        assertSameContents(done.path!, www + "/pack.tar.gz")
+        var ranges: [String?] = []
+        for _ in 0..<150 where ranges.count < 2 {
+            ranges = nginx.accessLog().filter { $0.uri == "/gzip/pack.tar.gz" }.map(\.range)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        XCTAssertEqual(ranges.compactMap { $0 }.count, 1, "the resume asked for a range: \(ranges)")
+    }
+
     func testASegmentedDownloadOverHTTPSUsesSeveralTCPConnections() async throws {
         try TestFiles.random(www + "/pieces.bin", size: 8 << 20)
         let nginx = try await serve(certificate)

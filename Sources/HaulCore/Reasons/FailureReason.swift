@@ -16,10 +16,6 @@ public indirect enum FailureReason: Sendable, Equatable, Hashable {
     /// A redirect to a scheme haul does not fetch (`file:`, `ftp:`…).
     case redirectToScheme(String)
     case tooManyRedirects(limit: Int)
-    /// The body is encoded in a way haul cannot decode.
-    case unsupportedEncoding(String)
-    /// The server kept encoding the body of range requests.
-    case encodedRangeResponses
     /// The attempt started over from the first byte more often than allowed.
     case startedOverTooOften(StartOverReason)
     /// 416 at the full size, but nothing was downloaded to be complete.
@@ -61,12 +57,12 @@ public indirect enum FailureReason: Sendable, Equatable, Hashable {
         switch self {
         case .status(let status): return HTTPStatusReason.isTransient(status)
         case .closedEarly, .bodyCutShort, .serverClosedConnection, .stalled, .cannotConnect, .connectionFailed,
-            .encodedRangeResponses, .startedOverTooOften, .wrongRange:
+            .startedOverTooOften, .wrongRange:
             return true
         case .rangesRefused:
             return false
         case .noContent, .redirectWithoutLocation, .invalidRedirect, .redirectToScheme, .tooManyRedirects,
-            .unsupportedEncoding, .completeWithoutFile, .malformedResponse, .requestHeaderRefused, .tls, .diskFull,
+            .completeWithoutFile, .malformedResponse, .requestHeaderRefused, .tls, .diskFull,
             .checksumMismatch, .file, .cancelled, .other:
             return false
         }

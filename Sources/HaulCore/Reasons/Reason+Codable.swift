@@ -53,8 +53,11 @@ extension FailureReason: Codable {
         case "invalidRedirect": self = .invalidRedirect
         case "redirectToScheme": self = .redirectToScheme(try need(r.text))
         case "tooManyRedirects": self = .tooManyRedirects(limit: try need(r.limit))
-        case "unsupportedEncoding": self = .unsupportedEncoding(try need(r.text))
-        case "encodedRangeResponses": self = .encodedRangeResponses
+        // Kinds of an older haul, which decoded content codings: kept as their words.
+        case "unsupportedEncoding":
+            self = .other("the server sent the file encoded as '\(try need(r.text))', which haul cannot decode")
+        case "encodedRangeResponses":
+            self = .other("the server encodes its answers to range requests, so the download cannot resume")
         case "startedOverTooOften": self = .startedOverTooOften(try need(r.startOver))
         case "completeWithoutFile": self = .completeWithoutFile
         case "closedEarly": self = .closedEarly(received: try need(r.received), expected: try need(r.expected))
@@ -97,10 +100,6 @@ extension FailureReason: Codable {
         case .tooManyRedirects(let limit):
             r = ReasonRecord(kind: "tooManyRedirects")
             r.limit = limit
-        case .unsupportedEncoding(let coding):
-            r = ReasonRecord(kind: "unsupportedEncoding")
-            r.text = coding
-        case .encodedRangeResponses: r = ReasonRecord(kind: "encodedRangeResponses")
         case .startedOverTooOften(let why):
             r = ReasonRecord(kind: "startedOverTooOften")
             r.startOver = why

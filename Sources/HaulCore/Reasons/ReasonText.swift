@@ -12,10 +12,6 @@ public enum ReasonText {
         case .redirectToScheme(let scheme):
             return "the server redirected to an unsupported scheme '\(TerminalText.sanitize(scheme))'; refused"
         case .tooManyRedirects(let limit): return "too many redirects (more than \(limit))"
-        case .unsupportedEncoding(let coding):
-            return "the server sent the file encoded as '\(TerminalText.sanitize(coding))', which haul cannot decode"
-        case .encodedRangeResponses:
-            return "the server encodes its answers to range requests, so the download cannot resume"
         case .startedOverTooOften(let why): return startOver(why) + " too often"
         case .completeWithoutFile: return "the server says the file is complete, but nothing was downloaded"
         case .closedEarly(let received, let expected):

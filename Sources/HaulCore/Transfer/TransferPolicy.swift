@@ -10,18 +10,14 @@ public struct TransferTarget: Sendable, Equatable {
     /// without ranges.
     public var etag: String?
     public var lastModified: String?
-    /// Cleared when the server encodes the body: ranges of encoded bytes cannot be resumed.
-    public var rangesUsable: Bool
 
     public init(
-        url: String, headers: [RequestHeader] = [], etag: String? = nil, lastModified: String? = nil,
-        rangesUsable: Bool = true
+        url: String, headers: [RequestHeader] = [], etag: String? = nil, lastModified: String? = nil
     ) {
         self.url = url
         self.headers = headers
         self.etag = etag
         self.lastModified = lastModified
-        self.rangesUsable = rangesUsable
     }
 }
 
@@ -79,7 +75,7 @@ public struct TransferPolicy: Sendable {
             guard restarts <= maxRestarts else { throw TransferFailure(.startedOverTooOften(why)) }
         }
         while true {
-            let offset = target.rangesUsable ? partSize ?? 0 : 0
+            let offset = partSize ?? 0
             let (response, finalURL) = try await send(target, offset: offset, over: transport)
             var bodyTaken = false
             defer { if !bodyTaken { response.drop() } }
@@ -98,24 +94,9 @@ public struct TransferPolicy: Sendable {
             case .alreadyComplete(let total):
                 return .complete(total: total)
             case .write(let writeOffset, let total, let startOver):
-                var body = Body(
+                let body = Body(
                     response: response, offset: writeOffset, total: total, startOver: startOver,
                     resumable: Self.resumable(head, startOver: startOver), finalURL: finalURL)
-                if let coding = head.contentCoding {
-                    guard ["gzip", "x-gzip", "deflate"].contains(coding) else {
-                        throw TransferFailure(.unsupportedEncoding(coding))
-                    }
-                    // The length on the wire is not the file's, and encoded ranges cannot resume:
-                    // ask again for the whole file without a range.
-                    target.rangesUsable = false
-                    if writeOffset > 0 {
-                        guard restarts < maxRestarts else { throw TransferFailure(.encodedRangeResponses) }
-                        restarts += 1
-                        continue
-                    }
-                    body.total = nil
-                    body.resumable = false
-                }
                 target.etag = head["etag"]
                 target.lastModified = head["last-modified"]
                 bodyTaken = true
@@ -163,7 +144,7 @@ public struct TransferPolicy: Sendable {
     /// with `If-Range` so a changed file comes back whole instead of spliced.
     public func request(for url: String, of target: TransferTarget, offset: Int64) -> HTTPRequest {
         var request = baseRequest(for: url, of: target)
-        if offset > 0, target.rangesUsable { request.headers += rangeHeaders("bytes=\(offset)-", of: target) }
+        if offset > 0 { request.headers += rangeHeaders("bytes=\(offset)-", of: target) }
         return request
     }
 

@@ -23,14 +23,6 @@ public struct ResponseHead: Sendable, Equatable {
     public var contentLength: Int64? {
         self["content-length"].flatMap { Int64($0.trimmingASCIIWhitespace()) }.flatMap { $0 >= 0 ? $0 : nil }
     }
-
-    /// The content coding of the body, lowercased; nil for none or identity.
-    public var contentCoding: String? {
-        guard let coding = self["content-encoding"]?.trimmingASCIIWhitespace().lowercased(), !coding.isEmpty,
-            coding != "identity"
-        else { return nil }
-        return coding
-    }
 }
 
 /// One header field of a request or a response.

@@ -5,9 +5,9 @@ import NIOHTTP1
 import NIOPosix
 
 /// The engine's ``HTTPTransport``: plain `http://` without a proxy goes through
-/// `CleartextHTTPClient`, everything else (TLS, proxies, and a cleartext response whose body is
-/// encoded, which only AsyncHTTPClient decodes) through AsyncHTTPClient. Either way the body
-/// streams into the `.part` through a ``ResponseSink``.
+/// `CleartextHTTPClient`, everything else (TLS, proxies) through AsyncHTTPClient. Either way the
+/// body streams into the `.part` through a ``ResponseSink`` exactly as it was sent: a content
+/// coding the server applied is never undone.
 struct EngineTransport: HTTPTransport {
     let pool: HTTPClientPool
     /// What the reads of this transfer draw from.
@@ -23,9 +23,7 @@ struct EngineTransport: HTTPTransport {
             if !headers.contains(name: "host") { head.headers.add(name: "Host", value: target.hostHeader) }
             head.headers.add(contentsOf: headers)
             let exchange = try await client.execute(head, to: target) { loop in makeSink(on: loop) }
-            let response = EngineResponse(exchange.head, sink: exchange.sink, cancel: exchange.cancel)
-            guard response.head.contentCoding != nil else { return response }
-            response.drop()
+            return EngineResponse(exchange.head, sink: exchange.sink, cancel: exchange.cancel)
         }
         return try await sendThroughAsyncHTTPClient(request.url, headers: headers)
     }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Dispatch
 import HaulCore
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import Synchronization
@@ -11,8 +12,8 @@ import Synchronization
 ///
 /// Every client reads in large chunks (NIO's default reads are too small for a large file; see
 /// docs/PERFORMANCE.md), follows no redirects itself (the engine checks each hop) and detects
-/// stalls. AsyncHTTPClient decodes gzip/deflate a server sends unasked (the cleartext client
-/// leaves those to it) and uses its read timeout as the stall detector.
+/// stalls. Neither decodes a content coding: the file is saved as the server sent it, as curl,
+/// wget and aria2c save it. AsyncHTTPClient uses its read timeout as the stall detector.
 ///
 /// An AsyncHTTPClient is made the first time a URL needs it: a run of plain `http://` downloads
 /// never pays for its set-up.
@@ -86,9 +87,9 @@ final class HTTPClientPool: Sendable {
                 connect: .milliseconds(Int64(configuration.connectTimeout * 1000)),
                 read: .milliseconds(Int64(configuration.stallTimeout * 1000))
             ),
-            // haul asks for identity; a server that encodes anyway is decoded, so the file holds
-            // the resource's bytes. The ratio limit stops decompression bombs.
-            decompression: .enabled(limit: .ratio(1000))
+            // Bytes as sent: a `.tar.gz` served with `Content-Encoding: gzip` stays a `.tar.gz`,
+            // resumes by Range, and nothing is ever inflated (no decompression bomb).
+            decompression: .disabled
         )
         // A failed connection (refused, or a TLS handshake that failed) fails the request at once
         // and the engine's retry policy decides, as for plain http: AsyncHTTPClient would retry
@@ -111,11 +112,18 @@ final class HTTPClientPool: Sendable {
             config.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
         }
         let readSize = configuration.readSize
+        // Called once AsyncHTTPClient has set up a connection's pipeline, before its first request.
         config.http1_1ConnectionDebugInitializer = { channel in
-            channel.setOption(
-                ChannelOptions.recvAllocator,
-                value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize)
-            )
+            channel.eventLoop.makeCompletedFuture {
+                let pipeline = channel.pipeline.syncOperations
+                try pipeline.addHandler(
+                    ResponseHeadCleaner(), position: .before(try pipeline.handler(type: HTTPRequestEncoder.self)))
+            }.flatMap {
+                channel.setOption(
+                    ChannelOptions.recvAllocator,
+                    value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize)
+                )
+            }
         }
         return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: config)
     }

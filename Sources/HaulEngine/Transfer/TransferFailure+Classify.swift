@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import HaulCore
 import NIOCore
 import NIOHTTP1
-import NIOHTTPCompression
 import NIOPosix
 
 #if canImport(Glibc)
@@ -35,10 +34,6 @@ extension TransferFailure {
             if case .invalidEOFState = e { return TransferFailure(.bodyCutShort) }
             // A server that sends garbage once will send it again: no retries.
             return TransferFailure(.malformedResponse("\(e)"))
-        case is NIOHTTPDecompression.DecompressionError:
-            return TransferFailure(
-                .other("the server's compressed body inflates beyond 1,000 times its size; haul stopped reading it"),
-                isTransient: false)
         case let e as ChannelError:
             if case .connectTimeout = e { return TransferFailure(.connectionFailed("connection timed out")) }
             return TransferFailure(.connectionFailed("connection error (\(e))"))

@@ -142,7 +142,7 @@ struct TransferRunner: Sendable {
     private func resumeSegments(_ job: inout TransferJob, progressMade: inout Bool) async throws -> Bool {
         guard let map = job.segments, let name = job.fileName else { return false }
         let path = partPath(job, name)
-        guard let total = job.totalBytes, map.isMap(ofSize: total), job.target.rangesUsable,
+        guard let total = job.totalBytes, map.isMap(ofSize: total),
             PartFile.size(at: path) != nil
         else {
             try await startOver(&job, name: name, nil)

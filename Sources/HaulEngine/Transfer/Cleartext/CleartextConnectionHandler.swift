@@ -255,10 +255,11 @@ final class CleartextConnectionHandler: ChannelInboundHandler {
 }
 
 extension ChannelPipeline.SynchronousOperations {
-    /// Adds NIO's HTTP/1.1 client codec (with its outbound header validation) and `handler`
-    /// behind it. Bytes after a response that no request asked for are an error, which closes the
-    /// connection rather than leaving it pooled.
+    /// Adds the ``ResponseHeadCleaner``, NIO's HTTP/1.1 client codec (with its outbound header
+    /// validation) and `handler` behind it. Bytes after a response that no request asked for are
+    /// an error, which closes the connection rather than leaving it pooled.
     func addCleartextHTTPHandlers(_ handler: CleartextConnectionHandler) throws {
+        try addHandler(ResponseHeadCleaner())
         try addHTTPClientHandlers(leftOverBytesStrategy: .fireError, enableOutboundHeaderValidation: true)
         try addHandler(handler)
     }
