@@ -37,6 +37,8 @@ public struct StateDocument: Codable, Sendable, Equatable {
         public var meteredBudget: DataBudget?
         /// The bytes received while metered in the last period counted.
         public var meteredUsage: BudgetUsage?
+        /// The cookies.txt file of downloads that have none of their own; nil for none.
+        public var cookieFile: String?
 
         /// What a download gets without `--connections`.
         public static let defaultConnections = 8
@@ -63,6 +65,7 @@ public struct StateDocument: Codable, Sendable, Equatable {
             speedLimit = try? c.decodeIfPresent(SpeedLimit.self, forKey: .speedLimit)
             meteredBudget = try? c.decodeIfPresent(DataBudget.self, forKey: .meteredBudget)
             meteredUsage = try? c.decodeIfPresent(BudgetUsage.self, forKey: .meteredUsage)
+            cookieFile = try? c.decodeIfPresent(String.self, forKey: .cookieFile)
         }
     }
 }

@@ -9,9 +9,9 @@ struct AddCommand: AsyncParsableCommand {
         commandName: "add",
         abstract: "Queue one or more URLs.",
         discussion:
-            "Files land in the XDG download directory (~/Downloads) unless -d says otherwise. An existing file is "
-            + "never overwritten: the new one becomes 'name (1).ext'. Run 'haul run' (or open 'haul') to "
-            + "download."
+            "Files land in the XDG download directory (~/Downloads) unless -d says otherwise; a missing folder is "
+            + "created. An existing file is never overwritten: the new one becomes 'name (1).ext'. Run 'haul run', "
+            + "open 'haul', or add with --start to download."
     )
 
     @Argument(help: ArgumentHelp("http:// or https:// URLs.", valueName: "url"))
@@ -20,14 +20,15 @@ struct AddCommand: AsyncParsableCommand {
     @Option(
         name: [.customShort("i"), .long],
         help: ArgumentHelp(
-            "Read URLs from a file, one per line ('-' for standard input); blank lines and lines starting with # "
-                + "are skipped.",
+            "Read URLs from a file ('-' for standard input): one per line, or aria2's input-file format (indented "
+                + "dir=, out=, checksum=, header=, split=, max-connection-per-server= lines under a URL).",
             valueName: "file")
     )
     var inputFile: String?
 
     @Option(
-        name: [.customShort("d"), .long], help: ArgumentHelp("Directory to save into (must exist).", valueName: "dir"))
+        name: [.customShort("d"), .long],
+        help: ArgumentHelp("Directory to save into (created if missing).", valueName: "dir"))
     var directory: String?
 
     @Option(
@@ -36,11 +37,33 @@ struct AddCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Expected SHA-256 of the file; a mismatch fails the download.", valueName: "hex"))
+        help: ArgumentHelp(
+            "Expected checksum, TYPE=HEX with TYPE md5, sha-1, sha-224, sha-256, sha-384 or sha-512; a mismatch "
+                + "fails the download.",
+            valueName: "type=hex"))
+    var checksum: String?
+
+    @Option(name: .long, help: ArgumentHelp("Expected SHA-256 (same as --checksum sha-256=HEX).", valueName: "hex"))
     var sha256: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A file as sha256sum, sha512sum, sha1sum or md5sum write it; each download is checked against the "
+                + "line for its file name.",
+            valueName: "file"))
+    var checksumFile: String?
 
     @Option(name: .long, help: ArgumentHelp("A request header, 'Name: value' (repeatable).", valueName: "header"))
     var header: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Cookies to send, from a cookies.txt file (Netscape format, as curl -b, wget and aria2c read it); "
+                + "default: 'haul cookies'.",
+            valueName: "file"))
+    var loadCookies: String?
 
     @Option(
         name: [.customShort("x"), .long],
@@ -59,6 +82,9 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Add it paused.")
     var paused = false
 
+    @Flag(name: .long, help: "Start the background daemon when nothing runs the downloads yet.")
+    var start = false
+
     @OptionGroup var stateOptions: StateOptions
 
     func validate() throws {
@@ -72,35 +98,26 @@ struct AddCommand: AsyncParsableCommand {
         if output != nil && (urls.count > 1 || inputFile != nil) {
             throw ValidationError("-o names one file; give one URL with it")
         }
+        if checksum != nil && sha256 != nil { throw ValidationError("give --checksum or --sha256, not both") }
     }
 
     func run() async throws {
         let environment = stateOptions.environment
-        let headers: [RequestHeader]
-        let validURLs: [String]
-        let directory: String
+        let plan: AddPlan
         do throws(InputError) {
-            headers = try header.map { h throws(InputError) in try RequestHeader.parse(h) }
-            var listed: [String] = []
-            if let inputFile { listed = try URLListFile.read(inputFile) }
-            guard !(urls + listed).isEmpty else {
-                throw InputError("\(TerminalText.sanitize(inputFile ?? "")) lists no URLs")
-            }
-            validURLs = try (urls + listed).map { u throws(InputError) in try DownloadURL.validate(u) }
-            directory = try resolveDirectory(environment: environment)
-            try Engine.checkDirectory(directory) // before the state is read: 0.6 s with 100,000 downloads
+            plan = try AddPlan.make(self, environment: environment)
         } catch {
             throw error.reported()
         }
 
         let access = try await EngineAccess.open(stateOptions)
         let engine = access.session
-        var added: [(DownloadID, String)] = []
+        var added: [(DownloadID, AddRequest)] = []
         do {
             var existing: [String: DownloadID] = [:]
             for d in try await engine.snapshot().downloads { existing[d.url] = d.id }
             var seen = Set<String>()
-            for url in validURLs {
+            for url in plan.requests.map(\.url) {
                 if let duplicate = existing[url] {
                     Console.warn(
                         "\(TerminalText.sanitize(url)) is already in the list as \(duplicate); adding it again")
@@ -108,54 +125,45 @@ struct AddCommand: AsyncParsableCommand {
                     Console.warn("\(TerminalText.sanitize(url)) is given more than once; adding it each time")
                 }
             }
-            // Read once, not once per URL.
-            let (output, sha256, allowMetered, paused) = (self.output, self.sha256, self.allowMetered, self.paused)
-            let connections = self.connections
-            let speedLimit = limit.flatMap(Formatting.parseRate)
-            let requests = validURLs.map { url in
-                AddRequest(
-                    url: url, directory: directory, fileName: output, headers: headers,
-                    sha256: sha256, allowMetered: allowMetered, paused: paused, connections: connections,
-                    speedLimit: speedLimit
-                )
-            }
             // One command: all are added or none, and a daemon gets one message, not one per URL.
-            let ids = try await engine.perform(.add(requests))
-            added = Array(zip(ids, validURLs))
+            let ids = try await engine.perform(.add(plan.requests))
+            added = Array(zip(ids, plan.requests))
             try await engine.save()
         } catch {
             try? await engine.save()
             throw Console.failure(error)
         }
-        // One write for the lot: `haul add -i` may list thousands.
-        let state = Array((paused ? "  paused   " : "  waiting  ").utf8)
-        let target = Array("  → \(TerminalText.sanitize(directory))\n".utf8)
-        var lines: [UInt8] = []
-        lines.reserveCapacity(added.count * (target.count + 80))
-        for (id, url) in added {
-            lines.append(contentsOf: id.rawValue.utf8)
-            lines.append(contentsOf: state)
-            lines.append(contentsOf: TerminalText.sanitize(Redaction.url(url)).utf8)
-            lines.append(contentsOf: target)
+        printAdded(added)
+        guard case .local(let local) = access, !paused else { return }
+        if start {
+            await local.shutdown()
+            do {
+                let pid = try await DaemonLauncher.launch(stateOptions, onComplete: nil)
+                Console.out("haul daemon (pid \(pid)) downloads in the background; 'haul' shows it")
+            } catch {
+                Console.error("could not start the background daemon: \(error); 'haul run' downloads the queue")
+                throw ExitStatus.stateUnavailable
+            }
+        } else {
+            Console.error("nothing runs the downloads yet: open 'haul', run 'haul run', or add with --start")
         }
-        _ = lines.withUnsafeBytes { FileHandleWriter.stdout($0) }
     }
 
-    /// `-d` made absolute, or the XDG download directory (created when it is the default and missing).
-    private func resolveDirectory(environment: [String: String]) throws(InputError) -> String {
-        if let directory {
-            return StatePaths.absolute(directory, environment: environment)
-        }
-        let path = StatePaths.downloadDirectory(environment: environment)
-        if !FileManager.default.fileExists(atPath: path) {
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw InputError(
-                    "cannot create the download directory \(TerminalText.sanitize(path)): \(error.localizedDescription)"
-                )
+    /// One line per download; one write for the lot: `haul add -i` may list thousands.
+    private func printAdded(_ added: [(DownloadID, AddRequest)]) {
+        let state = Array((paused ? "  paused   " : "  waiting  ").utf8)
+        var lines: [UInt8] = []
+        lines.reserveCapacity(added.count * 160)
+        var lastDirectory: (String, [UInt8])?
+        for (id, request) in added {
+            if lastDirectory?.0 != request.directory {
+                lastDirectory = (request.directory, Array("  → \(TerminalText.sanitize(request.directory))\n".utf8))
             }
+            lines.append(contentsOf: id.rawValue.utf8)
+            lines.append(contentsOf: state)
+            lines.append(contentsOf: TerminalText.sanitize(Redaction.url(request.url)).utf8)
+            lines.append(contentsOf: lastDirectory?.1 ?? [])
         }
-        return path
+        _ = lines.withUnsafeBytes { FileHandleWriter.stdout($0) }
     }
 }

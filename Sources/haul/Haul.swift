@@ -19,7 +19,9 @@ struct Haul: AsyncParsableCommand {
         subcommands: [
             AddCommand.self, ListCommand.self, RunCommand.self,
             PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self,
-            MeteredCommand.self, LimitCommand.self, MoveCommand.self, ConnectionsCommand.self, DaemonCommand.self,
+            MeteredCommand.self, LimitCommand.self, MoveCommand.self, ConnectionsCommand.self, CookiesCommand.self,
+            VerifyCommand.self,
+            RefreshCommand.self, DaemonCommand.self,
             DemoCommand.self,
         ]
     )

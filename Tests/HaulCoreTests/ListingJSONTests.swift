@@ -12,7 +12,8 @@ final class ListingJSONTests: XCTestCase {
 
         enum Keys: String, CodingKey {
             case id, url, path, state, reason, receivedBytes, totalBytes, fileName, directory, resumable, finalURL,
-                notice, sha256, allowMetered, addedAt, finishedAt, retries, connections, segments, speedLimit
+                notice, sha256, checksum, previousURLs, allowMetered, addedAt, finishedAt, retries, connections,
+                segments, speedLimit
         }
 
         func encode(to encoder: Encoder) throws {
@@ -29,7 +30,9 @@ final class ListingJSONTests: XCTestCase {
             try c.encode(download.resumable, forKey: .resumable)
             try c.encode(download.finalURL.map(Redaction.url), forKey: .finalURL)
             try c.encode(download.notice.map { ReasonText.notice($0) }, forKey: .notice)
-            try c.encode(download.sha256, forKey: .sha256)
+            try c.encode(download.checksum?.algorithm == .sha256 ? download.checksum?.hex : nil, forKey: .sha256)
+            try c.encode(download.checksum?.text, forKey: .checksum)
+            try c.encode(download.previousURLs.map(Redaction.url), forKey: .previousURLs)
             try c.encode(download.allowMetered, forKey: .allowMetered)
             try c.encode(download.addedAt, forKey: .addedAt)
             try c.encode(download.finishedAt, forKey: .finishedAt)
@@ -61,7 +64,8 @@ final class ListingJSONTests: XCTestCase {
 
         var odd = Download(
             id: DownloadID(rawValue: "ffffff"), url: "https://alice:s3cret@host:8443/p?q=\"1\"&r=a\\b",
-            directory: "/dl/with \"quotes\"/and\\slash/", sha256: String(repeating: "ab", count: 32),
+            directory: "/dl/with \"quotes\"/and\\slash/",
+            checksum: try! Checksum(.sha256, hex: String(repeating: "ab", count: 32)),
             allowMetered: true,
             queueOrder: 7, addedAt: Date(timeIntervalSince1970: -1.5))
         odd.fileName =
@@ -73,6 +77,7 @@ final class ListingJSONTests: XCTestCase {
         odd.notice = .text("renamed: a/b")
         odd.retries = 3
         odd.receivedBytes = 12
+        odd.previousURLs = ["https://carol:pw@old/x?sig=1", "http://plain/y"]
 
         var paused = Download(
             id: DownloadID(rawValue: "0000ff"), url: "http://h/", directory: "/", paused: true, queueOrder: 1,

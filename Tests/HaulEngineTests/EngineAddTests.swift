@@ -10,15 +10,16 @@ final class EngineAddTests: EngineTestCase {
         let engine = try makeEngine()
         let good = AddRequest(url: "http://127.0.0.1:9/a.bin", directory: downloadDirectory, paused: true)
         let badDirectory = AddRequest(url: "http://127.0.0.1:9/b.bin", directory: dir.path + "/missing", paused: true)
-        let badChecksum = AddRequest(
-            url: "http://127.0.0.1:9/c.bin", directory: downloadDirectory, sha256: "xyz", paused: true)
-        for bad in [badDirectory, badChecksum] {
+        let badName = AddRequest(
+            url: "http://127.0.0.1:9/c.bin", directory: downloadDirectory, fileName: "../up", paused: true)
+        for bad in [badDirectory, badName] {
             do {
                 try await engine.perform(.add([good, good, bad]))
                 XCTFail("a batch with a bad request was accepted")
             } catch {
                 XCTAssertTrue(
-                    error.message.contains("does not exist") || error.message.contains("64 hexadecimal"), error.message)
+                    error.message.contains("does not exist") || error.message.contains("not a plain file name"),
+                    error.message)
             }
         }
         let none = await engine.allDownloads

@@ -37,13 +37,13 @@ class EngineTestCase: XCTestCase {
 
     /// Adds a download of `url` into the test's download directory.
     func add(
-        _ engine: Engine, _ url: String, name: String? = nil, sha256: String? = nil, paused: Bool = false,
+        _ engine: Engine, _ url: String, name: String? = nil, checksum: Checksum? = nil, paused: Bool = false,
         connections: Int? = nil
     ) async throws -> DownloadID {
         try await engine.perform(
             .add([
                 AddRequest(
-                    url: url, directory: downloadDirectory, fileName: name, sha256: sha256, paused: paused,
+                    url: url, directory: downloadDirectory, fileName: name, checksum: checksum, paused: paused,
                     connections: connections)
             ]))[0]
     }

@@ -201,11 +201,12 @@ final class NginxEngineTests: EngineTestCase {
     func testChecksumMismatchFailsAndSaysSo() async throws {
         try TestFiles.random(www + "/x.bin", size: 1000)
         let engine = try makeEngine()
-        let id = try await add(engine, nginx.url("x.bin"), sha256: String(repeating: "0", count: 64))
+        let id = try await add(
+            engine, nginx.url("x.bin"), checksum: try Checksum(.sha256, hex: String(repeating: "0", count: 64)))
         await engine.start()
         let d = try await finished(engine, id)
         XCTAssertEqual(d.state, .failed)
-        XCTAssertTrue(d.reason?.hasPrefix("checksum mismatch") ?? false, d.reason ?? "")
+        XCTAssertTrue(d.reason?.hasPrefix("SHA-256 checksum mismatch") ?? false, d.reason ?? "")
         XCTAssertFalse(FileManager.default.fileExists(atPath: downloadDirectory + "/x.bin"))
     }
 
@@ -213,7 +214,7 @@ final class NginxEngineTests: EngineTestCase {
         try TestFiles.random(www + "/x.bin", size: 100_000)
         let expected = try XCTUnwrap(sha256(www + "/x.bin"))
         let engine = try makeEngine()
-        let id = try await add(engine, nginx.url("x.bin"), sha256: expected.uppercased())
+        let id = try await add(engine, nginx.url("x.bin"), checksum: try Checksum(.sha256, hex: expected.uppercased()))
         await engine.start()
         let d = try await finished(engine, id)
         XCTAssertEqual(d.state, .finished)

@@ -240,6 +240,6 @@ enum SHA256Hex {
         let dir = TestDirectory("haul-sha")
         let path = dir.path + "/bytes"
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
-        return (try? FileChecksum.sha256(path: path)) ?? ""
+        return (try? FileChecksum.digest(of: path, .sha256)) ?? ""
     }
 }

@@ -13,9 +13,12 @@ final class DownloadSchemaTests: XCTestCase {
             id: DownloadID(rawValue: "abc123"), url: "https://user:pw@example.org/a b/日本.iso?x=1",
             directory: "/dl/with \"quotes\"", requestedName: "wanted.iso",
             headers: [RequestHeader(name: "Cookie", value: "a=b"), RequestHeader(name: "X-Tab", value: "a\tb")],
-            sha256: String(repeating: "ab", count: 32), allowMetered: true, paused: true, queueOrder: 42,
+            checksum: try! Checksum(.sha512, hex: String(repeating: "ab", count: 64)), allowMetered: true, paused: true,
+            cookieFile: "/home/u/cookies.txt", queueOrder: 42,
             addedAt: Date(timeIntervalSince1970: 1_795_000_000.125))
         d.fileName = "日本.iso"
+        d.previousURLs = ["https://example.org/old?sig=1", "https://example.org/older"]
+        d.linkUnchecked = true
         d.state = .failed
         d.pauseCause = .diskFull
         d.failureReason = .status(410)
@@ -86,6 +89,18 @@ final class DownloadSchemaTests: XCTestCase {
         XCTAssertThrowsError(
             try StateJSONReader.decode(Data(#"{"version":1,"downloads":[{"id":"a","url":"http://h/a"}]}"#.utf8)),
             "the directory is required")
+    }
+
+    func testTheSHA256OfAnOlderHaulReadsAsAChecksum() throws {
+        let hex = String(repeating: "ab", count: 32)
+        let text =
+            #"{"version":1,"settings":{"concurrency":3,"meteredMode":"off"},"#
+            + #""downloads":[{"id":"a","url":"http://h/a","directory":"/d","sha256":"\#(hex)"}]}"#
+        let json = Data(text.utf8)
+        let fast = try StateJSONReader.decode(json).document.downloads
+        let foundation = try StateCoding.decoder().decode(StateDocument.self, from: json).downloads
+        XCTAssertEqual(fast.first?.checksum, try Checksum(.sha256, hex: hex))
+        XCTAssertEqual(foundation.first?.checksum, try Checksum(.sha256, hex: hex))
     }
 }
 

@@ -222,7 +222,8 @@ final class StateFileEdgeCaseTests: XCTestCase {
         var d = Download(
             id: DownloadID(rawValue: "abcdef"), url: "http://h/a", directory: "/tmp",
             headers: [RequestHeader(name: "A", value: "b")],
-            sha256: String(repeating: "0", count: 64), allowMetered: true, paused: true, queueOrder: 3)
+            checksum: try Checksum(.sha256, hex: String(repeating: "0", count: 64)), allowMetered: true, paused: true,
+            queueOrder: 3)
         d.fileName = "a"
         d.totalBytes = 10
         d.etag = "e"

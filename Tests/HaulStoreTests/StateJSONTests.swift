@@ -42,7 +42,10 @@ enum RandomDocuments {
             if Bool.random(using: &rng) {
                 d.headers = [RequestHeader(name: "Authorization", value: "Bearer " + texts.randomElement(using: &rng)!)]
             }
-            if Bool.random(using: &rng) { d.sha256 = String(repeating: "ab", count: 32) }
+            if Bool.random(using: &rng) { d.checksum = try! Checksum(.sha256, hex: String(repeating: "ab", count: 32)) }
+            if Bool.random(using: &rng) { d.previousURLs = ["https://old/" + texts.randomElement(using: &rng)!] }
+            if Bool.random(using: &rng) { d.linkUnchecked = true }
+            if Bool.random(using: &rng) { d.cookieFile = "/home/" + texts.randomElement(using: &rng)! }
             d.allowMetered = Bool.random(using: &rng)
             if Bool.random(using: &rng) { d.etag = "\"" + texts.randomElement(using: &rng)! + "\"" }
             if Bool.random(using: &rng) { d.lastModified = "Sun, 22 Nov 2026 06:00:00 GMT" }

@@ -9,6 +9,10 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var id: DownloadID
     /// The URL the user asked for. Resumes start here again, not at a redirect target.
     public var url: String
+    /// Addresses it had before `haul refresh` gave it this one, oldest first: where it came from.
+    public var previousURLs: [String]
+    /// Set by a new link until its first answer shows whether it serves the same file.
+    public var linkUnchecked: Bool
     /// The directory the file lands in (absolute).
     public var directory: String
     /// The name the user asked for with `-o`, if any.
@@ -24,8 +28,10 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     /// Nil while unknown.
     public var totalBytes: Int64?
     public var headers: [RequestHeader]
-    /// Expected SHA-256 (lowercase hex), verified when the transfer completes.
-    public var sha256: String?
+    /// A cookies.txt file its requests carry the cookies of; nil: the saved default, if any.
+    public var cookieFile: String?
+    /// The digest the finished file must have, checked before it gets its final name.
+    public var checksum: Checksum?
     public var allowMetered: Bool
     /// Validators of the remote file, used for `If-Range` on resume.
     public var etag: String?
@@ -64,16 +70,19 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         directory: String,
         requestedName: String? = nil,
         headers: [RequestHeader] = [],
-        sha256: String? = nil,
+        checksum: Checksum? = nil,
         allowMetered: Bool = false,
         paused: Bool = false,
         connections: Int? = nil,
         speedLimit: Int64? = nil,
+        cookieFile: String? = nil,
         queueOrder: UInt64,
         addedAt: Date = .nowToTheMicrosecond()
     ) {
         self.id = id
         self.url = url
+        self.previousURLs = []
+        self.linkUnchecked = false
         self.directory = directory
         self.requestedName = requestedName
         // The final name is claimed when the transfer starts (unique in the directory), also for `-o`.
@@ -81,11 +90,12 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         self.pauseCause = paused ? .user : nil
         self.receivedBytes = 0
         self.headers = headers
-        self.sha256 = sha256
+        self.checksum = checksum
         self.allowMetered = allowMetered
         self.retries = 0
         self.connections = connections
         self.speedLimit = speedLimit
+        self.cookieFile = cookieFile
         self.queueOrder = queueOrder
         self.addedAt = addedAt
     }
@@ -150,6 +160,13 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         case .failed: return failureReason.map(ReasonText.failure) ?? "failed"
         case .waiting, .downloading, .finished: return nil
         }
+    }
+
+    /// Failed as an expired link fails (401, 403, 404, 410): a new link (`haul refresh`) may
+    /// save its bytes.
+    public var mayNeedNewLink: Bool {
+        guard state == .failed, case .status(let status)? = failureReason else { return false }
+        return [401, 403, 404, 410].contains(status)
     }
 
     /// Paused by a policy (a network hold, a full disk): it resumes by itself.

@@ -10,6 +10,8 @@ extension Download {
     public static let schema: [DownloadField] = [
         .init("id", required: true, get: { $0.id }, set: { $0.id = $1 }),
         .init("url", required: true, get: { $0.url }, set: { $0.url = $1 }),
+        .init("previousURLs", get: { $0.previousURLs.isEmpty ? nil : $0.previousURLs }, set: { $0.previousURLs = $1 }),
+        .init("linkUnchecked", get: { $0.linkUnchecked ? true : nil }, set: { $0.linkUnchecked = $1 }),
         .init(
             "directory", required: true, get: { $0.directory }, set: { $0.directory = $1 },
             read: { s, d, context in
@@ -25,7 +27,8 @@ extension Download {
         .init("receivedBytes", get: { $0.receivedBytes }, set: { $0.receivedBytes = $1 }),
         .init("totalBytes", get: { $0.totalBytes }, set: { $0.totalBytes = $1 }),
         .init("headers", get: { $0.headers.isEmpty ? nil : $0.headers }, set: { $0.headers = $1 }),
-        .init("sha256", get: { $0.sha256 }, set: { $0.sha256 = $1 }),
+        .init("cookieFile", get: { $0.cookieFile }, set: { $0.cookieFile = $1 }),
+        .init("checksum", get: { $0.checksum }, set: { $0.checksum = $1 }),
         .init("allowMetered", get: { $0.allowMetered }, set: { $0.allowMetered = $1 }),
         .init("etag", get: { $0.etag }, set: { $0.etag = $1 }),
         .init("lastModified", get: { $0.lastModified }, set: { $0.lastModified = $1 }),
@@ -78,6 +81,10 @@ extension Download {
         var required = 0
         try s.objectKeys { s, key throws(JSONScanner.Unsupported) in
             guard let field = SchemaTable.find(key) else {
+                if key.elementsEqual(Self.legacySHA256Key.utf8) {
+                    d.checksum = try? Checksum(.sha256, hex: try s.string())
+                    return
+                }
                 unknownKey(key)
                 _ = try s.rawValue()
                 return
@@ -102,7 +109,15 @@ extension Download {
         let container = try decoder.container(keyedBy: SchemaKey.self)
         self = .unread
         for field in Self.schema { try field.decode(container, &self) }
+        if checksum == nil,
+            let hex = try container.decodeIfPresent(String.self, forKey: .init(stringValue: Self.legacySHA256Key))
+        {
+            checksum = try? Checksum(.sha256, hex: hex)
+        }
     }
+
+    /// Where files of an older haul, which knew only SHA-256, keep the expected digest.
+    static let legacySHA256Key = "sha256"
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: SchemaKey.self)
@@ -115,7 +130,7 @@ private enum SchemaTable {
     /// Each field's slot in `slots`, from its key's length, first and last byte; no two fields
     /// share one (checked when the table is made, and so by every decoding test).
     private static func slot(_ count: Int, _ first: UInt8, _ last: UInt8) -> Int {
-        (count &+ Int(first) &* 11 &+ Int(last)) & 255
+        (count &+ Int(first) &* 13 &+ Int(last)) & 255
     }
 
     private static let fields = Download.schema

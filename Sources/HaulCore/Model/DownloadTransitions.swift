@@ -39,6 +39,26 @@ extension Download {
         return true
     }
 
+    /// Gives it a new address (`haul refresh`), keeping its bytes: the old one joins
+    /// ``previousURLs``, and the new one's first answer decides whether they are kept (see
+    /// ``linkUnchecked``). A failed or running download waits to start from the new link; a
+    /// paused one stays paused. Not once finished, nor to the address it has.
+    @discardableResult
+    public mutating func changeLink(to newURL: String) -> Bool {
+        guard state != .finished, newURL != url else { return false }
+        previousURLs.append(url)
+        url = newURL
+        finalURL = nil
+        retries = 0
+        linkUnchecked = true
+        if notice?.isHold != true { notice = nil }
+        if state == .failed || state == .downloading {
+            if failureReason == .cancelled { receivedBytes = 0 }
+            requeue()
+        }
+        return true
+    }
+
     /// Stops for good and forgets the partial data. Finished downloads are left alone.
     @discardableResult
     public mutating func cancel() -> Bool {

@@ -11,26 +11,30 @@ public struct AddRequest: Codable, Sendable, Equatable {
     public var directory: String
     public var fileName: String?
     public var headers: [RequestHeader]
-    public var sha256: String?
+    /// The digest the finished file must have.
+    public var checksum: Checksum?
     public var allowMetered: Bool
     public var paused: Bool
     /// Most connections for the download; nil: the saved default.
     public var connections: Int?
     /// Its own speed limit in bytes per second; nil for none.
     public var speedLimit: Int64?
+    /// A cookies.txt file (absolute); nil: the saved default.
+    public var cookieFile: String?
 
     public init(
         url: String, directory: String, fileName: String? = nil, headers: [RequestHeader] = [],
-        sha256: String? = nil, allowMetered: Bool = false, paused: Bool = false, connections: Int? = nil,
-        speedLimit: Int64? = nil
+        checksum: Checksum? = nil, allowMetered: Bool = false, paused: Bool = false, connections: Int? = nil,
+        speedLimit: Int64? = nil, cookieFile: String? = nil
     ) {
+        self.cookieFile = cookieFile
         self.speedLimit = speedLimit
         self.connections = connections
         self.url = url
         self.directory = directory
         self.fileName = fileName
         self.headers = headers
-        self.sha256 = sha256
+        self.checksum = checksum
         self.allowMetered = allowMetered
         self.paused = paused
     }
@@ -54,6 +58,11 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     /// Sets the most connections per download: of the downloads selected, or (nil) the saved
     /// default for downloads that have no number of their own.
     case setConnections(DownloadSelection?, Int)
+    /// Gives a download a new address and keeps its bytes while the new one serves the same file
+    /// (see ``Download/changeLink(to:)``).
+    case refresh(DownloadID, url: String)
+    /// Sets (or, nil, forgets) the cookies.txt file of downloads added without one of their own.
+    case setCookieFile(String?)
     /// Gives (or takes) downloads the allowance to use a metered network.
     case allowMetered(DownloadSelection, Bool)
     /// Sets (or, nil, lifts) the global speed limit.

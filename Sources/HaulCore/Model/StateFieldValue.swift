@@ -139,6 +139,7 @@ extension RawStateFieldValue {
 
 extension DownloadState: RawStateFieldValue {}
 extension PauseCause: RawStateFieldValue {}
+extension Checksum: NestedStateFieldValue {}
 
 /// A rare or nested value: written and read by Foundation (few downloads have one).
 public protocol NestedStateFieldValue: StateFieldValue {}
@@ -195,6 +196,11 @@ extension Array: StateFieldValue where Element: StateArrayElement {
     public static func readState(from s: inout JSONScanner) throws(JSONScanner.Unsupported) -> [Element] {
         try StateCoding.decode([Element].self, s.rawValue())
     }
+}
+
+extension String: StateArrayElement {
+    public static func elementBound(_ value: String) -> Int { JSONBytes.quotedBound(value) }
+    public static func writeElement(_ value: String, to out: inout JSONBytes.Cursor) { out.appendQuoted(value) }
 }
 
 extension RequestHeader: StateArrayElement {

@@ -18,7 +18,8 @@ public enum FileNaming {
         return fallbackName
     }
 
-    static func nameFromURL(_ url: String) -> String? {
+    /// The last segment of the URL's path, percent-decoded; nil when it has none.
+    public static func nameFromURL(_ url: String) -> String? {
         guard let parts = URLParts(url) else { return nil }
         let segment = parts.path.lastComponent(separatedBy: "/") ?? ""
         guard !segment.isEmpty else { return nil }

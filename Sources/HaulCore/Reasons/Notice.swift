@@ -15,6 +15,9 @@ public indirect enum Notice: Sendable, Equatable, Hashable {
     case budgetUsed(used: Int64, budget: Int64, period: BudgetPeriod)
     /// Paused: the speed limit's schedule holds downloads until `minute` after midnight.
     case heldUntil(minute: Int)
+    /// A new link served another file than the bytes on disk are of (`size`, was `was`, when
+    /// known): the download started over.
+    case otherFileAtNewLink(size: Int64?, was: Int64?)
     /// What an older haul stored as plain text.
     case text(String)
 
@@ -22,7 +25,7 @@ public indirect enum Notice: Sendable, Equatable, Hashable {
     public var isHold: Bool {
         switch self {
         case .budgetUsed, .heldUntil: return true
-        case .retrying, .startedOver, .fewerConnections, .text: return false
+        case .retrying, .startedOver, .fewerConnections, .otherFileAtNewLink, .text: return false
         }
     }
 }

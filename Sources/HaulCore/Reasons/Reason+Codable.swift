@@ -187,6 +187,7 @@ extension Notice: Codable {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: r.kind))
             }
             self = .heldUntil(minute: minute)
+        case "otherFileAtNewLink": self = .otherFileAtNewLink(size: r.received, was: r.expected)
         default: self = .text(r.text ?? r.kind)
         }
     }
@@ -215,6 +216,10 @@ extension Notice: Codable {
         case .heldUntil(let minute):
             r = ReasonRecord(kind: "heldUntil")
             r.seconds = minute
+        case .otherFileAtNewLink(let size, let was):
+            r = ReasonRecord(kind: "otherFileAtNewLink")
+            r.received = size
+            r.expected = was
         case .text(let text):
             r = ReasonRecord(kind: "text")
             r.text = text

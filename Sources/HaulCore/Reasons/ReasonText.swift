@@ -33,7 +33,8 @@ public enum ReasonText {
         case .diskFull(let shortfall):
             return "disk full — needs " + (shortfall.map { Formatting.bytes($0) + " more" } ?? "more space")
         case .checksumMismatch(let algorithm, let expected, let actual):
-            return "checksum mismatch: expected \(algorithm) \(expected), got \(actual)"
+            let name = ChecksumAlgorithm(name: algorithm)?.displayName ?? TerminalText.sanitize(algorithm)
+            return "\(name) checksum mismatch: expected \(expected), got \(actual)"
         case .cancelled: return "cancelled by user"
         case .file(let text), .other(let text): return TerminalText.sanitize(text)
         }
@@ -63,6 +64,12 @@ public enum ReasonText {
             return
                 "metered data budget used: \(Formatting.bytes(used)) of \(Formatting.bytes(budget)) \(period.current)"
         case .heldUntil(let minute): return "held by the speed limit's schedule until \(DailyWindow.clock(minute))"
+        case .otherFileAtNewLink(let size, let was):
+            guard let size, let was, size != was else {
+                return "the new link serves a different file (its date or ETag differs); started over"
+            }
+            return "the new link serves a different file: \(Formatting.bytes(size)), was \(Formatting.bytes(was)); "
+                + "started over"
         case .text(let text): return TerminalText.sanitize(text)
         }
     }

@@ -35,11 +35,14 @@ public struct EngineSnapshot: Codable, Sendable, Equatable {
     public var network: NetworkStatus
     /// The saved default of connections per download.
     public var connections: Int?
+    /// The saved default cookies.txt file.
+    public var cookieFile: String?
 
-    public init(downloads: [Download], network: NetworkStatus, connections: Int? = nil) {
+    public init(downloads: [Download], network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil) {
         self.downloads = downloads
         self.network = network
         self.connections = connections
+        self.cookieFile = cookieFile
     }
 }
 
@@ -54,19 +57,22 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     /// without whitespace, control characters escaped).
     public var downloads: [UInt8]
     public var connections: Int?
+    public var cookieFile: String?
 
-    public init(downloads: [UInt8], network: NetworkStatus, connections: Int? = nil) {
+    public init(downloads: [UInt8], network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil) {
         self.downloads = downloads
         self.network = network
         self.connections = connections
+        self.cookieFile = cookieFile
     }
 
-    private enum CodingKeys: String, CodingKey { case network, connections }
+    private enum CodingKeys: String, CodingKey { case network, connections, cookieFile }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         network = try container.decode(NetworkStatus.self, forKey: .network)
         connections = try container.decodeIfPresent(Int.self, forKey: .connections)
+        cookieFile = try container.decodeIfPresent(String.self, forKey: .cookieFile)
         downloads = []
     }
 
@@ -74,6 +80,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(network, forKey: .network)
         try container.encodeIfPresent(connections, forKey: .connections)
+        try container.encodeIfPresent(cookieFile, forKey: .cookieFile)
     }
 }
 

@@ -64,6 +64,7 @@ public enum ListingJSON {
         // In sorted order.
         date(#""addedAt" : "#, d.addedAt)
         bool(#""allowMetered" : "#, d.allowMetered)
+        string(#""checksum" : "#, d.checksum?.text)
         number(#""connections" : "#, d.activeConnections ?? 0)
         string(#""directory" : "#, d.directory)
         string(#""fileName" : "#, d.fileName)
@@ -72,18 +73,32 @@ public enum ListingJSON {
         string(#""id" : "#, d.id.rawValue)
         string(#""notice" : "#, d.notice.map { ReasonText.notice($0) })
         string(#""path" : "#, d.path)
+        key(#""previousURLs" : "#)
+        append(d.previousURLs.map(Redaction.url), to: &out)
         string(#""reason" : "#, d.reason)
         number(#""receivedBytes" : "#, d.receivedBytes)
         bool(#""resumable" : "#, d.resumable)
         number(#""retries" : "#, d.retries)
         key(#""segments" : "#)
         if let segments = d.segments { append(segments, to: &out) } else { null() }
-        string(#""sha256" : "#, d.sha256)
+        // What scripts of an older haul read.
+        string(#""sha256" : "#, d.checksum?.algorithm == .sha256 ? d.checksum?.hex : nil)
         number(#""speedLimit" : "#, d.speedLimit)
         string(#""state" : "#, d.state.rawValue)
         number(#""totalBytes" : "#, d.totalBytes)
         string(#""url" : "#, Redaction.url(d.url))
         out.append(contentsOf: "\n  }".utf8)
+    }
+
+    /// An array of strings, laid out as the rest (at the third level).
+    private static func append(_ strings: [String], to out: inout [UInt8]) {
+        guard !strings.isEmpty else { return out.append(contentsOf: "[\n\n    ]".utf8) }
+        out.append(contentsOf: "[\n".utf8)
+        for (i, string) in strings.enumerated() {
+            out.append(contentsOf: "      ".utf8)
+            JSONBytes.quoted(string, into: &out)
+            out.append(contentsOf: (i == strings.count - 1 ? "\n    ]" : ",\n").utf8)
+        }
     }
 
     /// A segment map, laid out as the rest (an array of objects at the third level).

@@ -10,6 +10,8 @@ public struct TransferTarget: Sendable, Equatable {
     /// without ranges.
     public var etag: String?
     public var lastModified: String?
+    /// The download's cookies (from its cookies.txt and from responses), if it has any.
+    public var cookies: CookieJar?
 
     public init(
         url: String, headers: [RequestHeader] = [], etag: String? = nil, lastModified: String? = nil
@@ -129,6 +131,9 @@ public struct TransferPolicy: Sendable {
         var url = start
         for _ in 0...maxRedirects {
             let response = try await transport.send(request(url))
+            if let jar = target.cookies {
+                jar.store(response.head.fields.filter { $0.name.lowercased() == "set-cookie" }.map(\.value), from: url)
+            }
             let status = response.head.status
             guard [301, 302, 303, 307, 308].contains(status) else { return (response, url) }
             response.drop()
@@ -175,6 +180,13 @@ public struct TransferPolicy: Sendable {
             if !sameHost, Self.credentialHeaders.contains(header.name.lowercased()) { continue }
             headers.removeAll { $0.name.lowercased() == header.name.lowercased() }
             headers.append(HTTPField(name: header.name, value: header.value))
+        }
+        if let cookies = target.cookies?.header(for: url) {
+            if let index = headers.firstIndex(where: { $0.name.lowercased() == "cookie" }) {
+                headers[index].value += "; " + cookies
+            } else {
+                headers.append(HTTPField(name: "Cookie", value: cookies))
+            }
         }
         // `http://user:password@host/…` is HTTP Basic authentication unless a header says otherwise.
         if let credentials = parts?.credentials ?? (sameHost ? original?.credentials : nil),

@@ -83,6 +83,13 @@ extension Engine {
                 changed(download)
             }
             return ids
+        case .refresh(let id, let url):
+            return try await refresh(id, to: url)
+        case .setCookieFile(let path):
+            if let path { _ = try CookieFile.load(path) }
+            settings.cookieFile = path
+            scheduleSave(delay: configuration.transitionSaveDelay)
+            return []
         case .allowMetered(let selection, let allowed):
             let ids = resolve(selection)
             for id in ids {
@@ -148,8 +155,9 @@ extension Engine {
             let download = Download(
                 id: id, url: request.url, directory: request.directory, requestedName: request.fileName,
                 headers: request.headers,
-                sha256: request.sha256, allowMetered: request.allowMetered, paused: request.paused,
-                connections: request.connections, speedLimit: request.speedLimit, queueOrder: takeQueueOrder()
+                checksum: request.checksum, allowMetered: request.allowMetered, paused: request.paused,
+                connections: request.connections, speedLimit: request.speedLimit,
+                cookieFile: request.cookieFile, queueOrder: takeQueueOrder()
             )
             downloads[id] = download
             publish(.added(download))
@@ -157,7 +165,7 @@ extension Engine {
         }
     }
 
-    /// `request` with its URL and checksum in canonical form, or the reason it cannot be added.
+    /// `request` with its URL in canonical form, or the reason it cannot be added.
     private static func validated(_ request: AddRequest) throws(InputError) -> AddRequest {
         var request = request
         request.url = try DownloadURL.validate(request.url)
@@ -174,13 +182,6 @@ extension Engine {
         }
         if let rate = request.speedLimit, rate < SpeedLimit.minimumRate {
             throw InputError("--limit must be at least \(Formatting.rate(Double(SpeedLimit.minimumRate)))")
-        }
-        if let hex = request.sha256 {
-            let lower = hex.lowercased()
-            guard lower.count == 64, lower.allSatisfy({ $0.isHexDigit }) else {
-                throw InputError("--sha256 needs 64 hexadecimal digits")
-            }
-            request.sha256 = lower
         }
         return request
     }
@@ -200,6 +201,25 @@ extension Engine {
     func takeQueueOrder() -> UInt64 {
         defer { nextQueueOrder += 1 }
         return nextQueueOrder
+    }
+
+    /// `haul refresh`: the download goes on from `url`; a running one starts again from it.
+    private func refresh(_ id: DownloadID, to url: String) async throws(InputError) -> [DownloadID] {
+        let url = try DownloadURL.validate(url)
+        guard let download = downloads[id] else { throw InputError("no download \(id)") }
+        guard download.state != .finished else {
+            throw InputError("\(id) has finished; there is nothing left to fetch from a new link")
+        }
+        guard download.url != url else { throw InputError("\(id) already downloads from that address") }
+        if transfers[id] != nil {
+            await stopTransfer(id)
+            refreshFromDisk(id)
+        }
+        guard var changing = downloads[id], changing.changeLink(to: url) else { return [] }
+        downloads[id] = changing
+        changed(changing)
+        scheduleSave(delay: configuration.transitionSaveDelay)
+        return [id]
     }
 
     func pause(_ id: DownloadID, cause: PauseCause) async {

@@ -9,7 +9,9 @@ extension Engine: EngineSession {
     }
 
     public func snapshot() -> EngineSnapshot {
-        EngineSnapshot(downloads: allDownloads, network: networkStatus, connections: settings.connections)
+        EngineSnapshot(
+            downloads: allDownloads, network: networkStatus, connections: settings.connections,
+            cookieFile: settings.cookieFile)
     }
 
     public func save() async throws(InputError) {

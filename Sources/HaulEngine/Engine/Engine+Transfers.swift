@@ -145,6 +145,17 @@ extension Engine {
         changed(download)
     }
 
+    /// The new link's first answer was compared with the file on disk; `etag` and `lastModified`
+    /// are what later requests check against.
+    func transferCheckedLink(_ id: DownloadID, _ generation: UInt64, etag: String?, lastModified: String?) {
+        guard var download = current(id, generation) else { return }
+        download.linkUnchecked = false
+        download.etag = etag
+        download.lastModified = lastModified
+        downloads[id] = download
+        changed(download)
+    }
+
     func transferNotice(_ id: DownloadID, _ generation: UInt64, _ notice: Notice) {
         guard var download = current(id, generation) else { return }
         download.notice = notice

@@ -271,11 +271,12 @@ public actor Engine {
         connectionLimits[id] = limit
         let job = TransferJob(
             id: id, generation: generation, directory: download.directory, requestedName: download.requestedName,
-            fileName: download.fileName, sha256: download.sha256,
+            fileName: download.fileName, checksum: download.checksum,
+            cookieFile: download.cookieFile ?? settings.cookieFile,
             target: TransferTarget(
                 url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified),
             totalBytes: download.totalBytes, segments: download.segments, sourceURL: download.finalURL,
-            connections: limit, throttle: throttle(for: download)
+            connections: limit, throttle: throttle(for: download), linkUnchecked: download.linkUnchecked
         )
         let runner = TransferRunner(engine: self, pool: pool, throttle: job.throttle, configuration: configuration)
         let previous = stopping[id]

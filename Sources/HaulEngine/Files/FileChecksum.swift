@@ -1,16 +1,43 @@
 import Crypto
+import HaulCore
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-enum FileChecksum {
-    /// Lowercase hex SHA-256 of the file at `path`, read in 1 MiB chunks.
-    static func sha256(path: String) throws(FileError) -> String {
+/// Digests of files on disk, read in 1 MiB chunks.
+public enum FileChecksum {
+    /// Lowercase hex digest of the file at `path` by `algorithm`.
+    /// ``digest(of:_:)`` for a file the user named: a failure is one sentence.
+    public static func digestOfFile(_ path: String, _ algorithm: ChecksumAlgorithm) throws(InputError) -> String {
+        do {
+            return try digest(of: path, algorithm)
+        } catch {
+            throw InputError(error.description)
+        }
+    }
+
+    static func digest(of path: String, _ algorithm: ChecksumAlgorithm) throws(FileError) -> String {
+        switch algorithm {
+        case .md5: return try digest(of: path, with: CryptoHash<Insecure.MD5>())
+        case .sha1: return try digest(of: path, with: CryptoHash<Insecure.SHA1>())
+        case .sha224: return try digest(of: path, with: SHA224())
+        case .sha256: return try digest(of: path, with: CryptoHash<SHA256>())
+        case .sha384: return try digest(of: path, with: CryptoHash<SHA384>())
+        case .sha512: return try digest(of: path, with: CryptoHash<SHA512>())
+        }
+    }
+
+    private static func digest(of path: String, with start: some StreamingHash) throws(FileError) -> String {
+        var hasher = start
+        try readChunks(of: path) { hasher.update($0) }
+        return hex(hasher.finish())
+    }
+
+    private static func readChunks(of path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(FileError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
         defer { close(fd) }
-        var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -19,11 +46,31 @@ enum FileChecksum {
                 throw FileError(operation: "read", path: path, code: errno)
             }
             if n == 0 { break }
-            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
         }
-        return hasher.finalize().map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
     }
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// A hash fed a file chunk by chunk.
+protocol StreamingHash {
+    mutating func update(_ bytes: UnsafeRawBufferPointer)
+    /// The digest; the hash is not used again.
+    mutating func finish() -> [UInt8]
+}
+
+/// One of swift-crypto's hash functions.
+private struct CryptoHash<Function: HashFunction>: StreamingHash {
+    var function = Function()
+    mutating func update(_ bytes: UnsafeRawBufferPointer) { function.update(bufferPointer: bytes) }
+    mutating func finish() -> [UInt8] { Array(function.finalize()) }
 }

@@ -8,7 +8,9 @@ struct TransferJob: Sendable {
     let directory: String
     let requestedName: String?
     var fileName: String?
-    let sha256: String?
+    let checksum: Checksum?
+    /// The cookies.txt file its requests carry the cookies of, read when the run starts.
+    let cookieFile: String?
     /// What the requests ask for; its validators follow the responses.
     var target: TransferTarget
     /// The file's size, when known from an earlier run.
@@ -21,6 +23,8 @@ struct TransferJob: Sendable {
     let connections: ConnectionLimit
     /// The speed limits and budget its reads draw from.
     let throttle: Throttle
+    /// The download's link is new and not yet known to serve the file on disk.
+    var linkUnchecked: Bool
     /// Set once this run must stay on one connection (the file changed under several).
     var oneConnection = false
 }

@@ -24,6 +24,15 @@ struct TransferRunner: Sendable {
 
     func run(_ initialJob: TransferJob) async {
         var job = initialJob
+        if let path = job.cookieFile {
+            // Read afresh for each run: a browser may have written the file again.
+            do {
+                job.target.cookies = CookieJar(try CookieFile.load(path))
+            } catch {
+                await engine.transferEnded(job.id, job.generation, .failed(TransferFailure(.file(error.message))))
+                return
+            }
+        }
         while !Task.isCancelled {
             var progressMade = false
             do {
@@ -50,6 +59,7 @@ struct TransferRunner: Sendable {
     /// One attempt: the policy opens the body (following redirects, starting over when it must),
     /// then the body is written into the `.part` and the file placed.
     private func attempt(_ job: inout TransferJob, progressMade: inout Bool) async throws {
+        if job.linkUnchecked { try await checkNewLink(&job) }
         if try await resumeSegments(&job, progressMade: &progressMade) { return }
         // What the download had on disk before this attempt. Progress is getting past it: a
         // server that ignores ranges and cuts the body at the same point every time would make
@@ -134,6 +144,23 @@ struct TransferRunner: Sendable {
         let size = try await stream(
             body.response, into: part, from: offset, total: total, job: job, had: had, progressMade: &progressMade)
         try await place(&job, name: name, size: size, inMemory: volume?.inMemory ?? false)
+    }
+
+    /// A new link (`haul refresh`) must serve the file the bytes on disk are of: compared by its
+    /// first answer, the `.part` is kept (and resumed by Range) or emptied with a notice saying why.
+    private func checkNewLink(_ job: inout TransferJob) async throws {
+        let path = job.fileName.map { partPath(job, $0) }
+        let onDisk = path.flatMap { PartFile.size(at: $0) } ?? 0
+        if onDisk > 0 || job.segments != nil, let name = job.fileName {
+            let check = try await policy.checkNewLink(&job.target, size: job.totalBytes, over: transport)
+            if case .otherFile(let size, let was) = check {
+                try await startOver(&job, name: name, nil)
+                await engine.transferNotice(job.id, job.generation, .otherFileAtNewLink(size: size, was: was))
+            }
+        }
+        job.linkUnchecked = false
+        await engine.transferCheckedLink(
+            job.id, job.generation, etag: job.target.etag, lastModified: job.target.lastModified)
     }
 
     /// Resumes a segmented download from its map: every piece where it stopped. Returns false
@@ -285,11 +312,13 @@ struct TransferRunner: Sendable {
     /// the trip to a worker thread and back cost more than the rest of the placing.
     private func place(_ job: inout TransferJob, name: String, size: Int64, inMemory: Bool) async throws {
         let part = partPath(job, name)
-        if let expected = job.sha256 {
-            let actual = try await FileWorkers.run { try FileChecksum.sha256(path: part) }
-            if actual != expected.lowercased() {
+        if let expected = job.checksum {
+            let actual = try await FileWorkers.run { try FileChecksum.digest(of: part, expected.algorithm) }
+            if actual != expected.hex {
+                // The bad bytes never get the final name; a retry fetches the file again.
                 unlink(part)
-                throw TransferFailure(.checksumMismatch(algorithm: "sha256", expected: expected, actual: actual))
+                throw TransferFailure(
+                    .checksumMismatch(algorithm: expected.algorithm.rawValue, expected: expected.hex, actual: actual))
             }
         }
         var finalName = name

@@ -7,7 +7,7 @@ extension WireSnapshot {
     init(_ snapshot: EngineSnapshot) {
         self.init(
             downloads: DownloadListJSON.encode(snapshot.downloads), network: snapshot.network,
-            connections: snapshot.connections)
+            connections: snapshot.connections, cookieFile: snapshot.cookieFile)
     }
 }
 
@@ -16,6 +16,6 @@ extension EngineSnapshot {
     init(_ wire: WireSnapshot) throws {
         self.init(
             downloads: try DownloadListJSON.decode(wire.downloads), network: wire.network,
-            connections: wire.connections)
+            connections: wire.connections, cookieFile: wire.cookieFile)
     }
 }

@@ -10,6 +10,10 @@ enum SettingsJSON {
         JSONBytes.appendDecimal(settings.concurrency, to: &out)
         out.append(contentsOf: #","connections":"#.utf8)
         JSONBytes.appendDecimal(settings.connections, to: &out)
+        if let cookieFile = settings.cookieFile {
+            out.append(contentsOf: #","cookieFile":"#.utf8)
+            JSONBytes.quoted(cookieFile, into: &out)
+        }
         object("meteredBudget", settings.meteredBudget, into: &out)
         if let limit = settings.meteredLimit {
             out.append(contentsOf: #","meteredLimit":"#.utf8)
@@ -46,6 +50,8 @@ enum SettingsJSON {
             case "meteredMode":
                 guard let mode = MeteredMode(rawValue: try s.string()) else { throw JSONScanner.Unsupported() }
                 settings.meteredMode = mode
+            case "cookieFile":
+                settings.cookieFile = try s.null() ? nil : try s.string()
             case "meteredLimit":
                 settings.meteredLimit = try s.null() ? nil : try s.int64()
             default:

@@ -24,7 +24,8 @@ enum StateJSONReader {
     }
 
     private static let settingsKeys: Set<String> = [
-        "concurrency", "connections", "meteredMode", "meteredLimit", "meteredBudget", "meteredUsage", "speedLimit",
+        "concurrency", "connections", "cookieFile", "meteredMode", "meteredLimit", "meteredBudget", "meteredUsage",
+        "speedLimit",
     ]
 
     private static func document(_ s: inout JSONScanner) throws(JSONScanner.Unsupported) -> Result {

@@ -11,6 +11,8 @@ public enum Mode: Equatable, Sendable {
     case speedLimit(LineEditor)
     /// Typing one download's own speed limit on the status line.
     case downloadLimit(DownloadID, LineEditor)
+    /// Typing a download's new link on the status line.
+    case newLink(DownloadID, LineEditor)
     case add(AddForm)
     /// A yes/no question on the status line.
     case confirm(Confirmation)
@@ -22,7 +24,7 @@ public enum Mode: Equatable, Sendable {
     var isOverlay: Bool {
         switch self {
         case .add, .details, .help, .away: return true
-        case .list, .filter, .meteredLimit, .speedLimit, .downloadLimit, .confirm: return false
+        case .list, .filter, .meteredLimit, .speedLimit, .downloadLimit, .newLink, .confirm: return false
         }
     }
 }

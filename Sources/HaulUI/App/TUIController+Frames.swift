@@ -98,6 +98,9 @@ extension TUIController {
         case .downloadLimit(let id, let editor):
             let name = model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue
             prompt("speed limit for \(DisplayWidth.fit(name, width: 30)) (e.g. 500K; empty = none): ", editor, row: row)
+        case .newLink(let id, let editor):
+            let name = model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue
+            prompt("new link for \(DisplayWidth.fit(name, width: 30)): ", editor, row: row)
         case .confirm(let question):
             grid.write(questionText(question), row: row, column: 0, style: Style(color: .yellow, bold: true))
         default:

@@ -14,6 +14,7 @@ extension TUIController {
         case .meteredLimit(var editor): return handleMeteredLimit(key, &editor)
         case .speedLimit(var editor): return handleSpeedLimit(key, &editor)
         case .downloadLimit(let id, var editor): return handleDownloadLimit(key, id, &editor)
+        case .newLink(let id, var editor): return handleNewLink(key, id, &editor)
         case .add(var form): return handleAdd(key, &form)
         case .confirm(let question): return handleConfirm(key, question)
         case .away:
@@ -71,7 +72,7 @@ extension TUIController {
             report(anyActive ? "pausing all" : "resuming all")
             return [.send(anyActive ? .pause(.all) : .resume(.all))]
         case .details, .togglePause, .cancel, .remove, .retry, .toggleAllowMetered, .moreConnections,
-            .fewerConnections, .setDownloadLimit, .moveInQueue:
+            .fewerConnections, .setDownloadLimit, .moveInQueue, .newLink:
             guard let d = selectedDownload else {
                 report("nothing selected — press a to add a download")
                 return []
@@ -125,6 +126,12 @@ extension TUIController {
             beginDownloadLimit(d)
         case .moveInQueue(let place):
             return moveInQueue(d, place)
+        case .newLink:
+            if d.state == .finished {
+                report("\(name) is finished; it needs no new link")
+            } else {
+                setMode(.newLink(d.id, LineEditor("")))
+            }
         default:
             break
         }

@@ -1,6 +1,6 @@
 import HaulCore
 
-/// The speed-limit prompts and the keys that move a download in the queue.
+/// The speed-limit and new-link prompts, and the keys that move a download in the queue.
 extension TUIController {
     /// `b`: the global limit, with its window if it has one, ready to edit.
     func beginSpeedLimit() {
@@ -57,6 +57,26 @@ extension TUIController {
         default:
             guard editor.handle(key) else { return [] }
             mode = .speedLimit(editor)
+            statusDirty = true
+        }
+        return []
+    }
+
+    /// `u`: Enter gives the download the typed link (the engine checks it and says why not).
+    func handleNewLink(_ key: Key, _ id: DownloadID, _ editor: inout LineEditor) -> [Effect] {
+        switch key {
+        case .escape:
+            setMode(.list)
+        case .enter:
+            setMode(.list)
+            let url = editor.string.trimmingCharacters(in: .whitespaces)
+            guard !url.isEmpty else { return [] }
+            let name = model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue
+            report("\(name): new link; it goes on from there if it is the same file")
+            return [.send(.refresh(id, url: url))]
+        default:
+            guard editor.handle(key) else { return [] }
+            mode = .newLink(id, editor)
             statusDirty = true
         }
         return []

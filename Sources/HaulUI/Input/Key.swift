@@ -18,6 +18,7 @@ public enum ListAction: Equatable, Sendable {
     case cycleMetered, toggleAllowMetered, setMeteredLimit
     case moreConnections, fewerConnections
     case setSpeedLimit, setDownloadLimit
+    case newLink
     case moveInQueue(QueueMove)
 }
 
@@ -49,6 +50,7 @@ public enum KeyMap {
         case .character("-"): return .fewerConnections
         case .character("b"): return .setSpeedLimit
         case .character("l"): return .setDownloadLimit
+        case .character("u"): return .newLink
         case .character("K"): return .moveInQueue(.up)
         case .character("J"): return .moveInQueue(.down)
         case .character("T"): return .moveInQueue(.top)
@@ -67,6 +69,7 @@ public enum KeyMap {
         ("c", "cancel the selected download (asks; deletes its partial data)"),
         ("d", "remove from the list (asks; asks again before deleting a finished file)"),
         ("r", "retry a failed download"),
+        ("u", "give the selected download a new link (an expired one); keeps its bytes if it is the same file"),
         ("P", "pause all / resume all"),
         ("/", "filter by name (Esc clears)"),
         ("s", "sort: queue (the list's own order), name, progress, speed, state"),

@@ -63,6 +63,12 @@ enum DetailsView {
             ("ID", d.id.rawValue, .plain),
             ("URL", safe(Redaction.url(d.url)), .plain),
             ("Final URL", safe(d.finalURL.map(Redaction.url)), .plain),
+        ]
+        // Where it came from before `haul refresh` (or u) gave it its link: the latest first.
+        for (i, old) in d.previousURLs.reversed().enumerated() {
+            fields.append((i == 0 ? "Came from" : "", safe(Redaction.url(old)), .plain))
+        }
+        fields += [
             ("Path", safe(d.path ?? d.directory + "/…"), .plain),
             ("Size", size, .plain),
         ]
@@ -87,7 +93,7 @@ enum DetailsView {
             ("Retries", "\(d.retries)", .plain),
             ("Last error", safe(d.lastError.map(ReasonText.failure)), d.lastError == nil ? .plain : Style(color: .red)),
             ("Note", safe(d.notice.map { ReasonText.notice($0, now: now) }), .plain),
-            ("Checksum", d.sha256.map { "sha256 \($0)" } ?? "—", .plain),
+            ("Checksum", d.checksum.map { "\($0.algorithm.displayName) \($0.hex)" } ?? "—", .plain),
             (
                 "Headers",
                 d.headers.isEmpty

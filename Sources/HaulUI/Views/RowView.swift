@@ -26,7 +26,8 @@ enum RowView {
         let stateWidth = c.state
         let numbersWidth = grid.width - x - (stateWidth + 1)
         if download.state == .failed {
-            let reason = TerminalText.sanitize(download.reason ?? "failed")
+            var reason = TerminalText.sanitize(download.reason ?? "failed")
+            if download.mayNeedNewLink { reason += " · u: new link" }
             x = grid.write(
                 DisplayWidth.fit(reason, width: max(0, numbersWidth), ellipsis: glyphs.ellipsis) + " ", row: row,
                 column: x, style: base)

@@ -1,0 +1,74 @@
+import Foundation
+
+/// A `Set-Cookie` header value read as RFC 6265 §5.2 says.
+enum SetCookie {
+    /// The cookie `line` sets for a response from `parts`, and whether it is already expired (it
+    /// then removes one of the same name); nil for one the jar must ignore.
+    static func parse(_ line: String, from parts: URLParts, at now: Date) -> (Cookie, expired: Bool)? {
+        var attributes = line.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
+        guard let pair = attributes.next(), let equals = pair.firstIndex(of: "=") else { return nil }
+        let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+        let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { return nil }
+        let host = parts.host.lowercased()
+        var cookie = Cookie(
+            name: name, value: value, domain: host, hostOnly: true,
+            path: Cookie.defaultPath(parts.path.isEmpty ? "/" : parts.path), secure: false, expires: nil)
+        var maxAge: Int?
+        var expires: Date?
+        while let attribute = attributes.next() {
+            let (key, raw) = split(attribute)
+            switch key {
+            case "domain":
+                var domain = raw.lowercased()
+                if domain.hasPrefix(".") { domain.removeFirst() }
+                guard !domain.isEmpty else { continue }
+                guard Cookie.domainMatches(host, domain, hostOnly: false) else { return nil }
+                cookie.domain = domain
+                cookie.hostOnly = false
+            case "path":
+                cookie.path = raw.hasPrefix("/") ? raw : cookie.path
+            case "secure":
+                cookie.secure = true
+            case "max-age":
+                maxAge = Int(raw)
+            case "expires":
+                expires = httpDate(raw)
+            default:
+                continue
+            }
+        }
+        if let maxAge {
+            cookie.expires = now.addingTimeInterval(Double(maxAge))
+            return (cookie, maxAge <= 0)
+        }
+        if let expires {
+            cookie.expires = expires
+            return (cookie, expires <= now)
+        }
+        return (cookie, false)
+    }
+
+    private static func split(_ attribute: Substring) -> (String, String) {
+        guard let equals = attribute.firstIndex(of: "=") else {
+            return (attribute.trimmingCharacters(in: .whitespaces).lowercased(), "")
+        }
+        return (
+            attribute[..<equals].trimmingCharacters(in: .whitespaces).lowercased(),
+            attribute[attribute.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        )
+    }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` and the dashed form servers still send.
+    static func httpDate(_ text: String) -> Date? {
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, dd-MMM-yyyy HH:mm:ss zzz", "EEE, dd-MMM-yy HH:mm:ss zzz"]
+        {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import HaulCore
+import HaulEngine
+import HaulStore
+
+/// What `haul add` asks the engine for: one request per URL, from the command line's options and,
+/// for `-i`, each entry's own aria2 options. Reads the files the options name and creates the
+/// folders; every problem is one ``InputError`` before anything is added.
+struct AddPlan {
+    var requests: [AddRequest]
+
+    /// The aria2 options `-i` honours; any other is named once in a warning.
+    static let honouredOptions: Set<String> = [
+        "dir", "out", "checksum", "header", "split", "max-connection-per-server",
+    ]
+
+    static func make(_ command: AddCommand, environment: [String: String]) throws(InputError) -> AddPlan {
+        let headers = try command.header.map { h throws(InputError) in try RequestHeader.parse(h) }
+        let checksum: Checksum? =
+            if let text = command.checksum {
+                try Checksum(parsing: text)
+            } else if let hex = command.sha256 {
+                try Checksum(.sha256, hex: hex)
+            } else {
+                nil
+            }
+        let checksums = try command.checksumFile.map { path throws(InputError) in
+            try ChecksumList(parsing: TextFile.read(path, what: "checksum file"))
+        }
+        let cookieFile = try command.loadCookies.map { path throws(InputError) in
+            let absolute = StatePaths.absolute(path, environment: environment)
+            _ = try CookieFile.load(absolute) // one sentence now, not a failed download later
+            return absolute
+        }
+        var entries = command.urls.enumerated().map { InputFile.Entry(url: $1, line: $0, options: [], mirrors: []) }
+        let listed = try command.inputFile.map { path throws(InputError) in try URLListFile.read(path) }
+        entries += listed?.entries ?? []
+        guard !entries.isEmpty else {
+            throw InputError("\(TerminalText.sanitize(command.inputFile ?? "")) lists no URLs")
+        }
+        if let listed, let file = command.inputFile { warnAboutIgnored(listed, file: file) }
+
+        let defaultDirectory = try directory(command.directory, environment: environment)
+        let speedLimit = command.limit.flatMap(Formatting.parseRate)
+        var created = Set<String>()
+        var requests: [AddRequest] = []
+        for entry in entries {
+            let url = try DownloadURL.validate(entry.url)
+            var request = AddRequest(
+                url: url, directory: defaultDirectory, fileName: command.output, headers: headers,
+                checksum: checksum, allowMetered: command.allowMetered, paused: command.paused,
+                connections: command.connections, speedLimit: speedLimit, cookieFile: cookieFile)
+            try apply(entry, to: &request, environment: environment)
+            if created.insert(request.directory).inserted { try DownloadDirectory.create(request.directory) }
+            if let checksums, request.checksum == nil {
+                let name = request.fileName ?? FileNaming.nameFromURL(url) ?? ""
+                guard let listed = checksums.checksum(for: name) else {
+                    throw InputError("the checksum file has no line for '\(TerminalText.sanitize(name))'")
+                }
+                request.checksum = listed
+            }
+            requests.append(request)
+        }
+        return AddPlan(requests: requests)
+    }
+
+    /// `-d` made absolute, or the XDG download directory.
+    private static func directory(_ given: String?, environment: [String: String]) throws(InputError) -> String {
+        guard let given else { return StatePaths.downloadDirectory(environment: environment) }
+        return StatePaths.absolute(given, environment: environment)
+    }
+
+    /// An aria2 entry's own options, over the command line's.
+    private static func apply(_ entry: InputFile.Entry, to request: inout AddRequest, environment: [String: String])
+        throws(InputError)
+    {
+        func problem(_ option: InputFile.Option, _ text: String) -> InputError {
+            InputError("line \(option.line), \(option.name)=: \(text)")
+        }
+        for option in entry.options {
+            switch option.name {
+            case "dir":
+                request.directory = StatePaths.absolute(option.value, environment: environment)
+            case "out":
+                request.fileName = option.value
+            case "checksum":
+                do {
+                    request.checksum = try Checksum(parsing: option.value)
+                } catch {
+                    throw problem(option, error.message)
+                }
+            case "header":
+                do {
+                    request.headers.append(try RequestHeader.parse(option.value))
+                } catch {
+                    throw problem(option, error.message)
+                }
+            case "split", "max-connection-per-server":
+                guard let count = Int(option.value), StateDocument.Settings.connectionRange.contains(count) else {
+                    throw problem(option, "haul uses 1 to 32 connections per file")
+                }
+            default:
+                continue
+            }
+        }
+        // aria2 opens the fewer of the two for a file from one server.
+        let counts = ["split", "max-connection-per-server"].compactMap { entry.value($0).flatMap { Int($0.value) } }
+        if let fewest = counts.min() { request.connections = fewest }
+    }
+
+    /// Names the aria2 options haul does not use, each once, and a line's extra mirrors.
+    private static func warnAboutIgnored(_ file: InputFile, file path: String) {
+        var ignored: [String] = []
+        var mirrors = 0
+        for entry in file.entries {
+            mirrors += entry.mirrors.isEmpty ? 0 : 1
+            for option in entry.options where !honouredOptions.contains(option.name) && !ignored.contains(option.name) {
+                ignored.append(option.name)
+            }
+        }
+        let shown = TerminalText.sanitize(path)
+        if !ignored.isEmpty {
+            let names = ignored.map { TerminalText.sanitize($0) + "=" }.joined(separator: ", ")
+            Console.warn("\(shown): haul does not use the aria2 option(s) \(names); the downloads are added without")
+        }
+        if mirrors > 0 {
+            Console.warn("\(shown): \(mirrors) line(s) list several URLs; haul downloads each from the first")
+        }
+    }
+}
