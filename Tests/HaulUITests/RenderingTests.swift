@@ -48,7 +48,7 @@ final class RenderingTests: XCTestCase {
                 + "downloading",
             "  日本語のファイル名がとても長…  ███░░░░░░░░░  25%           "
                 + "by user paused     ",
-            "  c                              link expired or removed (HTTP 410)  failed     ",
+            "  c                              link expired or remo… · u: new link failed     ",
             "  done.txt                       ████████████ 100%                   done       ",
         ]
         for (i, line) in expected.enumerated() {

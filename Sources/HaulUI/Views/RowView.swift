@@ -26,11 +26,17 @@ enum RowView {
         let stateWidth = c.state
         let numbersWidth = grid.width - x - (stateWidth + 1)
         if download.state == .failed {
-            var reason = TerminalText.sanitize(download.reason ?? "failed")
-            if download.mayNeedNewLink { reason += " · u: new link" }
+            let reason = TerminalText.sanitize(download.reason ?? "failed")
+            // An expired link's row offers a new one; the hint stays whole, the reason gives way.
+            let hint = download.mayNeedNewLink ? (glyphs == .unicode ? " · u: new link" : " - u: new link") : ""
+            let hintShown = numbersWidth >= DisplayWidth.of(hint) + 12 ? hint : ""
+            let start = x
             x = grid.write(
-                DisplayWidth.fit(reason, width: max(0, numbersWidth), ellipsis: glyphs.ellipsis) + " ", row: row,
-                column: x, style: base)
+                DisplayWidth.fit(
+                    reason, width: max(0, numbersWidth - DisplayWidth.of(hintShown)), pad: false,
+                    ellipsis: glyphs.ellipsis), row: row, column: x, style: base)
+            if !hintShown.isEmpty { grid.write(hintShown, row: row, column: x, style: Style(color: .yellow)) }
+            x = start + max(0, numbersWidth) + 1
         } else {
             let percent = Formatting.percent(received: download.receivedBytes, total: download.totalBytes)
             if c.bar > 0 {
