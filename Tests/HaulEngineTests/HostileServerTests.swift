@@ -13,9 +13,8 @@ final class HostileServerTests: FaultServerTestCase {
     override class func tearDown() {
         Figures.record(
             "Hostile servers",
-            "\(passed) kinds: 200 KB headers, bodies past Content-Length, unasked gzip (and a gzip bomb) saved as sent, "
-                + "control characters in headers, a 1-byte "
-                + "drip, NUL / invalid UTF-8 / overlong names",
+            "\(passed) kinds: 200 KB headers, bodies past Content-Length, unasked gzip (and a gzip bomb) saved "
+                + "as sent, control characters in headers, a 1-byte drip, NUL / invalid UTF-8 / overlong names",
             "each handled with a clear message; stored bytes exact; names safe")
     }
 
