@@ -183,22 +183,22 @@ _haul() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|daemon|demo|help)
+    add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|cookies|verify|refresh|daemon|demo|help)
         # Offer subcommand argument completions
         "_haul_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls run pause resume cancel rm retry metered limit move connections daemon demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls run pause resume cancel rm retry metered limit move connections cookies verify refresh daemon demo help' -- "${cur}"))
         ;;
     esac
 }
 
 _haul_add() {
     repeating_flags=()
-    non_repeating_flags=(--allow-metered --paused --version -h --help)
+    non_repeating_flags=(--allow-metered --paused --start --version -h --help)
     repeating_options=(--header)
-    non_repeating_options=(-i --input-file -d --directory -o --output --sha256 -x --connections --limit --state)
+    non_repeating_options=(-i --input-file -d --directory -o --output --checksum --sha256 --checksum-file --load-cookies -x --connections --limit --state)
     __haul_offer_flags_options -1
 
     # Offer option value completions
@@ -212,10 +212,19 @@ _haul_add() {
     '-o'|'--output')
         return
         ;;
+    '--checksum')
+        return
+        ;;
     '--sha256')
         return
         ;;
+    '--checksum-file')
+        return
+        ;;
     '--header')
+        return
+        ;;
+    '--load-cookies')
         return
         ;;
     '-x'|'--connections')
@@ -409,6 +418,51 @@ _haul_connections() {
     repeating_options=()
     non_repeating_options=(--state)
     __haul_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--state')
+        return
+        ;;
+    esac
+}
+
+_haul_cookies() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--state)
+    __haul_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--state')
+        return
+        ;;
+    esac
+}
+
+_haul_verify() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--state)
+    __haul_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--state')
+        return
+        ;;
+    esac
+}
+
+_haul_refresh() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--state)
+    __haul_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in

@@ -64,6 +64,9 @@ _haul() {
             'limit:Show or set the speed limit: for all downloads together, or for some (saved).'
             'move:Move downloads in the list: top, bottom, up or down.'
             'connections:Show or set the most connections per download (1-32; saved; default 8).'
+            'cookies:Show or set the cookies.txt file downloads send cookies from (saved).'
+            'verify:Check finished files against their checksums again.'
+            'refresh:Give a download a new link and keep what it has downloaded.'
             'daemon:Run the downloads in the background, without a terminal.'
             'demo:Try haul without the internet: serves generated files on loopback and opens the UI with them queued.'
             'help:Show subcommand help information.'
@@ -72,7 +75,7 @@ _haul() {
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|daemon|demo|help)
+        add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|cookies|verify|refresh|daemon|demo|help)
             "_haul_${words[1]}" && ret=0
             ;;
         esac
@@ -86,15 +89,19 @@ _haul_add() {
     local -i ret=1
     local -ar arg_specs=(
         '*:url:'
-        '(-i --input-file)'{-i,--input-file}'[Read URLs from a file, one per line ('\''-'\'' for standard input); blank lines and lines starting with # are skipped.]:file:'
-        '(-d --directory)'{-d,--directory}'[Directory to save into (must exist).]:dir:'
+        '(-i --input-file)'{-i,--input-file}'[Read URLs from a file ('\''-'\'' for standard input)\: one per line, or aria2'\''s input-file format (indented dir=, out=, checksum=, header=, split=, max-connection-per-server= lines under a URL).]:file:'
+        '(-d --directory)'{-d,--directory}'[Directory to save into (created if missing).]:dir:'
         '(-o --output)'{-o,--output}'[File name to save as (one URL only).]:name:'
-        '--sha256[Expected SHA-256 of the file; a mismatch fails the download.]:hex:'
+        '--checksum[Expected checksum, TYPE=HEX with TYPE md5, sha-1, sha-224, sha-256, sha-384 or sha-512; a mismatch fails the download.]:type=hex:'
+        '--sha256[Expected SHA-256 (same as --checksum sha-256=HEX).]:hex:'
+        '--checksum-file[A file as sha256sum, sha512sum, sha1sum or md5sum write it; each download is checked against the line for its file name.]:file:'
         '*--header[A request header, '\''Name\: value'\'' (repeatable).]:header:'
+        '--load-cookies[Cookies to send, from a cookies.txt file (Netscape format, as curl -b, wget and aria2c read it); default\: '\''haul cookies'\''.]:file:'
         '(-x --connections)'{-x,--connections}'[Most connections per file, 1-32 (default\: '\''haul connections'\'', 8). Servers that serve ranges get several; others one.]:n:'
         '--limit[Its own speed limit, e.g. 500K or 2M.]:rate:'
         '--allow-metered[Allow this download on a metered network.]'
         '--paused[Add it paused.]'
+        '--start[Start the background daemon when nothing runs the downloads yet.]'
         '--state[The state file.]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -253,6 +260,46 @@ _haul_connections() {
     local -ar arg_specs=(
         ':n:'
         '*:id:'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_cookies() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':file:'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_verify() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:id:'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_refresh() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':id:'
+        ':url:'
         '--state[The state file.]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
