@@ -57,8 +57,10 @@ struct AddPlan {
                 try Engine.checkDirectory(request.directory)
             }
             if let checksums, request.checksum == nil {
-                let name = request.fileName ?? FileNaming.nameFromURL(url) ?? ""
-                guard let listed = checksums.checksum(for: name) else {
+                // The name it is saved as (`-o`, `out=`), else the name the server has it by.
+                let names = [request.fileName, FileNaming.nameFromURL(url)].compactMap { $0 }
+                guard let listed = names.lazy.compactMap(checksums.checksum(for:)).first else {
+                    let name = names.last ?? url
                     throw InputError("the checksum file has no line for '\(TerminalText.sanitize(name))'")
                 }
                 request.checksum = listed

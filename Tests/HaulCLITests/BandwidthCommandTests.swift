@@ -4,20 +4,8 @@ import XCTest
 
 /// `haul limit`, `haul move` and `haul metered --budget` with the real binary, against nginx and
 /// a running `haul run`.
-final class BandwidthCommandTests: CLITestCase {
-    var nginx: NginxServer!
-    var www: String!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        www = dir.subdirectory("www")
-        nginx = try await NginxServer(root: www, slowRate: "300k", workDirectory: dir.subdirectory("nginx"))
-    }
-
-    override func tearDown() async throws {
-        await nginx?.stop()
-        try await super.tearDown()
-    }
+final class BandwidthCommandTests: NginxCLITestCase {
+    override var slowRate: String { "300k" }
 
     func testMovingADownloadWhileHaulRunWorksMakesItTheNextToStart() async throws {
         for name in ["a", "b", "c", "d"] { try TestFiles.random(www + "/\(name).bin", size: 300_000) }

@@ -70,3 +70,21 @@ class CLITestCase: XCTestCase {
         return x == y
     }
 }
+
+/// A ``CLITestCase`` with nginx on loopback serving `www`, its `/slow/` location at `slowRate`.
+class NginxCLITestCase: CLITestCase {
+    var nginx: NginxServer!
+    var www: String!
+    var slowRate: String { "1m" }
+
+    override func setUp() async throws {
+        try await super.setUp()
+        www = dir.subdirectory("www")
+        nginx = try await NginxServer(root: www, slowRate: slowRate, workDirectory: dir.subdirectory("nginx"))
+    }
+
+    override func tearDown() async throws {
+        await nginx?.stop()
+        try await super.tearDown()
+    }
+}

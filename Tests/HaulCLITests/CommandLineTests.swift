@@ -3,20 +3,7 @@ import HaulTestSupport
 import XCTest
 
 /// The `haul` command line as users run it, against nginx on loopback.
-final class CommandLineTests: CLITestCase {
-    var nginx: NginxServer!
-    var www: String!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        www = dir.subdirectory("www")
-        nginx = try await NginxServer(root: www, slowRate: "1m", workDirectory: dir.subdirectory("nginx"))
-    }
-
-    override func tearDown() async throws {
-        await nginx?.stop()
-        try await super.tearDown()
-    }
+final class CommandLineTests: NginxCLITestCase {
 
     func testAddRunAndListJSON() async throws {
         try TestFiles.random(www + "/a.bin", size: 300_000)

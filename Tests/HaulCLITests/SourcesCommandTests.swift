@@ -5,20 +5,7 @@ import XCTest
 
 /// The sources and integrity commands as users run them: checksum files and `haul verify`,
 /// aria2 input files, new folders, `add --start`, `haul refresh` of an expired link, `haul cookies`.
-final class SourcesCommandTests: CLITestCase {
-    var nginx: NginxServer!
-    var www: String!
-
-    override func setUp() async throws {
-        try await super.setUp()
-        www = dir.subdirectory("www")
-        nginx = try await NginxServer(root: www, slowRate: "1m", workDirectory: dir.subdirectory("nginx"))
-    }
-
-    override func tearDown() async throws {
-        await nginx?.stop()
-        try await super.tearDown()
-    }
+final class SourcesCommandTests: NginxCLITestCase {
 
     func shell(_ command: String) async throws -> String {
         let result = try await ChildProcess.run(
@@ -58,6 +45,8 @@ final class SourcesCommandTests: CLITestCase {
         let caught = try await haul("verify", id)
         XCTAssertEqual(caught.status, 1)
         XCTAssertTrue(caught.stdout.contains("a.bin  SHA-256 MISMATCH: expected "), caught.stdout)
+        let renamed = try await haul("add", "--checksum-file", sums, "-o", "renamed.bin", nginx.url("a.bin"))
+        XCTAssertEqual(renamed.status, 0, "saved under another name, found by the server's: " + renamed.stderr)
     }
 
     func testChecksumsOfEveryTypeOnTheCommandLine() async throws {

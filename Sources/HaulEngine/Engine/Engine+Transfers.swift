@@ -150,6 +150,8 @@ extension Engine {
     func transferCheckedLink(_ id: DownloadID, _ generation: UInt64, etag: String?, lastModified: String?) {
         guard var download = current(id, generation) else { return }
         download.linkUnchecked = false
+        // Pieces resumed from the map go to the new link itself.
+        if download.finalURL == nil { download.finalURL = download.url }
         download.etag = etag
         download.lastModified = lastModified
         downloads[id] = download

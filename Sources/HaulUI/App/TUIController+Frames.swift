@@ -100,7 +100,7 @@ extension TUIController {
             prompt("speed limit for \(DisplayWidth.fit(name, width: 30)) (e.g. 500K; empty = none): ", editor, row: row)
         case .newLink(let id, let editor):
             let name = model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue
-            prompt("new link for \(DisplayWidth.fit(name, width: 30)): ", editor, row: row)
+            prompt("new link for \(DisplayWidth.fit(name, width: 30, pad: false)): ", editor, row: row)
         case .confirm(let question):
             grid.write(questionText(question), row: row, column: 0, style: Style(color: .yellow, bold: true))
         default:

@@ -69,7 +69,7 @@ public enum KeyMap {
         ("c", "cancel the selected download (asks; deletes its partial data)"),
         ("d", "remove from the list (asks; asks again before deleting a finished file)"),
         ("r", "retry a failed download"),
-        ("u", "give the selected download a new link (an expired one); keeps its bytes if it is the same file"),
+        ("u", "a new link for the selected download (bytes kept if the same file)"),
         ("P", "pause all / resume all"),
         ("/", "filter by name (Esc clears)"),
         ("s", "sort: queue (the list's own order), name, progress, speed, state"),
