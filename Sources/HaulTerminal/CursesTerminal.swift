@@ -16,9 +16,11 @@ public final class CursesTerminal {
     private let colors: Bool
     public let unicode: Bool
     private var isShutDown = false
+    private var mouseOn = false
 
-    /// Takes over the terminal. Fails (without touching it) when stdin or stdout is not one.
-    public init(environment: [String: String]) throws {
+    /// Takes over the terminal. Fails (without touching it) when stdin or stdout is not one. The
+    /// mouse is asked for unless `HAUL_NO_MOUSE` is set (Shift still selects text as usual).
+    public init(environment: [String: String], mouse: Bool = true) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw Unavailable(
                 description:
@@ -42,6 +44,8 @@ public final class CursesTerminal {
         keypad(window, true)
         set_escdelay(25)
         curs_set(0)
+        mouseOn = mouse && (environment["HAUL_NO_MOUSE"] ?? "").isEmpty
+        if mouseOn { haul_mouse_on() }
         colors = has_colors() && environment["NO_COLOR"].map { $0.isEmpty } ?? true
         if colors {
             start_color()
@@ -60,6 +64,7 @@ public final class CursesTerminal {
     public func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
+        if mouseOn { haul_mouse_off() }
         endwin()
         delscreen(screen)
     }
@@ -91,6 +96,14 @@ public final class CursesTerminal {
         case KEY_BTAB: return .backTab
         case KEY_ENTER: return .enter
         case KEY_RESIZE: return .resize
+        case KEY_MOUSE:
+            var row: Int32 = 0
+            var column: Int32 = 0
+            let kinds: [Int32: MouseEvent.Kind] = [
+                1: .press, 2: .release, 3: .wheelUp, 4: .wheelDown, 5: .rightPress, 6: .doubleClick,
+            ]
+            guard let kind = kinds[haul_mouse_read(&row, &column)] else { return nil }
+            return .mouse(MouseEvent(kind, row: Int(row), column: Int(column)))
         default: return nil
         }
     }

@@ -6,8 +6,13 @@ import HaulCore
 #endif
 
 /// Where the command line prints: results on stdout, problems on stderr as one `haul:` line.
+/// A command the UI's command line runs prints into a ``ConsoleCapture`` instead.
 enum Console {
+    /// Set while the UI runs a command: what it prints is kept here, never written to the terminal.
+    @TaskLocal static var capture: ConsoleCapture?
+
     static func out(_ line: String, terminator: String = "\n") {
+        if let capture { return capture.add(line + terminator, isError: false) }
         print(line, terminator: terminator)
     }
 
@@ -24,6 +29,7 @@ enum Console {
 
 enum FileHandleWriter {
     static func stderr(_ text: String) {
+        if let capture = Console.capture { return capture.add(text, isError: true) }
         var text = text
         text.withUTF8 { _ = write(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
     }
@@ -38,6 +44,10 @@ enum FileHandleWriter {
     /// Writes all of `bytes` to stdout after what `print` has buffered; false when stdout is gone.
     @discardableResult
     static func stdout(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let capture = Console.capture {
+            capture.add(String(decoding: bytes, as: UTF8.self), isError: false)
+            return true
+        }
         fflush(nil) // all streams: naming `stdout` is not concurrency-safe
         return write(STDOUT_FILENO, bytes)
     }

@@ -31,6 +31,7 @@ struct RunCommand: AsyncParsableCommand {
         switch try await EngineAccess.open(stateOptions) {
         case .local(let engine): try await runHere(engine, onComplete: onComplete)
         case .remote(let owner): try await follow(owner)
+        case .injected: throw InputError("'run' works the queue from a shell; the UI already runs it").reported()
         }
     }
 

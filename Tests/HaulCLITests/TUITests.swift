@@ -23,11 +23,15 @@ final class TUITests: CLITestCase {
 
     /// Opens haul in a shell inside tmux; after haul exits, the shell reports its exit code
     /// and whether the tty is back in canonical mode with echo.
-    func openTUI(width: Int = 100, height: Int = 30, name: String = "tui", extraEnvironment: [String: String] = [:])
-        async throws -> TmuxSession
-    {
+    /// `assignments`: shell variable assignments for haul itself (`TERM=xterm-256color`): the
+    /// pane's shell sets its own TERM and PATH, whatever the session's environment says.
+    func openTUI(
+        width: Int = 100, height: Int = 30, name: String = "tui", extraEnvironment: [String: String] = [:],
+        assignments: String = ""
+    ) async throws -> TmuxSession {
         let script =
-            "'\(HaulBinary.path)'; echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr "
+            (assignments.isEmpty ? "" : assignments + " ")
+            + "'\(HaulBinary.path)'; echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr "
             + "'\\n' ' '; echo; sleep 600"
         let session = try await TmuxSession(
             command: script, width: width, height: height,
@@ -167,6 +171,97 @@ final class TUITests: CLITestCase {
         XCTAssertEqual(TestFiles.contents(downloads + "/video.mp4").map(Array.init), file)
         try await tui.send("Enter")
         try await tui.waitFor { $0.contains("Came from") && $0.contains("expired/video.mp4") }
+        try await tui.send("Escape")
+        try await tui.send("C-c")
+        try await tui.waitFor { $0.contains("EXIT=") }
+    }
+
+    func testOOpensTheFinishedFileWithXdgOpenAndTheGraphMovesOnlyWhileDownloading() async throws {
+        // A name with spaces, quotes and a command substitution: it must arrive as one argument.
+        let name = "my \"file\" $(touch pwned) 'x'.bin"
+        try TestFiles.random(www + "/plain.bin", size: 300_000)
+        try TestFiles.random(www + "/slow.bin", size: 3_000_000)
+        let bin = dir.subdirectory("fakebin")
+        let record = dir.path + "/opened.txt"
+        try "#!/bin/sh\nprintf '%s\\n' \"$#\" \"$1\" >> '\(record)'\n".write(
+            toFile: bin + "/xdg-open", atomically: true, encoding: .utf8)
+        chmod(bin + "/xdg-open", 0o755)
+        let tui = try await openTUI(assignments: "PATH='\(bin)':\"$PATH\"")
+        // Idle: the header's graph is a flat line.
+        try await tui.waitFor { $0.split(separator: "\n").first?.contains("▁▁") == true }
+        let idle = try await tui.capture()
+        XCTAssertFalse(idle.split(separator: "\n")[0].contains("█"), idle)
+
+        _ = try await haul("add", "-o", name, nginx.url("plain.bin"))
+        try await tui.waitFor { $0.contains("done") }
+        try await tui.send("o")
+        try await waitUntil { (try? String(contentsOfFile: record, encoding: .utf8)) != nil }
+        try await Task.sleep(for: .milliseconds(200))
+        XCTAssertEqual(
+            try String(contentsOfFile: record, encoding: .utf8), "1\n\(downloads)/\(name)\n",
+            "one argument, the exact path")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/tui/pwned"), "no shell ran the name")
+        try await tui.send("O")
+        try await waitUntil {
+            ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").hasSuffix("1\n\(downloads)\n")
+        }
+
+        // Running: the graph moves.
+        _ = try await haul("add", nginx.url("slow/slow.bin"))
+        try await tui.waitFor { $0.split(separator: "\n").first?.contains("█") == true }
+        try await tui.send("C-c")
+        try await tui.waitFor { $0.contains("EXIT=") }
+    }
+
+    func testAMouseClickSelectsTheRowAimedAtAndTheWheelScrolls() async throws {
+        for i in 0..<40 { _ = try await haul("add", "--paused", "-o", "f\(i).bin", nginx.url("f\(i).bin")) }
+        // As in xterm: haul asks for SGR mouse reports (ESC [ < button ; column ; row M, 1-based).
+        let tui = try await openTUI(width: 100, height: 20, assignments: "TERM=xterm-256color")
+        try await tui.waitFor { $0.contains("f0.bin") }
+        try await tui.send("\u{1B}[<0;10;6M\u{1B}[<0;10;6m", literal: true)
+        var screen = try await tui.waitFor { $0.contains("▶ f3.bin") }
+        for _ in 0..<5 { try await tui.send("\u{1B}[<65;10;6M", literal: true) }
+        screen = try await tui.waitFor { $0.contains("▶ f18.bin") }
+        XCTAssertFalse(screen.contains(" f0.bin"), "the wheel scrolled the list:\n\(screen)")
+        // A double click opens the details of the row under it.
+        try await tui.send("\u{1B}[<0;10;4M\u{1B}[<0;10;4m\u{1B}[<0;10;4M\u{1B}[<0;10;4m", literal: true)
+        try await tui.waitFor { $0.contains("Details") }
+        try await tui.send("Escape")
+        try await tui.send("C-c")
+        try await tui.waitFor { $0.contains("EXIT=") }
+    }
+
+    func testTheCommandLineRunsTheCLIsCommandsOnTheSelectedDownload() async throws {
+        for name in ["one", "two", "three"] {
+            _ = try await haul("add", "--paused", "-o", "\(name).bin", nginx.url("\(name).bin"))
+        }
+        let tui = try await openTUI()
+        try await tui.send(":")
+        try await tui.send("limit 2M", literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor { $0.contains("speed limit: 2.0 MiB/s") }
+        let shown = try await haul("limit")
+        XCTAssertTrue(shown.stdout.hasPrefix("speed limit: 2.0 MiB/s"), shown.stdout)
+
+        try await tui.send("G")
+        try await tui.send(":")
+        try await tui.send("mo", literal: true)
+        try await tui.send("Tab")
+        try await tui.send("top", literal: true)
+        try await tui.send("Enter")
+        try await waitUntil {
+            ((try? self.statePathDownloads()) ?? []).first?["requestedName"] as? String == "three.bin"
+        }
+        try await tui.send(":")
+        try await tui.send("limit fast", literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor { $0.contains("haul: 'fast' is not a speed; try 500K, 8M or none") }
+        try await tui.send(":")
+        try await tui.send("Up")
+        try await tui.waitFor { $0.contains(":limit fast") }
+        try await tui.send("Escape")
+        try await tui.send("v")
+        try await tui.waitFor { $0.contains("Log") && $0.contains("speed limit: 2.0 MiB/s") }
         try await tui.send("Escape")
         try await tui.send("C-c")
         try await tui.waitFor { $0.contains("EXIT=") }

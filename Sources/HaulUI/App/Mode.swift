@@ -13,18 +13,22 @@ public enum Mode: Equatable, Sendable {
     case downloadLimit(DownloadID, LineEditor)
     /// Typing a download's new link on the status line.
     case newLink(DownloadID, LineEditor)
+    /// Typing a command of the command-line interface after `:`.
+    case command(LineEditor)
     case add(AddForm)
     /// A yes/no question on the status line.
     case confirm(Confirmation)
     case details(DownloadID)
     case help
+    /// Everything this session said.
+    case log
     /// What happened while no UI was attached (shown once, on attaching).
     case away(AwayReport)
 
     var isOverlay: Bool {
         switch self {
-        case .add, .details, .help, .away: return true
-        case .list, .filter, .meteredLimit, .speedLimit, .downloadLimit, .newLink, .confirm: return false
+        case .add, .details, .help, .log, .away: return true
+        case .list, .filter, .meteredLimit, .speedLimit, .downloadLimit, .newLink, .command, .confirm: return false
         }
     }
 }
@@ -54,6 +58,11 @@ public enum QuitChoice: Equatable, Sendable {
 public enum Effect: Equatable, Sendable {
     case send(EngineCommand)
     case quit(QuitChoice)
+    /// Opens a file or folder with the desktop's handler.
+    case open(path: String)
+    /// Runs a command line as `haul` would (`limit 2M`); `selected` is the download the list has
+    /// selected, for commands that act on one.
+    case runCommand(String, selected: DownloadID?)
 }
 
 /// What changed on screen since the last frame.

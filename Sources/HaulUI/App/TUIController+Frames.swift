@@ -23,9 +23,16 @@ extension TUIController {
         if now - lastCountdown >= 1 {
             lastCountdown = now
             redrawCountdowns()
+            expireStatus()
+        }
+        if now - lastSpeedSample >= 1 {
+            lastSpeedSample = now
+            sampleSpeeds()
         }
         if router.takeHeaderDirty() {
-            HeaderView.draw(model, network: network, into: &grid, row: layout.headerRow, glyphs: glyphs)
+            HeaderView.draw(
+                model, network: network, history: totalHistory.points, into: &grid, row: layout.headerRow,
+                glyphs: glyphs)
             rows.append(layout.headerRow)
         }
         for slot in router.takeDirtySlots() {
@@ -47,6 +54,18 @@ extension TUIController {
         }
         if full { return .full }
         return rows.isEmpty ? .none : .rows(rows)
+    }
+
+    /// Once a second: the total speed into the header's graph, each live download's into its life
+    /// history. The header redraws only while its graph can change (a minute of nothing is flat).
+    func sampleSpeeds() {
+        let moving = totalHistory.points.contains { $0 > 0 } || model.totalSpeed > 0
+        totalHistory.record(model.totalSpeed)
+        if moving || totalHistory.points.count < totalHistory.capacity { router.invalidateHeader() }
+        for (id, sample) in model.live {
+            lifeHistories[id, default: SpeedHistory(.life, capacity: 120)].record(sample.bytesPerSecond)
+            if case .details(id) = mode { fullRedraw = true }
+        }
     }
 
     /// Rows (and the details box) of downloads waiting to retry show how long is left: they are
@@ -98,6 +117,8 @@ extension TUIController {
         case .downloadLimit(let id, let editor):
             let name = model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue
             prompt("speed limit for \(DisplayWidth.fit(name, width: 30)) (e.g. 500K; empty = none): ", editor, row: row)
+        case .command(let editor):
+            prompt(":", editor, row: row)
         case .newLink(let id, let editor):
             let name = model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue
             prompt("new link for \(DisplayWidth.fit(name, width: 30, pad: false)): ", editor, row: row)
@@ -105,7 +126,11 @@ extension TUIController {
             grid.write(questionText(question), row: row, column: 0, style: Style(color: .yellow, bold: true))
         default:
             if let status {
-                grid.write(status.text, row: row, column: 0, style: status.isError ? .error : .plain)
+                // The latest message, then the others of the last few seconds.
+                var x = grid.write(status.text, row: row, column: 0, style: status.isError ? .error : .plain)
+                for older in recentMessages(now: wallClock()) where older.text != status.text && x < grid.width - 8 {
+                    x = grid.write("  ·  " + older.text, row: row, column: x, style: .dim)
+                }
             } else if let warning = budgetWarning {
                 grid.write(warning, row: row, column: 0, style: Style(color: .yellow, bold: true))
             } else {
@@ -156,8 +181,10 @@ extension TUIController {
                 title: "Details",
                 lines: DetailsView.lines(
                     for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width),
-                    now: wallClock(), glyphs: glyphs),
+                    now: wallClock(), glyphs: glyphs, history: lifeHistories[id]),
                 into: &grid, glyphs: glyphs)
+        case .log:
+            BoxView.draw(title: "Log", lines: logLines(height: grid.height - 4), into: &grid, glyphs: glyphs)
         case .help:
             let lines =
                 KeyMap.help.map { (DisplayWidth.fit($0.0, width: 14) + $0.1, Style.plain) } + [

@@ -4,9 +4,9 @@ import HaulCore
 extension TUIController {
     public func handle(_ key: Key) -> [Effect] {
         if key == .resize { return [] }
-        if status != nil, mode == .list {
-            status = nil
-            statusDirty = true
+        if case .mouse(let event) = key {
+            if listDirty { rebuildList(now: lastResort) }
+            return handleMouse(event)
         }
         switch mode {
         case .list: return handleList(key)
@@ -15,12 +15,13 @@ extension TUIController {
         case .speedLimit(var editor): return handleSpeedLimit(key, &editor)
         case .downloadLimit(let id, var editor): return handleDownloadLimit(key, id, &editor)
         case .newLink(let id, var editor): return handleNewLink(key, id, &editor)
+        case .command(var editor): return handleCommandLine(key, &editor)
         case .add(var form): return handleAdd(key, &form)
         case .confirm(let question): return handleConfirm(key, question)
         case .away:
             setMode(.list)
             return []
-        case .details, .help:
+        case .details, .help, .log:
             if key == .escape || key == .enter || key == .character("q") || key == .character("?") { setMode(.list) }
             return []
         }
@@ -67,12 +68,14 @@ extension TUIController {
                     LineEditor(network.limit.map(Self.editable) ?? "")
                 ))
         case .setSpeedLimit: beginSpeedLimit()
+        case .commandLine: beginCommandLine()
+        case .showLog: setMode(.log)
         case .togglePauseAll:
             let anyActive = model.count(.waiting) + model.count(.downloading) > 0
             report(anyActive ? "pausing all" : "resuming all")
             return [.send(anyActive ? .pause(.all) : .resume(.all))]
         case .details, .togglePause, .cancel, .remove, .retry, .toggleAllowMetered, .moreConnections,
-            .fewerConnections, .setDownloadLimit, .moveInQueue, .newLink:
+            .fewerConnections, .setDownloadLimit, .moveInQueue, .newLink, .openFile, .openFolder:
             guard let d = selectedDownload else {
                 report("nothing selected — press a to add a download")
                 return []
@@ -126,6 +129,16 @@ extension TUIController {
             beginDownloadLimit(d)
         case .moveInQueue(let place):
             return moveInQueue(d, place)
+        case .openFile:
+            guard d.state == .finished, let path = d.path else {
+                report("\(name) is not finished yet; O opens its folder")
+                return []
+            }
+            report("opening \(name)")
+            return [.open(path: path)]
+        case .openFolder:
+            report("opening \(TerminalText.sanitize(d.directory))")
+            return [.open(path: d.directory)]
         case .newLink:
             if d.state == .finished {
                 report("\(name) is finished; it needs no new link")

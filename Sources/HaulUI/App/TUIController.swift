@@ -41,6 +41,20 @@ public final class TUIController {
     public var wallClock: @Sendable () -> Date = { Date() }
     /// When rows waiting to retry were last redrawn for their countdown (monotonic seconds).
     var lastCountdown = -Double.infinity
+    /// The total speed over the last minute, for the header's graph.
+    public internal(set) var totalHistory = SpeedHistory(.window, capacity: 60)
+    /// Each running (or once running) download's speed over its life, for the details view.
+    public internal(set) var lifeHistories: [DownloadID: SpeedHistory] = [:]
+    var lastSpeedSample = -Double.infinity
+    /// Everything this session said, oldest first (see `TUIController+Log.swift`).
+    public internal(set) var log: [LogEntry] = []
+    /// Command lines typed after `:`, oldest first, and where ↑/↓ is in them.
+    var commandHistory: [String] = []
+    var historyPosition = 0
+    /// The commands Tab completes after `:` (the backend's, as `haul` names them).
+    public var commandNames: [String] = []
+    /// The row last clicked and when, to tell a double click.
+    var lastClick: (index: Int, time: Double)?
 
     public init(
         downloads: [Download], width: Int, height: Int, defaultDirectory: String, home: String, unicode: Bool = true,
@@ -63,6 +77,7 @@ public final class TUIController {
     public func apply(_ event: EngineEvent) {
         let changed = model.apply(event)
         router.route(event)
+        recordEvent(event, stateChanged: changed)
         switch event {
         case .added, .removed, .removedMany, .moved:
             listDirty = true
@@ -105,6 +120,7 @@ public final class TUIController {
     public func report(_ text: String, isError: Bool = false) {
         status = (TerminalText.sanitize(text), isError)
         statusDirty = true
+        record(TerminalText.sanitize(text), isError: isError)
     }
 
     public func resize(width: Int, height: Int) {

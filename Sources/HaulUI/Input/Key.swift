@@ -8,6 +8,26 @@ public enum Key: Equatable, Sendable {
     /// Ctrl plus a letter, e.g. `.control("u")`.
     case control(Character)
     case resize
+    case mouse(MouseEvent)
+}
+
+/// A mouse event on a cell of the screen (0-based).
+public struct MouseEvent: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case press, release, wheelUp, wheelDown, rightPress
+        /// Two clicks the terminal library already joined.
+        case doubleClick
+    }
+
+    public var kind: Kind
+    public var row: Int
+    public var column: Int
+
+    public init(_ kind: Kind, row: Int, column: Int) {
+        self.kind = kind
+        self.row = row
+        self.column = column
+    }
 }
 
 /// What a key asks for in the list.
@@ -19,6 +39,8 @@ public enum ListAction: Equatable, Sendable {
     case moreConnections, fewerConnections
     case setSpeedLimit, setDownloadLimit
     case newLink
+    case openFile, openFolder
+    case commandLine, showLog
     case moveInQueue(QueueMove)
 }
 
@@ -51,6 +73,10 @@ public enum KeyMap {
         case .character("b"): return .setSpeedLimit
         case .character("l"): return .setDownloadLimit
         case .character("u"): return .newLink
+        case .character("o"): return .openFile
+        case .character("O"): return .openFolder
+        case .character(":"): return .commandLine
+        case .character("v"): return .showLog
         case .character("K"): return .moveInQueue(.up)
         case .character("J"): return .moveInQueue(.down)
         case .character("T"): return .moveInQueue(.top)
@@ -76,12 +102,15 @@ public enum KeyMap {
         ("K / J", "move the selected download up / down the queue"),
         ("T / B", "move it to the top / bottom (waiting downloads start from the top)"),
         ("Enter", "details of the selected download"),
+        ("o / O", "open the finished file / its folder with the desktop's handler (xdg-open)"),
         ("m", "metered network: off → on → auto (NetworkManager)"),
         ("M", "allow / forbid the selected download on a metered network"),
         ("L", "speed cap for allowed downloads while metered"),
         ("b", "speed limit for all downloads (e.g. 2M, or 2M 08:00-23:00)"),
         ("l", "speed limit for the selected download"),
         ("+ / -", "more / fewer connections for the selected download (1-32)"),
+        (":", "command line: haul's commands (:limit 2M, :move top, :refresh URL); ↑/↓ history, Tab"),
+        ("v", "the log: everything this session said (notices, errors, what keys did)"),
         ("?", "this help"),
         ("q", "quit; asks whether running downloads go on in the background"),
     ]

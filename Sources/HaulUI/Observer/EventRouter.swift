@@ -44,6 +44,9 @@ public struct EventRouter: Sendable {
         if slot >= 0, slot < slots.count { dirtySlots.insert(slot) }
     }
 
+    /// Forces the header to redraw (its speed graph moved).
+    public mutating func invalidateHeader() { headerDirty = true }
+
     public mutating func invalidateAll() {
         dirtySlots = Set(0..<slots.count)
         headerDirty = true

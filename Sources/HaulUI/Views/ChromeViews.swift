@@ -1,10 +1,15 @@
 import HaulCore
 
-/// The header line: totals across all downloads (on screen or not), the speed limit and the
-/// metered mode (with the data budget's use while metered).
+/// The header line: totals across all downloads (on screen or not), a graph of the total speed
+/// over the last minute where there is room, the speed limit and the metered mode (with the data
+/// budget's use while metered).
 enum HeaderView {
+    /// The most columns the graph takes, and the fewest it is drawn in.
+    static let graphWidth = (most: 30, fewest: 10)
+
     static func draw(
-        _ model: DownloadListModel, network: NetworkStatus, into grid: inout Grid, row: Int, glyphs: Glyphs
+        _ model: DownloadListModel, network: NetworkStatus, history: [Double] = [], into grid: inout Grid, row: Int,
+        glyphs: Glyphs
     ) {
         let style = Style(reverse: true)
         grid.clear(row: row, style: style)
@@ -26,7 +31,14 @@ enum HeaderView {
             guard x + DisplayWidth.of(counts + part) < start || counts.isEmpty else { break }
             counts += part
         }
-        grid.write(counts, row: row, column: x, style: style, limit: max(0, start - x - 1))
+        let end = grid.write(counts, row: row, column: x, style: style, limit: max(0, start - x - 1))
+        let room = start - end - 2
+        if room >= graphWidth.fewest {
+            let width = min(graphWidth.most, room)
+            grid.write(
+                Sparkline.render(history, width: width, unicode: glyphs == .unicode), row: row,
+                column: start - width - 1, style: Style(color: .cyan, reverse: true))
+        }
         grid.write(right, row: row, column: start, style: style)
     }
 
@@ -53,6 +65,25 @@ enum HeaderView {
 
 /// Column titles above the list.
 enum TitleView {
+    /// The order a click on the title at `column` sorts by.
+    static func sort(at column: Int, _ columns: Columns, width: Int) -> SortOrder? {
+        var x = Columns.marker
+        var regions: [(Range<Int>, SortOrder)] = [(x..<(x + columns.name), .name)]
+        x += columns.name + 1
+        if columns.bar > 0 {
+            regions.append((x..<(x + columns.bar), .progress))
+            x += columns.bar + 1
+        }
+        if columns.percent > 0 {
+            regions.append((x..<(x + columns.percent), .progress))
+            x += columns.percent + 1
+        }
+        if columns.size > 0 { x += columns.size + 1 }
+        if columns.speed > 0 { regions.append((x..<(x + columns.speed), .speed)) }
+        if columns.state > 0 { regions.append(((width - columns.state)..<width, .state)) }
+        return regions.first { $0.0.contains(column) }?.1
+    }
+
     static func draw(_ columns: Columns, into grid: inout Grid, row: Int) {
         grid.clear(row: row)
         var x = Columns.marker
@@ -90,14 +121,39 @@ enum FooterView {
 
     static func draw(into grid: inout Grid, row: Int) {
         grid.clear(row: row)
+        for placed in placement(width: grid.width) {
+            _ = put(placed.hint, into: &grid, row: row, column: placed.column)
+        }
+    }
+
+    /// Where each hint shown at `width` columns starts; a click on one does what its key does.
+    static func placement(width screenWidth: Int) -> [(hint: (String, String), column: Int)] {
         let pinnedWidth = pinned.reduce(0) { $0 + width($1) }
+        var placed: [(hint: (String, String), column: Int)] = []
         var x = 0
         for hint in hints {
-            if x + width(hint) > grid.width - pinnedWidth { break }
-            x = put(hint, into: &grid, row: row, column: x)
+            if x + width(hint) > screenWidth - pinnedWidth { break }
+            placed.append((hint, x))
+            x += width(hint)
         }
-        x = max(x, grid.width - pinnedWidth)
-        for hint in pinned { x = put(hint, into: &grid, row: row, column: x) }
+        x = max(x, screenWidth - pinnedWidth)
+        for hint in pinned {
+            placed.append((hint, x))
+            x += width(hint)
+        }
+        return placed
+    }
+
+    /// The key of the hint at `column`, if one is there.
+    static func key(at column: Int, width screenWidth: Int) -> Key? {
+        guard let hit = placement(width: screenWidth).last(where: { $0.column <= column }),
+            column < hit.column + width(hit.hint) - 2
+        else { return nil }
+        switch hit.hint.0 {
+        case "Enter": return .enter
+        case "K/J": return .character("K")
+        case let key: return key.first.map(Key.character)
+        }
     }
 
     private static func width(_ hint: (String, String)) -> Int { DisplayWidth.of(hint.0) + DisplayWidth.of(hint.1) + 3 }

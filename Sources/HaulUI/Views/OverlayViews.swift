@@ -45,7 +45,8 @@ enum DetailsView {
 
     /// The lines for `d`, each at most `width` columns (the last line of a value cut to fit).
     static func lines(
-        for d: Download, sample: ProgressSample?, width: Int, now: Date, glyphs: Glyphs = .unicode
+        for d: Download, sample: ProgressSample?, width: Int, now: Date, glyphs: Glyphs = .unicode,
+        history: SpeedHistory? = nil
     ) -> [(String, Style)] {
         func safe(_ s: String?) -> String { s.map { TerminalText.sanitize($0) } ?? "—" }
         let size =
@@ -77,6 +78,19 @@ enum DetailsView {
                 (
                     "Speed", "\(Formatting.rate(sample.bytesPerSecond)), ETA \(Formatting.duration(sample.etaSeconds))",
                     .plain
+                ))
+        }
+        if let history, !history.points.isEmpty {
+            // Its speed over its life, the peak at the top.
+            let peak = history.points.max() ?? 0
+            let graphWidth = max(10, width - labelWidth - 24)
+            fields.append(
+                (
+                    "History",
+                    Sparkline.render(
+                        Sparkline.fit(history.points, width: graphWidth),
+                        width: min(graphWidth, history.points.count), unicode: glyphs == .unicode)
+                        + "  \(Formatting.duration(Double(history.seconds))), peak \(Formatting.rate(peak))", .plain
                 ))
         }
         fields += connectionFields(d, sample: sample, width: max(10, width - labelWidth), glyphs: glyphs)

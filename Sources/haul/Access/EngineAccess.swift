@@ -10,11 +10,17 @@ import HaulStore
 enum EngineAccess {
     case remote(RemoteEngine)
     case local(Engine)
+    /// The UI's own engine, for a command typed on its command line.
+    case injected(any EngineSession)
+
+    /// Set while the UI runs a command: every `open` answers with this session.
+    @TaskLocal static var injected: (any EngineSession)?
 
     var session: any EngineSession {
         switch self {
         case .remote(let remote): return remote
         case .local(let engine): return engine
+        case .injected(let session): return session
         }
     }
 
@@ -28,6 +34,7 @@ enum EngineAccess {
     static func open(_ options: StateOptions, configure: (inout EngineConfiguration) -> Void = { _ in }) async throws
         -> EngineAccess
     {
+        if let injected { return .injected(injected) }
         do {
             let access = try await attempt(options, configure: configure)
             if case .local(let engine) = access, let message = engine.recoveryMessage { Console.warn(message) }

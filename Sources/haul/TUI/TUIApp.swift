@@ -32,6 +32,8 @@ enum TUIApp {
             case .remote(let owner):
                 opened.withLock { $0 = .remote(owner) }
                 return owner
+            case .injected(let session):
+                return session
             }
         }
         switch opened.withLock({ $0 }) {
@@ -112,6 +114,7 @@ enum TUIApp {
                     defaultDirectory: directory, home: home, unicode: terminal.unicode,
                     asksToKeepRunning: asksToKeepRunning
                 )
+                controller.commandNames = CommandLineRunner.names
                 controller.beginLoading()
                 if let startMessage { controller.report(startMessage, isError: true) }
                 let exit = UILoop(terminal: terminal, controller: controller, inbox: inbox).run()

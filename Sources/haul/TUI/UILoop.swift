@@ -151,6 +151,21 @@ final class UILoop {
                 running = false
                 exit = .quit(choice)
             case .send(let command): commands.append(command)
+            case .open(let path):
+                let inbox = self.inbox
+                DesktopOpener.open(path) { inbox.push(.report($0, isError: true)) }
+            case .runCommand(let line, let selected):
+                guard let engine else { break }
+                let inbox = self.inbox
+                Task {
+                    let outcome = await CommandLineRunner.run(line, selected: selected, on: engine)
+                    for (i, text) in outcome.lines.enumerated() {
+                        // Every line goes to the log; the status line shows the last (or the error).
+                        let last = i == outcome.lines.count - 1
+                        inbox.push(.report(text, isError: outcome.failed && (last || text.hasPrefix("haul:"))))
+                    }
+                    if outcome.lines.isEmpty { inbox.push(.report(":\(line) done", isError: false)) }
+                }
             }
         }
         if !commands.isEmpty { send(commands) }

@@ -1,0 +1,157 @@
+import Foundation
+import HaulCore
+import Synchronization
+import XCTest
+
+@testable import HaulUI
+
+/// A clock a test moves by hand.
+final class TestClock: Sendable {
+    private let now = Mutex(Date(timeIntervalSince1970: 1000))
+    func read() -> Date { now.withLock { $0 } }
+    func advance(_ seconds: Double) { now.withLock { $0 += seconds } }
+}
+
+/// The mouse, the `:` command line, `o`/`O`, the status line's recent messages and the log, as
+/// the controller sees them (the terminal's escape sequences are the tmux tests').
+final class MouseAndCommandLineTests: XCTestCase {
+    func controller(_ count: Int, states: [DownloadState] = []) -> TUIController {
+        let downloads = (0..<count).map { i -> Download in
+            var d = Download(
+                id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl",
+                queueOrder: UInt64(i))
+            d.fileName = "f\(i).bin"
+            d.state = i < states.count ? states[i] : .waiting
+            return d
+        }
+        let c = TUIController(downloads: downloads, width: 80, height: 24, defaultDirectory: "/dl", home: "/home/u")
+        _ = c.frame(now: 0)
+        return c
+    }
+
+    func click(_ c: TUIController, row: Int, column: Int = 10) -> [Effect] {
+        c.handle(.mouse(MouseEvent(.press, row: row, column: column)))
+    }
+
+    func testAClickSelectsTheRowAimedAtAndADoubleClickOpensItsDetails() {
+        let c = controller(5)
+        let clock = TestClock()
+        c.wallClock = { clock.read() }
+        _ = click(c, row: c.layout.firstListRow + 3)
+        XCTAssertEqual(c.selectedIndex, 3)
+        clock.advance(1)
+        _ = click(c, row: c.layout.firstListRow + 1)
+        XCTAssertEqual(c.selectedIndex, 1)
+        XCTAssertEqual(c.mode, .list, "two clicks a second apart are two clicks")
+        clock.advance(0.2)
+        _ = click(c, row: c.layout.firstListRow + 1)
+        XCTAssertEqual(c.mode, .details(DownloadID(rawValue: "000001")))
+        _ = click(c, row: 0)
+        XCTAssertEqual(c.mode, .list, "a click closes the box")
+        _ = click(c, row: c.layout.firstListRow + 10)
+        XCTAssertEqual(c.selectedIndex, 1, "a click below the list selects nothing")
+    }
+
+    func testTheWheelMovesThroughTheList() {
+        let c = controller(40)
+        for _ in 0..<8 { _ = c.handle(.mouse(MouseEvent(.wheelDown, row: 5, column: 5))) }
+        XCTAssertEqual(c.selectedIndex, 24)
+        XCTAssertGreaterThan(c.scroll, 0, "the list scrolled with it")
+        _ = c.handle(.mouse(MouseEvent(.wheelUp, row: 5, column: 5)))
+        XCTAssertEqual(c.selectedIndex, 21)
+    }
+
+    func testAClickOnATitleSortsByItAndAClickOnAKeyHintDoesWhatTheKeyDoes() {
+        let c = controller(3, states: [.downloading])
+        _ = click(c, row: c.layout.titleRow, column: 4)
+        XCTAssertEqual(c.sort, .name)
+        _ = click(c, row: c.layout.titleRow, column: 4)
+        XCTAssertEqual(c.sort, .queue, "again: back to the queue's order")
+        _ = click(c, row: c.layout.titleRow, column: 79)
+        XCTAssertEqual(c.sort, .state)
+        // "a Add  p Pause …": the p hint pauses the selected download.
+        let footer = c.grid.text(row: c.layout.footerRow)
+        let pause = footer.distance(from: footer.startIndex, to: footer.range(of: "p Pause")!.lowerBound)
+        _ = click(c, row: c.layout.titleRow, column: 4)
+        _ = click(c, row: c.layout.titleRow, column: 4)
+        XCTAssertEqual(
+            click(c, row: c.layout.footerRow, column: pause + 2),
+            [.send(.pause(.ids([DownloadID(rawValue: "000000")])))])
+        _ = click(c, row: c.layout.footerRow, column: 74)
+        XCTAssertEqual(c.mode, .confirm(.quitWhileRunning(count: 3)), "q Quit, pinned to the right")
+    }
+
+    func testTheCommandLineSendsWhatWasTypedWithTheSelectionAndKeepsAHistory() {
+        let c = controller(2)
+        c.commandNames = ["add", "cancel", "connections", "cookies", "limit", "move"]
+        _ = c.handle(.character("j"))
+        _ = c.handle(.character(":"))
+        XCTAssertEqual(c.mode, .command(LineEditor("")))
+        for ch in "li" { _ = c.handle(.character(ch)) }
+        _ = c.handle(.tab)
+        XCTAssertEqual(c.mode, .command(LineEditor("limit ")))
+        for ch in "2M" { _ = c.handle(.character(ch)) }
+        XCTAssertEqual(c.handle(.enter), [.runCommand("limit 2M", selected: DownloadID(rawValue: "000001"))])
+        XCTAssertTrue(c.grid.text(row: c.layout.statusRow).isEmpty || c.mode == .list)
+
+        _ = c.handle(.character(":"))
+        for ch in "co" { _ = c.handle(.character(ch)) }
+        _ = c.handle(.tab)
+        XCTAssertEqual(c.mode, .command(LineEditor("co")), "three names start so: Tab completes what they share")
+        _ = c.handle(.character("o"))
+        _ = c.handle(.tab)
+        XCTAssertEqual(c.mode, .command(LineEditor("cookies ")))
+        _ = c.handle(.escape)
+
+        _ = c.handle(.character(":"))
+        _ = c.handle(.up)
+        XCTAssertEqual(c.mode, .command(LineEditor("limit 2M")), "↑ recalls the last command")
+        _ = c.handle(.down)
+        XCTAssertEqual(c.mode, .command(LineEditor("")))
+        _ = c.frame(now: 1)
+        XCTAssertEqual(c.grid.text(row: c.layout.statusRow).trimmingCharacters(in: .whitespaces), ":▏")
+    }
+
+    func testOOpensAFinishedFileAndOItsFolder() {
+        var done = Download(id: DownloadID(rawValue: "aaaaaa"), url: "http://h/a", directory: "/dl", queueOrder: 0)
+        done.fileName = "a b.bin"
+        done.state = .finished
+        let c = TUIController(downloads: [done], width: 80, height: 24, defaultDirectory: "/dl", home: "/home/u")
+        _ = c.frame(now: 0)
+        XCTAssertEqual(c.handle(.character("o")), [.open(path: "/dl/a b.bin")])
+        XCTAssertEqual(c.handle(.character("O")), [.open(path: "/dl")])
+        let running = controller(1, states: [.downloading])
+        XCTAssertEqual(running.handle(.character("o")), [])
+        XCTAssertEqual(running.status?.text, "f0.bin is not finished yet; O opens its folder")
+    }
+
+    func testTheStatusLineKeepsTheLastFewMessagesForAFewSecondsAndTheLogKeepsThemAll() {
+        let c = controller(1)
+        let clock = TestClock()
+        c.wallClock = { clock.read() }
+        c.report("first")
+        clock.advance(1)
+        c.report("second", isError: true)
+        _ = c.frame(now: 1)
+        XCTAssertTrue(c.grid.text(row: c.layout.statusRow).hasPrefix("second  ·  first"))
+        _ = c.handle(.character("j")) // a key no longer wipes it
+        _ = c.frame(now: 2)
+        XCTAssertTrue(c.grid.text(row: c.layout.statusRow).hasPrefix("second"))
+        clock.advance(6)
+        _ = c.frame(now: 8)
+        XCTAssertTrue(c.grid.text(row: c.layout.statusRow).hasPrefix("sort: queue"), "gone after a few seconds")
+
+        var d = c.model[DownloadID(rawValue: "000000")]!
+        d.fail(.status(404))
+        c.apply(.updated(d))
+        _ = c.handle(.character("v"))
+        XCTAssertEqual(c.mode, .log)
+        _ = c.frame(now: 9)
+        let screen = (0..<c.grid.height).map { c.grid.text(row: $0) }.joined(separator: "\n")
+        XCTAssertTrue(screen.contains("first"), screen)
+        XCTAssertTrue(screen.contains("second"), screen)
+        XCTAssertTrue(screen.contains("f0.bin failed: "), screen)
+        _ = c.handle(.escape)
+        XCTAssertEqual(c.mode, .list)
+    }
+}

@@ -1,0 +1,99 @@
+import HaulCore
+import XCTest
+
+@testable import HaulUI
+
+/// The speed graphs: the history behind them (a minute in the header, a whole life in the details)
+/// and the characters they are drawn with.
+final class SpeedGraphTests: XCTestCase {
+    func testAWindowKeepsTheLastSecondsAndALifeHalvesItsPointsWhenFull() {
+        var window = SpeedHistory(.window, capacity: 3)
+        for speed in [1.0, 2, 3, 4] { window.record(speed) }
+        XCTAssertEqual(window.points, [2, 3, 4])
+
+        var life = SpeedHistory(.life, capacity: 4)
+        for speed in [1.0, 3, 5, 7] { life.record(speed) }
+        XCTAssertEqual(life.points, [2, 6], "full: pairs averaged")
+        XCTAssertEqual(life.secondsPerPoint, 2)
+        life.record(10)
+        XCTAssertEqual(life.points, [2, 6], "a point now waits for two seconds")
+        life.record(20)
+        XCTAssertEqual(life.points, [2, 6, 15])
+        XCTAssertEqual(life.seconds, 6)
+        for _ in 0..<1000 { life.record(1) }
+        XCTAssertLessThan(life.points.count, 4, "bounded however long it runs")
+        XCTAssertEqual(life.seconds, 1006)
+    }
+
+    func testSparklinesScaleToTheirPeakAndFallBackToASCII() {
+        XCTAssertEqual(Sparkline.render([0, 1, 2, 4, 8], width: 5, unicode: true), "▁▂▃▅█")
+        XCTAssertEqual(Sparkline.render([0, 1, 2, 4, 8], width: 5, unicode: false), "_.-=#")
+        XCTAssertEqual(Sparkline.render([0, 0, 0], width: 5, unicode: true), "  ▁▁▁", "flat when nothing moves")
+        XCTAssertEqual(Sparkline.render([1, 2, 3, 4], width: 2, unicode: true), "▆█", "the last values")
+        XCTAssertEqual(Sparkline.fit([1, 3, 5, 7], width: 2), [2, 6])
+        XCTAssertEqual(Sparkline.fit([1, 3], width: 5), [1, 3])
+    }
+
+    func controller(width: Int = 100, unicode: Bool = true) -> TUIController {
+        var d = Download(id: DownloadID(rawValue: "aaaaaa"), url: "http://h/a", directory: "/dl", queueOrder: 0)
+        d.fileName = "a.iso"
+        d.state = .downloading
+        d.totalBytes = 1 << 30
+        return TUIController(
+            downloads: [d], width: width, height: 24, defaultDirectory: "/dl", home: "/root", unicode: unicode)
+    }
+
+    func progress(_ c: TUIController, _ speed: Double) {
+        c.apply(
+            .progress(
+                ProgressSample(
+                    id: DownloadID(rawValue: "aaaaaa"), receivedBytes: 1 << 20, totalBytes: 1 << 30,
+                    bytesPerSecond: speed, etaSeconds: 10)))
+    }
+
+    func testTheHeaderGraphMovesWhileADownloadRunsAndStaysFlatWhenIdle() {
+        let c = controller()
+        var now = 0.0
+        for speed in [1.0, 2, 4, 8].map({ $0 * 1_048_576 }) {
+            progress(c, speed)
+            _ = c.frame(now: now)
+            now += 1
+        }
+        let header = c.grid.text(row: 0)
+        XCTAssertTrue(header.contains("▂▃▅█ "), header)
+        XCTAssertTrue(header.hasSuffix(" metered: off "), header)
+
+        // Stopped: the graph falls to the floor, and after a minute of nothing it is flat and the
+        // header is no longer redrawn.
+        c.apply(
+            .progress(
+                ProgressSample(
+                    id: DownloadID(rawValue: "aaaaaa"), receivedBytes: 1 << 20, totalBytes: 1 << 30, bytesPerSecond: 0,
+                    etaSeconds: nil)))
+        for _ in 0..<61 {
+            _ = c.frame(now: now)
+            now += 1
+        }
+        XCTAssertTrue(c.grid.text(row: 0).contains(String(repeating: "▁", count: 30)), c.grid.text(row: 0))
+        XCTAssertEqual(c.frame(now: now), .none, "an idle graph costs no redraw")
+
+        let ascii = controller(unicode: false)
+        progress(ascii, 1_048_576)
+        _ = ascii.frame(now: 0)
+        XCTAssertTrue(ascii.grid.text(row: 0).contains("#  metered"), ascii.grid.text(row: 0))
+    }
+
+    func testTheDetailsShowTheSpeedOverTheDownloadsLife() {
+        let c = controller()
+        var now = 0.0
+        for speed in [1.0, 4, 2].map({ $0 * 1_048_576 }) {
+            progress(c, speed)
+            _ = c.frame(now: now)
+            now += 1
+        }
+        _ = c.handle(.enter)
+        _ = c.frame(now: now)
+        let screen = (0..<c.grid.height).map { c.grid.text(row: $0) }.joined(separator: "\n")
+        XCTAssertTrue(screen.contains("History     ▃█▅▅  4s, peak 4.0 MiB/s"), "\n" + screen)
+    }
+}
