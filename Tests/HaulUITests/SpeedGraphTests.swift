@@ -96,4 +96,28 @@ final class SpeedGraphTests: XCTestCase {
         let screen = (0..<c.grid.height).map { c.grid.text(row: $0) }.joined(separator: "\n")
         XCTAssertTrue(screen.contains("History     ▃█▅▅  4s, peak 4.0 MiB/s"), "\n" + screen)
     }
+
+    func testEachConnectionOfADownloadInPiecesHasItsLastMinuteInTheDetails() {
+        let c = controller(width: 120)
+        var now = 0.0
+        for speed in [1.0, 2, 4].map({ $0 * 1_048_576 }) {
+            c.apply(
+                .progress(
+                    ProgressSample(
+                        id: DownloadID(rawValue: "aaaaaa"), receivedBytes: 1 << 20, totalBytes: 1 << 30,
+                        bytesPerSecond: 2 * speed, etaSeconds: 10, connections: 2,
+                        segments: [
+                            LiveSegment(Segment(start: 0, end: 1 << 29, received: 1 << 19), bytesPerSecond: speed),
+                            LiveSegment(Segment(start: 1 << 29, end: 1 << 30, received: 1 << 19), bytesPerSecond: 1024),
+                        ])))
+            _ = c.frame(now: now)
+            now += 1
+        }
+        XCTAssertEqual(c.pieceHistories[DownloadID(rawValue: "aaaaaa")]?.count, 2)
+        _ = c.handle(.enter)
+        _ = c.frame(now: now)
+        let screen = (0..<c.grid.height).map { c.grid.text(row: $0) }.joined(separator: "\n")
+        XCTAssertTrue(screen.contains("4.0 MiB/s  ▃▅██"), "\n" + screen)
+        XCTAssertTrue(screen.contains("1.0 KiB/s  ████"), "\n" + screen)
+    }
 }

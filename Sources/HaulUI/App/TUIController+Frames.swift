@@ -62,8 +62,19 @@ extension TUIController {
         let moving = totalHistory.points.contains { $0 > 0 } || model.totalSpeed > 0
         totalHistory.record(model.totalSpeed)
         if moving || totalHistory.points.count < totalHistory.capacity { router.invalidateHeader() }
+        for id in pieceHistories.keys where model.live[id] == nil { pieceHistories[id] = nil }
         for (id, sample) in model.live {
             lifeHistories[id, default: SpeedHistory(.life, capacity: 120)].record(sample.bytesPerSecond)
+            if let pieces = sample.segments {
+                var histories = pieceHistories[id] ?? [:]
+                let running = pieces.filter { $0.bytesPerSecond != nil }
+                histories = histories.filter { start, _ in running.contains { $0.segment.start == start } }
+                for piece in running {
+                    histories[piece.segment.start, default: SpeedHistory(.window, capacity: 60)]
+                        .record(piece.bytesPerSecond ?? 0)
+                }
+                pieceHistories[id] = histories
+            }
             if case .details(id) = mode { fullRedraw = true }
         }
     }
@@ -181,7 +192,7 @@ extension TUIController {
                 title: "Details",
                 lines: DetailsView.lines(
                     for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width),
-                    now: wallClock(), glyphs: glyphs, history: lifeHistories[id]),
+                    now: wallClock(), glyphs: glyphs, history: lifeHistories[id], pieces: pieceHistories[id] ?? [:]),
                 into: &grid, glyphs: glyphs)
         case .log:
             BoxView.draw(title: "Log", lines: logLines(height: grid.height - 4), into: &grid, glyphs: glyphs)

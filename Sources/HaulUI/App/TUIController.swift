@@ -45,6 +45,9 @@ public final class TUIController {
     public internal(set) var totalHistory = SpeedHistory(.window, capacity: 60)
     /// Each running (or once running) download's speed over its life, for the details view.
     public internal(set) var lifeHistories: [DownloadID: SpeedHistory] = [:]
+    /// Each connection's speed over the last minute, by the start of its piece, for the details
+    /// of a download fetched in pieces (kept while it runs).
+    public internal(set) var pieceHistories: [DownloadID: [Int64: SpeedHistory]] = [:]
     var lastSpeedSample = -Double.infinity
     /// Everything this session said, oldest first (see `TUIController+Log.swift`).
     public internal(set) var log: [LogEntry] = []

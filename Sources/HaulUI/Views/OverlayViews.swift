@@ -46,7 +46,7 @@ enum DetailsView {
     /// The lines for `d`, each at most `width` columns (the last line of a value cut to fit).
     static func lines(
         for d: Download, sample: ProgressSample?, width: Int, now: Date, glyphs: Glyphs = .unicode,
-        history: SpeedHistory? = nil
+        history: SpeedHistory? = nil, pieces: [Int64: SpeedHistory] = [:]
     ) -> [(String, Style)] {
         func safe(_ s: String?) -> String { s.map { TerminalText.sanitize($0) } ?? "—" }
         let size =
@@ -93,7 +93,8 @@ enum DetailsView {
                         + "  \(Formatting.duration(Double(history.seconds))), peak \(Formatting.rate(peak))", .plain
                 ))
         }
-        fields += connectionFields(d, sample: sample, width: max(10, width - labelWidth), glyphs: glyphs)
+        fields += connectionFields(
+            d, sample: sample, width: max(10, width - labelWidth), glyphs: glyphs, pieces: pieces)
         fields.append(
             (
                 "Limit",
@@ -139,9 +140,10 @@ enum DetailsView {
 extension DetailsView {
     /// For a download fetched over several connections: how many, the map of its file, and
     /// each connection's piece and speed.
-    static func connectionFields(_ d: Download, sample: ProgressSample?, width: Int, glyphs: Glyphs)
-        -> [(String, String, Style)]
-    {
+    /// `pieces`: each running piece's speed over the last minute, by its start; drawn after it.
+    static func connectionFields(
+        _ d: Download, sample: ProgressSample?, width: Int, glyphs: Glyphs, pieces: [Int64: SpeedHistory] = [:]
+    ) -> [(String, String, Style)] {
         let live = d.state == .downloading ? sample?.segments : nil
         guard let total = d.totalBytes, let segments = live ?? d.segments.map(SegmentMapView.live) else {
             if let count = sample?.connections ?? d.activeConnections, d.state == .downloading {
@@ -160,12 +162,14 @@ extension DetailsView {
             guard let rate = piece.bytesPerSecond else { continue }
             number += 1
             let s = piece.segment
-            fields.append(
-                (
-                    number == 1 ? "Pieces" : "",
-                    "\(Formatting.bytes(s.start))–\(Formatting.bytes(s.end)): "
-                        + "\(Formatting.bytes(s.received)) done, \(Formatting.rate(rate))", .plain
-                ))
+            var text =
+                "\(Formatting.bytes(s.start))–\(Formatting.bytes(s.end)): "
+                + "\(Formatting.bytes(s.received)) done, \(Formatting.rate(rate))"
+            if let history = pieces[s.start], width - DisplayWidth.of(text) >= 14 {
+                let graph = min(20, width - DisplayWidth.of(text) - 2, history.points.count)
+                text += "  " + Sparkline.render(history.points, width: graph, unicode: glyphs == .unicode)
+            }
+            fields.append((number == 1 ? "Pieces" : "", text, .plain))
         }
         return fields
     }
