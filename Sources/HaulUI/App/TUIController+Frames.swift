@@ -93,7 +93,9 @@ extension TUIController {
     func drawSlot(_ slot: Int) {
         let row = layout.row(forSlot: slot)
         guard row < layout.statusRow else { return }
-        guard let id = router.slots.id(at: slot), let d = model[id] else {
+        guard let id = router.slots.id(at: slot), let d = model[id], slot < slotPlaces.count,
+            let place = slotPlaces[slot]
+        else {
             grid.clear(row: row)
             if slot == 0, visible.isEmpty {
                 let hint =
@@ -106,9 +108,15 @@ extension TUIController {
             }
             return
         }
+        if place.line > 0 {
+            ExpandedRowView.draw(
+                line: place.line - 1, of: d, sample: model.sample(for: id), history: lifeHistories[id],
+                pieces: pieceHistories[id] ?? [:], into: &grid, row: row, glyphs: glyphs, now: wallClock())
+            return
+        }
         RowView.draw(
             d, sample: model.sample(for: id), into: &grid, row: row, columns: columns,
-            selected: scroll + slot == selectedIndex, glyphs: glyphs, now: wallClock())
+            selected: place.index == selectedIndex, opened: opened.contains(id), glyphs: glyphs, now: wallClock())
     }
 
     func drawStatus() {
@@ -188,20 +196,20 @@ extension TUIController {
         switch mode {
         case .details(let id):
             guard let d = model[id] else { return }
-            BoxView.draw(
+            boxScroll = BoxView.draw(
                 title: "Details",
                 lines: DetailsView.lines(
                     for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width),
                     now: wallClock(), glyphs: glyphs, history: lifeHistories[id], pieces: pieceHistories[id] ?? [:]),
-                into: &grid, glyphs: glyphs)
+                scroll: boxScroll, into: &grid, glyphs: glyphs)
         case .log:
-            BoxView.draw(title: "Log", lines: logLines(height: grid.height - 4), into: &grid, glyphs: glyphs)
+            boxScroll = BoxView.draw(title: "Log", lines: logLines(), scroll: boxScroll, into: &grid, glyphs: glyphs)
         case .help:
             let lines =
                 KeyMap.help.map { (DisplayWidth.fit($0.0, width: 14) + $0.1, Style.plain) } + [
-                    ("", .plain), ("Esc closes", .dim),
+                    ("", .plain), ("↑/↓ PgUp/PgDn scroll · Esc closes", .dim),
                 ]
-            BoxView.draw(title: "Keys", lines: lines, into: &grid, glyphs: glyphs)
+            boxScroll = BoxView.draw(title: "Keys", lines: lines, scroll: boxScroll, into: &grid, glyphs: glyphs)
         case .add(let form):
             BoxView.draw(
                 title: "Add a download",
@@ -213,6 +221,22 @@ extension TUIController {
                 into: &grid, glyphs: glyphs)
         default:
             break
+        }
+    }
+
+    /// A key that scrolls a box (details, help, the log): the new first line, or nil for other keys.
+    func scrolledBox(by key: Key) -> Int? {
+        let page = max(1, BoxView.room(screenHeight: grid.height) - 1)
+        // Int.max (the log's "newest") is clamped at the next frame; no sum may overflow before.
+        let boxScroll = min(boxScroll, 1 << 30)
+        switch key {
+        case .up, .character("k"): return max(0, boxScroll - 1)
+        case .down, .character("j"): return boxScroll + 1
+        case .pageUp, .control("b"): return max(0, boxScroll - page)
+        case .pageDown, .control("f"), .character(" "): return boxScroll + page
+        case .home, .character("g"): return 0
+        case .end, .character("G"): return Int.max
+        default: return nil
         }
     }
 }

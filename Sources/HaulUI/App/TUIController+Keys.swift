@@ -22,7 +22,12 @@ extension TUIController {
             setMode(.list)
             return []
         case .details, .help, .log:
-            if key == .escape || key == .enter || key == .character("q") || key == .character("?") { setMode(.list) }
+            if key == .escape || key == .enter || key == .character("q") || key == .character("?") {
+                setMode(.list)
+            } else if let scroll = scrolledBox(by: key), scroll != boxScroll {
+                boxScroll = scroll
+                fullRedraw = true
+            }
             return []
         }
     }
@@ -75,7 +80,8 @@ extension TUIController {
             report(anyActive ? "pausing all" : "resuming all")
             return [.send(anyActive ? .pause(.all) : .resume(.all))]
         case .details, .togglePause, .cancel, .remove, .retry, .toggleAllowMetered, .moreConnections,
-            .fewerConnections, .setDownloadLimit, .moveInQueue, .newLink, .openFile, .openFolder:
+            .fewerConnections, .setDownloadLimit, .moveInQueue, .newLink, .openFile, .openFolder, .toggleRow, .openRow,
+            .closeRow:
             guard let d = selectedDownload else {
                 report("nothing selected — press a to add a download")
                 return []
@@ -139,6 +145,9 @@ extension TUIController {
         case .openFolder:
             report("opening \(TerminalText.sanitize(d.directory))")
             return [.open(path: d.directory)]
+        case .toggleRow: setOpened(d.id, !opened.contains(d.id))
+        case .openRow: setOpened(d.id, true)
+        case .closeRow: setOpened(d.id, false)
         case .newLink:
             if d.state == .finished {
                 report("\(name) is finished; it needs no new link")
@@ -288,6 +297,8 @@ extension TUIController {
     func setMode(_ new: Mode) {
         let wasOverlay = mode.isOverlay
         mode = new
+        // A box opens at its top; the log at its newest lines.
+        boxScroll = new == .log ? Int.max : 0
         statusDirty = true
         if wasOverlay || new.isOverlay { fullRedraw = true }
         if case .confirm = new { status = nil }

@@ -53,12 +53,11 @@ extension TUIController {
         statusDirty = true
     }
 
-    /// The log's lines for a box `height` rows tall: the newest at the bottom.
-    func logLines(height: Int) -> [(String, Style)] {
+    /// The log's lines, oldest first (the box opens at the newest).
+    func logLines() -> [(String, Style)] {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
-        let shown = log.suffix(max(1, height))
-        if shown.isEmpty { return [("Nothing yet: what keys, commands and the engine say shows here.", .dim)] }
-        return shown.map { ("\(formatter.string(from: $0.at))  \($0.text)", $0.isError ? .error : .plain) }
+        if log.isEmpty { return [("Nothing yet: what keys, commands and the engine say shows here.", .dim)] }
+        return log.map { ("\(formatter.string(from: $0.at))  \($0.text)", $0.isError ? .error : .plain) }
     }
 }

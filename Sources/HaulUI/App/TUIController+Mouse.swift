@@ -3,7 +3,8 @@ import HaulCore
 
 /// The mouse: a click selects the row under it, a second click on it within ``doubleClick``
 /// opens its details, the wheel moves through the list, a click on a column title sorts by it
-/// (again: back to the queue's order), a click on a key hint does what the key does.
+/// (again: back to the queue's order), a click on a key hint does what the key does, a click on
+/// a row's marker (its first columns) opens or closes the row.
 extension TUIController {
     /// Seconds between two clicks on one row that make a double click.
     static let doubleClick = 0.4
@@ -13,8 +14,21 @@ extension TUIController {
     func handleMouse(_ event: MouseEvent) -> [Effect] {
         switch mode {
         case .list: break
-        case .details, .help, .log, .away:
-            // A click anywhere closes a box, as Esc does.
+        case .details, .help, .log:
+            // The wheel scrolls a box; a click anywhere closes it, as Esc does.
+            switch event.kind {
+            case .wheelUp, .wheelDown:
+                let from = min(boxScroll, 1 << 30)
+                let scroll = event.kind == .wheelUp ? max(0, from - Self.wheelStep) : from + Self.wheelStep
+                if scroll != boxScroll {
+                    boxScroll = scroll
+                    fullRedraw = true
+                }
+            case .press, .doubleClick: setMode(.list)
+            case .release, .rightPress: break
+            }
+            return []
+        case .away:
             if event.kind == .press || event.kind == .doubleClick { setMode(.list) }
             return []
         default:
@@ -32,26 +46,35 @@ extension TUIController {
             guard let key = FooterView.key(at: event.column, width: grid.width) else { return [] }
             return handleList(key)
         case .press:
-            let slot = event.row - layout.firstListRow
-            guard slot >= 0, slot < layout.slotCount, scroll + slot < visible.count else { return [] }
-            let index = scroll + slot
+            guard let place = place(atRow: event.row) else { return [] }
             let now = wallClock().timeIntervalSince1970
-            let twice = lastClick.map { $0.index == index && now - $0.time <= Self.doubleClick } ?? false
-            select(index)
+            let twice = lastClick.map { $0.index == place.index && now - $0.time <= Self.doubleClick } ?? false
+            select(place.index)
+            // The marker column of a row opens or closes it.
+            if place.line == 0, event.column < Columns.marker {
+                lastClick = nil
+                return handleList(.character("x"))
+            }
             if twice {
                 lastClick = nil
                 return handleList(.enter)
             }
-            lastClick = (index, now)
+            lastClick = (place.index, now)
         case .doubleClick:
-            let slot = event.row - layout.firstListRow
-            guard slot >= 0, slot < layout.slotCount, scroll + slot < visible.count else { return [] }
-            select(scroll + slot)
+            guard let place = place(atRow: event.row) else { return [] }
+            select(place.index)
             lastClick = nil
             return handleList(.enter)
         case .release, .rightPress:
             break
         }
         return []
+    }
+
+    /// The download (and which of its lines) on a screen row of the list.
+    func place(atRow row: Int) -> SlotPlace? {
+        let slot = row - layout.firstListRow
+        guard slot >= 0, slot < layout.slotCount, slot < slotPlaces.count else { return nil }
+        return slotPlaces[slot]
     }
 }

@@ -10,39 +10,56 @@ extension TUIController {
 
     func select(_ index: Int) {
         guard !visible.isEmpty else { return }
-        let oldSlot = selectedIndex - scroll
+        let oldSlot = slot(showing: selectedIndex)
         selectedIndex = min(max(0, index), visible.count - 1)
         selectedID = visible[selectedIndex]
         if scrollToSelection() {
             bindSlots()
         } else {
-            router.invalidate(oldSlot)
-            router.invalidate(selectedIndex - scroll)
+            oldSlot.map { router.invalidate($0) }
+            slot(showing: selectedIndex).map { router.invalidate($0) }
         }
     }
 
-    /// Moves the window so the selection is visible; returns whether it moved.
+    /// The slot that shows the row (not an opened row's lines) of the download at `index`.
+    func slot(showing index: Int) -> Int? {
+        if opened.isEmpty {
+            let slot = index - scroll
+            return slot >= 0 && slot < slotPlaces.count ? slot : nil
+        }
+        return slotPlaces.firstIndex { $0?.index == index && $0?.line == 0 }
+    }
+
+    /// How the visible downloads fill the slots: one line each, more for an opened row.
+    var listLines: ListLines {
+        let visible = visible
+        let opened = opened
+        guard !opened.isEmpty else { return ListLines(count: visible.count) { _ in 1 } }
+        return ListLines(count: visible.count) { opened.contains(visible[$0]) ? 1 + ExpandedRowView.lineCount : 1 }
+    }
+
+    /// Moves the window so the selection (and its opened lines) is visible; returns whether it moved.
     func scrollToSelection() -> Bool {
-        let slots = layout.slotCount
         let old = scroll
-        if selectedIndex < scroll { scroll = selectedIndex }
-        if selectedIndex >= scroll + slots { scroll = selectedIndex - slots + 1 }
-        scroll = max(0, min(scroll, max(0, visible.count - slots)))
+        scroll = listLines.scroll(scroll, keeping: selectedIndex, slots: layout.slotCount)
         return scroll != old
     }
 
-    /// Binds every slot to the download now shown in it; changed bindings redraw.
+    /// Binds every slot to the download now shown in it; changed bindings redraw, and so does a
+    /// slot that shows another line of the same download.
     func bindSlots() {
-        for slot in 0..<layout.slotCount {
-            let index = scroll + slot
-            router.bind(slot, to: index < visible.count ? visible[index] : nil)
+        let places = listLines.places(from: scroll, slots: layout.slotCount)
+        for (slot, place) in places.enumerated() {
+            router.bind(slot, to: place.map { visible[$0.index] })
+            if slot < slotPlaces.count, slotPlaces[slot]?.line != place?.line { router.invalidate(slot) }
         }
+        slotPlaces = places
     }
 
     func rebuildList(now: Double) {
         listDirty = false
         lastResort = now
-        let oldSelectedSlot = selectedIndex - scroll
+        let oldSelectedSlot = slot(showing: selectedIndex)
         let order = model.order
         visible = ListOrdering.sortedPositions(
             filteredPositions(), by: sort, in: model, nameRanks: sort == .name ? nameRanks() : nil
@@ -57,8 +74,8 @@ extension TUIController {
         selectedID = visible.isEmpty ? nil : visible[selectedIndex]
         _ = scrollToSelection()
         bindSlots()
-        router.invalidate(oldSelectedSlot)
-        router.invalidate(selectedIndex - scroll)
+        oldSelectedSlot.map { router.invalidate($0) }
+        slot(showing: selectedIndex).map { router.invalidate($0) }
         statusDirty = true
     }
 

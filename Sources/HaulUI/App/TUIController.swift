@@ -56,6 +56,13 @@ public final class TUIController {
     var historyPosition = 0
     /// The commands Tab completes after `:` (the backend's, as `haul` names them).
     public var commandNames: [String] = []
+    /// The downloads whose rows are opened, with their lines under them.
+    public internal(set) var opened: Set<DownloadID> = []
+    /// What each row slot shows: which download of ``visible`` and which of its lines (0 is its
+    /// row, then the lines of an opened row); nil below the list's end.
+    public internal(set) var slotPlaces: [SlotPlace?] = []
+    /// The first line a box (details, help, the log) shows.
+    var boxScroll = 0
     /// The row last clicked and when, to tell a double click.
     var lastClick: (index: Int, time: Double)?
 
@@ -81,6 +88,7 @@ public final class TUIController {
         let changed = model.apply(event)
         router.route(event)
         recordEvent(event, stateChanged: changed)
+        forgetOpened(event)
         switch event {
         case .added, .removed, .removedMany, .moved:
             listDirty = true

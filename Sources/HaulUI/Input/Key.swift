@@ -40,6 +40,8 @@ public enum ListAction: Equatable, Sendable {
     case setSpeedLimit, setDownloadLimit
     case newLink
     case openFile, openFolder
+    /// Opens or closes the selected row (its lines under it), or opens / closes it outright.
+    case toggleRow, openRow, closeRow
     case commandLine, showLog
     case moveInQueue(QueueMove)
 }
@@ -73,6 +75,9 @@ public enum KeyMap {
         case .character("b"): return .setSpeedLimit
         case .character("l"): return .setDownloadLimit
         case .character("u"): return .newLink
+        case .character("x"): return .toggleRow
+        case .right: return .openRow
+        case .left: return .closeRow
         case .character("o"): return .openFile
         case .character("O"): return .openFolder
         case .character(":"): return .commandLine
@@ -102,6 +107,7 @@ public enum KeyMap {
         ("K / J", "move the selected download up / down the queue"),
         ("T / B", "move it to the top / bottom (waiting downloads start from the top)"),
         ("Enter", "details of the selected download"),
+        ("x  → / ←", "open / close the selected row: its pieces, connections and last notice"),
         ("o / O", "open the finished file / its folder with the desktop's handler (xdg-open)"),
         ("m", "metered network: off → on → auto (NetworkManager)"),
         ("M", "allow / forbid the selected download on a metered network"),

@@ -6,6 +6,8 @@ public struct Glyphs: Sendable, Equatable {
     public var barEmpty: String
     public var ellipsis: String
     public var marker: String
+    /// The marker of an opened row (its pieces, connections and notice shown under it).
+    public var opened: String
     public var down: String
     public var box: (h: String, v: String, tl: String, tr: String, bl: String, br: String)
 
@@ -15,11 +17,12 @@ public struct Glyphs: Sendable, Equatable {
         barEmpty: "░",
         ellipsis: "…",
         marker: "▶",
+        opened: "▼",
         down: "↓",
         box: ("─", "│", "┌", "┐", "└", "┘")
     )
     public static let ascii = Glyphs(
-        barFull: "#", barPartial: [""], barEmpty: "-", ellipsis: "~", marker: ">", down: "v",
+        barFull: "#", barPartial: [""], barEmpty: "-", ellipsis: "~", marker: ">", opened: "v", down: "v",
         box: ("-", "|", "+", "+", "+", "+")
     )
 

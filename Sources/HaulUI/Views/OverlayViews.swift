@@ -1,17 +1,28 @@
 import Foundation
 import HaulCore
 
-/// A bordered box in the middle of the screen with a title and lines.
+/// A bordered box in the middle of the screen with a title and lines. Lines that do not fit
+/// scroll (↑/↓, PgUp/PgDn, the wheel); the bottom border says how many more are above and below.
 enum BoxView {
     static let maxWidth = 100
 
     /// Columns a line of text has inside the box on a screen `screenWidth` wide.
     static func textWidth(screenWidth: Int) -> Int { min(screenWidth - 2, maxWidth) - 4 }
 
-    static func draw(title: String, lines: [(String, Style)], into grid: inout Grid, glyphs: Glyphs) {
+    /// Lines a box shows at once on a screen `screenHeight` tall.
+    static func room(screenHeight: Int) -> Int { max(1, screenHeight - 4) }
+
+    /// Draws the box with its lines from `scroll` on (clamped: `Int.max` shows the last ones);
+    /// returns the first line shown.
+    @discardableResult
+    static func draw(title: String, lines: [(String, Style)], scroll: Int = 0, into grid: inout Grid, glyphs: Glyphs)
+        -> Int
+    {
         let width = min(grid.width - 2, maxWidth)
         let height = min(grid.height - 2, lines.count + 2)
-        guard width >= 10, height >= 3 else { return }
+        guard width >= 10, height >= 3 else { return 0 }
+        let shown = height - 2
+        let first = min(max(0, scroll), max(0, lines.count - shown))
         let left = (grid.width - width) / 2
         let top = max(1, (grid.height - height) / 2)
         let border = Style(color: .cyan)
@@ -21,19 +32,26 @@ enum BoxView {
             glyphs.box.tl + titleText
                 + String(repeating: glyphs.box.h, count: max(0, inner - DisplayWidth.of(titleText))) + glyphs.box.tr,
             row: top, column: left, style: border)
-        for i in 0..<(height - 2) {
+        for i in 0..<shown {
             let row = top + 1 + i
             grid.write(glyphs.box.v, row: row, column: left, style: border)
             grid.write(String(repeating: " ", count: inner), row: row, column: left + 1, style: .plain)
-            let (text, style) = lines[i]
+            let (text, style) = lines[first + i]
             grid.write(
                 DisplayWidth.fit(text, width: inner - 2, pad: false, ellipsis: glyphs.ellipsis), row: row,
                 column: left + 2, style: style)
             grid.write(glyphs.box.v, row: row, column: left + width - 1, style: border)
         }
+        let below = lines.count - first - shown
+        var more: [String] = []
+        if first > 0 { more.append("\(glyphs == .unicode ? "↑" : "^") \(first) more") }
+        if below > 0 { more.append("\(glyphs == .unicode ? "↓" : "v") \(below) more") }
+        let moreText =
+            more.isEmpty ? "" : DisplayWidth.fit(" " + more.joined(separator: " · ") + " ", width: inner, pad: false)
         grid.write(
-            glyphs.box.bl + String(repeating: glyphs.box.h, count: inner) + glyphs.box.br, row: top + height - 1,
-            column: left, style: border)
+            glyphs.box.bl + String(repeating: glyphs.box.h, count: inner - DisplayWidth.of(moreText)) + moreText
+                + glyphs.box.br, row: top + height - 1, column: left, style: border)
+        return first
     }
 }
 

@@ -2,16 +2,19 @@ import Foundation
 import HaulCore
 
 /// One download on one line: name, bar, percent, received/total, speed, ETA, state.
-/// Paused rows say why; failed rows show the reason where the numbers would be.
+/// Paused rows say why; failed rows show the reason where the numbers would be. The marker
+/// column shows the selection, or that the row is opened (a click on it opens or closes it).
 enum RowView {
     static func draw(
         _ download: Download, sample: ProgressSample?, into grid: inout Grid, row: Int,
-        columns c: Columns, selected: Bool, glyphs: Glyphs, now: Date
+        columns c: Columns, selected: Bool, opened: Bool = false, glyphs: Glyphs, now: Date
     ) {
         grid.clear(row: row)
         let base = style(for: download.state)
         var x = 0
-        x = grid.write(selected ? glyphs.marker + " " : "  ", row: row, column: x, style: .bold)
+        // The marker: the selection, or an opened row (its lines are under it).
+        let marker = opened ? glyphs.opened : selected ? glyphs.marker : " "
+        x = grid.write(marker + " ", row: row, column: x, style: .bold)
         let name = TerminalText.sanitize(download.displayName)
         // A download's own speed limit, at the end of its name where the name has room for it.
         let tag = download.speedLimit.map { " \(glyphs == .unicode ? "≤" : "<=")\(Formatting.rate(Double($0)))" }

@@ -1,0 +1,24 @@
+import HaulCore
+
+/// Opened rows: a download's row with its pieces, connections and last notice on the lines
+/// under it (see ``ExpandedRowView``). Opening or closing one rebinds the slots below it.
+extension TUIController {
+    func setOpened(_ id: DownloadID, _ open: Bool) {
+        guard opened.contains(id) != open else { return }
+        if open { opened.insert(id) } else { opened.remove(id) }
+        _ = scrollToSelection()
+        bindSlots()
+        // The row's marker changes with it.
+        for slot in router.slots.slots(for: id) { router.invalidate(slot) }
+    }
+
+    /// A removed download's row is no longer opened.
+    func forgetOpened(_ event: EngineEvent) {
+        guard !opened.isEmpty else { return }
+        switch event {
+        case .removed(let id): opened.remove(id)
+        case .removedMany(let ids): opened.subtract(ids)
+        default: break
+        }
+    }
+}
