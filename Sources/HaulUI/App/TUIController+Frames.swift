@@ -205,11 +205,9 @@ extension TUIController {
         case .log:
             boxScroll = BoxView.draw(title: "Log", lines: logLines(), scroll: boxScroll, into: &grid, glyphs: glyphs)
         case .help:
-            let lines =
-                KeyMap.help.map { (DisplayWidth.fit($0.0, width: 14) + $0.1, Style.plain) } + [
-                    ("", .plain), ("↑/↓ PgUp/PgDn scroll · Esc closes", .dim),
-                ]
-            boxScroll = BoxView.draw(title: "Keys", lines: lines, scroll: boxScroll, into: &grid, glyphs: glyphs)
+            boxScroll = BoxView.draw(
+                title: "Keys", lines: HelpView.lines(width: BoxView.textWidth(screenWidth: grid.width)),
+                scroll: boxScroll, into: &grid, glyphs: glyphs)
         case .add(let form):
             BoxView.draw(
                 title: "Add a download",

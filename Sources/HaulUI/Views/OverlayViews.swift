@@ -55,6 +55,22 @@ enum BoxView {
     }
 }
 
+/// `?`: every key of the list and what it does; a long meaning wraps under itself.
+enum HelpView {
+    static let keyWidth = 14
+
+    static func lines(width: Int) -> [(String, Style)] {
+        var lines: [(String, Style)] = []
+        for (key, meaning) in KeyMap.help {
+            for (i, part) in DisplayWidth.wrap(meaning, width: max(10, width - keyWidth)).enumerated() {
+                let lead = i == 0 ? DisplayWidth.fit(key, width: keyWidth) : String(repeating: " ", count: keyWidth)
+                lines.append((lead + part, .plain))
+            }
+        }
+        return lines + [("", .plain), ("↑/↓ PgUp/PgDn scroll · Esc closes", .dim)]
+    }
+}
+
 /// Enter on a download: everything known about it. A long value (a URL, a reason) is wrapped
 /// under its label, up to `maxValueLines` lines, rather than cut at the box's edge.
 enum DetailsView {
