@@ -80,8 +80,22 @@ final class TUITests: CLITestCase {
         XCTAssertTrue(details.contains("Pieces"), details)
         XCTAssertTrue(details.contains("done, "), details)
 
-        // -: one connection fewer for this download, said on the status line and kept.
+        // x opens the row: the map and each connection's speed under it, without leaving the list.
         try await tui.send("Escape")
+        try await tui.send("x")
+        let opened = try await tui.waitFor { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix("    connections  ") && $0.contains("iB/s") }
+        }
+        let lines = opened.split(separator: "\n").map(String.init)
+        let rowIndex = try XCTUnwrap(lines.firstIndex { $0.contains("pieces.bin") })
+        XCTAssertTrue(lines[rowIndex].hasPrefix("▼ pieces.bin"), lines[rowIndex])
+        XCTAssertTrue(lines[rowIndex + 1].hasPrefix("    pieces       "), opened)
+        XCTAssertTrue(lines[rowIndex + 1].contains("done"), opened)
+        XCTAssertTrue(lines[rowIndex + 3].hasPrefix("    last notice  "), opened)
+        try await tui.send("x")
+        try await tui.waitFor { !$0.contains("    last notice  ") }
+
+        // -: one connection fewer for this download, said on the status line and kept.
         try await tui.send("-")
         try await tui.waitFor { $0.contains("pieces.bin: at most 7 connections") }
         try await waitUntil { self.firstDownload()?["connections"] as? Int == 7 }
@@ -213,10 +227,11 @@ final class TUITests: CLITestCase {
         try await tui.waitFor { $0.contains("EXIT=") }
     }
 
+    /// In monochrome (`NO_COLOR`), as the mouse needs no colour.
     func testAMouseClickSelectsTheRowAimedAtAndTheWheelScrolls() async throws {
         for i in 0..<40 { _ = try await haul("add", "--paused", "-o", "f\(i).bin", nginx.url("f\(i).bin")) }
         // As in xterm: haul asks for SGR mouse reports (ESC [ < button ; column ; row M, 1-based).
-        let tui = try await openTUI(width: 100, height: 20, assignments: "TERM=xterm-256color")
+        let tui = try await openTUI(width: 100, height: 20, assignments: "TERM=xterm-256color NO_COLOR=1")
         try await tui.waitFor { $0.contains("f0.bin") }
         try await tui.send("\u{1B}[<0;10;6M\u{1B}[<0;10;6m", literal: true)
         var screen = try await tui.waitFor { $0.contains("▶ f3.bin") }
@@ -226,6 +241,21 @@ final class TUITests: CLITestCase {
         // A double click opens the details of the row under it.
         try await tui.send("\u{1B}[<0;10;4M\u{1B}[<0;10;4m\u{1B}[<0;10;4M\u{1B}[<0;10;4m", literal: true)
         try await tui.waitFor { $0.contains("Details") }
+        try await tui.send("Escape")
+        // A click on a row's marker (its first column) opens it; another closes it.
+        try await tui.send("\u{1B}[<0;1;4M\u{1B}[<0;1;4m", literal: true)
+        screen = try await tui.waitFor { $0.contains("    last notice  none") }
+        let rows = screen.split(separator: "\n").map(String.init)
+        XCTAssertTrue(rows[3].hasPrefix("▼ f"), "the row clicked is opened:\n\(screen)")
+        XCTAssertTrue(rows[4].hasPrefix("    pieces       one piece"), screen)
+        XCTAssertTrue(screen.contains("    connections  none running"), screen)
+        try await tui.send("\u{1B}[<0;1;4M\u{1B}[<0;1;4m", literal: true)
+        try await tui.waitFor { !$0.contains("    last notice  ") }
+        // Help is longer than 20 rows: it scrolls, with the wheel too, and says what is below.
+        try await tui.send("?")
+        try await tui.waitFor { $0.contains("Keys") && $0.contains("more ┘") }
+        for _ in 0..<12 { try await tui.send("\u{1B}[<65;50;10M", literal: true) }
+        try await tui.waitFor { $0.contains("quit; asks whether") && $0.contains("↑") }
         try await tui.send("Escape")
         try await tui.send("C-c")
         try await tui.waitFor { $0.contains("EXIT=") }
