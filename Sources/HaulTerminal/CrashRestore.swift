@@ -12,10 +12,12 @@ enum CrashRestore {
         hasSaved = true
         for signo in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
             signal(signo) { signo in
-                // Only async-signal-safe calls: restore the tty modes, leave the alternate
+                // Only async-signal-safe calls: restore the tty modes, stop mouse reports (else
+                // every click would type escape codes into the shell), leave the alternate
                 // screen, show the cursor, then die of the same signal.
                 if CrashRestore.hasSaved { tcsetattr(STDIN_FILENO, TCSANOW, &CrashRestore.saved) }
-                let reset: [UInt8] = Array("\u{1B}[0m\u{1B}[?1049l\u{1B}[?25h\r\n".utf8)
+                let reset: [UInt8] = Array(
+                    "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l\u{1B}[0m\u{1B}[?1049l\u{1B}[?25h\r\n".utf8)
                 _ = reset.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
                 signal(signo, SIG_DFL)
                 raise(signo)

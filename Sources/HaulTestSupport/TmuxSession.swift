@@ -50,6 +50,16 @@ public final class TmuxSession: Sendable {
             workDirectory: workDirectory)
     }
 
+    /// Which mouse reports the program in the pane asked for: any button (1000 and up) and SGR
+    /// (1006), as tmux tracks them.
+    public func mouseModes() async throws -> (any: Bool, sgr: Bool) {
+        let r = try await Self.tmux(
+            ["-S", socket, "display-message", "-p", "-t", "0", "#{mouse_any_flag} #{mouse_sgr_flag}"],
+            workDirectory: workDirectory)
+        let flags = r.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return (flags.first == "1", flags.dropFirst().first == "1")
+    }
+
     /// The pane's command has exited (tmux keeps the pane with remain-on-exit).
     public func paneIsDead() async throws -> Bool {
         let r = try await Self.tmux(

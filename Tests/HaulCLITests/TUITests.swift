@@ -233,6 +233,8 @@ final class TUITests: CLITestCase {
         // As in xterm: haul asks for SGR mouse reports (ESC [ < button ; column ; row M, 1-based).
         let tui = try await openTUI(width: 100, height: 20, assignments: "TERM=xterm-256color NO_COLOR=1")
         try await tui.waitFor { $0.contains("f0.bin") }
+        let modes = try await tui.mouseModes()
+        XCTAssertTrue(modes.any && modes.sgr, "haul asked for SGR mouse reports: \(modes)")
         try await tui.send("\u{1B}[<0;10;6M\u{1B}[<0;10;6m", literal: true)
         var screen = try await tui.waitFor { $0.contains("▶ f3.bin") }
         for _ in 0..<5 { try await tui.send("\u{1B}[<65;10;6M", literal: true) }
@@ -259,6 +261,8 @@ final class TUITests: CLITestCase {
         try await tui.send("Escape")
         try await tui.send("C-c")
         try await tui.waitFor { $0.contains("EXIT=") }
+        let after = try await tui.mouseModes()
+        XCTAssertFalse(after.any || after.sgr, "the shell gets no mouse reports after haul: \(after)")
     }
 
     func testTheCommandLineRunsTheCLIsCommandsOnTheSelectedDownload() async throws {
@@ -431,6 +435,8 @@ final class TUITests: CLITestCase {
             let after = try await again.waitFor { $0.contains("EXIT=") && $0.contains("icanon") }
             XCTAssertTrue(after.contains("icanon echo"), "signal \(signal): \(after)")
             XCTAssertFalse(after.contains("metered:"), "signal \(signal): \(after)")
+            let modes = try await again.mouseModes()
+            XCTAssertFalse(modes.any || modes.sgr, "signal \(signal): mouse reports still on: \(modes)")
         }
     }
 }

@@ -63,50 +63,50 @@ enum HeaderView {
     }
 }
 
-/// Column titles above the list.
+/// Column titles above the list. A click on a title sorts by its column.
 enum TitleView {
+    /// One column's title: where it is, how it is aligned, and the order a click on it sorts by.
+    struct Title {
+        var text: String
+        var columns: Range<Int>
+        var alignedRight: Bool
+        var sort: SortOrder?
+    }
+
+    /// The titles shown at `width` columns, left to right; drawing and clicks both read them.
+    static func titles(_ c: Columns, width: Int) -> [Title] {
+        var titles: [Title] = []
+        var x = Columns.marker
+        func add(_ text: String, _ span: Int, right: Bool = false, sort: SortOrder?) {
+            guard span > 0 else { return }
+            titles.append(Title(text: text, columns: x..<(x + span), alignedRight: right, sort: sort))
+            x += span + 1
+        }
+        add("NAME", c.name, sort: .name)
+        add("PROGRESS", c.bar, sort: .progress)
+        add("%", c.percent, right: true, sort: .progress)
+        add("SIZE", c.size, sort: nil)
+        add("SPEED", c.speed, right: true, sort: .speed)
+        add("ETA", c.eta, right: true, sort: nil)
+        // The state is at the right edge, whatever the columns before it left over.
+        x = width - c.state
+        add("STATE", c.state, sort: .state)
+        return titles
+    }
+
     /// The order a click on the title at `column` sorts by.
     static func sort(at column: Int, _ columns: Columns, width: Int) -> SortOrder? {
-        var x = Columns.marker
-        var regions: [(Range<Int>, SortOrder)] = [(x..<(x + columns.name), .name)]
-        x += columns.name + 1
-        if columns.bar > 0 {
-            regions.append((x..<(x + columns.bar), .progress))
-            x += columns.bar + 1
-        }
-        if columns.percent > 0 {
-            regions.append((x..<(x + columns.percent), .progress))
-            x += columns.percent + 1
-        }
-        if columns.size > 0 { x += columns.size + 1 }
-        if columns.speed > 0 { regions.append((x..<(x + columns.speed), .speed)) }
-        if columns.state > 0 { regions.append(((width - columns.state)..<width, .state)) }
-        return regions.first { $0.0.contains(column) }?.1
+        titles(columns, width: width).first { $0.columns.contains(column) }?.sort
     }
 
     static func draw(_ columns: Columns, into grid: inout Grid, row: Int) {
         grid.clear(row: row)
-        var x = Columns.marker
-        x = grid.write(DisplayWidth.fit("NAME", width: columns.name) + " ", row: row, column: x, style: .bold)
-        if columns.bar > 0 {
-            x = grid.write(DisplayWidth.fit("PROGRESS", width: columns.bar) + " ", row: row, column: x, style: .bold)
-        }
-        if columns.percent > 0 {
-            x = grid.write(DisplayWidth.right("%", width: columns.percent) + " ", row: row, column: x, style: .bold)
-        }
-        if columns.size > 0 {
-            x = grid.write(DisplayWidth.fit("SIZE", width: columns.size) + " ", row: row, column: x, style: .bold)
-        }
-        if columns.speed > 0 {
-            x = grid.write(DisplayWidth.right("SPEED", width: columns.speed) + " ", row: row, column: x, style: .bold)
-        }
-        if columns.eta > 0 {
-            x = grid.write(DisplayWidth.right("ETA", width: columns.eta) + " ", row: row, column: x, style: .bold)
-        }
-        if columns.state > 0 {
+        for title in titles(columns, width: grid.width) {
+            let span = title.columns.count
             grid.write(
-                DisplayWidth.fit("STATE", width: columns.state), row: row, column: grid.width - columns.state,
-                style: .bold)
+                title.alignedRight
+                    ? DisplayWidth.right(title.text, width: span) : DisplayWidth.fit(title.text, width: span),
+                row: row, column: title.columns.lowerBound, style: .bold)
         }
     }
 }

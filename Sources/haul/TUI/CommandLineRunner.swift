@@ -35,14 +35,13 @@ enum CommandLineRunner {
         var failed = false
         do {
             var command = try Haul.parseAsRoot(words)
-            guard var runnable = command as? AsyncParsableCommand else {
-                try command.run()
-                return (capture.all.map(\.text), false)
+            if var runnable = command as? AsyncParsableCommand {
+                try await EngineAccess.$injected.withValue(engine) {
+                    try await Console.$capture.withValue(capture) { try await runnable.run() }
+                }
+            } else {
+                try Console.$capture.withValue(capture) { try command.run() }
             }
-            try await EngineAccess.$injected.withValue(engine) {
-                try await Console.$capture.withValue(capture) { try await runnable.run() }
-            }
-            command = runnable
         } catch {
             failed = true
             // As the command line prints it: "Error: …" for bad usage (its first line), "haul: …" else.
