@@ -101,7 +101,7 @@ final class OpenedRowTests: XCTestCase {
         XCTAssertTrue(c.grid.spans(row: 3).contains { $0.text.hasPrefix("█") && $0.style.color == .cyan })
         XCTAssertTrue(c.grid.spans(row: 3).contains { $0.text.contains("pieces") && $0.style.dim })
 
-        // The failed one's last notice is why it failed, in red; the finished one is one piece.
+        // The failed one's last notice is why it failed, in red; the finished one is all done.
         // Opening the last row scrolls until its lines are on screen.
         _ = c.handle(.down)
         _ = c.handle(.down)
@@ -118,7 +118,7 @@ final class OpenedRowTests: XCTestCase {
                 "connections  none running",
                 "last notice  link expired or removed (HTTP 410)",
                 "▼ done.txt                       ████████████ 100%                   done",
-                "pieces       one piece",
+                "pieces       all done",
                 "connections  none running",
                 "last notice  none",
                 "",

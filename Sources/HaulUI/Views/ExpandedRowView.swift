@@ -43,10 +43,12 @@ enum ExpandedRowView {
 
     /// The map of a file fetched in pieces and how many are done; otherwise why it is one piece.
     static func piecesLine(_ d: Download, sample: ProgressSample?, width: Int, glyphs: Glyphs) -> [(String, Style)] {
+        // A finished file's map is gone: in one piece or in many, all of it is on disk.
+        if d.state == .finished { return [("all done", .plain)] }
         let live = d.state == .downloading ? sample?.segments : nil
         guard let total = d.totalBytes, let segments = live ?? d.segments.map(SegmentMapView.live) else {
             if d.resumable == false { return [("one piece: the server does not send parts of files", .plain)] }
-            if d.totalBytes == nil, d.state != .finished { return [("one piece: the size is not known yet", .plain)] }
+            if d.totalBytes == nil { return [("one piece: the size is not known yet", .plain)] }
             return [("one piece", .plain)]
         }
         let done = segments.filter { $0.segment.next >= $0.segment.end }.count
