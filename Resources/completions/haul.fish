@@ -20,7 +20,7 @@ function __haul_parse_tokens -S
     set -l unparsed_tokens (__haul_tokens -pc)
     switch $unparsed_tokens[1]
     case 'haul'
-        __haul_parse_subcommand 0 'on-complete=' 'state=' 'version' 'h/help'
+        __haul_parse_subcommand 0 'on-complete=' 'state=' 'no-mouse' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'add'
             __haul_parse_subcommand -r 1 'i/input-file=' 'd/directory=' 'o/output=' 'checksum=' 'sha256=' 'checksum-file=' 'header=+' 'load-cookies=' 'x/connections=' 'limit=' 'allow-metered' 'paused' 'start' 'state=' 'version' 'h/help'
@@ -113,6 +113,7 @@ end
 complete -c 'haul' -f
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" on-complete' -l 'on-complete' -d 'A command run for each finished download with the file\'s path as its last argument, e.g. \'mpv --fs\'. Run directly, not through a shell.' -rfka ''
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" state' -l 'state' -d 'The state file.' -rfka ''
+complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" no-mouse' -l 'no-mouse' -d 'Leave the mouse to the terminal: no clicks or wheel in the UI (as HAUL_NO_MOUSE=1 does).'
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" version' -l 'version' -d 'Show the version.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_flags_or_options "haul" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'haul' -n '__haul_should_offer_completions_for_positional "haul" -eq 1' -fa 'add' -d 'Queue one or more URLs.'

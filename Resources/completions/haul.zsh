@@ -43,6 +43,7 @@ _haul() {
     local -ar arg_specs=(
         '--on-complete[A command run for each finished download with the file'\''s path as its last argument, e.g. '\''mpv --fs'\''. Run directly, not through a shell.]:command:'
         '--state[The state file.]:path:'
+        '--no-mouse[Leave the mouse to the terminal\: no clicks or wheel in the UI (as HAUL_NO_MOUSE=1 does).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'

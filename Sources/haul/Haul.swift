@@ -28,10 +28,14 @@ struct Haul: AsyncParsableCommand {
 
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var stateOptions: StateOptions
+    @Flag(
+        name: .long,
+        help: "Leave the mouse to the terminal: no clicks or wheel in the UI (as HAUL_NO_MOUSE=1 does).")
+    var noMouse = false
 
     /// No subcommand: the full-screen UI.
     func run() async throws {
-        try await TUIApp.run(stateOptions, hooks: hookOptions)
+        try await TUIApp.run(stateOptions, hooks: hookOptions, mouse: !noMouse)
     }
 
     static func main() async {

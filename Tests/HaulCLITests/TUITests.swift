@@ -27,11 +27,11 @@ final class TUITests: CLITestCase {
     /// pane's shell sets its own TERM and PATH, whatever the session's environment says.
     func openTUI(
         width: Int = 100, height: Int = 30, name: String = "tui", extraEnvironment: [String: String] = [:],
-        assignments: String = ""
+        assignments: String = "", arguments: String = ""
     ) async throws -> TmuxSession {
         let script =
             (assignments.isEmpty ? "" : assignments + " ")
-            + "'\(HaulBinary.path)'; echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr "
+            + "'\(HaulBinary.path)'\(arguments.isEmpty ? "" : " " + arguments); echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr "
             + "'\\n' ' '; echo; sleep 600"
         let session = try await TmuxSession(
             command: script, width: width, height: height,
@@ -263,6 +263,19 @@ final class TUITests: CLITestCase {
         try await tui.waitFor { $0.contains("EXIT=") }
         let after = try await tui.mouseModes()
         XCTAssertFalse(after.any || after.sgr, "the shell gets no mouse reports after haul: \(after)")
+    }
+
+    /// `--no-mouse` and `HAUL_NO_MOUSE=1` leave clicks and the wheel to the terminal.
+    func testNoMouseLeavesTheMouseToTheTerminal() async throws {
+        for (assignments, arguments) in [
+            ("TERM=xterm-256color", "--no-mouse"), ("TERM=xterm-256color HAUL_NO_MOUSE=1", ""),
+        ] {
+            let tui = try await openTUI(name: "no-mouse\(arguments)", assignments: assignments, arguments: arguments)
+            let modes = try await tui.mouseModes()
+            XCTAssertFalse(modes.any || modes.sgr, "\(assignments) \(arguments): \(modes)")
+            try await tui.send("C-c")
+            try await tui.waitFor { $0.contains("EXIT=0") }
+        }
     }
 
     func testTheCommandLineRunsTheCLIsCommandsOnTheSelectedDownload() async throws {

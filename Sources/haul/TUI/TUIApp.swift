@@ -14,12 +14,12 @@ import Synchronization
 /// The screen comes up first and the downloads follow: reading a state file with 100,000
 /// entries takes a moment, and the terminal should answer at once.
 enum TUIApp {
-    static func run(_ options: StateOptions, hooks: HookOptions) async throws {
+    static func run(_ options: StateOptions, hooks: HookOptions, mouse: Bool = true) async throws {
         try requireTerminal()
         let onComplete = try hooks.words()
         let inbox = UIInbox()
         let opened = Mutex<Opened?>(nil)
-        let exit = try await present(inbox: inbox, environment: options.environment) {
+        let exit = try await present(inbox: inbox, environment: options.environment, mouse: mouse) {
             switch try await EngineAccess.attempt(options) {
             case .local(let engine):
                 let host = await EngineHost.start(engine, options: options, kind: .tui, onComplete: onComplete) {
@@ -64,10 +64,11 @@ enum TUIApp {
     }
 
     /// Runs the UI thread until the user leaves; the terminal is restored when this returns.
-    /// `open` reaches the engine while the screen already shows; its failure ends the UI.
+    /// `open` reaches the engine while the screen already shows; its failure ends the UI. `mouse`
+    /// false leaves clicks and the wheel to the terminal (as `HAUL_NO_MOUSE` does).
     static func present(
         inbox: UIInbox, environment: [String: String], startMessage: String? = nil, asksToKeepRunning: Bool = true,
-        open: @escaping @Sendable () async throws -> any EngineSession
+        mouse: Bool = true, open: @escaping @Sendable () async throws -> any EngineSession
     ) async throws -> UIExit {
         let termination = Signals.onTermination { _ in inbox.requestStop() }
         defer { termination.cancel() }
@@ -103,7 +104,7 @@ enum TUIApp {
             Thread.detachNewThread {
                 let terminal: CursesTerminal
                 do {
-                    terminal = try CursesTerminal(environment: environment)
+                    terminal = try CursesTerminal(environment: environment, mouse: mouse)
                 } catch {
                     continuation.resume(returning: .failure(InputError(String(describing: error))))
                     return
