@@ -131,7 +131,9 @@ public final class CursesTerminal {
         }
         for row in rows where row < grid.height {
             for span in grid.spans(row: row) {
-                var wide = span.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+                // Outside a UTF-8 locale only ASCII is written: ncurses could not convert the rest.
+                let text = unicode ? span.text : ASCIIFallback.text(span.text)
+                var wide = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
                 wide.append(0)
                 haul_put(
                     window, Int32(row), Int32(span.column), wide, Int32(wide.count - 1), attributes(span.style),

@@ -265,6 +265,19 @@ final class TUITests: CLITestCase {
         XCTAssertFalse(after.any || after.sgr, "the shell gets no mouse reports after haul: \(after)")
     }
 
+    /// With a locale that is not UTF-8 the screen is plain ASCII, a CJK name included.
+    func testOutsideUTF8TheScreenIsASCII() async throws {
+        _ = try await haul("add", "--paused", "-o", "日本語.bin", nginx.url("cjk.bin"))
+        let tui = try await openTUI(name: "ascii", assignments: "LANG=C LC_ALL=C TERM=xterm-256color")
+        try await tui.send("x")
+        let screen = try await tui.waitFor { $0.contains("last notice") }
+        XCTAssertTrue(screen.utf8.allSatisfy { $0 == 0x0A || ($0 >= 0x20 && $0 < 0x7F) }, screen)
+        XCTAssertTrue(screen.contains("v ??????.bin"), screen)
+        XCTAssertTrue(screen.contains("sort: queue - 1 of 1 shown"), screen)
+        try await tui.send("C-c")
+        try await tui.waitFor { $0.contains("EXIT=0") }
+    }
+
     /// `--no-mouse` and `HAUL_NO_MOUSE=1` leave clicks and the wheel to the terminal.
     func testNoMouseLeavesTheMouseToTheTerminal() async throws {
         for (assignments, arguments) in [

@@ -113,4 +113,21 @@ final class GoldenViewTests: XCTestCase {
             assertGolden(c, "command-" + size)
         }
     }
+
+    /// Where the locale is not UTF-8 the terminal gets only ASCII, each character as wide as the
+    /// one it replaces, so every row keeps its layout.
+    func testOutsideUTF8EveryRowIsASCIIOfTheSameWidth() {
+        XCTAssertEqual(ASCIIFallback.text("日本語.zip — 2.0 MiB · ok…"), "??????.zip - 2.0 MiB - ok~")
+        XCTAssertEqual(ASCIIFallback.text("e\u{301}\u{1B}x"), "?x", "a combining mark stays with its letter")
+        let c = controller(unicode: false)
+        for key in [Key.character("x"), .enter, .escape, .character("?")] {
+            _ = c.handle(key)
+            _ = c.frame(now: 20)
+            for row in 0..<c.grid.height {
+                let text = ASCIIFallback.text(c.grid.text(row: row))
+                XCTAssertTrue(text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, text)
+                XCTAssertEqual(text.utf8.count, 80, text)
+            }
+        }
+    }
 }
