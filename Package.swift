@@ -89,8 +89,10 @@ let package = Package(
             dependencies: ["HaulCore", "HaulEngine", "HaulRemote", "HaulTestSupport"],
             swiftSettings: swiftSettings
         ),
+        // Goldens/: the golden screens, read by path from the source tree (not resources).
         .testTarget(
-            name: "HaulUITests", dependencies: ["HaulCore", "HaulUI", "HaulTestSupport"], swiftSettings: swiftSettings),
+            name: "HaulUITests", dependencies: ["HaulCore", "HaulUI", "HaulTestSupport"], exclude: ["Goldens"],
+            swiftSettings: swiftSettings),
         // The command-line module's own logic.
         .testTarget(name: "HaulCommandTests", dependencies: ["haul"], swiftSettings: swiftSettings),
         .testTarget(
