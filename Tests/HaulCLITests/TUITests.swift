@@ -31,8 +31,8 @@ final class TUITests: CLITestCase {
     ) async throws -> TmuxSession {
         let script =
             (assignments.isEmpty ? "" : assignments + " ")
-            + "'\(HaulBinary.path)'\(arguments.isEmpty ? "" : " " + arguments); echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr "
-            + "'\\n' ' '; echo; sleep 600"
+            + "'\(HaulBinary.path)'\(arguments.isEmpty ? "" : " " + arguments); echo \"EXIT=$?\"; "
+            + "stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; sleep 600"
         let session = try await TmuxSession(
             command: script, width: width, height: height,
             environment: environment(["TERM": "xterm-256color"].merging(extraEnvironment) { $1 }),
