@@ -4,6 +4,8 @@ import HaulCore
 /// One thing the session said: what a key or a command did, an error, a notice of the engine.
 public struct LogEntry: Equatable, Sendable {
     public var at: Date
+    /// `at` as the log shows it (`HH:mm:ss`, local time), formatted once when recorded.
+    public var clock: String
     public var text: String
     public var isError: Bool
 }
@@ -17,7 +19,8 @@ extension TUIController {
     static let logLimit = 1000
 
     func record(_ text: String, isError: Bool) {
-        log.append(LogEntry(at: wallClock(), text: text, isError: isError))
+        let now = wallClock()
+        log.append(LogEntry(at: now, clock: clockFormatter.string(from: now), text: text, isError: isError))
         if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
     }
 
@@ -53,11 +56,10 @@ extension TUIController {
         statusDirty = true
     }
 
-    /// The log's lines, oldest first (the box opens at the newest).
+    /// The log's lines, oldest first (the box opens at the newest). Built at every frame the log
+    /// box is drawn, so nothing here formats a date.
     func logLines() -> [(String, Style)] {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
         if log.isEmpty { return [("Nothing yet: what keys, commands and the engine say shows here.", .dim)] }
-        return log.map { ("\(formatter.string(from: $0.at))  \($0.text)", $0.isError ? .error : .plain) }
+        return log.map { ("\($0.clock)  \($0.text)", $0.isError ? .error : .plain) }
     }
 }

@@ -51,6 +51,12 @@ public final class TUIController {
     var lastSpeedSample = -Double.infinity
     /// Everything this session said, oldest first (see `TUIController+Log.swift`).
     public internal(set) var log: [LogEntry] = []
+    /// Formats the time of each log entry as it is recorded.
+    lazy var clockFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter
+    }()
     /// Command lines typed after `:`, oldest first, and where ↑/↓ is in them.
     var commandHistory: [String] = []
     var historyPosition = 0
