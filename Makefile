@@ -30,9 +30,14 @@ test: deps
 	swift test --skip-build
 	scripts/test-unprivileged
 
-# The formatter's rules (.swift-format) over every Swift file; fails on any finding.
+# The formatter's rules (.swift-format) over every Swift file, the module table's imports
+# (docs/ARCHITECTURE.md) and shellcheck over the scripts; fails on any finding.
+SHELL_SCRIPTS := .ci/run $(shell grep -l '^\#!/usr/bin/env bash' scripts/* 2>/dev/null)
 lint:
 	swift format lint --strict --recursive Package.swift Sources Tests
+	scripts/check-imports
+	@command -v shellcheck >/dev/null || { $(SUDO) apt-get update -qq; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq shellcheck; }
+	shellcheck $(SHELL_SCRIPTS)
 
 # Runs the reliability suite (chaos, fuzz, disk full, hostile servers) and writes its
 # figures into docs/RELIABILITY.md. Part of `make test` too; this target only adds the update.

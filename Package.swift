@@ -22,27 +22,37 @@ let package = Package(
         .target(name: "HaulCore", swiftSettings: swiftSettings),
         // The JSON state file: schema, atomic save, lock, recovery.
         .target(name: "HaulStore", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
-        // The engine actor: HTTP transfers into .part files, resume, retries, limits.
+        // HTTP: the transport seam, the transfer policy (what a response means for a download),
+        // the clients on NIO and AsyncHTTPClient, and the sink that writes a body where it is told.
+        .target(
+            name: "HaulHTTP",
+            dependencies: [
+                "HaulCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The engine actor: transfers into .part files, resume, retries, limits, the state it keeps.
         .target(
             name: "HaulEngine",
             dependencies: [
                 "HaulCore",
                 "HaulStore",
+                "HaulHTTP",
                 "CLinux",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
         // The Unix socket between haul processes: the owner of the state file serves its engine,
         // the TUI and every command reach it as a `RemoteEngine`.
-        .target(
-            name: "HaulRemote", dependencies: ["HaulCore", "HaulStore", "HaulEngine"], swiftSettings: swiftSettings),
+        .target(name: "HaulRemote", dependencies: ["HaulCore", "HaulStore"], swiftSettings: swiftSettings),
         // The screen model, views, key map and the row-binding observer layer: no terminal needed.
         .target(name: "HaulUI", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
         // ncursesw, through a header of getters for what Swift 6 cannot use directly.
@@ -51,33 +61,50 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // The thin curses backend: draws HaulUI's grid and reads keys. The only code calling ncurses.
         .target(name: "HaulTerminal", dependencies: ["CNcurses", "HaulUI"], swiftSettings: swiftSettings),
+        // A tiny HTTP/1.1 server on loopback: the demo's generated files and the tests' scripted faults.
+        .target(name: "HaulLoopback", swiftSettings: swiftSettings),
         // The executable: argument parsing and wiring.
         .executableTarget(
             name: "haul",
             dependencies: [
                 "HaulCore",
                 "HaulStore",
+                "HaulHTTP",
                 "HaulEngine",
                 "HaulRemote",
                 "HaulUI",
                 "HaulTerminal",
+                "HaulLoopback",
                 "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
         // Real servers and processes for tests: nginx on loopback, a fault-injecting server, spawning.
-        .target(name: "HaulTestSupport", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "HaulTestSupport",
+            dependencies: ["HaulCore", "HaulHTTP", "HaulLoopback", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: swiftSettings),
 
         .testTarget(
             name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HaulStoreTests", dependencies: ["HaulCore", "HaulStore", "HaulTestSupport"],
-            swiftSettings: swiftSettings),
+            // Fixtures/: state files as older versions wrote them, read by path from the source tree.
+            exclude: ["Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HaulHTTPTests",
+            dependencies: [
+                "HaulCore", "HaulHTTP", "HaulTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HaulEngineTests",
             dependencies: [
-                "HaulCore", "HaulStore", "HaulEngine", "HaulTestSupport",
+                "HaulCore", "HaulStore", "HaulHTTP", "HaulEngine", "HaulTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -86,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HaulRemoteTests",
-            dependencies: ["HaulCore", "HaulEngine", "HaulRemote", "HaulTestSupport"],
+            dependencies: ["HaulCore", "HaulStore", "HaulEngine", "HaulRemote", "HaulTestSupport"],
             swiftSettings: swiftSettings
         ),
         // Goldens/: the golden screens, read by path from the source tree (not resources).
@@ -94,7 +121,9 @@ let package = Package(
             name: "HaulUITests", dependencies: ["HaulCore", "HaulUI", "HaulTestSupport"], exclude: ["Goldens"],
             swiftSettings: swiftSettings),
         // The command-line module's own logic.
-        .testTarget(name: "HaulCommandTests", dependencies: ["haul"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HaulCommandTests", dependencies: ["haul", "HaulCore", "HaulStore", "HaulLoopback"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "HaulCLITests",
             dependencies: ["HaulCore", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],

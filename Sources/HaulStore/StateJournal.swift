@@ -162,11 +162,7 @@ public final class StateJournal: Sendable {
                 downloads[i].receivedBytes = segments.received
             }
             if entry.finished {
-                downloads[i].state = .finished
-                downloads[i].pauseCause = nil
-                downloads[i].failureReason = nil
-                downloads[i].receivedBytes = entry.totalBytes ?? downloads[i].receivedBytes
-                downloads[i].finishedAt = downloads[i].finishedAt ?? .nowToTheMicrosecond()
+                downloads[i].finish(fileName: entry.fileName, size: entry.totalBytes ?? downloads[i].receivedBytes)
             }
         }
     }

@@ -1,14 +1,10 @@
 import Foundation
+import HaulLoopback
 
 extension FaultServer {
-    /// The bytes a request's `Range` asks for (`bytes=a-b` or `bytes=a-`) of a body of `count`
-    /// bytes; nil without a usable range.
+    /// The bytes a request's `Range` asks for of a body of `count` bytes; nil without a usable range.
     public static func requestedRange(_ request: Request, count: Int) -> Range<Int>? {
-        guard let value = request.headers["range"], value.hasPrefix("bytes=") else { return nil }
-        let bounds = value.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
-        guard bounds.count == 2, let first = Int(bounds[0]), first < count else { return nil }
-        let last = bounds[1].isEmpty ? count - 1 : min(count - 1, Int(bounds[1]) ?? count - 1)
-        return last >= first ? first..<(last + 1) : nil
+        request.requestedRange(count: count)
     }
 
     /// `body` served as a server that caps each connection's speed serves it: the range asked

@@ -1,4 +1,5 @@
 import HaulCore
+import HaulHTTP
 import Synchronization
 
 /// An ``HTTPTransport`` that answers from memory, for tests of the transfer policy: what HTTP

@@ -64,6 +64,11 @@ public enum TestFiles {
     }
 
     public static func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    /// The size of the file at `path`, nil when there is none.
+    public static func size(_ path: String) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+    }
 }
 
 public enum FreePort {

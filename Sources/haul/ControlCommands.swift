@@ -56,7 +56,7 @@ extension ControlCommand {
             try await engine.save()
             for d in try await engine.snapshot().downloads where touched.contains(d.id) { now[d.id] = d }
             if self is ResumeCommand, try await engine.refreshedNetworkStatus().isMetered {
-                let held = now.values.filter { before[$0.id]?.state == .paused && !$0.allowMetered }.count
+                let held = now.values.filter { before[$0.id]?.state.isPaused == true && !$0.allowMetered }.count
                 if held > 0 {
                     Console.warn(
                         "the network is metered: \(held) download(s) will wait for an unmetered network (use "
@@ -78,7 +78,8 @@ extension ControlCommand {
     func describeOutcome(old: Download, new: Download?) -> String {
         let name = TerminalText.sanitize(old.displayName)
         guard let new else { return "\(old.id)  removed  \(name)" }
-        let state = new.reason.map { "\(new.state.rawValue) (\(TerminalText.sanitize($0)))" } ?? new.state.rawValue
+        let state =
+            new.reason.map { "\(new.state.kind.rawValue) (\(TerminalText.sanitize($0)))" } ?? new.state.kind.rawValue
         return "\(new.id)  \(state)  \(name)"
     }
 }
@@ -111,7 +112,7 @@ struct ResumeCommand: ControlCommand {
     /// changed nothing does not look as if it had worked.
     func describe(old: Download, new: Download?) -> String {
         let line = describeOutcome(old: old, new: new)
-        guard old.state == .failed, new?.state == .failed else { return line }
+        guard old.state.isFailed, new?.state.isFailed == true else { return line }
         return line + "  — failed downloads start again with 'haul retry \(old.id)'"
     }
 }

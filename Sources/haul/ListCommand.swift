@@ -50,7 +50,7 @@ enum ListTable {
             let percent = Formatting.percent(received: d.receivedBytes, total: d.totalBytes).map { "\($0)%" } ?? "--"
             let size = d.totalBytes.map { Formatting.bytes($0) } ?? Formatting.bytes(d.receivedBytes)
             var line =
-                "\(d.id)  \(pad(d.state.rawValue, 11))  \(pad(percent, 4, left: true))  \(pad(size, 11))  "
+                "\(d.id)  \(pad(d.state.kind.rawValue, 11))  \(pad(percent, 4, left: true))  \(pad(size, 11))  "
                 + "\(TerminalText.sanitize(d.displayName))"
             if let reason = d.reason { line += "  (\(TerminalText.sanitize(reason)))" }
             lines.append(line)

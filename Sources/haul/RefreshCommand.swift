@@ -29,7 +29,7 @@ struct RefreshCommand: AsyncParsableCommand {
             try await engine.perform(.refresh(resolved[0], url: url))
             try await engine.save()
             let download = try await engine.snapshot().downloads.first { $0.id == resolved[0] }
-            let state = download.map { $0.state == .paused ? "paused; resume it to go on" : $0.state.rawValue } ?? ""
+            let state = download.map { $0.state.isPaused ? "paused; resume it to go on" : $0.state.kind.rawValue } ?? ""
             line = "\(resolved[0])  new link: \(TerminalText.sanitize(Redaction.url(url)))  (\(state))"
         } catch {
             throw Console.failure(error)

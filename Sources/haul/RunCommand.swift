@@ -96,8 +96,8 @@ struct RunCommand: AsyncParsableCommand {
             throw Console.failure(error)
         }
         termination.cancel()
-        let failedBefore = Set(before.filter { $0.state == .failed }.map(\.id))
-        let failed = Set(after.filter { $0.state == .failed && !failedBefore.contains($0.id) }.map(\.id))
+        let failedBefore = Set(before.filter { $0.state.isFailed }.map(\.id))
+        let failed = Set(after.filter { $0.state.isFailed && !failedBefore.contains($0.id) }.map(\.id))
         RunReporter.summary(interrupted ? before : after, failedIDs: failed, interrupted: interrupted)
         if interrupted { throw ExitStatus.interrupted }
         if !failed.isEmpty { throw ExitStatus.downloadFailed }

@@ -1,6 +1,6 @@
-import HaulCore
 import XCTest
 
+@testable import HaulCore
 @testable import haul
 
 /// The last line of `haul run`: what finished, failed, is paused and is left.
@@ -20,7 +20,7 @@ final class RunSummaryTests: XCTestCase {
 
     func testEveryKindInItsOrder() {
         let all = [
-            download("b1", .finished), download("b2", .failed), download("b3", .paused),
+            download("b1", .finished), download("b2", .failed(.status(404))), download("b3", .paused(by: .user)),
             download("b4", .waiting), download("b5", .downloading),
         ]
         XCTAssertEqual(

@@ -115,12 +115,12 @@ final class BandwidthPolicyTests: XCTestCase {
 
     // MARK: Holds
 
-    func download(_ id: String, _ state: DownloadState, cause: PauseCause? = nil, allowed: Bool = false) -> Download {
+    func download(_ id: String, _ kind: DownloadState.Kind, cause: PauseCause? = nil, allowed: Bool = false) -> Download
+    {
         var d = Download(
             id: DownloadID(rawValue: id), url: "http://h/\(id)", directory: "/tmp", allowMetered: allowed, queueOrder: 0
         )
-        d.state = state
-        d.pauseCause = cause
+        d.state = DownloadState.Parts(kind: kind, pauseCause: cause).resolved
         return d
     }
 

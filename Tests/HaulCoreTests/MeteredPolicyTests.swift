@@ -4,12 +4,13 @@ import XCTest
 
 /// Every transition of the metered-network policy.
 final class MeteredPolicyTests: XCTestCase {
-    func download(_ id: String, _ state: DownloadState, cause: PauseCause? = nil, allowed: Bool = false) -> Download {
+    func download(_ id: String, _ state: DownloadState.Kind, cause: PauseCause? = nil, allowed: Bool = false)
+        -> Download
+    {
         var d = Download(
             id: DownloadID(rawValue: id), url: "http://h/\(id)", directory: "/tmp", allowMetered: allowed, queueOrder: 0
         )
-        d.state = state
-        d.pauseCause = cause
+        d.state = DownloadState.Parts(kind: state, pauseCause: cause, failureReason: .status(404)).resolved
         return d
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import HaulCore
 import XCTest
+
+@testable import HaulCore
 
 /// Reasons are values that survive the state file and the socket, and each one reads as a
 /// sentence a person understands.

@@ -50,7 +50,7 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         let id = try await addAllowed(engine, "budget.bin")
         await engine.start()
         // A download in pieces reports its bytes once the map its pause saves has reached the engine.
-        let held = try await waitFor(engine, id) { $0.state == .paused && $0.receivedBytes > 0 }
+        let held = try await waitFor(engine, id) { $0.state.isPaused && $0.receivedBytes > 0 }
         XCTAssertEqual(held.pauseCause, .budget)
         XCTAssertEqual(held.reason, "metered data budget used: 8.0 MiB of 8.0 MiB today")
         XCTAssertEqual(Double(held.receivedBytes), Double(8 << 20), accuracy: Double(1 << 20), "stopped at the budget")
@@ -58,7 +58,7 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         XCTAssertEqual(Double(status.budgetUsed), Double(8 << 20), accuracy: Double(1 << 20))
         try await Task.sleep(for: .milliseconds(600))
         let still = await engine.download(id)
-        XCTAssertEqual(still?.state, .paused, "it stays paused while the budget is used")
+        XCTAssertEqual(still?.state.kind, .paused, "it stays paused while the budget is used")
 
         try await engine.perform(.setMeteredBudget(nil))
         let done = try await finished(engine, id)
@@ -73,11 +73,11 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         try await engine.perform(.setMeteredBudget(DataBudget(bytes: 4 << 20, period: .day)))
         let id = try await addAllowed(engine, "night.bin")
         await engine.start()
-        let first = try await waitFor(engine, id, timeout: 2.5) { $0.state == .paused && $0.receivedBytes > 0 }
+        let first = try await waitFor(engine, id, timeout: 2.5) { $0.state.isPaused && $0.receivedBytes > 0 }
         XCTAssertEqual(first.pauseCause, .budget)
         // Midnight comes a few seconds later: a new day's budget, and the download goes on.
         let second = try await waitFor(engine, id, timeout: 10) {
-            $0.state == .paused && $0.receivedBytes > 6 << 20
+            $0.state.isPaused && $0.receivedBytes > 6 << 20
         }
         XCTAssertEqual(second.pauseCause, .budget)
         XCTAssertEqual(Double(second.receivedBytes), Double(8 << 20), accuracy: Double(1 << 20), "two days' budgets")
@@ -118,7 +118,7 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         try await engine.perform(.setSpeedLimit(SpeedLimit(rate: 0, window: DailyWindow("09:00-17:00"))))
         let id = try await add(engine, nginx.url("held.bin"))
         await engine.start()
-        let held = try await waitFor(engine, id, timeout: 1) { $0.state == .paused }
+        let held = try await waitFor(engine, id, timeout: 1) { $0.state.isPaused }
         XCTAssertEqual(held.pauseCause, .schedule)
         XCTAssertEqual(held.reason, "held by the speed limit's schedule until 17:00")
         let done = try await finished(engine, id, timeout: 8)

@@ -50,7 +50,7 @@ final class DiskFullTests: EngineTestCase {
         // Fill the file system behind the running download's back.
         let filler = small + "/filler"
         TestFiles.fillFileSystem(filler)
-        let paused = try await waitFor(engine, big, timeout: 10) { $0.state == .paused }
+        let paused = try await waitFor(engine, big, timeout: 10) { $0.state.isPaused }
         XCTAssertEqual(paused.pauseCause, .diskFull)
         XCTAssertTrue(paused.reason?.hasPrefix("disk full — needs ") ?? false, paused.reason ?? "")
         XCTAssertTrue(paused.reason?.hasSuffix(" more") ?? false, paused.reason ?? "")
@@ -80,7 +80,7 @@ final class DiskFullTests: EngineTestCase {
         let engine = try makeEngine()
         let id = try await engine.perform(.add([AddRequest(url: nginx.url("huge.bin"), directory: small)]))[0]
         await engine.start()
-        let d = try await waitFor(engine, id) { $0.state == .paused }
+        let d = try await waitFor(engine, id) { $0.state.isPaused }
         XCTAssertEqual(d.pauseCause, .diskFull)
         XCTAssertEqual(d.receivedBytes, 0, "nothing was written")
         let shortfall = try XCTUnwrap(d.diskShortfall)

@@ -1,6 +1,6 @@
-import HaulCore
 import XCTest
 
+@testable import HaulCore
 @testable import HaulEngine
 
 /// The engine's table: list order, the position index, and progress kept apart from the rows.
@@ -15,12 +15,12 @@ final class DownloadTableTests: XCTestCase {
 
     func testKeepsListOrderThroughReplaceAppendAndRemove() {
         var table = DownloadTable((0..<5).map { download($0) })
-        table[download(2).id] = download(2, .paused)
+        table[download(2).id] = download(2, .paused(by: .user))
         table[download(9).id] = download(9)
         table[download(1).id] = nil
         XCTAssertEqual(table.ids.map(\.rawValue), ["000000", "000002", "000003", "000004", "000009"])
         XCTAssertEqual(table[download(3).id]?.id, download(3).id, "positions moved up after the removal")
-        XCTAssertEqual(table[download(2).id]?.state, .paused)
+        XCTAssertEqual(table[download(2).id]?.state.kind, .paused)
         XCTAssertNil(table[download(1).id])
         XCTAssertEqual(table.activeCount, 4)
         XCTAssertEqual(table.waiting.count, 4)
@@ -63,7 +63,7 @@ final class DownloadTableTests: XCTestCase {
         }
 
         var paused = table[download(1).id]!
-        paused.state = .paused
+        paused.state = .paused(by: .user)
         table[download(1).id] = paused
         XCTAssertEqual(table.progress, [:], "a written row carries its progress")
         XCTAssertEqual(table.stored[1].receivedBytes, 700)

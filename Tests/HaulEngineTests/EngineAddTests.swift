@@ -37,6 +37,6 @@ final class EngineAddTests: EngineTestCase {
         XCTAssertEqual(all.map(\.id), ids, "list order is the order given")
         XCTAssertEqual(all.map(\.url), (0..<50).map { "http://127.0.0.1:9/f\($0).bin" })
         XCTAssertEqual(all.map(\.queueOrder), all.map(\.queueOrder).sorted())
-        XCTAssertTrue(all.allSatisfy { $0.state == .paused })
+        XCTAssertTrue(all.allSatisfy { $0.state.isPaused })
     }
 }

@@ -68,7 +68,7 @@ class EngineTestCase: XCTestCase {
         _ engine: Engine, _ id: DownloadID, timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line
     ) async throws -> Download {
         try await waitFor(engine, id, timeout: timeout, file: file, line: line) {
-            $0.state == .finished || $0.state == .failed
+            $0.state == .finished || $0.state.isFailed
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulHTTP
 import HaulTestSupport
 import XCTest
 
@@ -107,7 +108,7 @@ final class FaultInjectionTests: FaultServerTestCase {
         let id = try await add(engine, server.url("file.bin"))
         await engine.start()
         let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .failed)
+        XCTAssertEqual(d.state.kind, .failed)
         XCTAssertEqual(d.reason, "server error (HTTP 500)")
         XCTAssertEqual(server.requests.count, 4)
     }
@@ -149,7 +150,7 @@ final class FaultInjectionTests: FaultServerTestCase {
         let id = try await add(engine, server.url("file.bin"))
         await engine.start()
         let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .failed)
+        XCTAssertEqual(d.state.kind, .failed)
         XCTAssertEqual(d.reason, "the connection closed before the body was complete")
         // The first attempt, then three retries, each taking the 200 to its Range from byte 0.
         XCTAssertEqual(server.requests.count, 1 + 3)
@@ -264,7 +265,7 @@ final class FaultInjectionTests: FaultServerTestCase {
         let id = try await add(engine, url)
         await engine.start()
         let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .failed, line: line)
+        XCTAssertEqual(d.state.kind, .failed, line: line)
         return d.reason
     }
 
@@ -292,10 +293,10 @@ final class FaultInjectionTests: FaultServerTestCase {
         XCTAssertEqual(a?.fileName, "final.bin")
         XCTAssertEqual(a?.finalURL, server.url("final.bin"))
         let b = await engine.download(evil)
-        XCTAssertEqual(b?.state, .failed)
+        XCTAssertEqual(b?.state.kind, .failed)
         XCTAssertEqual(b?.reason, "the server redirected to an unsupported scheme 'file'; refused")
         let c = await engine.download(loop)
-        XCTAssertEqual(c?.state, .failed)
+        XCTAssertEqual(c?.state.kind, .failed)
         XCTAssertEqual(c?.reason, "too many redirects (more than 20)")
     }
 

@@ -41,7 +41,7 @@ final class HostileServerTests: FaultServerTestCase {
             ]
         }
         let d = try await run(server.url("x.bin"))
-        XCTAssertEqual(d.state, .failed)
+        XCTAssertEqual(d.state.kind, .failed)
         XCTAssertTrue(d.reason?.hasPrefix("malformed response from the server") ?? false, d.reason ?? "")
         XCTAssertEqual(server.requests.count, 1, "garbage is not retried")
     }
@@ -139,7 +139,7 @@ final class HostileServerTests: FaultServerTestCase {
             ]
         }
         let d = try await run(server.url("x.bin"))
-        XCTAssertEqual(d.state, .failed)
+        XCTAssertEqual(d.state.kind, .failed)
         XCTAssertTrue(d.reason?.hasPrefix("malformed response from the server") ?? false, d.reason ?? "")
         XCTAssertEqual(server.requests.count, 1, "a malformed response is not retried")
     }

@@ -38,7 +38,7 @@ final class MeteredEngineTests: EngineTestCase {
         try await waitFor(engine, allowed) { $0.receivedBytes > 50_000 }
 
         try await engine.perform(.setMeteredMode(.on))
-        let paused = try await waitFor(engine, blocked, timeout: 1) { $0.state == .paused }
+        let paused = try await waitFor(engine, blocked, timeout: 1) { $0.state.isPaused }
         XCTAssertEqual(paused.pauseCause, .metered)
         XCTAssertEqual(paused.reason, "waiting for unmetered network")
         let part = try XCTUnwrap(paused.partPath)
@@ -68,7 +68,7 @@ final class MeteredEngineTests: EngineTestCase {
         try await engine.perform(.setMeteredMode(.on))
         try await engine.perform(.setMeteredMode(.off))
         let d = await engine.download(id)
-        XCTAssertEqual(d?.state, .paused)
+        XCTAssertEqual(d?.state.kind, .paused)
         XCTAssertEqual(d?.pauseCause, .user)
     }
 
@@ -78,7 +78,7 @@ final class MeteredEngineTests: EngineTestCase {
         let id = try await addSlow(engine, "a.bin", allowed: false)
         await engine.start()
         let d = await engine.download(id)
-        XCTAssertEqual(d?.state, .paused)
+        XCTAssertEqual(d?.state.kind, .paused)
         XCTAssertEqual(d?.pauseCause, .metered)
         XCTAssertEqual(nginx.accessLog().count, 0, "nothing was requested")
         try await engine.perform(.allowMetered(.ids([id]), true))
@@ -101,7 +101,7 @@ final class MeteredEngineTests: EngineTestCase {
         try await waitFor(engine, id) { $0.receivedBytes > 30_000 }
 
         try "yes".write(toFile: verdict, atomically: true, encoding: .utf8)
-        try await waitFor(engine, id, timeout: 1.5) { $0.state == .paused && $0.pauseCause == .metered }
+        try await waitFor(engine, id, timeout: 1.5) { $0.state.isPaused && $0.pauseCause == .metered }
         let metered = await engine.networkStatus
         XCTAssertEqual(metered.label, "auto (metered)")
 

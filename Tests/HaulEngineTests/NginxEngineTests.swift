@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulHTTP
 import HaulStore
 import HaulTestSupport
 import XCTest
@@ -112,7 +113,7 @@ final class NginxEngineTests: EngineTestCase {
         try await engine.perform(.pause(.ids([id])))
         let pausedOrNil = await engine.download(id)
         let paused = try XCTUnwrap(pausedOrNil)
-        XCTAssertEqual(paused.state, .paused)
+        XCTAssertEqual(paused.state.kind, .paused)
         XCTAssertEqual(paused.reason, "paused by user")
         let partPath = try XCTUnwrap(paused.partPath)
         let stoppedAt = try XCTUnwrap(PartFile.size(at: partPath))
@@ -157,9 +158,9 @@ final class NginxEngineTests: EngineTestCase {
         await engine.start()
         let a = try await finished(engine, missing)
         let b = try await finished(engine, gone)
-        XCTAssertEqual(a.state, .failed)
+        XCTAssertEqual(a.state.kind, .failed)
         XCTAssertEqual(a.reason, "link expired or removed (HTTP 404)")
-        XCTAssertEqual(b.state, .failed)
+        XCTAssertEqual(b.state.kind, .failed)
         XCTAssertEqual(b.reason, "link expired or removed (HTTP 410)")
         XCTAssertEqual(nginx.accessLog().count, 2, "permanent failures are not retried")
         XCTAssertEqual(partFiles(), [])
@@ -205,7 +206,7 @@ final class NginxEngineTests: EngineTestCase {
             engine, nginx.url("x.bin"), checksum: try Checksum(.sha256, hex: String(repeating: "0", count: 64)))
         await engine.start()
         let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .failed)
+        XCTAssertEqual(d.state.kind, .failed)
         XCTAssertTrue(d.reason?.hasPrefix("SHA-256 checksum mismatch") ?? false, d.reason ?? "")
         XCTAssertFalse(FileManager.default.fileExists(atPath: downloadDirectory + "/x.bin"))
     }
@@ -232,7 +233,7 @@ final class NginxEngineTests: EngineTestCase {
         try await engine.perform(.cancel(.ids([id])))
         let dOrNil = await engine.download(id)
         let d = try XCTUnwrap(dOrNil)
-        XCTAssertEqual(d.state, .failed)
+        XCTAssertEqual(d.state.kind, .failed)
         XCTAssertEqual(d.failureReason, .cancelled)
         XCTAssertEqual(d.reason, "cancelled by user")
         XCTAssertFalse(FileManager.default.fileExists(atPath: part))

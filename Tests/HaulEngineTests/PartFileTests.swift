@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 import HaulTestSupport
 import NIOCore
 import XCTest

@@ -125,7 +125,7 @@ final class SegmentedDownloadTests: EngineTestCase {
             if case .fewerConnections(_, .status(429))? = $0.notice { return true }
             return $0.state == .finished
         }
-        XCTAssertNotEqual(turnedAway.state, .failed)
+        XCTAssertNotEqual(turnedAway.state.kind, .failed)
         let d = try await finished(engine, id)
         XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
         assertSameContents(try XCTUnwrap(d.path), expected)

@@ -39,7 +39,7 @@ final class SourcesEngineTests: FaultServerTestCase {
         let id = try await add(engine, server.url("old/file.bin?sig=1"), connections: 1)
         await engine.start()
         let failed = try await finished(engine, id)
-        XCTAssertEqual(failed.state, .failed)
+        XCTAssertEqual(failed.state.kind, .failed)
         XCTAssertEqual(failed.failureReason, .status(403))
         XCTAssertTrue(failed.mayNeedNewLink)
         let kept = try XCTUnwrap(PartFile.size(at: XCTUnwrap(failed.partPath)))
@@ -100,7 +100,7 @@ final class SourcesEngineTests: FaultServerTestCase {
 
         try await engine.perform(.refresh(id, url: server.url("new/big.bin")))
         let stillPaused = await engine.download(id)
-        XCTAssertEqual(stillPaused?.state, .paused, "a paused download stays paused")
+        XCTAssertEqual(stillPaused?.state.kind, .paused, "a paused download stays paused")
         try await engine.perform(.resume(.ids([id])))
         let done = try await finished(engine, id, timeout: 60)
         XCTAssertEqual(done.state, .finished, done.reason ?? "")
@@ -138,7 +138,7 @@ final class SourcesEngineTests: FaultServerTestCase {
             let bad = try await add(
                 engine, server.url("bad-\(algorithm.rawValue).bin"), checksum: try Checksum(algorithm, hex: wrongHex))
             let failed = try await finished(engine, bad)
-            XCTAssertEqual(failed.state, .failed, "\(algorithm)")
+            XCTAssertEqual(failed.state.kind, .failed, "\(algorithm)")
             XCTAssertEqual(
                 failed.reason, "\(algorithm.displayName) checksum mismatch: expected \(wrongHex), got \(right.hex)")
             XCTAssertFalse(
@@ -160,7 +160,7 @@ final class SourcesEngineTests: FaultServerTestCase {
             engine, server.url("x.bin"), checksum: try Checksum(.md5, hex: String(repeating: "1", count: 32)))
         _ = try await finished(engine, id)
         try await engine.perform(.retry(.ids([id])))
-        try await waitFor(engine, id) { $0.state == .failed && $0.retries == 0 && server.requests.count >= 2 }
+        try await waitFor(engine, id) { $0.state.isFailed && $0.retries == 0 && server.requests.count >= 2 }
         XCTAssertTrue(server.requests.allSatisfy { $0.headers["range"] == nil }, "each attempt starts over")
     }
 

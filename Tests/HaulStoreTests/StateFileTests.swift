@@ -1,8 +1,8 @@
 import Foundation
-import HaulCore
 import HaulTestSupport
 import XCTest
 
+@testable import HaulCore
 @testable import HaulStore
 
 final class StateFileTests: XCTestCase {
@@ -41,8 +41,7 @@ final class StateFileTests: XCTestCase {
         let file = StateFile(path: dir.path + "/state.json")
         var document = StateDocument(
             settings: .init(concurrency: 5, meteredMode: .auto, meteredLimit: 512_000), downloads: sample(20))
-        document.downloads[3].state = .paused
-        document.downloads[3].pauseCause = .metered
+        document.downloads[3].state = .paused(by: .metered)
         document.downloads[4].fail(.status(410))
         try file.save(document)
         let loaded = try file.load()
@@ -234,7 +233,7 @@ final class StateFileEdgeCaseTests: XCTestCase {
         d.notice = .retrying(
             because: .status(503), at: Date(timeIntervalSince1970: 1_700_000_011), attempt: 2, of: 5)
         d.diskShortfall = 5
-        d.failureReason = .checksumMismatch(algorithm: "sha256", expected: "ab", actual: "cd")
+        d.state = .failed(.checksumMismatch(algorithm: "sha256", expected: "ab", actual: "cd"))
         d.addedAt = Date(timeIntervalSince1970: 1_700_000_000) // ISO 8601 keeps whole seconds
         d.finishedAt = Date(timeIntervalSince1970: 1_700_000_100)
         try StateFile(path: path).save(

@@ -1,8 +1,8 @@
 import Foundation
-import HaulCore
 import HaulTestSupport
 import XCTest
 
+@testable import HaulCore
 @testable import HaulStore
 
 /// The one-pass decoder must read every file haul writes exactly as Foundation does.
@@ -34,9 +34,11 @@ enum RandomDocuments {
             )
             if Bool.random(using: &rng) { d.fileName = texts.randomElement(using: &rng)! }
             if Bool.random(using: &rng) { d.requestedName = texts.randomElement(using: &rng)! }
-            d.state = DownloadState.allCases.randomElement(using: &rng)!
-            if d.state == .paused { d.pauseCause = [.user, .metered, .diskFull].randomElement(using: &rng)! }
-            if d.state == .failed { d.failureReason = .other(texts.randomElement(using: &rng)!) }
+            d.state = [
+                .waiting, .downloading, .paused(by: [.user, .metered, .diskFull].randomElement(using: &rng)!),
+                .finished,
+                .failed(.other(texts.randomElement(using: &rng)!)),
+            ].randomElement(using: &rng)!
             d.receivedBytes = Int64.random(in: 0...Int64.max / 2, using: &rng)
             if Bool.random(using: &rng) { d.totalBytes = Int64.random(in: 0...(1 << 50), using: &rng) }
             if Bool.random(using: &rng) {

@@ -1,7 +1,7 @@
 import Foundation
-import HaulCore
 import XCTest
 
+@testable import HaulCore
 @testable import HaulUI
 
 /// Whole screens of the views the mouse, the command line, the graphs and the log added, as

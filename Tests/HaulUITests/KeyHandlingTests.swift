@@ -1,7 +1,7 @@
-import HaulCore
 import HaulTestSupport
 import XCTest
 
+@testable import HaulCore
 @testable import HaulUI
 
 final class KeyHandlingTests: XCTestCase {
@@ -22,7 +22,7 @@ final class KeyHandlingTests: XCTestCase {
     let id0 = DownloadID(rawValue: "000000"), id1 = DownloadID(rawValue: "000001")
 
     func testPauseResumeToggle() {
-        let c = controller([.downloading, .paused])
+        let c = controller([.downloading, .paused(by: .user)])
         XCTAssertEqual(c.handle(.character("p")), [.send(.pause(.ids([id0])))])
         _ = c.handle(.character("j"))
         XCTAssertEqual(c.handle(.character(" ")), [.send(.resume(.ids([id1])))])
@@ -51,7 +51,7 @@ final class KeyHandlingTests: XCTestCase {
     func testPauseAllThenResumeAll() {
         let c = controller([.downloading, .waiting])
         XCTAssertEqual(c.handle(.character("P")), [.send(.pause(.all))])
-        let d = controller([.paused, .finished])
+        let d = controller([.paused(by: .user), .finished])
         XCTAssertEqual(d.handle(.character("P")), [.send(.resume(.all))])
     }
 
@@ -75,7 +75,7 @@ final class KeyHandlingTests: XCTestCase {
     }
 
     func testSortCyclesAndNavigationClamps() {
-        let c = controller([.finished, .downloading, .failed])
+        let c = controller([.finished, .downloading, .failed(.status(500))])
         for expected in [SortOrder.name, .progress, .speed, .state, .queue] {
             _ = c.handle(.character("s"))
             XCTAssertEqual(c.sort, expected)
@@ -90,7 +90,7 @@ final class KeyHandlingTests: XCTestCase {
     }
 
     func testQuittingWithDownloadsRunningAsksWhetherToKeepThemGoing() {
-        let c = controller([.finished, .downloading, .failed])
+        let c = controller([.finished, .downloading, .failed(.status(500))])
         XCTAssertEqual(c.handle(.character("q")), [])
         XCTAssertEqual(c.mode, .confirm(.quitWhileRunning(count: 1)))
         _ = c.frame(now: 1)
@@ -108,8 +108,9 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertEqual(c.handle(.control("c")), [.quit(.leave)], "Ctrl-C leaves at once")
 
         XCTAssertEqual(
-            controller([.finished, .failed]).handle(.character("q")), [.quit(.leave)], "nothing runs: no question")
-        let held = controller([.paused])
+            controller([.finished, .failed(.status(500))]).handle(.character("q")), [.quit(.leave)],
+            "nothing runs: no question")
+        let held = controller([.paused(by: .user)])
         XCTAssertEqual(held.handle(.character("q")), [.quit(.leave)], "paused by the user: nothing goes on by itself")
     }
 
@@ -244,7 +245,8 @@ final class ListOrderingTests: XCTestCase {
                     id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl",
                     queueOrder: UInt64(i))
                 d.fileName = names.randomElement(using: &rng)!
-                d.state = DownloadState.allCases.randomElement(using: &rng)!
+                d.state = [DownloadState.waiting, .downloading, .paused(by: .user), .finished, .failed(.status(404))]
+                    .randomElement(using: &rng)!
                 d.receivedBytes = Int64.random(in: 0...100, using: &rng)
                 d.totalBytes = Bool.random(using: &rng) ? 100 : nil
                 model.apply(.added(d))
@@ -264,7 +266,7 @@ final class ListOrderingTests: XCTestCase {
             }
             XCTAssertEqual(model.order.count, model.positions.count, "round \(round)")
             XCTAssertEqual(
-                DownloadState.allCases.map { model.count($0) }.reduce(0, +), model.order.count, "round \(round)")
+                DownloadState.Kind.allCases.map { model.count($0) }.reduce(0, +), model.order.count, "round \(round)")
             let filter = ["", "a", "iso", "x"].randomElement(using: &rng)!
             let base = filter.isEmpty ? model.order : model.order.filter { model.searchKey(for: $0)!.contains(filter) }
             func reference<K: Comparable>(_ key: (DownloadID) -> K) -> [DownloadID] {
@@ -273,7 +275,7 @@ final class ListOrderingTests: XCTestCase {
             func fraction(_ d: Download) -> Double {
                 d.state == .finished ? 1 : d.totalBytes.map { $0 > 0 ? Double(d.receivedBytes) / Double($0) : 0 } ?? 0
             }
-            let rank: [DownloadState: Int] = [.downloading: 0, .waiting: 1, .paused: 2, .failed: 3, .finished: 4]
+            let rank: [DownloadState.Kind: Int] = [.downloading: 0, .waiting: 1, .paused: 2, .failed: 3, .finished: 4]
             let ranks = ListOrdering.nameRanks(model.searchKeyList)
             XCTAssertEqual(ListOrdering.visibleIDs(model, filter: filter, sort: .queue), base, "round \(round)")
             XCTAssertEqual(
@@ -286,7 +288,7 @@ final class ListOrderingTests: XCTestCase {
                 ListOrdering.sorted(base, by: .progress, in: model), reference { -fraction(model[$0]!) },
                 "round \(round)")
             XCTAssertEqual(
-                ListOrdering.sorted(base, by: .state, in: model), reference { rank[model[$0]!.state]! },
+                ListOrdering.sorted(base, by: .state, in: model), reference { rank[model[$0]!.state.kind]! },
                 "round \(round)")
             XCTAssertEqual(
                 ListOrdering.sorted(base, by: .speed, in: model),

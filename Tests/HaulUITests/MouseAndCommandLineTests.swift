@@ -1,8 +1,8 @@
 import Foundation
-import HaulCore
 import Synchronization
 import XCTest
 
+@testable import HaulCore
 @testable import HaulUI
 
 /// A clock a test moves by hand.

@@ -1,6 +1,6 @@
-import HaulCore
 import XCTest
 
+@testable import HaulCore
 @testable import HaulUI
 
 /// The row-binding observer layer: events reach only the rows bound to their download.

@@ -1,7 +1,7 @@
 import Foundation
-import HaulCore
 import XCTest
 
+@testable import HaulCore
 @testable import HaulUI
 
 /// Opened rows: `x`, `→`/`←` or a click on the marker opens a download's row into its pieces,
@@ -20,8 +20,7 @@ final class OpenedRowTests: XCTestCase {
         a.connections = 4
         var b = Download(id: DownloadID(rawValue: "bbbbbb"), url: "http://h/b", directory: "/dl", queueOrder: 1)
         b.fileName = "日本語のファイル名.zip"
-        b.state = .paused
-        b.pauseCause = .user
+        b.state = .paused(by: .user)
         b.receivedBytes = 100
         b.totalBytes = 400
         var c = Download(id: Self.c, url: "http://h/c", directory: "/dl", queueOrder: 2)

@@ -1,6 +1,6 @@
-import HaulCore
 import XCTest
 
+@testable import HaulCore
 @testable import HaulUI
 
 /// Frames rendered into the in-memory grid, compared as text.
@@ -13,8 +13,7 @@ final class RenderingTests: XCTestCase {
         a.totalBytes = 1 << 30
         var b = Download(id: DownloadID(rawValue: "bbbbbb"), url: "http://h/b", directory: "/dl", queueOrder: 1)
         b.fileName = "日本語のファイル名がとても長いです.zip"
-        b.state = .paused
-        b.pauseCause = .user
+        b.state = .paused(by: .user)
         b.receivedBytes = 100
         b.totalBytes = 400
         var c = Download(id: DownloadID(rawValue: "cccccc"), url: "http://h/c", directory: "/dl", queueOrder: 2)
@@ -239,8 +238,7 @@ final class AwayRenderingTests: XCTestCase {
         var failed = Download(
             id: DownloadID(rawValue: "00000b"), url: "http://h/b.zip", directory: "/dl", queueOrder: 1)
         failed.fileName = "b\u{1B}[31m.zip"
-        failed.state = .failed
-        failed.failureReason = .status(410)
+        failed.state = .failed(.status(410))
         var report = AwayReport(since: Date(timeIntervalSince1970: 0))
         report.record(finished)
         report.record(failed)

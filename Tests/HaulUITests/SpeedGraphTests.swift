@@ -1,6 +1,6 @@
-import HaulCore
 import XCTest
 
+@testable import HaulCore
 @testable import HaulUI
 
 /// The speed graphs: the history behind them (a minute in the header, a whole life in the details)

@@ -19,11 +19,8 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var requestedName: String?
     /// The final file name, decided at the first response (or from `-o`); unique in ``directory``.
     public var fileName: String?
-    public var state: DownloadState
-    /// Set while ``state`` is `.paused`.
-    public var pauseCause: PauseCause?
-    /// Set while ``state`` is `.failed`: why (``ReasonText`` words it).
-    public var failureReason: FailureReason?
+    /// Changed only by the transitions (`DownloadTransitions.swift`).
+    public internal(set) var state: DownloadState
     public var receivedBytes: Int64
     /// Nil while unknown.
     public var totalBytes: Int64?
@@ -86,8 +83,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         self.directory = directory
         self.requestedName = requestedName
         // The final name is claimed when the transfer starts (unique in the directory), also for `-o`.
-        self.state = paused ? .paused : .waiting
-        self.pauseCause = paused ? .user : nil
+        self.state = paused ? .paused(by: .user) : .waiting
         self.receivedBytes = 0
         self.headers = headers
         self.checksum = checksum
@@ -145,19 +141,25 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         return partSize
     }
 
+    /// Who paused it, while paused.
+    public var pauseCause: PauseCause? { state.pauseCause }
+
+    /// Why it failed, once failed.
+    public var failureReason: FailureReason? { state.failureReason }
+
     /// A short human reason for the current state, or nil when there is nothing to say.
     public var reason: String? {
         switch state {
-        case .paused:
-            switch pauseCause ?? .user {
+        case .paused(let cause):
+            switch cause {
             case .user: return "paused by user"
             case .metered: return "waiting for unmetered network"
             case .diskFull: return ReasonText.failure(.diskFull(shortfall: diskShortfall))
             case .budget, .schedule:
                 if let notice, notice.isHold { return ReasonText.notice(notice) }
-                return pauseCause == .budget ? "metered data budget used up" : "held by the speed limit's schedule"
+                return cause == .budget ? "metered data budget used up" : "held by the speed limit's schedule"
             }
-        case .failed: return failureReason.map(ReasonText.failure) ?? "failed"
+        case .failed(let reason): return ReasonText.failure(reason)
         case .waiting, .downloading, .finished: return nil
         }
     }
@@ -165,14 +167,14 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     /// Failed as an expired link fails (401, 403, 404, 410): a new link (`haul refresh`) may
     /// save its bytes.
     public var mayNeedNewLink: Bool {
-        guard state == .failed, case .status(let status)? = failureReason else { return false }
+        guard case .failed(.status(let status)) = state else { return false }
         return [401, 403, 404, 410].contains(status)
     }
 
     /// Paused by a policy (a network hold, a full disk): it resumes by itself.
     public var isHeld: Bool {
-        guard state == .paused, let pauseCause else { return false }
-        return pauseCause.isNetworkHold || pauseCause == .diskFull
+        guard case .paused(let cause) = state else { return false }
+        return cause.isNetworkHold || cause == .diskFull
     }
 
     /// The name to show: the final name, else the user's, else what the URL suggests, else the URL.

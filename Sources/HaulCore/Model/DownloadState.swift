@@ -1,18 +1,76 @@
-/// Where a download is in its life.
-public enum DownloadState: String, Codable, Sendable, CaseIterable {
+/// Where a download is in its life, with the cause where one belongs: a pause says who paused
+/// it, a failure why it failed. Only the transitions (`DownloadTransitions.swift`) change it.
+public enum DownloadState: Sendable, Hashable {
     /// Queued; starts when a transfer slot is free.
     case waiting
     /// A transfer is running.
     case downloading
-    /// Stopped on purpose; see ``PauseCause``.
-    case paused
+    /// Stopped on purpose, by the user or a policy.
+    case paused(by: PauseCause)
     /// The file is complete at its final path.
     case finished
-    /// Stopped for good until retried; see ``Download/failureReason``.
-    case failed
+    /// Stopped for good until retried (``ReasonText`` words the reason).
+    case failed(FailureReason)
+
+    /// The state without its cause: what lists, filters and the state file's `state` key show.
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case waiting, downloading, paused, finished, failed
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .waiting: .waiting
+        case .downloading: .downloading
+        case .paused: .paused
+        case .finished: .finished
+        case .failed: .failed
+        }
+    }
+
+    /// Who paused it, while paused.
+    public var pauseCause: PauseCause? {
+        if case .paused(let cause) = self { return cause }
+        return nil
+    }
+
+    /// Why it failed, once failed.
+    public var failureReason: FailureReason? {
+        if case .failed(let reason) = self { return reason }
+        return nil
+    }
 
     /// Whether the download still has work to do without anybody acting.
     public var isActive: Bool { self == .waiting || self == .downloading }
+
+    public var isPaused: Bool { kind == .paused }
+    public var isFailed: Bool { kind == .failed }
+
+    /// The state as the state file stores it, in three keys (`state`, `pauseCause`,
+    /// `failureReason`) that may come in any order; ``resolved`` makes a state of them.
+    public struct Parts: Sendable, Equatable {
+        public var kind: Kind?
+        public var pauseCause: PauseCause?
+        public var failureReason: FailureReason?
+
+        public init(kind: Kind? = nil, pauseCause: PauseCause? = nil, failureReason: FailureReason? = nil) {
+            self.kind = kind
+            self.pauseCause = pauseCause
+            self.failureReason = failureReason
+        }
+
+        /// What the parts mean. The kind decides and a cause that does not belong to it is
+        /// dropped; a pause without a cause is the user's (as older files meant it), a failure
+        /// without a reason is an unknown one.
+        public var resolved: DownloadState {
+            switch kind ?? .waiting {
+            case .waiting: .waiting
+            case .downloading: .downloading
+            case .paused: .paused(by: pauseCause ?? .user)
+            case .finished: .finished
+            case .failed: .failed(failureReason ?? .other("failed"))
+            }
+        }
+    }
 }
 
 /// Why a download is paused.

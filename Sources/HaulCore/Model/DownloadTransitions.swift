@@ -1,21 +1,20 @@
 import Foundation
 
-/// The state changes a user can ask for. Each returns whether anything changed, so
-/// repeating a command is harmless (idempotent) and callers know when to save.
+/// Every change of a download's state. Each returns whether anything changed, so repeating a
+/// command is harmless (idempotent) and callers know when to save; nothing else sets ``state``.
 extension Download {
     /// waiting/downloading → paused. A policy pause never overrides a user pause.
     @discardableResult
     public mutating func pause(_ cause: PauseCause) -> Bool {
         switch state {
         case .waiting, .downloading:
-            state = .paused
-            pauseCause = cause
+            state = .paused(by: cause)
             return true
-        case .paused where cause == .user && pauseCause != .user:
-            pauseCause = .user
+        case .paused(let current) where cause == .user && current != .user:
+            state = .paused(by: .user)
             return true
-        case .paused where cause.isNetworkHold && pauseCause?.isNetworkHold == true && pauseCause != cause:
-            pauseCause = cause
+        case .paused(let current) where cause.isNetworkHold && current.isNetworkHold && current != cause:
+            state = .paused(by: cause)
             return true
         case .paused, .finished, .failed:
             return false
@@ -25,7 +24,7 @@ extension Download {
     /// paused → waiting, in its place in the list (which is the queue's order).
     @discardableResult
     public mutating func resume() -> Bool {
-        guard state == .paused else { return false }
+        guard state.isPaused else { return false }
         requeue()
         return true
     }
@@ -33,9 +32,44 @@ extension Download {
     /// failed (or paused) → waiting, with the retry count cleared.
     @discardableResult
     public mutating func retry() -> Bool {
-        guard state == .failed || state == .paused else { return false }
+        guard state.isFailed || state.isPaused else { return false }
         retries = 0
         requeue()
+        return true
+    }
+
+    /// waiting → downloading: a transfer starts.
+    @discardableResult
+    public mutating func start() -> Bool {
+        guard state == .waiting else { return false }
+        state = .downloading
+        notice = nil
+        return true
+    }
+
+    /// downloading → waiting: its transfer stopped without an outcome (the engine shut down, or
+    /// a restart found it running), so it starts again from its `.part` in its place.
+    @discardableResult
+    public mutating func stopRunning() -> Bool {
+        guard state == .downloading else { return false }
+        state = .waiting
+        activeConnections = nil
+        return true
+    }
+
+    /// → finished: the file is complete at its final name. From any state but finished: a file
+    /// found placed after a crash finishes a download that was only waiting.
+    @discardableResult
+    public mutating func finish(fileName: String, size: Int64, at date: Date = .nowToTheMicrosecond()) -> Bool {
+        guard state != .finished else { return false }
+        state = .finished
+        self.fileName = fileName
+        receivedBytes = size
+        totalBytes = size
+        finishedAt = finishedAt ?? date
+        retries = 0
+        segments = nil
+        activeConnections = nil
         return true
     }
 
@@ -52,8 +86,8 @@ extension Download {
         retries = 0
         linkUnchecked = true
         if notice?.isHold != true { notice = nil }
-        if state == .failed || state == .downloading {
-            if failureReason == .cancelled { receivedBytes = 0 }
+        if state.isFailed || state == .downloading {
+            if state.failureReason == .cancelled { receivedBytes = 0 }
             requeue()
         }
         return true
@@ -62,10 +96,8 @@ extension Download {
     /// Stops for good and forgets the partial data. Finished downloads are left alone.
     @discardableResult
     public mutating func cancel() -> Bool {
-        guard state != .finished, !(state == .failed && failureReason == .cancelled) else { return false }
-        state = .failed
-        pauseCause = nil
-        failureReason = .cancelled
+        guard state != .finished, state != .failed(.cancelled) else { return false }
+        state = .failed(.cancelled)
         receivedBytes = 0
         return true
     }
@@ -74,24 +106,24 @@ extension Download {
     /// queue position. A user's pause is never ended this way.
     @discardableResult
     public mutating func resumeFromPolicy(_ cause: PauseCause) -> Bool {
-        guard state == .paused, pauseCause == cause, cause != .user else { return false }
+        guard state == .paused(by: cause), cause != .user else { return false }
         if notice?.isHold == true { notice = nil }
         state = .waiting
-        pauseCause = nil
         diskShortfall = nil
         return true
     }
 
-    public mutating func fail(_ reason: FailureReason) {
-        state = .failed
-        pauseCause = nil
-        failureReason = reason
+    /// → failed for `reason`, from any state but finished.
+    @discardableResult
+    public mutating func fail(_ reason: FailureReason) -> Bool {
+        guard state != .finished, state != .failed(reason) else { return false }
+        state = .failed(reason)
+        return true
     }
 
+    /// → waiting, keeping its place in the queue; a hold's notice goes with the hold.
     public mutating func requeue() {
         state = .waiting
-        pauseCause = nil
-        failureReason = nil
         if notice?.isHold == true { notice = nil }
     }
 

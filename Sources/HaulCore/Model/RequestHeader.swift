@@ -35,7 +35,7 @@ public struct RequestHeader: Codable, Sendable, Equatable {
 }
 
 extension StringProtocol {
-    func trimmingASCIIWhitespace() -> String {
+    public func trimmingASCIIWhitespace() -> String {
         var slice = Substring(self)
         while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }

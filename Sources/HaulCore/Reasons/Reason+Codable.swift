@@ -30,7 +30,7 @@ private struct ReasonRecord: Codable {
 
 extension FailureReason: Codable {
     /// A reason an older haul stored as text.
-    init(storedText text: String) {
+    public init(storedText text: String) {
         self = text == ReasonText.failure(.cancelled) ? .cancelled : .other(text)
     }
 

@@ -13,6 +13,9 @@ public protocol EngineSession: Sendable {
     func refreshedNetworkStatus() async throws -> NetworkStatus
     /// Returns when nothing is waiting or downloading.
     func waitUntilIdle() async throws
+    /// A UI that attached with `ui: true` has left: while none is attached, a daemon records
+    /// outcomes for the next one. A session that is itself a connection detaches by closing.
+    func detachUI() async
 }
 
 public struct EngineAttachment: Sendable {

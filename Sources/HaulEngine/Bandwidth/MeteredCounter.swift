@@ -11,10 +11,6 @@ final class MeteredCounter: Sendable {
         var told = false
     }
 
-    /// How long a reader waits before it asks again once the budget is used up; the engine
-    /// pauses its download long before.
-    static let spentWait = 0.5
-
     private let state = Mutex(State())
     /// Yields once each time the budget becomes used up, for the engine to pause downloads.
     let spent: AsyncStream<Void>

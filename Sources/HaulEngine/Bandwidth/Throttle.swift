@@ -1,3 +1,5 @@
+import HaulHTTP
+
 /// What one transfer's reads draw from: the global speed limit (with the metered cap), its
 /// download's own limit, and the metered data budget. Each connection of a segmented download
 /// gets the same gates, so its connections share the download's limit.
@@ -44,4 +46,9 @@ struct Throttle: Sendable {
         case (nil, let o): return o
         }
     }
+}
+
+extension Throttle: ReadPacing {
+    func takeFromBudget(_ bytes: Int) -> Int { metered.take(bytes) }
+    func countAgainstBudget(_ bytes: Int) { metered.count(bytes) }
 }

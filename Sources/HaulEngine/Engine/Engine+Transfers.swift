@@ -201,13 +201,7 @@ extension Engine {
         download.activeConnections = nil
         switch outcome {
         case .finished(let fileName, let size):
-            download.state = .finished
-            download.fileName = fileName
-            download.receivedBytes = size
-            download.totalBytes = size
-            download.finishedAt = .nowToTheMicrosecond()
-            download.retries = 0
-            download.segments = nil
+            download.finish(fileName: fileName, size: size)
         case .failed(let failure) where failure.isDiskFull:
             // Not a failure: the download waits for room and resumes by itself.
             download.pause(.diskFull)

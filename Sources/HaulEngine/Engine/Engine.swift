@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulHTTP
 import HaulStore
 
 /// The download engine: owns the downloads and the state file, runs transfers, and reports
@@ -128,8 +129,8 @@ public actor Engine {
     }
 
     private static func reconcileUnfinished(_ download: inout Download) {
-        if download.state == .downloading { download.state = .waiting }
-        guard let part = download.partPath, let path = download.path else {
+        download.stopRunning()
+        guard let name = download.fileName, let part = download.partPath, let path = download.path else {
             download.receivedBytes = 0
             return
         }
@@ -144,10 +145,7 @@ public actor Engine {
         {
             // The claimed name was free when claimed, so a file there is this download's: the
             // rename happened but the crash came before the state (and journal) said so.
-            download.state = .finished
-            download.receivedBytes = size
-            download.totalBytes = size
-            download.finishedAt = download.finishedAt ?? .nowToTheMicrosecond()
+            download.finish(fileName: name, size: size)
         } else {
             download.receivedBytes = 0
             download.segments = nil
@@ -178,7 +176,7 @@ public actor Engine {
     public func start() async {
         guard !running, !isShutDown else { return }
         running = true
-        if pool == nil { pool = HTTPClientPool(configuration: configuration) }
+        if pool == nil { pool = HTTPClientPool(settings: configuration.clientSettings) }
         if settings.meteredMode == .auto { await probeNow() }
         startProbing()
         meteredCounter.set(counting: networkStatus.isMetered, budget: settings.meteredBudget?.bytes)
@@ -220,9 +218,7 @@ public actor Engine {
         }
         for (id, transfer) in stopping {
             await transfer.task.value
-            if var download = downloads[id], download.state == .downloading {
-                download.state = .waiting
-                download.activeConnections = nil
+            if var download = downloads[id], download.stopRunning() {
                 if let size = download.partPath.flatMap(PartFile.size(at:)) {
                     download.receivedBytes = download.receivedOnDisk(partSize: size)
                 }
@@ -263,8 +259,7 @@ public actor Engine {
         guard var download = downloads[id], let pool else { return }
         let generation = nextGeneration
         nextGeneration += 1
-        download.state = .downloading
-        download.notice = nil
+        download.start()
         downloads[id] = download
         speed[id] = SpeedMeter()
         let limit = ConnectionLimit(download.connections ?? settings.connections)

@@ -1,4 +1,5 @@
 import HaulCore
+import HaulHTTP
 
 /// Everything the engine needs to know from outside.
 public struct EngineConfiguration: Sendable {
@@ -48,5 +49,21 @@ public struct EngineConfiguration: Sendable {
         if let v = environment["HAUL_STALL_TIMEOUT"].flatMap(Double.init), v > 0 { stallTimeout = v }
         if let v = environment["HAUL_RETRY_BASE"].flatMap(Double.init), v >= 0 { retryPolicy.baseDelay = v }
         if let v = environment["HAUL_MAX_RETRIES"].flatMap(Int.init), v >= 0 { retryPolicy.maxRetries = v }
+    }
+}
+
+extension EngineConfiguration {
+    /// What the HTTP clients take of the configuration.
+    var clientSettings: HTTPClientSettings {
+        var settings = HTTPClientSettings()
+        settings.connectTimeout = connectTimeout
+        settings.stallTimeout = stallTimeout
+        settings.idleConnectionTimeout = idleConnectionTimeout
+        settings.readSize = readSize
+        settings.progressInterval = progressInterval
+        settings.proxies = proxies
+        settings.trustedCertificates = trustedCertificates
+        settings.connectionsPerHost = 2 * ServerConnections.perServer
+        return settings
     }
 }

@@ -1,3 +1,5 @@
+import HaulCore
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,4 +1,6 @@
 import CLinux
+import HaulCore
+import HaulHTTP
 import NIOCore
 import Synchronization
 
@@ -135,29 +137,23 @@ final class PartFile {
     }
 }
 
-/// A failed file operation, with errno kept so disk-full can be told apart.
-struct FileError: Error, CustomStringConvertible {
-    let operation: String
-    let path: String
-    let code: Int32
-
-    var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
-    /// An exclusive create found something by that name.
-    var isTaken: Bool { code == EEXIST }
-
-    var description: String {
-        if isDiskFull { return "disk full while writing \(path)" }
-        if code == ELOOP {
-            return "cannot \(operation) \(path): it is a symbolic link (haul writes only into files of its own)"
-        }
-        return "cannot \(operation) \(path): \(String(cString: strerror(code)))"
-    }
-}
-
 extension PartFile.Writer {
     /// Waits until the data written so far is on disk (`fdatasync`): before a segment map that
     /// claims it is saved. Blocks: call it on `FileWorkers`.
     func syncData() throws(FileError) {
         guard fdatasync(fd) == 0 else { throw FileError(operation: "sync", path: path, code: errno) }
+    }
+}
+
+extension PartFile.Writer: BodyDestination {
+    /// A full disk is a ``TransferFailure`` saying how much room the rest of the file needs.
+    func write(_ buffer: ByteBuffer, at offset: Int64, fileSize total: Int64?) throws {
+        do throws(FileError) {
+            try write(buffer, at: offset)
+        } catch {
+            guard error.isDiskFull else { throw error }
+            let shortfall = total.map { max(1, $0 - offset - (DiskSpace.available(at: path) ?? 0)) }
+            throw TransferFailure(.diskFull(shortfall: shortfall))
+        }
     }
 }

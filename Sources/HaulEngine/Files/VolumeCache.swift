@@ -1,3 +1,4 @@
+import HaulCore
 import Synchronization
 
 extension DiskSpace {

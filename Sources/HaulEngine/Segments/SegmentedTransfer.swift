@@ -1,4 +1,5 @@
 import HaulCore
+import HaulHTTP
 import HaulStore
 import Synchronization
 
@@ -15,7 +16,7 @@ actor SegmentedTransfer {
     /// What a segmented run needs; the job's target carries the first response's validators.
     struct Setup: Sendable {
         let engine: Engine
-        let transport: EngineTransport
+        let transport: ClientTransport
         let policy: TransferPolicy
         let configuration: EngineConfiguration
         let job: TransferJob
@@ -48,7 +49,7 @@ actor SegmentedTransfer {
     private let spawner: AsyncStream<Int>.Continuation
     /// Connections running, and the responses of those writing now.
     private var live: Set<Int> = []
-    private var writing: [Int: EngineResponse] = [:]
+    private var writing: [Int: ClientResponse] = [:]
     private var nextWorker = 0
     /// Lowered when the server turns a connection away.
     private var cap: Int
@@ -85,7 +86,7 @@ actor SegmentedTransfer {
     /// the range it covers; without one the first connection asks for a piece itself. `saved`
     /// hears of each map made durable.
     static func run(
-        _ setup: Setup, plan: SegmentPlan, first: (EngineResponse, Range<Int64>)?,
+        _ setup: Setup, plan: SegmentPlan, first: (ClientResponse, Range<Int64>)?,
         saved: @escaping @Sendable ([Segment]) -> Void = { _ in }
     ) async throws -> [Segment] {
         let (spawns, spawner) = AsyncStream.makeStream(of: Int.self)
@@ -115,11 +116,11 @@ actor SegmentedTransfer {
 
     /// One connection: fetches pieces until none is left for it, it is turned away or retired,
     /// or the run ends.
-    private func work(_ worker: Int, first: (EngineResponse, Range<Int64>)?) async {
+    private func work(_ worker: Int, first: (ClientResponse, Range<Int64>)?) async {
         var pending = first
         var failures = 0
         while !Task.isCancelled, ending == nil, !retiring.contains(worker) {
-            let response: EngineResponse
+            let response: ClientResponse
             let range: Range<Int64>
             if let (opened, openedRange) = pending {
                 pending = nil
@@ -175,7 +176,7 @@ actor SegmentedTransfer {
         case .split(let victim, let at)?:
             // A response being written stops at the cut (or where it got to); one still on its
             // way is stopped there when it arrives (`write`).
-            let stopped = writing[victim]?.sink.stop(at: at) ?? at
+            let stopped = writing[victim]?.stopWriting(at: at) ?? at
             return plan.split(victim, at: stopped, for: worker)
         case nil:
             return nil
@@ -183,7 +184,7 @@ actor SegmentedTransfer {
     }
 
     /// Checks a range response; false (and the response dropped) when it is not written.
-    private func accept(_ response: EngineResponse, for worker: Int, asked: Range<Int64>) -> Bool {
+    private func accept(_ response: ClientResponse, for worker: Int, asked: Range<Int64>) -> Bool {
         let target = setup.job.target
         let verdict = RangeResponseCheck.check(
             response.head, asked: asked, total: setup.total, etag: target.etag, lastModified: target.lastModified)
@@ -224,7 +225,7 @@ actor SegmentedTransfer {
     }
 
     /// Writes `response` into `worker`'s piece until the piece is done or cut short.
-    private func write(_ response: EngineResponse, for worker: Int, range: Range<Int64>) async throws {
+    private func write(_ response: ClientResponse, for worker: Int, range: Range<Int64>) async throws {
         writing[worker] = response
         rates[worker] = RateWindow(at: Monotonic.seconds(), position: range.lowerBound)
         defer {
@@ -233,8 +234,7 @@ actor SegmentedTransfer {
             rates[worker] = nil
             wakeIdle()
         }
-        let sink = response.sink
-        if let end = plan.piece(of: worker)?.end, end < range.upperBound { _ = sink.stop(at: end) }
+        if let end = plan.piece(of: worker)?.end, end < range.upperBound { _ = response.stopWriting(at: end) }
         let position: Int64
         do {
             position = try await withTaskCancellationHandler {
@@ -254,8 +254,8 @@ actor SegmentedTransfer {
             throw error
         }
         plan.advance(worker, to: position)
-        if sink.wasCut { response.cancel() }
-        if let piece = plan.piece(of: worker), piece.remaining > 0, !sink.wasCut {
+        if response.wasCut { response.cancel() }
+        if let piece = plan.piece(of: worker), piece.remaining > 0, !response.wasCut {
             throw TransferFailure(.closedEarly(received: position - range.lowerBound, expected: Int64(range.count)))
         }
     }
@@ -413,7 +413,7 @@ actor SegmentedTransfer {
         guard excess > 0 else { return }
         for worker in staying.sorted().suffix(excess) {
             retiring.insert(worker)
-            _ = writing[worker]?.sink.stop(at: 0)
+            _ = writing[worker]?.stopWriting(at: 0)
         }
         wakeIdle()
     }
@@ -428,7 +428,7 @@ actor SegmentedTransfer {
             guard let response = writing[worker] else { continue }
             replacements += 1
             retiring.insert(worker)
-            _ = response.sink.stop(at: 0)
+            _ = response.stopWriting(at: 0)
             if setup.servers.openMore(server) { spawner.yield(enlist(first: false)) }
         }
     }

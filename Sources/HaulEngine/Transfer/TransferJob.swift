@@ -1,4 +1,5 @@
 import HaulCore
+import HaulHTTP
 
 /// What a transfer task needs to know about its download, copied when it starts.
 struct TransferJob: Sendable {

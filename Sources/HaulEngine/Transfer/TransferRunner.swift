@@ -1,23 +1,24 @@
 import Foundation
 import HaulCore
+import HaulHTTP
 import HaulStore
 
 /// Runs one download until it finishes, fails for good, or its task is cancelled: attempts and
 /// retries, naming, streaming into the `.part`, final placement. What to ask the server and what
-/// its answers mean is ``TransferPolicy``'s; the network is ``EngineTransport``'s.
+/// its answers mean is ``TransferPolicy``'s; the network is ``ClientTransport``'s.
 ///
 /// It only talks to the engine through the `transfer…` methods, each tagged with the job's
 /// generation, so a paused or cancelled run can never change the download afterwards.
 struct TransferRunner: Sendable {
     let engine: Engine
-    let transport: EngineTransport
+    let transport: ClientTransport
     let policy: TransferPolicy
     let configuration: EngineConfiguration
 
     /// A runner for one transfer, whose reads draw from `throttle`.
     init(engine: Engine, pool: HTTPClientPool, throttle: Throttle, configuration: EngineConfiguration) {
         self.engine = engine
-        transport = EngineTransport(pool: pool, throttle: throttle, configuration: configuration)
+        transport = ClientTransport(pool: pool, pacing: throttle)
         policy = TransferPolicy(userAgent: configuration.userAgent, maxRedirects: configuration.maxRedirects)
         self.configuration = configuration
     }
@@ -86,7 +87,7 @@ struct TransferRunner: Sendable {
     /// Claims the file's name, creates or opens its `.part`, streams the body into it and
     /// places the finished file.
     private func write(
-        _ body: TransferPolicy.Body<EngineResponse>, for job: inout TransferJob, had: Int64, progressMade: inout Bool
+        _ body: TransferPolicy.Body<ClientResponse>, for job: inout TransferJob, had: Int64, progressMade: inout Bool
     ) async throws {
         var bodyTaken = false
         defer { if !bodyTaken { body.response.drop() } }
@@ -194,7 +195,7 @@ struct TransferRunner: Sendable {
     /// `job.segments` follows the map saved, for the next attempt.
     private func runSegments(
         _ job: inout TransferJob, name: String, part: PartFile, total: Int64, plan: SegmentPlan,
-        first: (EngineResponse, Range<Int64>)?, source: String, progressMade: inout Bool
+        first: (ClientResponse, Range<Int64>)?, source: String, progressMade: inout Bool
     ) async throws {
         let had = plan.received
         let setup = SegmentedTransfer.Setup(
@@ -252,7 +253,7 @@ struct TransferRunner: Sendable {
     /// while passing its progress on to the engine; returns the final size. Progress is made
     /// when the file gets past `had` bytes, what it held before the attempt (`offset` is that or 0).
     private func stream(
-        _ response: EngineResponse, into part: PartFile, from offset: Int64, total: Int64?, job: TransferJob,
+        _ response: ClientResponse, into part: PartFile, from offset: Int64, total: Int64?, job: TransferJob,
         had: Int64,
         progressMade: inout Bool
     ) async throws -> Int64 {

@@ -129,6 +129,9 @@ public final class RemoteEngine: EngineSession {
     }
 
     /// Asks a daemon to stop.
+    /// The server sees a UI leave when its connection closes.
+    public func detachUI() async {}
+
     public func shutdownDaemon() async throws {
         _ = try await request(.shutdown)
     }

@@ -1,17 +1,16 @@
 import Foundation
 import HaulCore
-import HaulEngine
 import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Serves an engine on its Unix socket, so the TUI and every command reach the one process
+/// Serves an engine session (the engine itself, in the process that owns it) on its Unix socket, so the TUI and every command reach the one process
 /// that owns the state file. Only connections from `allowedUID` are served.
 public final class EngineServer: Sendable {
     public let location: SocketLocation
-    let engine: Engine
+    let engine: any EngineSession
     let kind: HostKind
     let allowedUID: uid_t
     let onShutdownRequest: @Sendable () -> Void
@@ -32,7 +31,7 @@ public final class EngineServer: Sendable {
     private let state = Mutex(State())
 
     public init(
-        engine: Engine, location: SocketLocation, kind: HostKind, allowedUID: uid_t = geteuid(),
+        engine: any EngineSession, location: SocketLocation, kind: HostKind, allowedUID: uid_t = geteuid(),
         log: @escaping @Sendable (String) -> Void = { _ in }, onShutdownRequest: @escaping @Sendable () -> Void = {}
     ) {
         self.engine = engine

@@ -1,5 +1,4 @@
 import HaulCore
-import HaulEngine
 
 #if canImport(Glibc)
     import Glibc
@@ -42,7 +41,12 @@ actor ServedClient {
         switch message.request {
         case .attach(let ui):
             guard forwarding == nil else { return .failed("already attached") }
-            let attachment = await engine.attach(ui: ui)
+            let attachment: EngineAttachment
+            do {
+                attachment = try await engine.attach(ui: ui)
+            } catch {
+                return .failed(Self.message(error))
+            }
             isUI = ui
             server.clientAttached(key)
             send(.reply(id: message.id, .attached(WireSnapshot(attachment.snapshot), away: attachment.away)))
@@ -55,29 +59,43 @@ actor ServedClient {
             }
             return nil
         case .snapshot:
-            return .snapshot(WireSnapshot(await engine.snapshot()))
+            do {
+                return .snapshot(WireSnapshot(try await engine.snapshot()))
+            } catch {
+                return .failed(Self.message(error))
+            }
         case .perform(let command):
             do {
                 return .ids(try await engine.perform(command))
             } catch {
-                return .failed(error.message)
+                return .failed(Self.message(error))
             }
         case .save:
             do {
                 try await engine.save()
                 return .done
             } catch {
-                return .failed(error.message)
+                return .failed(Self.message(error))
             }
         case .refreshNetwork:
-            return .network(await engine.refreshedNetworkStatus())
+            do {
+                return .network(try await engine.refreshedNetworkStatus())
+            } catch {
+                return .failed(Self.message(error))
+            }
         case .waitUntilIdle:
             // Answered from its own task so the client's other requests are not held up.
             let id = message.id
             waits.append(
                 Task {
-                    await engine.waitUntilIdle()
-                    if !Task.isCancelled { self.send(.reply(id: id, .done)) }
+                    let reply: ServerReply
+                    do {
+                        try await engine.waitUntilIdle()
+                        reply = .done
+                    } catch {
+                        reply = .failed(Self.message(error))
+                    }
+                    if !Task.isCancelled { self.send(.reply(id: id, reply)) }
                 })
             return nil
         case .shutdown:
@@ -88,6 +106,11 @@ actor ServedClient {
             server.onShutdownRequest()
             return nil
         }
+    }
+
+    /// What a failed request's reply says: an ``InputError`` is a sentence for the user already.
+    private static func message(_ error: any Error) -> String {
+        (error as? InputError)?.message ?? TerminalText.sanitize(String(describing: error))
     }
 
     private nonisolated func send(_ message: ServerMessage) {

@@ -66,7 +66,7 @@ enum StateJSONReader {
     static func download(_ s: inout JSONScanner, unknown: inout Set<String>, context: inout DownloadReadContext)
         throws(JSONScanner.Unsupported) -> Download
     {
-        try Download.readState(from: &s, context: &context) { key in
+        try DownloadRecord.read(from: &s, context: &context) { key in
             unknown.insert("downloads[].\(String(decoding: key, as: UTF8.self))")
         }
     }

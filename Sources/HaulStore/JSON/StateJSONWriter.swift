@@ -51,6 +51,6 @@ enum StateJSONWriter {
     }
 
     static func write(_ d: Download, into out: inout [UInt8]) {
-        Download.writeState(d, into: &out)
+        DownloadRecord.write(d, into: &out)
     }
 }

@@ -117,7 +117,7 @@ extension TUIController {
         case .remove:
             setMode(.confirm(.remove(d.id)))
         case .retry:
-            if d.state == .failed || d.state == .paused { return [.send(.retry(.ids([d.id])))] }
+            if d.state.isFailed || d.state.isPaused { return [.send(.retry(.ids([d.id])))] }
             report("only failed downloads can be retried")
         case .toggleAllowMetered:
             report(d.allowMetered ? "\(name) may no longer use a metered network" : "\(name) may use a metered network")

@@ -33,7 +33,7 @@ extension TUIController {
             report("\(name): \(ReasonText.notice(notice, now: wallClock()))")
         case .updated(let d) where stateChanged && d.state == .finished:
             record("\(TerminalText.sanitize(d.displayName)) finished", isError: false)
-        case .updated(let d) where stateChanged && d.state == .failed:
+        case .updated(let d) where stateChanged && d.state.isFailed:
             report(
                 "\(TerminalText.sanitize(d.displayName)) failed: \(TerminalText.sanitize(d.reason ?? ""))",
                 isError: true)

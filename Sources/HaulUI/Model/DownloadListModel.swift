@@ -10,7 +10,7 @@ public struct DownloadListModel: Sendable {
     /// List order: the engine's, which is the order waiting downloads start in.
     public private(set) var order: [DownloadID] = []
     public private(set) var live: [DownloadID: ProgressSample] = [:]
-    public private(set) var counts: [DownloadState: Int] = [:]
+    public private(set) var counts: [DownloadState.Kind: Int] = [:]
     /// Bumped whenever the set of downloads or any state changes (for re-sorting/filtering).
     public private(set) var structureVersion = 0
     /// Bumped when a download comes or goes or its name changes (for the name order).
@@ -43,7 +43,7 @@ public struct DownloadListModel: Sendable {
         live.values.reduce(0) { $0 + $1.bytesPerSecond }
     }
 
-    public func count(_ state: DownloadState) -> Int { counts[state] ?? 0 }
+    public func count(_ state: DownloadState.Kind) -> Int { counts[state] ?? 0 }
 
     /// Applies an event; returns whether the download's state changed (or it came or went).
     @discardableResult
@@ -100,7 +100,7 @@ public struct DownloadListModel: Sendable {
         let gone = ids.filter { positions[$0] != nil }
         guard !gone.isEmpty else { return false }
         let keep = order.map { !gone.contains($0) }
-        for (position, kept) in keep.enumerated() where !kept { counts[rows[position].state, default: 1] -= 1 }
+        for (position, kept) in keep.enumerated() where !kept { counts[rows[position].state.kind, default: 1] -= 1 }
         func kept<T>(_ array: [T]) -> [T] {
             var result: [T] = []
             result.reserveCapacity(array.count - gone.count)
@@ -138,7 +138,7 @@ public struct DownloadListModel: Sendable {
         positions[d.id] = order.count
         sortInfos.append(SortInfo(d))
         order.append(d.id)
-        counts[d.state, default: 0] += 1
+        counts[d.state.kind, default: 0] += 1
         structureVersion += 1
         namesVersion += 1
     }
@@ -153,8 +153,8 @@ public struct DownloadListModel: Sendable {
             namesVersion += 1
         }
         guard old.state != d.state || old.fileName != d.fileName else { return false }
-        counts[old.state, default: 1] -= 1
-        counts[d.state, default: 0] += 1
+        counts[old.state.kind, default: 1] -= 1
+        counts[d.state.kind, default: 0] += 1
         structureVersion += 1
         return true
     }

@@ -17,7 +17,7 @@ enum HeaderView {
         x = grid.write(
             " \(glyphs.down) \(Formatting.rate(model.totalSpeed))  ", row: row, column: x,
             style: Style(bold: true, reverse: true))
-        let parts: [(DownloadState, String)] = [
+        let parts: [(DownloadState.Kind, String)] = [
             (.downloading, "active"), (.waiting, "waiting"), (.paused, "paused"), (.finished, "done"),
             (.failed, "failed"),
         ]

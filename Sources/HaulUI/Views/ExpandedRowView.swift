@@ -102,7 +102,7 @@ enum ExpandedRowView {
     /// Why the download failed; else its last notice, else the error it last retried after, in
     /// the words the details view uses.
     static func noticeLine(_ d: Download, now: Date) -> (String, Style) {
-        if d.state == .failed, let reason = d.reason { return (TerminalText.sanitize(reason), Style(color: .red)) }
+        if d.state.isFailed, let reason = d.reason { return (TerminalText.sanitize(reason), Style(color: .red)) }
         if let notice = d.notice { return (TerminalText.sanitize(ReasonText.notice(notice, now: now)), .plain) }
         if let error = d.lastError {
             return ("last error: " + TerminalText.sanitize(ReasonText.failure(error)), Style(color: .yellow))

@@ -92,8 +92,8 @@ enum DetailsView {
         var fields: [(String, String, Style)] = [
             ("Name", safe(d.displayName), .bold),
             (
-                "State", "\(d.state.rawValue)\(d.reason.map { " — \(TerminalText.sanitize($0))" } ?? "")",
-                RowView.style(for: d.state)
+                "State", "\(d.state.kind.rawValue)\(d.reason.map { " — \(TerminalText.sanitize($0))" } ?? "")",
+                RowView.style(for: d.state.kind)
             ),
             ("ID", d.id.rawValue, .plain),
             ("URL", safe(Redaction.url(d.url)), .plain),

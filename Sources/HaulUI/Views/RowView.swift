@@ -10,7 +10,7 @@ enum RowView {
         columns c: Columns, selected: Bool, opened: Bool = false, glyphs: Glyphs, now: Date
     ) {
         grid.clear(row: row)
-        let base = style(for: download.state)
+        let base = style(for: download.state.kind)
         var x = 0
         // The marker: the selection, or an opened row (its lines are under it).
         let marker = opened ? glyphs.opened : selected ? glyphs.marker : " "
@@ -28,7 +28,7 @@ enum RowView {
 
         let stateWidth = c.state
         let numbersWidth = grid.width - x - (stateWidth + 1)
-        if download.state == .failed {
+        if download.state.isFailed {
             let reason = TerminalText.sanitize(download.reason ?? "failed")
             // An expired link's row offers a new one; the hint stays whole, the reason gives way.
             let hint = download.mayNeedNewLink ? (glyphs == .unicode ? " · u: new link" : " - u: new link") : ""
@@ -130,7 +130,7 @@ enum RowView {
         }
     }
 
-    static func style(for state: DownloadState) -> Style {
+    static func style(for state: DownloadState.Kind) -> Style {
         switch state {
         case .waiting: return .dim
         case .downloading: return .plain

@@ -1,0 +1,100 @@
+import AsyncHTTPClient
+import HaulCore
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The engine's ``HTTPTransport``: plain `http://` without a proxy goes through
+/// `CleartextHTTPClient`, everything else (TLS, proxies) through AsyncHTTPClient. Either way the
+/// body streams into the `.part` through a ``ResponseSink`` exactly as it was sent: a content
+/// coding the server applied is never undone.
+public struct ClientTransport: HTTPTransport {
+    let pool: HTTPClientPool
+    /// What the reads of this transfer are held to.
+    let pacing: any ReadPacing
+
+    public init(pool: HTTPClientPool, pacing: any ReadPacing) {
+        self.pool = pool
+        self.pacing = pacing
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> ClientResponse {
+        var headers = HTTPHeaders()
+        for field in request.headers { headers.add(name: field.name, value: field.value) }
+        let parts = URLParts(request.url)
+        if let (client, target) = pool.cleartextClient(for: request.url, parts: parts) {
+            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.uri)
+            if !headers.contains(name: "host") { head.headers.add(name: "Host", value: target.hostHeader) }
+            head.headers.add(contentsOf: headers)
+            let exchange = try await client.execute(head, to: target) { loop in makeSink(on: loop) }
+            return ClientResponse(exchange.head, sink: exchange.sink, cancel: exchange.cancel)
+        }
+        return try await sendThroughAsyncHTTPClient(request.url, headers: headers)
+    }
+
+    private func sendThroughAsyncHTTPClient(_ url: String, headers: HTTPHeaders) async throws -> ClientResponse {
+        // The transfer's own lane when it runs on one (see `TransferLanes`).
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
+        let sink = makeSink(on: loop)
+        let request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
+        let task = pool.client(for: url).execute(request: request, delegate: sink, eventLoop: .delegate(on: loop))
+        let head: HTTPResponseHead
+        do {
+            head = try await withTaskCancellationHandler {
+                try await sink.responseHead()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            throw TransferFailure.connectFailure(error, url: url, proxy: pool.settings.proxies.endpoint(for: url))
+                ?? error
+        }
+        return ClientResponse(head, sink: sink, cancel: { task.cancel() })
+    }
+
+    private func makeSink(on loop: EventLoop) -> ResponseSink {
+        ResponseSink(loop: loop, pacing: pacing, progressInterval: pool.settings.progressInterval)
+    }
+}
+
+/// A response on one of the engine's clients; its body goes into a `.part` through its sink.
+public struct ClientResponse: HTTPResponse {
+    public let head: ResponseHead
+    let sink: ResponseSink
+    private let cancelRequest: @Sendable () -> Void
+
+    init(_ received: HTTPResponseHead, sink: ResponseSink, cancel: @escaping @Sendable () -> Void) {
+        head = ResponseHead(
+            status: Int(received.status.code),
+            fields: received.headers.map { HTTPField(name: $0.name, value: $0.value) })
+        self.sink = sink
+        cancelRequest = cancel
+    }
+
+    public func startWriting(to destination: any BodyDestination, at offset: Int64, total: Int64?) throws
+        -> BodyStart
+    {
+        try sink.startWriting(to: destination, at: offset, total: total)
+    }
+
+    public func nextEvent() async throws -> BodyEvent { try await sink.nextEvent() }
+
+    public var position: Int64 { sink.position }
+
+    /// Stops writing at `end` (a piece's new end), or where the body has got to if that is
+    /// further; returns where it stops. A body cut short of its end is to be cancelled (``wasCut``).
+    public func stopWriting(at end: Int64) -> Int64 { sink.stop(at: end) }
+
+    /// Whether writing stopped at a piece's end before the body's own.
+    public var wasCut: Bool { sink.wasCut }
+
+    public func drop() {
+        if let length = head.contentLength, length <= 64 * 1024 {
+            sink.discard()
+        } else {
+            cancelRequest()
+        }
+    }
+
+    public func cancel() { cancelRequest() }
+}

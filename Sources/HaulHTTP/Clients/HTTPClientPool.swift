@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Dispatch
+import HaulCore
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// The HTTP clients the engine uses: `CleartextHTTPClient` for plain `http://` without a proxy, and
+/// AsyncHTTPClient for the rest (one direct, one per proxy from the environment).
+///
+/// Every client reads in large chunks (NIO's default reads are too small for a large file; see
+/// docs/PERFORMANCE.md), follows no redirects itself (the engine checks each hop) and detects
+/// stalls. Neither decodes a content coding: the file is saved as the server sent it, as curl,
+/// wget and aria2c save it. AsyncHTTPClient uses its read timeout as the stall detector.
+///
+/// An AsyncHTTPClient is made the first time a URL needs it: a run of plain `http://` downloads
+/// never pays for its set-up.
+public final class HTTPClientPool: Sendable {
+    let settings: HTTPClientSettings
+    /// AsyncHTTPClients made so far, by proxy (nil: direct).
+    private let clients = Mutex<[ProxyEnvironment.Endpoint?: HTTPClient]>([:])
+    private let cleartext: CleartextHTTPClient
+    /// The event loops transfers run on, as task executors.
+    public let lanes = TransferLanes(group: MultiThreadedEventLoopGroup.singleton)
+
+    public init(settings: HTTPClientSettings) {
+        self.settings = settings
+        cleartext = CleartextHTTPClient(
+            group: MultiThreadedEventLoopGroup.singleton,
+            connectTimeout: settings.connectTimeout,
+            stallTimeout: settings.stallTimeout,
+            idleTimeout: settings.idleConnectionTimeout,
+            readSize: settings.readSize
+        )
+    }
+
+    /// Starts NIO's event loops on another thread, so that a command about to run downloads
+    /// has them ready by the time its state is read.
+    public static func warmUp() {
+        DispatchQueue.global().async {
+            _ = MultiThreadedEventLoopGroup.singleton
+        }
+    }
+
+    /// The cleartext client, with where to send, when `url` is plain HTTP that no proxy applies to.
+    /// `parts`, when given, is `url` already split.
+    func cleartextClient(for url: String, parts: URLParts? = nil) -> (CleartextHTTPClient, CleartextHTTPClient.Target)?
+    {
+        guard settings.proxies.endpoint(for: url) == nil else { return nil }
+        let target =
+            if let parts { CleartextHTTPClient.Target(parts: parts) } else { CleartextHTTPClient.Target(url: url) }
+        guard let target else { return nil }
+        return (cleartext, target)
+    }
+
+    func client(for url: String) -> HTTPClient {
+        let proxy = settings.proxies.endpoint(for: url)
+        return clients.withLock { clients in
+            if let client = clients[proxy] { return client }
+            let client = Self.makeClient(settings, proxy: proxy)
+            clients[proxy] = client
+            return client
+        }
+    }
+
+    /// Closes every client, waiting at most `patience` for AsyncHTTPClient: its shutdown waits
+    /// for a connection still being made, which with a server that accepts and never answers a
+    /// TLS handshake is the whole connect timeout (15 s after Ctrl-C). Past that the attempt is
+    /// left to end on its own; the engine is stopping and nothing of it is used again.
+    public func shutdown(patience: Duration = .seconds(1)) async {
+        await cleartext.shutdown()
+        let made = clients.withLock { Array($0.values) }
+        guard !made.isEmpty else { return }
+        _ = await TimeLimit.run(patience) {
+            for client in made { try? await client.shutdown() }
+        }
+    }
+
+    private static func makeClient(_ settings: HTTPClientSettings, proxy: ProxyEnvironment.Endpoint?)
+        -> HTTPClient
+    {
+        var config = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(
+                connect: .milliseconds(Int64(settings.connectTimeout * 1000)),
+                read: .milliseconds(Int64(settings.stallTimeout * 1000))
+            ),
+            // Bytes as sent: a `.tar.gz` served with `Content-Encoding: gzip` stays a `.tar.gz`,
+            // resumes by Range, and nothing is ever inflated (no decompression bomb).
+            decompression: .disabled
+        )
+        // A failed connection (refused, or a TLS handshake that failed) fails the request at once
+        // and the engine's retry policy decides, as for plain http: AsyncHTTPClient would retry
+        // it silently until the connect timeout, so an untrusted certificate took 15 s to report.
+        config.connectionPool.retryConnectionEstablishment = false
+        // Several connections of a segmented download must be several TCP connections: a server
+        // that caps each connection caps an HTTP/2 connection's streams together. The pool's
+        // own cap per host is above haul's, which decides.
+        config.httpVersion = .http1Only
+        config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = settings.connectionsPerHost
+        if let file = settings.trustedCertificates {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .file(file)
+            config.tlsConfiguration = tls
+        }
+        if let proxy {
+            let authorization = proxy.user.map {
+                HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+            }
+            config.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+        }
+        let readSize = settings.readSize
+        // Called once AsyncHTTPClient has set up a connection's pipeline, before its first request.
+        config.http1_1ConnectionDebugInitializer = { channel in
+            channel.eventLoop.makeCompletedFuture {
+                let pipeline = channel.pipeline.syncOperations
+                try pipeline.addHandler(
+                    ResponseHeadCleaner(), position: .before(try pipeline.handler(type: HTTPRequestEncoder.self)))
+            }.flatMap {
+                channel.setOption(
+                    ChannelOptions.recvAllocator,
+                    value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize)
+                )
+            }
+        }
+        return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: config)
+    }
+}

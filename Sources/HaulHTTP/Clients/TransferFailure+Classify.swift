@@ -1,0 +1,102 @@
+import AsyncHTTPClient
+import HaulCore
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the errors of AsyncHTTPClient, NIO and the file system mean for a transfer: a reason in
+/// haul's terms, and whether another attempt may help.
+extension TransferFailure {
+    public static func classify(_ error: Error, stallTimeout: Double) -> TransferFailure {
+        switch error {
+        case let e as TransferFailure:
+            return e
+        case let e as FileError:
+            return TransferFailure(e.isDiskFull ? .diskFull(shortfall: nil) : .file(e.description), isTransient: false)
+        case is CleartextConnectionHandler.RefusedRequest:
+            return TransferFailure(.requestHeaderRefused)
+        case let e as HTTPClientError:
+            if e == .readTimeout { return TransferFailure(.stalled(seconds: Int(stallTimeout))) }
+            if e == .connectTimeout { return TransferFailure(.connectionFailed("connection timed out")) }
+            if e == .remoteConnectionClosed { return TransferFailure(.serverClosedConnection) }
+            if e == .deadlineExceeded { return TransferFailure(.connectionFailed("the request took too long")) }
+            if e == .invalidURL || e == .emptyHost || e == .emptyScheme {
+                return TransferFailure(.other("the address is not a valid URL"), isTransient: false)
+            }
+            return TransferFailure(.connectionFailed("HTTP error (\(e))"))
+        case let e as IOError:
+            return TransferFailure(.connectionFailed(describe(errno: e.errnoCode)))
+        case let e as HTTPParserError:
+            if case .invalidEOFState = e { return TransferFailure(.bodyCutShort) }
+            // A server that sends garbage once will send it again: no retries.
+            return TransferFailure(.malformedResponse("\(e)"))
+        case let e as ChannelError:
+            if case .connectTimeout = e { return TransferFailure(.connectionFailed("connection timed out")) }
+            return TransferFailure(.connectionFailed("connection error (\(e))"))
+        case let e as NIOConnectionError:
+            return TransferFailure(.cannotConnect(host: e.host, port: e.port, why: reasons(e)))
+        default:
+            if let tls = TLSFailure.classify(error) { return tls }
+            return TransferFailure(.connectionFailed(TerminalText.sanitize(String(describing: error))))
+        }
+    }
+
+    /// Why every address of a failed connect was refused, in words: "connection refused".
+    static func reasons(_ error: NIOConnectionError) -> String {
+        var reasons: [String] = []
+        for failure in error.connectionErrors {
+            let reason: String
+            switch failure.error {
+            case let e as IOError: reason = describe(errno: e.errnoCode)
+            case ChannelError.connectTimeout: reason = "connection timed out"
+            case let e: reason = TerminalText.sanitize(String(describing: e))
+            }
+            if !reasons.contains(reason) { reasons.append(reason) }
+        }
+        if reasons.isEmpty, let lookup = error.dnsAError ?? error.dnsAAAAError {
+            reasons.append(
+                lookup is SocketAddressError.UnknownHost
+                    ? "host not found" : "name lookup failed (\(TerminalText.sanitize(String(describing: lookup))))")
+        }
+        return reasons.isEmpty ? "no address to connect to" : reasons.joined(separator: "; ")
+    }
+
+    /// A failed connect on AsyncHTTPClient's path, naming where: "cannot connect to
+    /// example.org:443: connection refused", or "… to the proxy host:port: …" (AsyncHTTPClient
+    /// reports a refused connect as a bare errno). Nil for any other error, and for a direct
+    /// ``NIOConnectionError``, which `classify` already describes with its host.
+    static func connectFailure(_ error: any Error, url: String, proxy: ProxyEnvironment.Endpoint?) -> TransferFailure? {
+        let host: String
+        let port: Int
+        if let proxy {
+            (host, port) = ("the proxy " + TerminalText.sanitize(proxy.host), proxy.port)
+        } else if let parts = URLParts(url) {
+            (host, port) = (parts.host, parts.port ?? (parts.scheme == "https" ? 443 : 80))
+        } else {
+            return nil
+        }
+        switch error {
+        case let e as IOError where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(e.errnoCode):
+            return TransferFailure(.cannotConnect(host: host, port: port, why: describe(errno: e.errnoCode)))
+        case let e as NIOConnectionError where proxy != nil:
+            return TransferFailure(.cannotConnect(host: host, port: port, why: reasons(e)))
+        default:
+            return nil
+        }
+    }
+
+    static func describe(errno code: Int32) -> String {
+        switch code {
+        case ECONNREFUSED: return "connection refused"
+        case ECONNRESET: return "connection reset by the server"
+        case EPIPE: return "connection broken"
+        case ETIMEDOUT: return "connection timed out"
+        case ENETUNREACH, EHOSTUNREACH: return "network unreachable"
+        default: return String(cString: strerror(code))
+        }
+    }
+}

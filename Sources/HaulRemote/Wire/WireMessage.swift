@@ -1,0 +1,182 @@
+import Foundation
+import HaulCore
+
+/// What a client asks of the haul process that owns the state file, over its Unix socket.
+public enum ClientRequest: Codable, Sendable, Equatable {
+    /// Downloads and network status now, then every event from here on. A UI (`ui: true`)
+    /// also takes the away report, and while one is attached nothing more is recorded in it.
+    case attach(ui: Bool)
+    /// Downloads and network status now.
+    case snapshot
+    case perform(EngineCommand)
+    /// Writes the state file now, so a command's change is on disk when the command returns.
+    case save
+    /// The network status with the metered probe asked afresh.
+    case refreshNetwork
+    /// Answers when nothing is waiting or downloading (for `haul run` against a daemon).
+    case waitUntilIdle
+    /// Asks a daemon to stop (its downloads resume from their `.part` files later).
+    case shutdown
+}
+
+/// One request with the number its reply will carry.
+public struct ClientMessage: Codable, Sendable, Equatable {
+    public var id: UInt64
+    public var request: ClientRequest
+
+    public init(id: UInt64, request: ClientRequest) {
+        self.id = id
+        self.request = request
+    }
+}
+
+/// An ``EngineSnapshot`` as it crosses the socket. The downloads are not inside the JSON
+/// message: they follow it as a line of their own, the list in the state file's JSON (written
+/// and read in one pass by HaulStore's `DownloadListJSON`; through `JSONEncoder` and
+/// `JSONDecoder` 100,000 downloads took seconds). ``Wire/encode(_:)-(ServerMessage)`` appends
+/// that line and ``ServerMessageReader`` joins it back.
+public struct WireSnapshot: Codable, Sendable, Equatable {
+    public var network: NetworkStatus
+    /// The downloads line, without its newline. It must hold no newline byte (JSON written
+    /// without whitespace, control characters escaped).
+    public var downloads: [UInt8]
+    public var connections: Int?
+    public var cookieFile: String?
+
+    public init(downloads: [UInt8], network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil) {
+        self.downloads = downloads
+        self.network = network
+        self.connections = connections
+        self.cookieFile = cookieFile
+    }
+
+    private enum CodingKeys: String, CodingKey { case network, connections, cookieFile }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        network = try container.decode(NetworkStatus.self, forKey: .network)
+        connections = try container.decodeIfPresent(Int.self, forKey: .connections)
+        cookieFile = try container.decodeIfPresent(String.self, forKey: .cookieFile)
+        downloads = []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(network, forKey: .network)
+        try container.encodeIfPresent(connections, forKey: .connections)
+        try container.encodeIfPresent(cookieFile, forKey: .cookieFile)
+    }
+}
+
+/// Which kind of haul process serves the socket.
+public enum HostKind: String, Codable, Sendable {
+    case daemon
+    /// The TUI running the engine in-process.
+    case tui
+    /// `haul run`.
+    case run
+
+    /// What a user does to end such a process (for messages).
+    public var howToStop: String {
+        switch self {
+        case .daemon: "stop it with 'haul daemon --stop'"
+        case .tui: "quit its full-screen UI"
+        case .run: "stop its 'haul run' (Ctrl-C)"
+        }
+    }
+}
+
+public enum ServerReply: Codable, Sendable, Equatable {
+    case attached(WireSnapshot, away: AwayReport?)
+    case snapshot(WireSnapshot)
+    case ids([DownloadID])
+    case network(NetworkStatus)
+    case done
+    /// The request was understood and refused or failed; the text is terminal-safe.
+    case failed(String)
+}
+
+/// What the server sends: a greeting first, then replies and events in any order.
+public enum ServerMessage: Codable, Sendable, Equatable {
+    /// `version` is the server's ``Wire/version``; a server from before versions sends none.
+    case hello(pid: Int32, kind: HostKind, version: Int? = nil)
+    /// The connection is refused (another user); the server closes it after this.
+    case refused(String)
+    case reply(id: UInt64, ServerReply)
+    case event(EngineEvent)
+}
+
+/// One JSON document per line; JSON strings never contain a raw newline.
+public enum Wire {
+    /// Raised whenever a message changes shape, so that a client and a server from different
+    /// builds (a daemon still running after an upgrade) say so instead of misreading each other.
+    /// 1: hellos without a version, `add` with one request; 2: `add` with a list;
+    /// 3: snapshots as ``WireSnapshot``.
+    public static let version = 3
+
+    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        var bytes = Array(try JSONEncoder().encode(value))
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    /// A server message's line, and for a snapshot the downloads line after it.
+    public static func encode(_ message: ServerMessage) throws -> [UInt8] {
+        var bytes = Array(try JSONEncoder().encode(message))
+        bytes.append(0x0A)
+        if let snapshot = message.snapshot {
+            bytes.append(contentsOf: snapshot.downloads)
+            bytes.append(0x0A)
+        }
+        return bytes
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from line: [UInt8]) throws -> T {
+        try JSONDecoder().decode(type, from: Data(line))
+    }
+}
+
+extension ServerMessage {
+    /// The snapshot a reply carries.
+    var snapshot: WireSnapshot? {
+        switch self {
+        case .reply(_, .attached(let snapshot, _)), .reply(_, .snapshot(let snapshot)): snapshot
+        default: nil
+        }
+    }
+
+    func withSnapshotDownloads(_ downloads: [UInt8]) -> ServerMessage {
+        switch self {
+        case .reply(let id, .attached(var snapshot, let away)):
+            snapshot.downloads = downloads
+            return .reply(id: id, .attached(snapshot, away: away))
+        case .reply(let id, .snapshot(var snapshot)):
+            snapshot.downloads = downloads
+            return .reply(id: id, .snapshot(snapshot))
+        default:
+            return self
+        }
+    }
+}
+
+/// Reads a server's lines back into messages: a message with a snapshot is complete only with
+/// the downloads line that follows it.
+public struct ServerMessageReader: Sendable {
+    private var awaitingDownloads: ServerMessage?
+
+    public init() {}
+
+    /// The message `line` completes, or nil when it waits for the next line.
+    public mutating func read(_ line: [UInt8]) throws -> ServerMessage? {
+        if let message = awaitingDownloads {
+            awaitingDownloads = nil
+            return message.withSnapshotDownloads(line)
+        }
+        let message = try Wire.decode(ServerMessage.self, from: line)
+        guard message.snapshot == nil else {
+            awaitingDownloads = message
+            return nil
+        }
+        return message
+    }
+}

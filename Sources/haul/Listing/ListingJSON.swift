@@ -1,0 +1,120 @@
+import Foundation
+import HaulCore
+import HaulStore
+
+/// What `haul ls --json` prints: an array with one object per download, keys sorted, nulls
+/// written, dates in ISO 8601, URLs with their passwords hidden — the format scripts read,
+/// laid out as `JSONEncoder` lays it out (`.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes`).
+///
+/// Written straight into bytes, a chunk at a time: through `JSONEncoder` a long list misses the
+/// one-second goal for `haul ls` (docs/PERFORMANCE.md).
+public enum ListingJSON {
+    /// Hands the listing of `downloads` (ending in a newline) to `sink`, about `chunkSize` bytes at a time.
+    public static func write(
+        _ downloads: [Download], chunkSize: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
+        var out: [UInt8] = []
+        out.reserveCapacity(min(chunkSize, 64 + downloads.count * 700) + 4096)
+        out.append(contentsOf: "[\n".utf8)
+        if downloads.isEmpty { out.append(UInt8(ascii: "\n")) }
+        for i in downloads.indices {
+            append(downloads[i], to: &out)
+            out.append(contentsOf: (i == downloads.count - 1 ? "\n" : ",\n").utf8)
+            if out.count >= chunkSize {
+                try out.withUnsafeBytes { try sink($0) }
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        out.append(contentsOf: "]\n".utf8)
+        try out.withUnsafeBytes { try sink($0) }
+    }
+
+    /// The whole listing as a string (for tests and small lists).
+    public static func text(_ downloads: [Download]) -> String {
+        var all: [UInt8] = []
+        write(downloads) { all.append(contentsOf: $0) }
+        return String(decoding: all, as: UTF8.self)
+    }
+
+    private static func append(_ d: Download, to out: inout [UInt8]) {
+        out.append(contentsOf: "  {\n".utf8)
+        var first = true
+        /// `name` is the key with its quotes and separator (`"url" : `).
+        func key(_ name: StaticString) {
+            if !first { out.append(contentsOf: ",\n".utf8) }
+            first = false
+            out.append(contentsOf: "    ".utf8)
+            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        }
+        func null() { out.append(contentsOf: "null".utf8) }
+        func string(_ name: StaticString, _ value: String?) {
+            key(name)
+            if let value { JSONBytes.quoted(value, into: &out) } else { null() }
+        }
+        func number(_ name: StaticString, _ value: (some BinaryInteger)?) {
+            key(name)
+            if let value { JSONBytes.appendDecimal(value, to: &out) } else { null() }
+        }
+        func bool(_ name: StaticString, _ value: Bool?) {
+            key(name)
+            if let value { out.append(contentsOf: (value ? "true" : "false").utf8) } else { null() }
+        }
+        func date(_ name: StaticString, _ value: Date?) {
+            key(name)
+            if let value { JSONBytes.appendISO8601(value, to: &out) } else { null() }
+        }
+        // In sorted order.
+        date(#""addedAt" : "#, d.addedAt)
+        bool(#""allowMetered" : "#, d.allowMetered)
+        string(#""checksum" : "#, d.checksum?.text)
+        number(#""connections" : "#, d.activeConnections ?? 0)
+        string(#""directory" : "#, d.directory)
+        string(#""fileName" : "#, d.fileName)
+        string(#""finalURL" : "#, d.finalURL.map(Redaction.url))
+        date(#""finishedAt" : "#, d.finishedAt)
+        string(#""id" : "#, d.id.rawValue)
+        string(#""notice" : "#, d.notice.map { ReasonText.notice($0) })
+        string(#""path" : "#, d.path)
+        key(#""previousURLs" : "#)
+        append(d.previousURLs.map(Redaction.url), to: &out)
+        string(#""reason" : "#, d.reason)
+        number(#""receivedBytes" : "#, d.receivedBytes)
+        bool(#""resumable" : "#, d.resumable)
+        number(#""retries" : "#, d.retries)
+        key(#""segments" : "#)
+        if let segments = d.segments { append(segments, to: &out) } else { null() }
+        // What scripts of an older haul read.
+        string(#""sha256" : "#, d.checksum?.algorithm == .sha256 ? d.checksum?.hex : nil)
+        number(#""speedLimit" : "#, d.speedLimit)
+        string(#""state" : "#, d.state.kind.rawValue)
+        number(#""totalBytes" : "#, d.totalBytes)
+        string(#""url" : "#, Redaction.url(d.url))
+        out.append(contentsOf: "\n  }".utf8)
+    }
+
+    /// An array of strings, laid out as the rest (at the third level).
+    private static func append(_ strings: [String], to out: inout [UInt8]) {
+        guard !strings.isEmpty else { return out.append(contentsOf: "[\n\n    ]".utf8) }
+        out.append(contentsOf: "[\n".utf8)
+        for (i, string) in strings.enumerated() {
+            out.append(contentsOf: "      ".utf8)
+            JSONBytes.quoted(string, into: &out)
+            out.append(contentsOf: (i == strings.count - 1 ? "\n    ]" : ",\n").utf8)
+        }
+    }
+
+    /// A segment map, laid out as the rest (an array of objects at the third level).
+    private static func append(_ segments: [Segment], to out: inout [UInt8]) {
+        guard !segments.isEmpty else { return out.append(contentsOf: "[\n\n    ]".utf8) }
+        out.append(contentsOf: "[\n".utf8)
+        for (i, segment) in segments.enumerated() {
+            out.append(contentsOf: "      {\n        \"end\" : ".utf8)
+            JSONBytes.appendDecimal(segment.end, to: &out)
+            out.append(contentsOf: ",\n        \"received\" : ".utf8)
+            JSONBytes.appendDecimal(segment.received, to: &out)
+            out.append(contentsOf: ",\n        \"start\" : ".utf8)
+            JSONBytes.appendDecimal(segment.start, to: &out)
+            out.append(contentsOf: (i == segments.count - 1 ? "\n      }\n    ]" : "\n      },\n").utf8)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import XCTest
+
+@testable import HaulCore
+
+final class AwayReportTests: XCTestCase {
+    func download(_ id: String, _ kind: DownloadState.Kind, cause: PauseCause? = nil) -> Download {
+        var d = Download(id: DownloadID(rawValue: id), url: "http://h/\(id).bin", directory: "/dl", queueOrder: 0)
+        d.state = DownloadState.Parts(kind: kind, pauseCause: cause, failureReason: .status(404)).resolved
+        return d
+    }
+
+    func testOneEntryPerDownloadWithItsLatestOutcome() {
+        var report = AwayReport(since: Date())
+        XCTAssertFalse(report.record(download("000001", .downloading)))
+        XCTAssertTrue(report.record(download("000001", .paused, cause: .metered)))
+        XCTAssertEqual(report.count(.metered), 1)
+        XCTAssertFalse(
+            report.record(download("000001", .paused, cause: .metered)), "the same outcome twice is one entry")
+        XCTAssertTrue(report.record(download("000001", .downloading)), "resumed: no longer waiting")
+        XCTAssertTrue(report.isEmpty)
+        report.record(download("000001", .finished))
+        report.record(download("000002", .failed))
+        XCTAssertFalse(report.record(download("000003", .paused, cause: .user)), "a user's pause is not news")
+        XCTAssertEqual(report.entries.map(\.outcome), [.finished, .failed])
+        XCTAssertEqual(report.entries.last?.reason, "link expired or removed (HTTP 404)")
+        XCTAssertEqual(report.entries.first?.name, "000001.bin")
+    }
+
+    func testTheReportIsBounded() {
+        var report = AwayReport(since: Date())
+        for i in 0..<(AwayReport.capacity + 10) { report.record(download(String(format: "%06x", i), .finished)) }
+        XCTAssertEqual(report.entries.count, AwayReport.capacity)
+        XCTAssertEqual(report.entries.first?.id.rawValue, String(format: "%06x", 10), "the oldest go first")
+    }
+}

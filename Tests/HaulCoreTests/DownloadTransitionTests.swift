@@ -1,0 +1,117 @@
+import Foundation
+import XCTest
+
+@testable import HaulCore
+
+/// Every transition of a download's state, from every state: what it becomes and whether the
+/// transition says it changed anything (callers save only then).
+final class DownloadTransitionTests: XCTestCase {
+    static let states: [DownloadState] = [
+        .waiting, .downloading, .paused(by: .user), .paused(by: .metered), .paused(by: .diskFull),
+        .paused(by: .budget), .paused(by: .schedule), .finished, .failed(.status(404)), .failed(.cancelled),
+    ]
+
+    func download(_ state: DownloadState) -> Download {
+        var d = Download(id: DownloadID(rawValue: "abc123"), url: "http://h/x", directory: "/tmp", queueOrder: 0)
+        d.state = state
+        return d
+    }
+
+    /// Applies `transition` to a download in each state; the result is what `expected` says for
+    /// that state (nil: nothing changes and the transition says so).
+    func check(
+        _ name: String, _ transition: (inout Download) -> Bool, expect expected: (DownloadState) -> DownloadState?,
+        line: UInt = #line
+    ) {
+        for state in Self.states {
+            var d = download(state)
+            let changed = transition(&d)
+            let want = expected(state)
+            XCTAssertEqual(d.state, want ?? state, "\(name) from \(state)", line: line)
+            XCTAssertEqual(changed, want != nil, "\(name) from \(state) says whether it changed", line: line)
+        }
+    }
+
+    func testPause() {
+        check(
+            "pause(.user)", { $0.pause(.user) },
+            expect: { state in
+                switch state {
+                case .waiting, .downloading: .paused(by: .user)
+                case .paused(let cause) where cause != .user: .paused(by: .user)
+                default: nil
+                }
+            })
+        check(
+            "pause(.metered)", { $0.pause(.metered) },
+            expect: { state in
+                switch state {
+                case .waiting, .downloading: .paused(by: .metered)
+                case .paused(.budget), .paused(.schedule): .paused(by: .metered)
+                default: nil // never over a user's pause or a full disk
+                }
+            })
+        check(
+            "pause(.diskFull)", { $0.pause(.diskFull) },
+            expect: { state in
+                state == .waiting || state == .downloading ? .paused(by: .diskFull) : nil
+            })
+    }
+
+    func testResumeRetryAndStart() {
+        check("resume", { $0.resume() }, expect: { $0.isPaused ? .waiting : nil })
+        check("retry", { $0.retry() }, expect: { $0.isPaused || $0.isFailed ? .waiting : nil })
+        check("start", { $0.start() }, expect: { $0 == .waiting ? .downloading : nil })
+        check("stopRunning", { $0.stopRunning() }, expect: { $0 == .downloading ? .waiting : nil })
+    }
+
+    func testAPolicyEndsOnlyItsOwnPause() {
+        for cause in [PauseCause.metered, .diskFull, .budget, .schedule, .user] {
+            check(
+                "resumeFromPolicy(\(cause))", { $0.resumeFromPolicy(cause) },
+                expect: { state in
+                    state == .paused(by: cause) && cause != .user ? .waiting : nil
+                })
+        }
+    }
+
+    func testFinishFailAndCancel() {
+        check("finish", { $0.finish(fileName: "x", size: 10) }, expect: { $0 == .finished ? nil : .finished })
+        check(
+            "fail", { $0.fail(.stalled(seconds: 30)) },
+            expect: { $0 == .finished ? nil : .failed(.stalled(seconds: 30)) })
+        check(
+            "cancel", { $0.cancel() },
+            expect: { state in
+                state == .finished || state == .failed(.cancelled) ? nil : .failed(.cancelled)
+            })
+    }
+
+    func testFinishingRecordsTheFileAndForgetsThePieces() {
+        var d = download(.downloading)
+        d.segments = [Segment(start: 0, end: 10, received: 5)]
+        d.activeConnections = 3
+        d.retries = 2
+        XCTAssertTrue(d.finish(fileName: "x.bin", size: 10, at: Date(timeIntervalSince1970: 5)))
+        XCTAssertEqual(d.fileName, "x.bin")
+        XCTAssertEqual(d.receivedBytes, 10)
+        XCTAssertEqual(d.totalBytes, 10)
+        XCTAssertEqual(d.finishedAt, Date(timeIntervalSince1970: 5))
+        XCTAssertNil(d.segments)
+        XCTAssertNil(d.activeConnections)
+        XCTAssertEqual(d.retries, 0)
+    }
+
+    func testTheStateFilesThreeKeysMeanOneState() {
+        typealias Parts = DownloadState.Parts
+        XCTAssertEqual(Parts(kind: .paused).resolved, .paused(by: .user), "a pause without a cause is the user's")
+        XCTAssertEqual(Parts(kind: .failed).resolved, .failed(.other("failed")))
+        XCTAssertEqual(Parts(kind: .waiting, pauseCause: .metered, failureReason: .cancelled).resolved, .waiting)
+        XCTAssertEqual(Parts(kind: .paused, failureReason: .cancelled).resolved, .paused(by: .user))
+        XCTAssertEqual(Parts().resolved, .waiting, "no state key: a download that has not started")
+        for state in Self.states {
+            let parts = Parts(kind: state.kind, pauseCause: state.pauseCause, failureReason: state.failureReason)
+            XCTAssertEqual(parts.resolved, state)
+        }
+    }
+}
