@@ -84,7 +84,7 @@ public final class MemoryResponse: HTTPResponse {
             $0.position = end
             $0.written = true
         }
-        return .finished(size: end, capWait: 0)
+        return .finished(size: end, capWait: .zero)
     }
 
     public func nextEvent() async throws -> BodyEvent { .finished(position) }

@@ -29,14 +29,15 @@ public final class TestFile: BodyDestination {
     public func startWriteback(_ range: Range<Int64>) {}
 }
 
-/// A speed limit of `rate` bytes per second for a test's reads: a token bucket on the monotonic clock.
+/// A speed limit of `rate` bytes per second for a test's reads: a token bucket on the system's clock.
 public final class TestPacing: ReadPacing {
+    private let clock = SystemClock()
     private let bucket: Mutex<TokenBucket>
 
-    public init(rate: Double?) { bucket = Mutex(TokenBucket(rate: rate, now: Monotonic.seconds())) }
+    public init(rate: Double?) { bucket = Mutex(TokenBucket(rate: rate, now: clock.now)) }
 
     public var rate: Double? { bucket.withLock { $0.rate } }
-    public func consume(_ bytes: Int) -> Double { bucket.withLock { $0.take(bytes, now: Monotonic.seconds()) } }
+    public func consume(_ bytes: Int) -> Duration { bucket.withLock { [clock] in $0.take(bytes, now: clock.now) } }
     public func takeFromBudget(_ bytes: Int) -> Int { bytes }
     public func countAgainstBudget(_ bytes: Int) {}
 }

@@ -7,28 +7,29 @@ import XCTest
 /// periods, the clock override, and every hold the policy makes and lifts.
 final class BandwidthPolicyTests: XCTestCase {
     func testTheBucketHoldsTheRateAndForgetsDebtWhenTheRateChanges() {
-        var bucket = TokenBucket(rate: 1_000_000, now: 0)
-        XCTAssertEqual(bucket.take(500_000, now: 0), 0.5, accuracy: 1e-9, "no credit at the start: no burst")
-        XCTAssertEqual(bucket.take(500_000, now: 0.5), 0.5, accuracy: 1e-9)
+        var bucket = TokenBucket(rate: 1_000_000, now: .zero)
+        XCTAssertEqual(
+            bucket.take(500_000, now: .zero).seconds, 0.5, accuracy: 1e-9, "no credit at the start: no burst")
+        XCTAssertEqual(bucket.take(500_000, now: .milliseconds(500)).seconds, 0.5, accuracy: 1e-9)
         // Readers that took 10 MB over 10 s were held to exactly the rate.
-        var time = 1.0
+        var time = Duration.seconds(1)
         var taken = 0
-        while time < 11 {
+        while time < .seconds(11) {
             let wait = bucket.take(64 * 1024, now: time)
             taken += 64 * 1024
             time += wait
         }
-        XCTAssertEqual(Double(taken + 1_000_000) / time, 1_000_000, accuracy: 10_000)
+        XCTAssertEqual(Double(taken + 1_000_000) / time.seconds, 1_000_000, accuracy: 10_000)
         bucket.setRate(4_000_000, now: time)
-        XCTAssertEqual(bucket.take(400_000, now: time), 0.1, accuracy: 1e-9, "old debt is forgotten")
+        XCTAssertEqual(bucket.take(400_000, now: time).seconds, 0.1, accuracy: 1e-9, "old debt is forgotten")
         bucket.setRate(nil, now: time)
-        XCTAssertEqual(bucket.take(1 << 30, now: time), 0)
+        XCTAssertEqual(bucket.take(1 << 30, now: time), .zero)
     }
 
     func testIdleCreditIsATenthOfASecond() {
-        var bucket = TokenBucket(rate: 1_000_000, now: 0)
-        XCTAssertEqual(bucket.take(100_000, now: 60), 0, "a tenth of a second saved up")
-        XCTAssertEqual(bucket.take(100_000, now: 60), 0.1, accuracy: 1e-9, "and no more")
+        var bucket = TokenBucket(rate: 1_000_000, now: .zero)
+        XCTAssertEqual(bucket.take(100_000, now: .seconds(60)), .zero, "a tenth of a second saved up")
+        XCTAssertEqual(bucket.take(100_000, now: .seconds(60)).seconds, 0.1, accuracy: 1e-9, "and no more")
     }
 
     func testWindowsParseAndMayRunPastMidnight() {

@@ -129,11 +129,16 @@ final class SegmentTuningTests: XCTestCase {
 
     func testMoreConnectionsOnlyWhereTheyPay() {
         let mib: Int64 = 1 << 20
-        XCTAssertFalse(tuning.wantsMoreConnections(remaining: 60 * mib, rate: 4e6, running: 0.01), "judged too soon")
-        XCTAssertTrue(tuning.wantsMoreConnections(remaining: 60 * mib, rate: 4e6, running: 0.2), "15 s left")
-        XCTAssertFalse(tuning.wantsMoreConnections(remaining: 600 * mib, rate: 2e9, running: 0.2), "0.3 s left")
-        XCTAssertFalse(tuning.wantsMoreConnections(remaining: mib, rate: 1e5, running: 5), "too small to split")
-        XCTAssertTrue(tuning.wantsMoreConnections(remaining: 8 * mib, rate: 0, running: 0.3), "nothing came yet")
+        XCTAssertFalse(
+            tuning.wantsMoreConnections(remaining: 60 * mib, rate: 4e6, running: .milliseconds(10)), "judged too soon")
+        XCTAssertTrue(
+            tuning.wantsMoreConnections(remaining: 60 * mib, rate: 4e6, running: .milliseconds(200)), "15 s left")
+        XCTAssertFalse(
+            tuning.wantsMoreConnections(remaining: 600 * mib, rate: 2e9, running: .milliseconds(200)), "0.3 s left")
+        XCTAssertFalse(
+            tuning.wantsMoreConnections(remaining: mib, rate: 1e5, running: .seconds(5)), "too small to split")
+        XCTAssertTrue(
+            tuning.wantsMoreConnections(remaining: 8 * mib, rate: 0, running: .milliseconds(300)), "nothing came yet")
     }
 
     func testAddedConnectionsStayOnlyWhenTheyMadeTheDownloadFaster() {
@@ -145,9 +150,17 @@ final class SegmentTuningTests: XCTestCase {
 
     func testASlowConnectionIsReplacedOnlyWhenMeasuredAndFarBehindTheOthers() {
         let rates: [Int: Double] = [0: 4e6, 1: 4e6, 2: 4e6, 3: 0.25e6]
-        XCTAssertEqual(tuning.slowConnections(rates: rates, measuredFor: [0: 5, 1: 5, 2: 5, 3: 5]), [3])
-        XCTAssertEqual(tuning.slowConnections(rates: rates, measuredFor: [0: 5, 1: 5, 2: 5, 3: 0.5]), [], "too new")
-        XCTAssertEqual(tuning.slowConnections(rates: [0: 4e6, 1: 1.5e6, 2: 4e6], measuredFor: [0: 5, 1: 5, 2: 5]), [])
-        XCTAssertEqual(tuning.slowConnections(rates: [0: 4e6, 1: 0.1e6], measuredFor: [0: 5, 1: 5]), [], "two")
+        XCTAssertEqual(
+            tuning.slowConnections(
+                rates: rates, measuredFor: [0: .seconds(5), 1: .seconds(5), 2: .seconds(5), 3: .seconds(5)]), [3])
+        XCTAssertEqual(
+            tuning.slowConnections(
+                rates: rates, measuredFor: [0: .seconds(5), 1: .seconds(5), 2: .seconds(5), 3: .milliseconds(500)]), [],
+            "too new")
+        XCTAssertEqual(
+            tuning.slowConnections(
+                rates: [0: 4e6, 1: 1.5e6, 2: 4e6], measuredFor: [0: .seconds(5), 1: .seconds(5), 2: .seconds(5)]), [])
+        XCTAssertEqual(
+            tuning.slowConnections(rates: [0: 4e6, 1: 0.1e6], measuredFor: [0: .seconds(5), 1: .seconds(5)]), [], "two")
     }
 }

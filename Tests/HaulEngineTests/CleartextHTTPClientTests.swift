@@ -51,7 +51,7 @@ final class CleartextHTTPClientTests: EngineTestCase {
 
     func testHaulClosesAConnectionLeftUnusedPastItsIdleTimeout() async throws {
         // Past haul's 0.2 s, well before nginx's own 1 s.
-        let (_, log) = try await twoDownloads(apart: 0.6) { $0.idleConnectionTimeout = 0.2 }
+        let (_, log) = try await twoDownloads(apart: 0.6) { $0.idleConnectionTimeout = .seconds(0.2) }
         XCTAssertEqual(log.count, 2)
         XCTAssertNotEqual(log.first?.connection, log.last?.connection, "the idle connection was closed, not reused")
     }

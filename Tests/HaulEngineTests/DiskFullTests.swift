@@ -39,7 +39,7 @@ final class DiskFullTests: EngineTestCase {
     func testDiskFullPausesWithTheShortfallKeepsTheDataAndResumesWhenSpaceIsFreed() async throws {
         try TestFiles.random(www + "/big.bin", size: 5_000_000)
         try TestFiles.random(www + "/other.bin", size: 1_000_000)
-        let engine = try makeEngine { $0.diskRecheckInterval = 0.2 }
+        let engine = try makeEngine { $0.diskRecheckInterval = .seconds(0.2) }
         let big = try await engine.perform(
             .add([AddRequest(url: nginx.url("slow/big.bin"), directory: small, connections: 1)]))[0]
         let other = try await engine.perform(

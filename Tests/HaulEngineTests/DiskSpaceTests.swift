@@ -1,4 +1,5 @@
 import Foundation
+import HaulTestSupport
 import Synchronization
 import XCTest
 
@@ -34,17 +35,17 @@ final class DiskSpaceTests: XCTestCase {
     private final class FakeFileSystem: Sendable {
         let reads = Mutex(0)
         let available = Mutex<Int64>(1000)
-        let clock = Mutex(0.0)
+        let clock = TestClock()
 
         func cache() -> DiskSpace.VolumeCache {
             DiskSpace.VolumeCache(
-                maxAge: 0.5,
+                maxAge: .milliseconds(500),
                 read: { path in
                     self.reads.withLock { $0 += 1 }
                     return path == "/missing"
                         ? nil : DiskSpace.Volume(available: self.available.withLock { $0 }, inMemory: path == "/shm")
                 },
-                now: { self.clock.withLock { $0 } }
+                clock: clock
             )
         }
     }
@@ -66,7 +67,7 @@ final class DiskSpaceTests: XCTestCase {
         let cache = fs.cache()
         _ = cache.volume(holding: "/d", writing: 100)
         fs.available.withLock { $0 = 50 }
-        fs.clock.withLock { $0 = 0.6 }
+        fs.clock.advance(by: .milliseconds(600))
         let volume = try XCTUnwrap(cache.volume(holding: "/d", writing: 100))
         XCTAssertEqual(fs.reads.withLock { $0 }, 2)
         XCTAssertEqual(volume.shortfall(writing: 100), 50)

@@ -27,8 +27,8 @@ class EngineTestCase: XCTestCase {
 
     func makeEngine(_ tune: (inout EngineConfiguration) -> Void = { _ in }) throws -> Engine {
         var configuration = EngineConfiguration(statePath: dir.path + "/state/state.json")
-        configuration.retryPolicy.baseDelay = 0.05
-        configuration.stallTimeout = 5
+        configuration.retryPolicy.baseDelay = .milliseconds(50)
+        configuration.stallTimeout = .seconds(5)
         tune(&configuration)
         let engine = try Engine(configuration: configuration)
         engines.append(engine)

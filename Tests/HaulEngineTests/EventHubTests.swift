@@ -1,4 +1,5 @@
 import HaulCore
+import HaulTestSupport
 import XCTest
 
 @testable import HaulEngine
@@ -19,13 +20,13 @@ final class EventHubTests: XCTestCase {
     }
 
     func testHeldEventsArriveTogetherInOrderOnlyWhenDelivered() async {
-        let hub = EventHub(pace: 0)
+        let hub = EventHub(clock: SystemClock(), pace: .zero)
         let stream = hub.subscribe { _ in }
-        XCTAssertEqual(hub.hold(notice(1)), 0, "the first held event asks for a delivery, now")
+        XCTAssertEqual(hub.hold(notice(1)), .zero, "the first held event asks for a delivery, now")
         XCTAssertNil(hub.hold(notice(2)))
         XCTAssertNil(hub.hold(notice(3)))
         hub.deliverHeld()
-        XCTAssertEqual(hub.hold(notice(4)), 0, "after a delivery the next event asks again")
+        XCTAssertEqual(hub.hold(notice(4)), .zero, "after a delivery the next event asks again")
         hub.finishAll()
 
         let events = await take(5, from: stream)
@@ -33,27 +34,28 @@ final class EventHubTests: XCTestCase {
     }
 
     func testADeliveryRightAfterAnotherWaitsForThePace() async throws {
-        let hub = EventHub(pace: 0.2)
+        let clock = TestClock()
+        let hub = EventHub(clock: clock, pace: .milliseconds(200))
         _ = hub.subscribe { _ in }
-        XCTAssertEqual(hub.hold(notice(1)), 0, "the first event after a quiet spell goes out at once")
+        XCTAssertEqual(hub.hold(notice(1)), .zero, "the first event after a quiet spell goes out at once")
         hub.deliverHeld()
         let delay = try XCTUnwrap(hub.hold(notice(2)))
-        XCTAssertGreaterThan(delay, 0.1, "one right after a delivery waits for the rest of the pace")
-        XCTAssertLessThanOrEqual(delay, 0.2)
+        XCTAssertGreaterThan(delay, .milliseconds(100), "one right after a delivery waits for the rest of the pace")
+        XCTAssertLessThanOrEqual(delay, .milliseconds(200))
         XCTAssertNil(hub.hold(notice(3)), "and takes the events after it along")
         hub.deliverHeld()
-        try await Task.sleep(for: .milliseconds(250))
-        XCTAssertEqual(hub.hold(notice(4)), 0, "once the pace has passed, at once again")
+        clock.advance(by: .milliseconds(250))
+        XCTAssertEqual(hub.hold(notice(4)), .zero, "once the pace has passed, at once again")
     }
 
     func testNothingIsHeldWithoutSubscribers() {
-        let hub = EventHub()
+        let hub = EventHub(clock: SystemClock())
         XCTAssertNil(hub.hold(notice(1)))
         XCTAssertNil(hub.hold(notice(2)))
     }
 
     func testALaterSubscriberDoesNotGetEventsPublishedBeforeIt() async {
-        let hub = EventHub()
+        let hub = EventHub(clock: SystemClock())
         let first = hub.subscribe { _ in }
         _ = hub.hold(notice(1))
         let second = hub.subscribe { _ in }

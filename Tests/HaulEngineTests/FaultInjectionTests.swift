@@ -23,10 +23,7 @@ final class FaultInjectionTests: FaultServerTestCase {
         try await super.tearDown()
     }
 
-    func randomBody(_ size: Int) -> [UInt8] {
-        var rng = SystemRandomNumberGenerator()
-        return (0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) }
-    }
+    func randomBody(_ size: Int) -> [UInt8] { TestFiles.randomBytes(size) }
 
     func assertContents(_ download: Download, equal body: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(download.state, .finished, download.reason ?? "", file: file, line: line)
@@ -76,7 +73,7 @@ final class FaultInjectionTests: FaultServerTestCase {
             }
             return FaultServer.serve(body, for: request)
         }
-        let engine = try makeEngine { $0.stallTimeout = 1 }
+        let engine = try makeEngine { $0.stallTimeout = .seconds(1) }
         let id = try await add(engine, server.url("file.bin"))
         let started = Date()
         await engine.start()

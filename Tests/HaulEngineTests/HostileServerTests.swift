@@ -150,7 +150,7 @@ final class HostileServerTests: FaultServerTestCase {
             [.send(FaultServer.head(200, [("Content-Length", "100")]))]
                 + b.map { [.send([$0]), .sleep(0.3)] }.flatMap { $0 }
         }
-        let engine = try makeEngine { $0.stallTimeout = 2 }
+        let engine = try makeEngine { $0.stallTimeout = .seconds(2) }
         let id = try await add(engine, server.url("drip.bin"))
         await engine.start()
         let dripping = try await waitFor(engine, id, timeout: 10) { $0.receivedBytes >= 5 }
@@ -166,7 +166,7 @@ final class HostileServerTests: FaultServerTestCase {
     /// accepts and never answers the TLS handshake, Ctrl-C took the whole connect timeout.
     func testStoppingDoesNotWaitForATLSHandshakeThatNeverEnds() async throws {
         let server = try serve { _, _ in [] } // it waits for a request head; a ClientHello is none
-        let engine = try makeEngine { $0.connectTimeout = 30 }
+        let engine = try makeEngine { $0.connectTimeout = .seconds(30) }
         let id = try await add(engine, server.url("x.bin").replacingOccurrences(of: "http://", with: "https://"))
         await engine.start()
         try await waitFor(engine, id, timeout: 10) { $0.state == .downloading }

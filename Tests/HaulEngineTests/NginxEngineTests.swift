@@ -263,7 +263,7 @@ final class NginxEngineTests: EngineTestCase {
     /// must still write them, and reading a download must see them.
     func testProgressSavesWriteTheBytesReceivedWhileRunning() async throws {
         try TestFiles.random(www + "/big.bin", size: 6_000_000)
-        let engine = try makeEngine { $0.progressSaveInterval = 0.1 }
+        let engine = try makeEngine { $0.progressSaveInterval = .seconds(0.1) }
         let id = try await add(engine, nginx.url("slow/big.bin"), connections: 1)
         await engine.start()
         try await waitFor(engine, id) { $0.receivedBytes > 300_000 }

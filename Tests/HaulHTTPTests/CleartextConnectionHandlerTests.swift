@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 import HaulTestSupport
 import NIOCore
 import NIOEmbedded
@@ -41,7 +42,8 @@ final class CleartextConnectionHandlerTests: XCTestCase {
         _ uri: String, on channel: EmbeddedChannel, to handler: CleartextConnectionHandler, reused: Bool = false,
         pacing: any ReadPacing = UnpacedReads()
     ) throws -> ResponseSink {
-        let sink = ResponseSink(loop: channel.embeddedEventLoop, pacing: pacing, progressInterval: 60)
+        let sink = ResponseSink(
+            loop: channel.embeddedEventLoop, pacing: pacing, clock: SystemClock(), progressInterval: .seconds(60))
         handler.start(HTTPRequestHead(version: .http1_1, method: .GET, uri: uri), reused: reused, sink: sink)
         return sink
     }
@@ -115,7 +117,7 @@ final class CleartextConnectionHandlerTests: XCTestCase {
             return XCTFail("the body had arrived whole")
         }
         XCTAssertEqual(written, Int64(body.count))
-        XCTAssertEqual(capWait, 0, "no speed cap")
+        XCTAssertEqual(capWait, .zero, "no speed cap")
         XCTAssertEqual(TestFiles.size(path), Int64(body.count), "written before startWriting returned")
         guard case .finished(let size) = try await sink.nextEvent() else { return XCTFail("not finished") }
         XCTAssertEqual(size, Int64(body.count))
@@ -150,7 +152,7 @@ final class CleartextConnectionHandlerTests: XCTestCase {
         }
         XCTAssertEqual(size, 100_000)
         // 100,000 bytes at 16 KiB/s from an empty bucket: ~6.1 s.
-        XCTAssertEqual(capWait, 100_000 / Double(16 * 1024), accuracy: 0.2)
+        XCTAssertEqual(capWait.seconds, 100_000 / Double(16 * 1024), accuracy: 0.2)
     }
 
     func testWhatArrivedBeforeAFailureIsWrittenThenTheFailureReachesTheTask() async throws {

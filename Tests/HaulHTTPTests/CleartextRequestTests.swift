@@ -19,7 +19,9 @@ final class CleartextRequestTests: XCTestCase {
             stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in }, onClosed: { _ in })
         try channel.pipeline.syncOperations.addCleartextHTTPHandlers(handler)
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
-        let sink = ResponseSink(loop: channel.embeddedEventLoop, pacing: UnpacedReads(), progressInterval: 60)
+        let sink = ResponseSink(
+            loop: channel.embeddedEventLoop, pacing: UnpacedReads(), clock: SystemClock(),
+            progressInterval: .seconds(60))
         handler.start(
             HTTPRequestHead(version: .http1_1, method: .GET, uri: uri, headers: HTTPHeaders(headers)),
             reused: false, sink: sink)
@@ -50,7 +52,7 @@ final class CleartextRequestTests: XCTestCase {
                 _ = try await sink.responseHead()
                 XCTFail("\(header) was sent")
             } catch {
-                let failure = TransferFailure.classify(error, stallTimeout: 30)
+                let failure = TransferFailure.classify(error, stallTimeout: .seconds(30))
                 XCTAssertFalse(failure.isTransient)
                 XCTAssertTrue(failure.description.hasPrefix("a request header holds"), failure.description)
             }

@@ -39,7 +39,9 @@ final class CleartextResponseTests: XCTestCase {
             onClosed: { _ in })
         try channel.pipeline.syncOperations.addCleartextHTTPHandlers(handler)
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
-        let sink = ResponseSink(loop: channel.embeddedEventLoop, pacing: UnpacedReads(), progressInterval: 60)
+        let sink = ResponseSink(
+            loop: channel.embeddedEventLoop, pacing: UnpacedReads(), clock: SystemClock(),
+            progressInterval: .seconds(60))
         handler.start(
             HTTPRequestHead(version: .http1_1, method: head ? .HEAD : .GET, uri: "/f", headers: ["Host": "h"]),
             reused: false, sink: sink)
@@ -71,7 +73,7 @@ final class CleartextResponseTests: XCTestCase {
             XCTFail("read as \(reading)", line: line)
             return nil
         } catch {
-            return TransferFailure.classify(error, stallTimeout: 30)
+            return TransferFailure.classify(error, stallTimeout: .seconds(30))
         }
     }
 
@@ -180,7 +182,9 @@ final class CleartextResponseTests: XCTestCase {
             stallTimeout: .seconds(30), idleTimeout: .seconds(30), onReusable: { _ in }, onClosed: { _ in })
         try channel.pipeline.syncOperations.addCleartextHTTPHandlers(handler)
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).get()
-        let sink = ResponseSink(loop: channel.embeddedEventLoop, pacing: UnpacedReads(), progressInterval: 60)
+        let sink = ResponseSink(
+            loop: channel.embeddedEventLoop, pacing: UnpacedReads(), clock: SystemClock(),
+            progressInterval: .seconds(60))
         handler.start(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/a"), reused: false, sink: sink)
         _ = try? channel.writeInbound(
             ByteBuffer(

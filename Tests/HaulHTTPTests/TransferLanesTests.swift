@@ -81,7 +81,8 @@ final class TransferLanesTests: XCTestCase {
         try TestFiles.random(www + "/a.bin", size: 5000)
         let nginx = try await NginxServer(root: www, workDirectory: dir.subdirectory("nginx"))
         let client = CleartextHTTPClient(
-            group: group, connectTimeout: 5, stallTimeout: 5, idleTimeout: 5, readSize: 64 * 1024)
+            group: group, connectTimeout: .seconds(5), stallTimeout: .seconds(5), idleTimeout: .seconds(5),
+            readSize: 64 * 1024)
         let lanes = TransferLanes(group: group)
         let target = try XCTUnwrap(CleartextHTTPClient.Target(url: nginx.url("a.bin")))
         let onItsLoop = Mutex<[Bool]>([])
@@ -97,7 +98,9 @@ final class TransferLanesTests: XCTestCase {
                         let exchange = try? await client.execute(
                             head, to: target,
                             makeSink: {
-                                ResponseSink(loop: $0, pacing: UnpacedReads(), progressInterval: 60)
+                                ResponseSink(
+                                    loop: $0, pacing: UnpacedReads(), clock: SystemClock(),
+                                    progressInterval: .seconds(60))
                             })
                     else { return }
                     onItsLoop.withLock { $0.append(exchange.channel.eventLoop.inEventLoop) }

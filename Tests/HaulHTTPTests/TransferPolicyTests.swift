@@ -79,7 +79,7 @@ final class TransferPolicyTests: XCTestCase {
         let file = MemoryFile(Array(repeating: 9, count: 1000))
         XCTAssertEqual(
             try body.response.startWriting(to: file, at: body.offset, total: body.total),
-            .finished(size: 1003, capWait: 0))
+            .finished(size: 1003, capWait: .zero))
         XCTAssertEqual(file.bytes.suffix(4), [9, 1, 2, 3])
 
         // A weak ETag cannot validate a range: Last-Modified goes instead.

@@ -4,18 +4,18 @@
 /// small chunks do not make the number jump.
 public struct SpeedMeter: Sendable {
     public private(set) var bytesPerSecond: Double = 0
-    private var lastTime: Double?
+    private var lastTime: Duration?
     private var lastBytes: Int64 = 0
-    private let interval: Double
+    private let interval: Duration
     private let smoothing: Double
 
-    public init(interval: Double = 0.5, smoothing: Double = 0.3) {
+    public init(interval: Duration = .milliseconds(500), smoothing: Double = 0.3) {
         self.interval = interval
         self.smoothing = smoothing
     }
 
-    /// Records that `bytes` in total have arrived at monotonic time `time` (seconds).
-    public mutating func record(bytes: Int64, at time: Double) {
+    /// Records that `bytes` in total have arrived at monotonic time `time`.
+    public mutating func record(bytes: Int64, at time: Duration) {
         guard let previous = lastTime else {
             lastTime = time
             lastBytes = bytes
@@ -23,7 +23,7 @@ public struct SpeedMeter: Sendable {
         }
         let elapsed = time - previous
         guard elapsed >= interval else { return }
-        let rate = Double(max(0, bytes - lastBytes)) / elapsed
+        let rate = Double(max(0, bytes - lastBytes)) / elapsed.seconds
         bytesPerSecond = bytesPerSecond == 0 ? rate : smoothing * rate + (1 - smoothing) * bytesPerSecond
         lastTime = time
         lastBytes = bytes

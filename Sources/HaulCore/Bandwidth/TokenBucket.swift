@@ -1,5 +1,5 @@
 /// A token bucket that holds a reader to a rate: it takes what was read and answers how long to
-/// wait before reading more. Pure; the clock is passed in.
+/// wait before reading more. Pure; the time is passed in.
 ///
 /// Bytes are counted after they were read, so the bucket may go into debt; the debt is paid
 /// off by waiting, and the rate holds over any window longer than the largest debt takes.
@@ -11,27 +11,27 @@ public struct TokenBucket: Sendable, Equatable {
     /// Bytes per second; nil for no limit.
     public private(set) var rate: Double?
     private var tokens: Double = 0
-    private var last: Double
+    private var last: Duration
 
-    public init(rate: Double? = nil, now: Double) {
+    public init(rate: Double? = nil, now: Duration) {
         self.rate = rate
         last = now
     }
 
     /// Sets the rate from `now` on; debt and credit from the old rate are forgotten, so a
     /// change takes effect at once.
-    public mutating func setRate(_ rate: Double?, now: Double) {
+    public mutating func setRate(_ rate: Double?, now: Duration) {
         self.rate = rate
         tokens = 0
         last = now
     }
 
-    /// Takes `bytes` that were just read at `now`; returns the seconds to wait before reading more.
-    public mutating func take(_ bytes: Int, now: Double) -> Double {
-        guard let rate, rate > 0 else { return 0 }
-        tokens = min(rate * Self.creditSeconds, tokens + max(0, now - last) * rate)
+    /// Takes `bytes` that were just read at `now`; returns the wait before reading more.
+    public mutating func take(_ bytes: Int, now: Duration) -> Duration {
+        guard let rate, rate > 0 else { return .zero }
+        tokens = min(rate * Self.creditSeconds, tokens + max(.zero, now - last).seconds * rate)
         last = max(last, now)
         tokens -= Double(bytes)
-        return tokens < 0 ? -tokens / rate : 0
+        return tokens < 0 ? .seconds(-tokens / rate) : .zero
     }
 }

@@ -4,35 +4,38 @@ import Foundation
 public struct RetryPolicy: Sendable, Equatable {
     /// Attempts after the first before giving up.
     public var maxRetries: Int
-    public var baseDelay: Double
-    public var maxDelay: Double
+    public var baseDelay: Duration
+    public var maxDelay: Duration
     /// `Retry-After` longer than this is not waited for: the download fails instead.
-    public var maxRetryAfter: Double
+    public var maxRetryAfter: Duration
 
-    public init(maxRetries: Int = 5, baseDelay: Double = 1, maxDelay: Double = 60, maxRetryAfter: Double = 3600) {
+    public init(
+        maxRetries: Int = 5, baseDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(60),
+        maxRetryAfter: Duration = .seconds(3600)
+    ) {
         self.maxRetries = maxRetries
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.maxRetryAfter = maxRetryAfter
     }
 
-    /// Seconds to wait before retry number `attempt` (1-based), or nil to give up.
+    /// The wait before retry number `attempt` (1-based), or nil to give up.
     /// `jitter` is a random value in 0...1; the delay is spread over the upper half of the window.
-    public func delay(beforeRetry attempt: Int, retryAfter: Double?, jitter: Double) -> Double? {
+    public func delay(beforeRetry attempt: Int, retryAfter: Duration?, jitter: Double) -> Duration? {
         guard attempt <= maxRetries else { return nil }
         if let retryAfter {
-            return retryAfter <= maxRetryAfter ? max(0, retryAfter) : nil
+            return retryAfter <= maxRetryAfter ? max(.zero, retryAfter) : nil
         }
         let window = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
         return window * (0.5 + 0.5 * min(max(jitter, 0), 1))
     }
 
     /// Parses `Retry-After`: delay-seconds or an HTTP-date (RFC 9110 §10.2.3).
-    public static func parseRetryAfter(_ value: String, now: Date) -> Double? {
+    public static func parseRetryAfter(_ value: String, now: Date) -> Duration? {
         let text = value.trimmingASCIIWhitespace()
-        if let seconds = Int(text) { return seconds >= 0 ? Double(seconds) : nil }
+        if let seconds = Int(text) { return seconds >= 0 ? .seconds(seconds) : nil }
         guard let date = HTTPDate.parse(text) else { return nil }
-        return max(0, date.timeIntervalSince(now))
+        return .seconds(max(0, date.timeIntervalSince(now)))
     }
 }
 

@@ -78,10 +78,10 @@ public struct SegmentPlan: Sendable, Equatable {
     /// last at its connection's rate; it is cut where both connections would finish together
     /// (at its middle while rates are unknown). Taken when the thief's part keeps
     /// ``minimumPiece``, or when the victim would take more than twice as long as the thief with
-    /// `setup`, the seconds a new request costs: so a slow connection's tail is taken over near
+    /// `setup`, what a new request costs: so a slow connection's tail is taken over near
     /// the end. Nil when nothing is worth taking.
     public func nextAssignment(
-        for thief: Int, rates: [Int: Double] = [:], setup: Double = 0.3
+        for thief: Int, rates: [Int: Double] = [:], setup: Duration = .milliseconds(300)
     ) -> Assignment? {
         if let free = pieces.filter({ $0.owner == nil && $0.remaining > 0 }).max(by: { $0.remaining < $1.remaining }) {
             return .unowned(start: free.start)
@@ -103,7 +103,7 @@ public struct SegmentPlan: Sendable, Equatable {
             let share = victimRate / (victimRate + thiefRate)
             cut = Self.aligned(victim.next + Int64(Double(victim.remaining) * share), within: victim)
             let victimFinish = Double(victim.remaining) / victimRate
-            worthIt = victimFinish > 2 * (Double(victim.remaining) / thiefRate + setup)
+            worthIt = victimFinish > 2 * (Double(victim.remaining) / thiefRate + setup.seconds)
         } else {
             cut = Self.aligned(victim.next + victim.remaining / 2, within: victim)
         }

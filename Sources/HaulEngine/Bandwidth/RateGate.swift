@@ -6,23 +6,29 @@ final class RateGate: Sendable {
     private struct State {
         var bucket: TokenBucket
         /// When a reader last had to wait.
-        var lastHeld = -Double.infinity
+        var lastHeld: Duration?
         /// The downloads drawing from this gate.
         var sharers = 1
     }
 
     /// How recently a reader must have waited for the gate to count as holding readers back.
-    static let holdingWithin = 0.5
+    static let holdingWithin = Duration.milliseconds(500)
 
-    private let state = Mutex(State(bucket: TokenBucket(now: Monotonic.seconds())))
+    private let clock: any MonotonicClock
+    private let state: Mutex<State>
+
+    init(clock: any MonotonicClock) {
+        self.clock = clock
+        state = Mutex(State(bucket: TokenBucket(now: clock.now)))
+    }
 
     /// Bytes per second from now on, or nil for no limit.
     func setRate(_ rate: Int64?) {
         let new = rate.map(Double.init)
         state.withLock { s in
             guard s.bucket.rate != new else { return }
-            s.bucket.setRate(new, now: Monotonic.seconds())
-            s.lastHeld = -Double.infinity
+            s.bucket.setRate(new, now: clock.now)
+            s.lastHeld = nil
         }
     }
 
@@ -36,14 +42,17 @@ final class RateGate: Sendable {
     var rate: Double? { state.withLock { $0.bucket.rate } }
 
     /// Whether the limit made a reader wait within the last ``holdingWithin`` seconds.
-    var isHolding: Bool { state.withLock { Monotonic.seconds() - $0.lastHeld < Self.holdingWithin } }
+    var isHolding: Bool {
+        let now = clock.now
+        return state.withLock { s in s.lastHeld.map { now - $0 < Self.holdingWithin } ?? false }
+    }
 
-    /// Takes `bytes` just read; returns the seconds to wait before reading more.
-    func consume(_ bytes: Int) -> Double {
-        state.withLock { s in
-            let now = Monotonic.seconds()
+    /// Takes `bytes` just read; returns the wait before reading more.
+    func consume(_ bytes: Int) -> Duration {
+        let now = clock.now
+        return state.withLock { s in
             let wait = s.bucket.take(bytes, now: now)
-            if wait > 0 { s.lastHeld = now }
+            if wait > .zero { s.lastHeld = now }
             return wait
         }
     }

@@ -8,20 +8,19 @@ struct Throttle: Sendable {
     let own: RateGate?
     let metered: MeteredCounter
 
-    /// Without arguments: no limit and nothing counted.
-    init(global: RateGate = RateGate(), own: RateGate? = nil, metered: MeteredCounter = MeteredCounter()) {
+    init(global: RateGate, own: RateGate? = nil, metered: MeteredCounter = MeteredCounter()) {
         self.global = global
         self.own = own
         self.metered = metered
     }
 
-    /// Takes `bytes` just read; returns the seconds to wait before reading more.
+    /// Takes `bytes` just read; returns the wait before reading more.
     ///
     /// The global limit is shared out per connection, so a download on few connections would
     /// get less than its own limit next to downloads on many. A download whose own limit is
     /// within an equal share of the global one therefore waits only for its own: it gets its
     /// limit, and its bytes still count against the global one, which the others share.
-    func consume(_ bytes: Int) -> Double {
+    func consume(_ bytes: Int) -> Duration {
         let globalWait = global.consume(bytes)
         var wait = globalWait
         if let own {

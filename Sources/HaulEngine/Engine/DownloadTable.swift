@@ -28,6 +28,8 @@ struct DownloadTable {
     /// Counts the changes to what a save writes (rows and progress): the engine compares it
     /// with its count at the last save to tell whether the state file is up to date.
     private(set) var changeCount = 0
+    /// The order key the next download added (or moved to the bottom) takes: after every other.
+    private var nextQueueOrder = DownloadTable.firstQueueOrder
 
     /// Reads a download (with its latest progress); setting replaces it in place, appends a
     /// new one at the end of the list, or (nil) removes it, which is O(n) (see ``remove(_:)``).
@@ -112,6 +114,8 @@ struct DownloadTable {
     /// again (a hand-edited state file) keeps its first place and takes the later value.
     init(_ downloads: [Download]) {
         stored = downloads
+        let last = downloads.indices.reduce(UInt64(0)) { max($0, downloads[$1].queueOrder) }
+        nextQueueOrder = max(Self.firstQueueOrder, last + 1)
         positions.reserveCapacity(downloads.count)
         var duplicates = false
         // By index: `for d in downloads` copies each download (retaining its strings).
@@ -135,10 +139,15 @@ struct DownloadTable {
     /// downloads moved to the top.
     static let firstQueueOrder: UInt64 = 1 << 32
 
+    /// An order key after every other, for a download added to the list.
+    mutating func takeQueueOrder() -> UInt64 {
+        defer { nextQueueOrder += 1 }
+        return nextQueueOrder
+    }
+
     /// Where `id` goes for `place`, and the downloads whose order keys change for it (the caller
-    /// writes them back through the subscript); nil when it stays where it is. Moving to the
-    /// bottom takes `bottomOrder`, a key after every other.
-    func move(_ id: DownloadID, _ place: QueueMove, bottomOrder: UInt64) -> (position: Int, changed: [Download])? {
+    /// writes them back through the subscript); nil when it stays where it is.
+    mutating func move(_ id: DownloadID, _ place: QueueMove) -> (position: Int, changed: [Download])? {
         guard let from = positions[id] else { return nil }
         var d = self[id]!
         switch place {
@@ -148,7 +157,7 @@ struct DownloadTable {
             return (0, [d])
         case .bottom:
             guard from < stored.count - 1 else { return nil }
-            d.queueOrder = bottomOrder
+            d.queueOrder = takeQueueOrder()
             return (stored.count - 1, [d])
         case .up, .down:
             let to = place == .up ? from - 1 : from + 1

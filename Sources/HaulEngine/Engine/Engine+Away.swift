@@ -6,28 +6,28 @@ import HaulCore
 /// next UI takes it.
 extension Engine {
     func recordAway(_ download: Download) {
-        guard configuration.recordsAway, attachedUIs == 0 else { return }
-        var report = away ?? AwayReport(since: Date())
-        if report.record(download) { away = report }
+        guard configuration.recordsAway, attachments.count == 0 else { return }
+        var report = attachments.report ?? AwayReport(since: Date())
+        if report.record(download) { attachments.report = report }
     }
 
     /// A UI attaches: it gets the report (which is cleared) and recording pauses until it leaves.
     public func attachUI() -> AwayReport? {
-        attachedUIs += 1
+        attachments.count += 1
         defer {
-            if away != nil {
-                away = nil
-                scheduleSave(delay: configuration.transitionSaveDelay)
+            if attachments.report != nil {
+                attachments.report = nil
+                scheduleSave(after: configuration.transitionSaveDelay)
             }
         }
-        return away.flatMap { $0.isEmpty ? nil : $0 }
+        return attachments.report.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// A UI left; with none left, a daemon records again from now on.
     public func detachUI() {
-        attachedUIs = max(0, attachedUIs - 1)
-        if attachedUIs == 0, configuration.recordsAway { away = AwayReport(since: Date()) }
+        attachments.count = max(0, attachments.count - 1)
+        if attachments.count == 0, configuration.recordsAway { attachments.report = AwayReport(since: Date()) }
     }
 
-    public var attachedUICount: Int { attachedUIs }
+    public var attachedUICount: Int { attachments.count }
 }

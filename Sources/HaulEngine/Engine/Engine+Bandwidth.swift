@@ -7,14 +7,15 @@ import HaulStore
 extension Engine {
     /// How often the watch looks at the clock and the budget: a window's edge or a period's
     /// end takes effect within this.
-    static let bandwidthWatchInterval = 0.25
+    static let bandwidthWatchInterval = Duration.milliseconds(250)
 
     public var networkStatus: NetworkStatus {
-        let now = clock.now()
+        let wallClock = bandwidth.wallClock
+        let now = wallClock.now()
         return NetworkStatus(
-            mode: settings.meteredMode, verdict: meteredVerdict, limit: settings.meteredLimit,
-            budget: settings.meteredBudget, budgetUsed: meteredCounter.used, speedLimit: settings.speedLimit,
-            speedLimitActive: settings.speedLimit?.rate(atMinute: clock.minuteOfDay(now)) != nil)
+            mode: settings.meteredMode, verdict: bandwidth.meteredVerdict, limit: settings.meteredLimit,
+            budget: settings.meteredBudget, budgetUsed: bandwidth.meteredCounter.used, speedLimit: settings.speedLimit,
+            speedLimitActive: settings.speedLimit?.rate(atMinute: wallClock.minuteOfDay(now)) != nil)
     }
 
     /// The period the metered count belongs to now.
@@ -31,8 +32,8 @@ extension Engine {
     /// resumes what it no longer does.
     func enforceHolds() async {
         let status = networkStatus
-        globalGate.setRate(status.rateInForce)
-        meteredCounter.set(counting: status.isMetered, budget: settings.meteredBudget?.bytes)
+        bandwidth.globalGate.setRate(status.rateInForce)
+        bandwidth.meteredCounter.set(counting: status.isMetered, budget: settings.meteredBudget?.bytes)
         let conditions = HoldConditions(
             metered: status.isMetered, budgetUsedUp: status.isMetered && status.budgetUsedUp,
             scheduleHolds: status.speedLimitActive && status.speedLimit?.rate == 0)
@@ -68,16 +69,17 @@ extension Engine {
     /// Watches the clock (windows, budget periods), the budget running out, and the count for
     /// the header, while the engine runs.
     func startBandwidthWatch() {
-        guard bandwidthWatch == nil else { return }
-        let spent = meteredCounter.spent
-        bandwidthWatch = Task { [weak self] in
+        guard watches.bandwidth == nil else { return }
+        let spent = bandwidth.meteredCounter.spent
+        let clock = clock
+        watches.bandwidth = Task { [weak self] in
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await _ in spent { await self?.meteredBudgetSpent() }
                 }
                 group.addTask {
                     while !Task.isCancelled {
-                        try? await Task.sleep(for: .milliseconds(Int64(Self.bandwidthWatchInterval * 1000)))
+                        try? await clock.sleep(for: Self.bandwidthWatchInterval)
                         guard !Task.isCancelled, let self else { return }
                         await self.bandwidthTick()
                     }
@@ -89,37 +91,37 @@ extension Engine {
     }
 
     private func meteredBudgetSpent() async {
-        guard running, networkStatus.isMetered else { return }
+        guard phase == .running, networkStatus.isMetered else { return }
         await networkChanged()
     }
 
     private func bandwidthTick() async {
-        guard running else { return }
-        let key = budgetPeriod.key(for: clock.now(), in: clock.calendar)
-        if key != usagePeriod {
-            usagePeriod = key
-            meteredCounter.set(counting: networkStatus.isMetered, used: 0, budget: settings.meteredBudget?.bytes)
+        guard phase == .running else { return }
+        let key = budgetPeriod.key(for: bandwidth.wallClock.now(), in: bandwidth.wallClock.calendar)
+        let counter = bandwidth.meteredCounter
+        if key != bandwidth.usagePeriod {
+            bandwidth.usagePeriod = key
+            counter.set(counting: networkStatus.isMetered, used: 0, budget: settings.meteredBudget?.bytes)
         }
         settings.meteredUsage =
-            meteredCounter.used > 0 || settings.meteredUsage != nil
-            ? BudgetUsage(bytes: meteredCounter.used, period: key) : nil
+            counter.used > 0 || settings.meteredUsage != nil ? BudgetUsage(bytes: counter.used, period: key) : nil
         let status = networkStatus
-        guard status != lastNetworkStatus else { return }
+        let last = bandwidth.lastPublished
+        guard status != last else { return }
         let holdsChanged =
-            status.speedLimitActive != lastNetworkStatus?.speedLimitActive
-            || status.budgetUsedUp != lastNetworkStatus?.budgetUsedUp
+            status.speedLimitActive != last?.speedLimitActive || status.budgetUsedUp != last?.budgetUsedUp
         publishNetworkStatus()
         if holdsChanged {
             await enforceHolds()
             schedule()
         } else {
-            globalGate.setRate(status.rateInForce)
+            bandwidth.globalGate.setRate(status.rateInForce)
         }
     }
 
     func publishNetworkStatus() {
         let status = networkStatus
-        lastNetworkStatus = status
+        bandwidth.lastPublished = status
         publish(.network(status))
     }
 
@@ -129,7 +131,7 @@ extension Engine {
         if let limit, let problem = SpeedLimit.problem(with: limit.rate) { throw InputError(problem) }
         settings.speedLimit = limit
         publishNetworkStatus()
-        scheduleSave(delay: configuration.transitionSaveDelay)
+        scheduleSave(after: configuration.transitionSaveDelay)
     }
 
     func setSpeedLimit(_ rate: Int64?, of ids: [DownloadID]) throws(InputError) {
@@ -140,7 +142,7 @@ extension Engine {
             guard var download = downloads[id], download.speedLimit != rate else { continue }
             download.speedLimit = rate
             downloads[id] = download
-            downloadGates[id]?.setRate(rate)
+            transfers[id]?.gate.setRate(rate)
             changed(download)
         }
     }
@@ -150,18 +152,10 @@ extension Engine {
         settings.meteredBudget = budget
         if periodChanged {
             // A count kept per day means nothing for a month: start the new period's count afresh.
-            usagePeriod = budgetPeriod.key(for: clock.now(), in: clock.calendar)
-            meteredCounter.set(counting: networkStatus.isMetered, used: 0, budget: budget?.bytes)
+            bandwidth.usagePeriod = budgetPeriod.key(for: bandwidth.wallClock.now(), in: bandwidth.wallClock.calendar)
+            bandwidth.meteredCounter.set(counting: networkStatus.isMetered, used: 0, budget: budget?.bytes)
         }
         publishNetworkStatus()
-        scheduleSave(delay: configuration.transitionSaveDelay)
-    }
-
-    /// The gates one transfer of `download` reads through.
-    func throttle(for download: Download) -> Throttle {
-        let own = RateGate()
-        own.setRate(download.speedLimit)
-        downloadGates[download.id] = own
-        return Throttle(global: globalGate, own: own, metered: meteredCounter)
+        scheduleSave(after: configuration.transitionSaveDelay)
     }
 }

@@ -13,7 +13,7 @@ extension Engine {
     public func perform(_ command: EngineCommand) async throws(InputError) -> [DownloadID] {
         guard !isShutDown else { throw InputError("the engine has shut down; the command was not applied") }
         let ids = try await apply(command)
-        if running { await enforceHolds() }
+        if phase == .running { await enforceHolds() }
         schedule()
         return ids
     }
@@ -22,7 +22,7 @@ extension Engine {
         switch command {
         case .add(let requests):
             let ids = try add(requests)
-            if !ids.isEmpty { scheduleSave(delay: configuration.transitionSaveDelay) }
+            if !ids.isEmpty { scheduleSave(after: configuration.transitionSaveDelay) }
             return ids
         case .pause(let selection):
             let ids = resolve(selection)
@@ -47,13 +47,13 @@ extension Engine {
         case .setConcurrency(let limit):
             guard (1...64).contains(limit) else { throw InputError("concurrency must be between 1 and 64") }
             settings.concurrency = limit
-            scheduleSave(delay: configuration.transitionSaveDelay)
+            scheduleSave(after: configuration.transitionSaveDelay)
             return []
         case .setMeteredMode(let mode):
             settings.meteredMode = mode
             if mode == .auto { await probeNow() }
             publishNetworkStatus()
-            scheduleSave(delay: configuration.transitionSaveDelay)
+            scheduleSave(after: configuration.transitionSaveDelay)
             return []
         case .setMeteredLimit(let limit):
             if let limit, limit < SpeedLimit.minimumRate {
@@ -62,7 +62,7 @@ extension Engine {
             }
             settings.meteredLimit = limit
             publishNetworkStatus()
-            scheduleSave(delay: configuration.transitionSaveDelay)
+            scheduleSave(after: configuration.transitionSaveDelay)
             return []
         case .setConnections(let selection, let count):
             guard StateDocument.Settings.connectionRange.contains(count) else {
@@ -70,8 +70,10 @@ extension Engine {
             }
             guard let selection else {
                 settings.connections = count
-                for (id, limit) in connectionLimits where downloads[id]?.connections == nil { limit.set(count) }
-                scheduleSave(delay: configuration.transitionSaveDelay)
+                for id in transfers.ids where downloads[id]?.connections == nil {
+                    transfers[id]?.connections.set(count)
+                }
+                scheduleSave(after: configuration.transitionSaveDelay)
                 return []
             }
             let ids = resolve(selection)
@@ -79,7 +81,7 @@ extension Engine {
                 guard var download = downloads[id], download.connections != count else { continue }
                 download.connections = count
                 downloads[id] = download
-                connectionLimits[id]?.set(count)
+                transfers[id]?.connections.set(count)
                 changed(download)
             }
             return ids
@@ -88,7 +90,7 @@ extension Engine {
         case .setCookieFile(let path):
             if let path { _ = try CookieFile.load(path) }
             settings.cookieFile = path
-            scheduleSave(delay: configuration.transitionSaveDelay)
+            scheduleSave(after: configuration.transitionSaveDelay)
             return []
         case .allowMetered(let selection, let allowed):
             let ids = resolve(selection)
@@ -121,11 +123,10 @@ extension Engine {
         let inListOrder = ids.sorted { (downloads[$0]?.queueOrder ?? 0) < (downloads[$1]?.queueOrder ?? 0) }
         let inTurn = place == .top || place == .down ? inListOrder.reversed() : inListOrder
         for id in inTurn {
-            guard let moved = downloads.move(id, place, bottomOrder: nextQueueOrder) else { continue }
-            if place == .bottom { nextQueueOrder += 1 }
+            guard let moved = downloads.move(id, place) else { continue }
             for d in moved.changed { downloads[d.id] = d }
             publish(.moved(id, to: moved.position))
-            scheduleSave(delay: configuration.transitionSaveDelay)
+            scheduleSave(after: configuration.transitionSaveDelay)
         }
     }
 
@@ -157,7 +158,7 @@ extension Engine {
                 headers: request.headers,
                 checksum: request.checksum, allowMetered: request.allowMetered, paused: request.paused,
                 connections: request.connections, speedLimit: request.speedLimit,
-                cookieFile: request.cookieFile, queueOrder: takeQueueOrder()
+                cookieFile: request.cookieFile, queueOrder: downloads.takeQueueOrder()
             )
             downloads[id] = download
             publish(.added(download))
@@ -198,11 +199,6 @@ extension Engine {
         guard access(path, W_OK | X_OK) == 0 else { throw InputError("directory '\(shown)' is not writable") }
     }
 
-    func takeQueueOrder() -> UInt64 {
-        defer { nextQueueOrder += 1 }
-        return nextQueueOrder
-    }
-
     /// `haul refresh`: the download goes on from `url`; a running one starts again from it.
     private func refresh(_ id: DownloadID, to url: String) async throws(InputError) -> [DownloadID] {
         let url = try DownloadURL.validate(url)
@@ -218,7 +214,7 @@ extension Engine {
         guard var changing = downloads[id], changing.changeLink(to: url) else { return [] }
         downloads[id] = changing
         changed(changing)
-        scheduleSave(delay: configuration.transitionSaveDelay)
+        scheduleSave(after: configuration.transitionSaveDelay)
         return [id]
     }
 
@@ -264,7 +260,7 @@ extension Engine {
         downloads.remove(Set(gone))
         for id in gone { failedThisRun.remove(id) }
         publish(gone.count == 1 ? .removed(gone[0]) : .removedMany(gone))
-        scheduleSave(delay: configuration.transitionSaveDelay)
+        scheduleSave(after: configuration.transitionSaveDelay)
     }
 
     /// Deletes the `.part` and forgets the validators: a retry starts afresh. The name stays

@@ -4,11 +4,11 @@ import HaulCore
 extension Engine {
     /// Starts checking free space while any download waits for it.
     func watchDiskSpace() {
-        guard diskWatch == nil else { return }
-        let interval = configuration.diskRecheckInterval
-        diskWatch = Task { [weak self] in
+        guard watches.disk == nil else { return }
+        let (interval, clock) = (configuration.diskRecheckInterval, clock)
+        watches.disk = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
+                try? await clock.sleep(for: interval)
                 guard let self, await self.recheckDiskSpace() else { return }
             }
         }
@@ -17,7 +17,7 @@ extension Engine {
     /// Resumes the downloads that now fit; returns whether any still wait.
     private func recheckDiskSpace() -> Bool {
         var stillWaiting = false
-        for var download in downloads.stored where download.state.isPaused && download.pauseCause == .diskFull {
+        for var download in downloads.stored where download.state == .paused(by: .diskFull) {
             let remaining = download.totalBytes.map { $0 - download.receivedBytes } ?? Self.unknownSizeHeadroom
             if let shortfall = DiskSpace.shortfall(writing: remaining, into: download.directory) {
                 stillWaiting = true
@@ -32,7 +32,7 @@ extension Engine {
             downloads[download.id] = download
             changed(download)
         }
-        if !stillWaiting { diskWatch = nil }
+        if !stillWaiting { watches.disk = nil }
         schedule()
         return stillWaiting
     }

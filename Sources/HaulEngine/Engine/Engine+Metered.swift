@@ -11,12 +11,12 @@ extension Engine {
 
     /// Polls the probe while the mode is `auto`, from one interval on: `start()` has just asked it.
     func startProbing() {
-        guard probeTask == nil else { return }
-        let interval = configuration.meteredProbeInterval
+        guard watches.probe == nil else { return }
+        let (interval, clock) = (configuration.meteredProbeInterval, clock)
         let probe = NetworkProbe(environment: configuration.environment)
-        probeTask = Task { [weak self] in
+        watches.probe = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
+                try? await clock.sleep(for: interval)
                 guard !Task.isCancelled, let self else { return }
                 if await self.settings.meteredMode == .auto {
                     let verdict = await probe.check()
@@ -27,8 +27,8 @@ extension Engine {
     }
 
     private func probeAnswered(_ verdict: MeteredVerdict) async {
-        guard verdict != meteredVerdict, !isShutDown else { return }
-        meteredVerdict = verdict
+        guard verdict != bandwidth.meteredVerdict, !isShutDown else { return }
+        bandwidth.meteredVerdict = verdict
         await networkChanged()
     }
 
@@ -41,6 +41,6 @@ extension Engine {
     /// Asks the probe now (when the mode was just set to auto).
     func probeNow() async {
         let verdict = await NetworkProbe(environment: configuration.environment).check()
-        meteredVerdict = verdict
+        bandwidth.meteredVerdict = verdict
     }
 }

@@ -16,6 +16,6 @@ extension Engine: EngineSession {
 
     public func save() async throws(InputError) {
         await saveNow()
-        if let saveError { throw InputError("could not save the state file: \(saveError)") }
+        if let error = persistence.error { throw InputError("could not save the state file: \(error)") }
     }
 }

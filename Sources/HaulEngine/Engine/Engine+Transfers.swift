@@ -1,11 +1,11 @@
 import Foundation
 import HaulCore
 
-/// The calls a ``TransferRunner`` makes. Each names the generation it was started with; a
-/// report from a run that was paused, cancelled or replaced is ignored.
+/// The engine's side of ``TransferReports``. Each call names the generation its run was started
+/// with; a report from a run that was paused, cancelled or replaced is ignored.
 extension Engine {
     private func current(_ id: DownloadID, _ generation: UInt64) -> Download? {
-        guard transfers[id]?.generation == generation else { return nil }
+        guard transfers.isCurrent(id, generation) else { return nil }
         return downloads[id]
     }
 
@@ -78,51 +78,34 @@ extension Engine {
         return download.fileName
     }
 
-    func transferProgress(_ id: DownloadID, _ generation: UInt64, received: Int64) {
-        guard let download = current(id, generation) else { return }
-        recordProgress(download, received: received)
-    }
-
-    /// Records `received` bytes of a running download, publishes them with its speed and ETA
-    /// (and, for one in pieces, its connections and pieces), and saves now and then.
-    private func recordProgress(
-        _ download: Download, received: Int64, connections: Int? = nil, segments: [LiveSegment]? = nil
-    ) {
-        let id = download.id
-        downloads.recordProgress(id, received: received)
-        var meter = speed[id] ?? SpeedMeter()
-        meter.record(bytes: received, at: Monotonic.seconds())
-        speed[id] = meter
-        let remaining = download.totalBytes.map { $0 - received }
-        publish(
-            .progress(
-                ProgressSample(
-                    id: id, receivedBytes: received, totalBytes: download.totalBytes,
-                    bytesPerSecond: meter.bytesPerSecond, etaSeconds: meter.eta(remaining: remaining),
-                    connections: connections, segments: segments)))
-        if Monotonic.seconds() - lastSave >= configuration.progressSaveInterval { scheduleSave(delay: 0) }
-    }
-
-    /// Progress of a download fetched over several connections: the bytes written over all of
-    /// them, how many write now and where each piece has got to.
-    func transferSegmentProgress(
-        _ id: DownloadID, _ generation: UInt64, received: Int64, connections: Int, segments: [LiveSegment]?,
-        countChanged: Bool
-    ) {
+    /// Records how far a running download has got and publishes it with its speed and ETA (and,
+    /// for one in pieces, its connections and pieces); saves now and then.
+    func transferProgress(_ id: DownloadID, _ generation: UInt64, _ progress: TransferProgress) {
         guard var download = current(id, generation) else { return }
-        if countChanged {
-            download.activeConnections = connections > 0 ? connections : nil
-            download.receivedBytes = received
+        let active = progress.connections.flatMap { $0 > 0 ? $0 : nil }
+        if progress.connections != nil, download.activeConnections != active {
+            download.activeConnections = active
+            download.receivedBytes = progress.received
             downloads[id] = download
             changed(download)
         }
-        recordProgress(download, received: received, connections: connections, segments: segments)
+        downloads.recordProgress(id, received: progress.received)
+        let now = clock.now
+        let remaining = download.totalBytes.map { $0 - progress.received }
+        let speed = transfers.recordSpeed(id, received: progress.received, remaining: remaining, at: now)
+        publish(
+            .progress(
+                ProgressSample(
+                    id: id, receivedBytes: progress.received, totalBytes: download.totalBytes,
+                    bytesPerSecond: speed.bytesPerSecond, etaSeconds: speed.eta, connections: progress.connections,
+                    segments: progress.segments)))
+        if now - persistence.lastSave >= configuration.progressSaveInterval { scheduleSave(after: .zero) }
     }
 
     /// A segmented download's map was made durable: the state file stores it from now on. Also
     /// taken from a run that was just stopped (a pause), whose last map is the one to resume from.
     func transferSegmentsSaved(_ id: DownloadID, _ generation: UInt64, name: String, _ segments: [Segment]) {
-        guard transfers[id] == nil || transfers[id]?.generation == generation, var download = downloads[id],
+        guard transfers[id] == nil || transfers.isCurrent(id, generation), var download = downloads[id],
             download.state != .finished, download.fileName == name
         else { return }
         download.segments = segments
@@ -166,9 +149,9 @@ extension Engine {
         changed(download)
     }
 
-    /// Counts a transient failure; returns the seconds to wait before the next attempt, or nil to give up.
+    /// Counts a transient failure; returns the wait before the next attempt, or nil to give up.
     func transferWillRetry(_ id: DownloadID, _ generation: UInt64, _ failure: TransferFailure, madeProgress: Bool)
-        -> Double?
+        -> Duration?
     {
         guard var download = current(id, generation) else { return nil }
         if madeProgress { download.retries = 0 }
@@ -177,13 +160,13 @@ extension Engine {
         if let part = download.partPath, let size = PartFile.size(at: part) {
             download.receivedBytes = download.receivedOnDisk(partSize: size)
         }
-        let now = Date()
+        let now = bandwidth.wallClock.now()
         let retryAfter = failure.retryAfter.flatMap { RetryPolicy.parseRetryAfter($0, now: now) }
         let delay = configuration.retryPolicy.delay(
             beforeRetry: download.retries, retryAfter: retryAfter, jitter: Double.random(in: 0...1))
         if let delay {
             let notice = Notice.retrying(
-                because: failure.reason, at: now.addingTimeInterval(delay), attempt: download.retries,
+                because: failure.reason, at: now.addingTimeInterval(delay.seconds), attempt: download.retries,
                 of: configuration.retryPolicy.maxRetries)
             download.notice = notice
             publish(.notice(id, notice))
@@ -195,9 +178,8 @@ extension Engine {
 
     func transferEnded(_ id: DownloadID, _ generation: UInt64, _ outcome: TransferOutcome) {
         guard var download = current(id, generation) else { return }
-        transfers[id] = nil
-        connectionLimits[id] = nil
-        speed[id] = nil
+        transfers.remove(id)
+        bandwidth.globalGate.setSharers(transfers.count)
         download.activeConnections = nil
         switch outcome {
         case .finished(let fileName, let size):

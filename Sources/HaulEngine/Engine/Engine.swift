@@ -6,82 +6,47 @@ import HaulStore
 /// The download engine: owns the downloads and the state file, runs transfers, and reports
 /// everything that happens as ``EngineEvent``s.
 ///
-/// Commands go in through ``perform(_:)``; events come out of ``subscribe()``. Both are
-/// Codable values, so the same engine can later sit behind a socket.
+/// Commands go in through ``perform(_:)``; events come out of ``subscribe()``. Its state is in
+/// named parts, each in a file of its own: the downloads (``DownloadTable``), the state file
+/// (``StatePersistence``), the running transfers (``RunningTransfers``), the limits and the
+/// metered budget (``BandwidthControl``), the watches, the attached UIs.
 public actor Engine {
     public let configuration: EngineConfiguration
     /// Set when the state file had to be recovered at start: tell the user.
     public nonisolated let recoveryMessage: String?
 
-    var downloads = DownloadTable()
+    var downloads: DownloadTable
     var settings: StateDocument.Settings
-    /// Outcomes recorded while no UI was attached; see ``AwayReport``.
-    var away: AwayReport?
-    var attachedUIs = 0
-    var nextQueueOrder: UInt64 = 0
-
-    let hub = EventHub()
-    let stateFile: StateFile
-    let lock: StateLock
-    let journal: StateJournal
-    /// Free space of the download directories, for transfers' early disk-full check.
-    let volumes = DiskSpace.VolumeCache()
-    var saveScheduled = false
-    let saver: StateSaver
-    var saveSequence: UInt64 = 0
-    var lastSave = Monotonic.seconds()
-    /// What the state file holds as of the last save that succeeded; nil when it is behind.
-    var saved: SavedMark?
-
-    /// Running transfer tasks and the generation each was started with.
-    var transfers: [DownloadID: (generation: UInt64, task: Task<Void, Never>)] = [:] {
-        didSet { if transfers.count != oldValue.count { globalGate.setSharers(transfers.count) } }
-    }
-    /// Transfers told to stop that may still be finishing a write; a restart waits for them.
-    var stopping: [DownloadID: Task<Void, Never>] = [:]
-    var nextGeneration: UInt64 = 1
-    var speed: [DownloadID: SpeedMeter] = [:]
-    /// The connection limit of each running download, which a command can change as it runs.
-    var connectionLimits: [DownloadID: ConnectionLimit] = [:]
-    /// Connections open to each server, across downloads.
-    let serverConnections = ServerConnections()
-    var pool: HTTPClientPool?
-    /// The global speed limit (with the metered cap) every transfer reads through.
-    let globalGate = RateGate()
-    /// Each running download's own limit.
-    var downloadGates: [DownloadID: RateGate] = [:]
-    /// Counts what is received while metered, against the data budget.
-    let meteredCounter = MeteredCounter()
-    /// The budget period ``meteredCounter`` counts for.
-    var usagePeriod = ""
-    let clock: WallClock
-    var bandwidthWatch: Task<Void, Never>?
-    /// The status last published, to publish only what changed.
-    var lastNetworkStatus: NetworkStatus?
-    var meteredVerdict: MeteredVerdict = .unknown
-    var probeTask: Task<Void, Never>?
-    var diskWatch: Task<Void, Never>?
-    var running = false
-    /// True once ``shutdown()`` was called (for example by a signal).
-    public private(set) var isShutDown = false
+    var persistence: StatePersistence
+    var transfers = RunningTransfers()
+    var bandwidth: BandwidthControl
+    var watches = EngineWatches()
+    var attachments: Attachments
+    var phase = EnginePhase.loaded
+    let hub: EventHub
+    /// What every transfer shares, made when the engine starts.
+    var resources: TransferResources?
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// Downloads that failed while this engine ran (for `haul run`'s exit code).
     public internal(set) var failedThisRun: Set<DownloadID> = []
 
+    var clock: any MonotonicClock { configuration.clock }
+
     /// Takes the state-file lock and loads the state. Transfers start only after ``start()``.
     public init(configuration: EngineConfiguration) throws {
         self.configuration = configuration
-        clock = WallClock(environment: configuration.environment)
-        stateFile = StateFile(path: configuration.statePath)
-        saver = StateSaver(file: stateFile)
-        try stateFile.prepareDirectory()
-        lock = try StateLock(statePath: configuration.statePath)
-        let loaded = try stateFile.load()
-        journal = StateJournal(statePath: configuration.statePath)
+        hub = EventHub(clock: configuration.clock)
+        let file = StateFile(path: configuration.statePath)
+        try file.prepareDirectory()
+        let lock = try StateLock(statePath: configuration.statePath)
+        let loaded = try file.load()
+        var persistence = StatePersistence(file: file, lock: lock, now: configuration.clock.now)
         let journaled = StateJournal.read(statePath: configuration.statePath)
         recoveryMessage = loaded.recoveryMessage
         settings = loaded.document.settings
-        away = loaded.document.away ?? (configuration.recordsAway ? AwayReport(since: Date()) : nil)
+        bandwidth = BandwidthControl(clock: configuration.clock, environment: configuration.environment)
+        let away = loaded.document.away ?? (configuration.recordsAway ? AwayReport(since: Date()) : nil)
+        attachments = Attachments(report: away)
         // The decoded array becomes the table's storage: with `loaded` gone it is uniquely
         // referenced, so reconciling edits it in place instead of copying 100,000 downloads.
         var restored = loaded.document.downloads
@@ -98,24 +63,23 @@ public actor Engine {
                 reconciled = true
             }
         }
-        let queueOrder = DownloadTable.firstQueueOrder + UInt64(restored.count)
         downloads = DownloadTable(restored)
         restored = []
         let savedNow = recoveryMessage != nil || !journaled.isEmpty
         if savedNow {
-            try stateFile.save(StateDocument(settings: settings, downloads: downloads.stored, away: away))
-            journal.clear()
+            try file.save(StateDocument(settings: settings, downloads: downloads.stored, away: away))
+            persistence.journal.clear()
         }
         // Up to date, unless the disk changed a download since the file was written.
         if savedNow || !reconciled {
-            saved = SavedMark(
+            persistence.saved = StatePersistence.SavedMark(
                 changes: downloads.changeCount, settings: settings, away: savedNow ? away : storedAway,
-                journal: journal.appendCount)
+                journal: persistence.journal.appendCount)
         }
-        nextQueueOrder = queueOrder
-        let usage = Self.savedUsage(settings, clock: clock)
-        usagePeriod = usage.period
-        meteredCounter.set(counting: false, used: usage.used, budget: settings.meteredBudget?.bytes)
+        self.persistence = persistence
+        let usage = Self.savedUsage(settings, clock: bandwidth.wallClock)
+        bandwidth.usagePeriod = usage.period
+        bandwidth.meteredCounter.set(counting: false, used: usage.used, budget: settings.meteredBudget?.bytes)
     }
 
     /// After a restart the `.part` on disk is the truth; a transfer that was running is queued
@@ -166,6 +130,12 @@ public actor Engine {
         hub.subscribe { [hub] key in hub.unsubscribe(key) }
     }
 
+    /// True once ``shutdown()`` was called (for example by a signal).
+    public var isShutDown: Bool { phase == .shutDown }
+
+    /// The last error saving the state file, if the most recent save failed.
+    public var saveError: String? { persistence.error }
+
     // MARK: Running
 
     /// Gets the network machinery going on another thread before an engine is made; for a
@@ -174,16 +144,22 @@ public actor Engine {
 
     /// Starts transfers for waiting downloads, up to the concurrency limit.
     public func start() async {
-        guard !running, !isShutDown else { return }
-        running = true
-        if pool == nil { pool = HTTPClientPool(settings: configuration.clientSettings) }
+        guard phase == .loaded else { return }
+        phase = .running
+        if resources == nil {
+            resources = TransferResources(
+                pool: HTTPClientPool(settings: configuration.clientSettings), servers: ServerConnections(),
+                volumes: DiskSpace.VolumeCache(clock: clock), journal: persistence.journal, clock: clock)
+        }
         if settings.meteredMode == .auto { await probeNow() }
         startProbing()
-        meteredCounter.set(counting: networkStatus.isMetered, budget: settings.meteredBudget?.bytes)
-        lastNetworkStatus = networkStatus
+        bandwidth.meteredCounter.set(counting: networkStatus.isMetered, budget: settings.meteredBudget?.bytes)
+        bandwidth.lastPublished = networkStatus
         startBandwidthWatch()
         await enforceHolds()
-        if downloads.stored.contains(where: { $0.pauseCause == .diskFull }) { watchDiskSpace() }
+        if downloads.heldCount > 0, downloads.stored.contains(where: { $0.pauseCause == .diskFull }) {
+            watchDiskSpace()
+        }
         schedule()
     }
 
@@ -199,23 +175,15 @@ public actor Engine {
     /// Stops every transfer (they resume from their `.part` next time), saves, closes connections
     /// and releases the state file for the next process.
     public func shutdown() async {
-        guard !isShutDown else { return }
-        isShutDown = true
-        running = false
-        probeTask?.cancel()
-        probeTask = nil
-        bandwidthWatch?.cancel()
-        bandwidthWatch = nil
-        if settings.meteredUsage != nil || meteredCounter.used > 0 {
-            settings.meteredUsage = BudgetUsage(bytes: meteredCounter.used, period: usagePeriod)
+        guard phase != .shutDown else { return }
+        phase = .shutDown
+        watches.cancelAll()
+        if settings.meteredUsage != nil || bandwidth.meteredCounter.used > 0 {
+            settings.meteredUsage = BudgetUsage(bytes: bandwidth.meteredCounter.used, period: bandwidth.usagePeriod)
         }
-        diskWatch?.cancel()
-        diskWatch = nil
-        let stopping = transfers
-        for (id, transfer) in stopping {
-            transfer.task.cancel()
-            transfers[id] = nil
-        }
+        let stopping = transfers.removeAll()
+        bandwidth.globalGate.setSharers(0)
+        for transfer in stopping.values { transfer.task.cancel() }
         for (id, transfer) in stopping {
             await transfer.task.value
             if var download = downloads[id], download.stopRunning() {
@@ -227,14 +195,14 @@ public actor Engine {
         }
         // The connections close while the state is written: neither waits for the other. A
         // run that changed nothing leaves the file as it is (100,000 downloads are ~28 MB).
-        let closing = pool
-        pool = nil
+        let closing = resources?.pool
+        resources = nil
         async let closed: Void? = closing?.shutdown()
         if hasUnsavedChanges { await saveNow() }
         // What the journal still keeps, should the save have failed (a save that worked dropped it).
-        journal.flush()
+        persistence.journal.flush()
         _ = await closed
-        lock.release()
+        persistence.lock.release()
         hub.finishAll()
         resumeIdleWaiters()
     }
@@ -248,7 +216,7 @@ public actor Engine {
     // MARK: Scheduling
 
     func schedule() {
-        if running {
+        if phase == .running {
             let toStart = downloads.downloadsToStart(running: transfers.count, limit: settings.concurrency)
             for id in toStart { startTransfer(id) }
         }
@@ -256,14 +224,12 @@ public actor Engine {
     }
 
     private func startTransfer(_ id: DownloadID) {
-        guard var download = downloads[id], let pool else { return }
-        let generation = nextGeneration
-        nextGeneration += 1
-        download.start()
+        guard var download = downloads[id], let resources, download.start() else { return }
         downloads[id] = download
-        speed[id] = SpeedMeter()
+        let generation = transfers.takeGeneration()
         let limit = ConnectionLimit(download.connections ?? settings.connections)
-        connectionLimits[id] = limit
+        let gate = RateGate(clock: clock)
+        gate.setRate(download.speedLimit)
         let job = TransferJob(
             id: id, generation: generation, directory: download.directory, requestedName: download.requestedName,
             fileName: download.fileName, checksum: download.checksum,
@@ -271,30 +237,30 @@ public actor Engine {
             target: TransferTarget(
                 url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified),
             totalBytes: download.totalBytes, segments: download.segments, sourceURL: download.finalURL,
-            connections: limit, throttle: throttle(for: download), linkUnchecked: download.linkUnchecked
+            connections: limit,
+            throttle: Throttle(global: bandwidth.globalGate, own: gate, metered: bandwidth.meteredCounter),
+            linkUnchecked: download.linkUnchecked
         )
-        let runner = TransferRunner(engine: self, pool: pool, throttle: job.throttle, configuration: configuration)
-        let previous = stopping[id]
-        transfers[id] = (
-            generation,
-            pool.lanes.run {
-                await previous?.value
-                await runner.run(job)
-            }
-        )
+        let runner = TransferRunner(
+            reports: RunReports(engine: self, id: id, generation: generation), resources: resources,
+            throttle: job.throttle, configuration: configuration)
+        let previous = transfers.stillStopping(id)
+        let task = resources.pool.lanes.run {
+            await previous?.value
+            await runner.run(job)
+        }
+        transfers.add(id, .init(generation: generation, task: task, connections: limit, gate: gate))
+        bandwidth.globalGate.setSharers(transfers.count)
         changed(download)
     }
 
     /// Cancels the transfer of `id`, if any, and waits until it has stopped writing.
     func stopTransfer(_ id: DownloadID) async {
-        guard let transfer = transfers.removeValue(forKey: id) else { return }
+        guard let transfer = transfers.beginStopping(id) else { return }
+        bandwidth.globalGate.setSharers(transfers.count)
         transfer.task.cancel()
-        speed[id] = nil
-        connectionLimits[id] = nil
-        downloadGates[id] = nil
-        stopping[id] = transfer.task
         await transfer.task.value
-        if stopping[id] == transfer.task { stopping[id] = nil }
+        transfers.stopped(id, transfer.task)
     }
 
     // MARK: Events and saving
@@ -303,7 +269,7 @@ public actor Engine {
     func changed(_ download: Download) {
         publish(.updated(download))
         recordAway(download)
-        scheduleSave(delay: configuration.transitionSaveDelay)
+        scheduleSave(after: configuration.transitionSaveDelay)
     }
 
     /// Hands `event` to the subscribers once the work the engine is doing now is done (see
@@ -311,17 +277,17 @@ public actor Engine {
     func publish(_ event: EngineEvent) {
         // Detached: not a job on this actor (see ``EventHub``).
         guard let delay = hub.hold(event) else { return }
-        Task.detached { [hub] in
-            if delay > 0 { try? await Task.sleep(for: .microseconds(Int64(delay * 1_000_000))) }
+        Task.detached { [hub, clock] in
+            if delay > .zero { try? await clock.sleep(for: delay) }
             hub.deliverHeld()
         }
     }
 
-    func scheduleSave(delay: Double) {
-        guard !saveScheduled else { return }
-        saveScheduled = true
-        Task {
-            try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+    func scheduleSave(after delay: Duration) {
+        guard !persistence.scheduled else { return }
+        persistence.scheduled = true
+        Task { [clock] in
+            try? await clock.sleep(for: delay)
             await self.saveNow()
         }
     }
@@ -329,38 +295,29 @@ public actor Engine {
     /// Writes the state file now (through the saver, so encoding happens off this actor).
     /// A failure is kept in ``saveError`` and retried on the next change.
     public func saveNow() async {
-        saveScheduled = false
-        guard lock.isHeld else { return }
-        lastSave = Monotonic.seconds()
-        saveSequence += 1
-        let sequence = saveSequence
+        persistence.scheduled = false
+        guard persistence.lock.isHeld else { return }
+        persistence.lastSave = clock.now
+        persistence.sequence += 1
+        let sequence = persistence.sequence
         let mark = currentMark()
         // The rows as stored (shared, not copied) and the newer byte counts of running downloads.
-        let document = StateDocument(settings: settings, downloads: downloads.stored, away: away)
-        let error = await saver.write(document, progress: downloads.progress, sequence: sequence)
-        saveError = error
+        let document = StateDocument(settings: settings, downloads: downloads.stored, away: attachments.report)
+        let error = await persistence.saver.write(document, progress: downloads.progress, sequence: sequence)
+        persistence.error = error
         guard error == nil else { return }
         // Journal entries written after the snapshot must stay until a later save has them.
-        journal.clear(ifNothingAppendedSince: mark.journal)
+        persistence.journal.clear(ifNothingAppendedSince: mark.journal)
         // A save that finished after a newer one leaves the mark behind: one save too many, never one too few.
-        saved = mark
+        persistence.saved = mark
     }
 
-    /// What a save writes, told by counts and values rather than by copying the downloads.
-    struct SavedMark: Equatable {
-        var changes: Int
-        var settings: StateDocument.Settings
-        var away: AwayReport?
-        var journal: Int
-    }
-
-    func currentMark() -> SavedMark {
-        SavedMark(changes: downloads.changeCount, settings: settings, away: away, journal: journal.appendCount)
+    func currentMark() -> StatePersistence.SavedMark {
+        .init(
+            changes: downloads.changeCount, settings: settings, away: attachments.report,
+            journal: persistence.journal.appendCount)
     }
 
     /// Whether something changed since the state file was last written (or it never was).
-    var hasUnsavedChanges: Bool { saved != currentMark() }
-
-    /// The last error saving the state file, if the most recent save failed.
-    public private(set) var saveError: String?
+    var hasUnsavedChanges: Bool { persistence.saved != currentMark() }
 }

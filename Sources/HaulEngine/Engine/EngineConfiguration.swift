@@ -5,28 +5,30 @@ import HaulHTTP
 public struct EngineConfiguration: Sendable {
     /// The JSON state file; locked for as long as the engine lives.
     public var statePath: String
+    /// What the engine times everything by; tests move their own.
+    public var clock: any MonotonicClock = SystemClock()
     public var retryPolicy = RetryPolicy()
-    /// Seconds without a byte before a transfer counts as stalled and is retried.
-    public var stallTimeout: Double = 30
-    public var connectTimeout: Double = 15
-    /// Seconds a kept-alive connection may sit unused before haul closes it.
-    public var idleConnectionTimeout: Double = 30
+    /// Time without a byte before a transfer counts as stalled and is retried.
+    public var stallTimeout: Duration = .seconds(30)
+    public var connectTimeout: Duration = .seconds(15)
+    /// How long a kept-alive connection may sit unused before haul closes it.
+    public var idleConnectionTimeout: Duration = .seconds(30)
     public var maxRedirects = 20
     /// Bytes asked of the socket per read; large reads are what make the engine fast.
     public var readSize = 256 * 1024
     /// How often running transfers report progress.
-    public var progressInterval: Double = 0.1
+    public var progressInterval: Duration = .milliseconds(100)
     /// How soon a state change reaches the disk, and how often progress alone does.
-    public var transitionSaveDelay: Double = 0.5
-    public var progressSaveInterval: Double = 2
+    public var transitionSaveDelay: Duration = .milliseconds(500)
+    public var progressSaveInterval: Duration = .seconds(2)
     public var proxies = ProxyEnvironment(environment: [:])
     /// A PEM file of the certificates that https servers are verified against, instead of the
     /// system's (`SSL_CERT_FILE`, as in curl and OpenSSL).
     public var trustedCertificates: String?
     /// How often downloads paused for a full disk look for room again.
-    public var diskRecheckInterval: Double = 2
+    public var diskRecheckInterval: Duration = .seconds(2)
     /// How often `auto` metered mode asks NetworkManager.
-    public var meteredProbeInterval: Double = 5
+    public var meteredProbeInterval: Duration = .seconds(5)
     /// The environment the probe runs with (`HAUL_METERED_PROBE` replaces it in tests).
     public var environment: [String: String] = [:]
     public var userAgent = "haul/0.1"
@@ -37,17 +39,21 @@ public struct EngineConfiguration: Sendable {
         self.statePath = statePath
     }
 
-    /// Reads the tunables that tests and power users set through the environment
-    /// (`HAUL_STALL_TIMEOUT`, `HAUL_RETRY_BASE`, `HAUL_MAX_RETRIES`, `HAUL_METERED_INTERVAL`), plus the proxy
-    /// variables and `SSL_CERT_FILE`.
+    /// Reads the tunables that tests and power users set through the environment, in seconds
+    /// (`HAUL_STALL_TIMEOUT`, `HAUL_RETRY_BASE`, `HAUL_MAX_RETRIES`, `HAUL_METERED_INTERVAL`,
+    /// `HAUL_DISK_RECHECK`), plus the proxy variables and `SSL_CERT_FILE`.
     public mutating func apply(environment: [String: String]) {
         self.environment = environment
         proxies = ProxyEnvironment(environment: environment)
         if let file = environment["SSL_CERT_FILE"], !file.isEmpty { trustedCertificates = file }
-        if let v = environment["HAUL_METERED_INTERVAL"].flatMap(Double.init), v > 0 { meteredProbeInterval = v }
-        if let v = environment["HAUL_DISK_RECHECK"].flatMap(Double.init), v > 0 { diskRecheckInterval = v }
-        if let v = environment["HAUL_STALL_TIMEOUT"].flatMap(Double.init), v > 0 { stallTimeout = v }
-        if let v = environment["HAUL_RETRY_BASE"].flatMap(Double.init), v >= 0 { retryPolicy.baseDelay = v }
+        func seconds(_ name: String, atLeast least: Double) -> Duration? {
+            guard let value = environment[name].flatMap(Double.init), value >= least, value.isFinite else { return nil }
+            return .seconds(value)
+        }
+        if let v = seconds("HAUL_METERED_INTERVAL", atLeast: .leastNonzeroMagnitude) { meteredProbeInterval = v }
+        if let v = seconds("HAUL_DISK_RECHECK", atLeast: .leastNonzeroMagnitude) { diskRecheckInterval = v }
+        if let v = seconds("HAUL_STALL_TIMEOUT", atLeast: .leastNonzeroMagnitude) { stallTimeout = v }
+        if let v = seconds("HAUL_RETRY_BASE", atLeast: 0) { retryPolicy.baseDelay = v }
         if let v = environment["HAUL_MAX_RETRIES"].flatMap(Int.init), v >= 0 { retryPolicy.maxRetries = v }
     }
 }
@@ -56,6 +62,7 @@ extension EngineConfiguration {
     /// What the HTTP clients take of the configuration.
     var clientSettings: HTTPClientSettings {
         var settings = HTTPClientSettings()
+        settings.clock = clock
         settings.connectTimeout = connectTimeout
         settings.stallTimeout = stallTimeout
         settings.idleConnectionTimeout = idleConnectionTimeout

@@ -19,30 +19,33 @@ final class EventHub: Sendable {
         var subscribers: [Int: EngineEvents.Sender] = [:]
         var nextKey = 0
         var held: [EngineEvent] = []
-        /// When the last delivery went out (monotonic seconds).
-        var lastDelivery = -Double.infinity
+        /// When the last delivery went out.
+        var lastDelivery: Duration?
 
-        mutating func deliverHeld() {
+        mutating func deliverHeld(at now: Duration) {
             guard !held.isEmpty else { return }
             // Sent under the hub's lock, so two deliveries cannot overtake each other.
             for sender in subscribers.values { sender.send(held) }
             held.removeAll(keepingCapacity: true)
-            lastDelivery = Monotonic.seconds()
+            lastDelivery = now
         }
     }
 
     private let state = Mutex(State())
-    /// The shortest time between two deliveries, in seconds.
-    let pace: Double
+    private let clock: any MonotonicClock
+    /// The shortest time between two deliveries.
+    let pace: Duration
 
-    init(pace: Double = 0.01) {
+    init(clock: any MonotonicClock, pace: Duration = .milliseconds(10)) {
+        self.clock = clock
         self.pace = pace
     }
 
     /// A new subscriber gets the events published from now on, not those still held.
     func subscribe(onEnd: @escaping @Sendable (Int) -> Void) -> EngineEvents {
-        state.withLock { s in
-            s.deliverHeld()
+        let now = clock.now
+        return state.withLock { s in
+            s.deliverHeld(at: now)
             let key = s.nextKey
             s.nextKey += 1
             let (stream, sender) = EngineEvents.makeStream { onEnd(key) }
@@ -58,24 +61,28 @@ final class EventHub: Sendable {
     }
 
     /// Holds `event` for the next ``deliverHeld()``. When nothing was held before it, the caller
-    /// has to arrange that delivery: returns in how many seconds (0: now); nil otherwise.
-    func hold(_ event: EngineEvent) -> Double? {
-        state.withLock { s in
+    /// has to arrange that delivery: returns how long from now (zero: now); nil otherwise.
+    func hold(_ event: EngineEvent) -> Duration? {
+        let now = clock.now
+        return state.withLock { s in
             guard !s.subscribers.isEmpty else { return nil }
             s.held.append(event)
             guard s.held.count == 1 else { return nil }
-            return max(0, s.lastDelivery + pace - Monotonic.seconds())
+            guard let last = s.lastDelivery else { return .zero }
+            return max(.zero, last + pace - now)
         }
     }
 
     /// Hands every held event to every subscriber, in the order they were published.
     func deliverHeld() {
-        state.withLock { $0.deliverHeld() }
+        let now = clock.now
+        state.withLock { $0.deliverHeld(at: now) }
     }
 
     func finishAll() {
+        let now = clock.now
         let senders = state.withLock { s in
-            s.deliverHeld()
+            s.deliverHeld(at: now)
             defer { s.subscribers = [:] }
             return Array(s.subscribers.values)
         }

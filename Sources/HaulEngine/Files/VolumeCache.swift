@@ -5,14 +5,14 @@ extension DiskSpace {
     /// What `statfs` said about each download directory, reused for a moment, so that many small
     /// files do not each pay for one.
     ///
-    /// A reading serves for up to `maxAge` seconds, as long as the bytes transfers were told
+    /// A reading serves for up to `maxAge`, as long as the bytes transfers were told
     /// fit since then stay within half of the space it found; else `statfs` runs again. So a
     /// nearly full disk is read for every file. A reading that is out of date can only let the
     /// early check pass: a write that then finds the disk full pauses the download all the same.
     final class VolumeCache: Sendable {
         private struct Reading {
             var volume: Volume
-            var time: Double
+            var time: Duration
             /// Bytes transfers were told fit since the reading.
             var granted: Int64
         }
@@ -20,23 +20,23 @@ extension DiskSpace {
         private let readings = Mutex<[String: Reading]>([:])
         /// Readings kept before the out-of-date ones are dropped.
         private static let kept = 32
-        private let maxAge: Double
+        private let maxAge: Duration
         private let read: @Sendable (String) -> Volume?
-        private let now: @Sendable () -> Double
+        private let clock: any MonotonicClock
 
         init(
-            maxAge: Double = 0.5,
+            maxAge: Duration = .milliseconds(500),
             read: @escaping @Sendable (String) -> Volume? = { Volume(holding: $0) },
-            now: @escaping @Sendable () -> Double = Monotonic.seconds
+            clock: any MonotonicClock
         ) {
             self.maxAge = maxAge
             self.read = read
-            self.now = now
+            self.clock = clock
         }
 
         /// The file system holding `directory`, about to take `bytes` more (nil: not known).
         func volume(holding directory: String, writing bytes: Int64?) -> Volume? {
-            let time = now()
+            let time = clock.now
             let adding = max(0, bytes ?? 0)
             let recent = readings.withLock { readings -> Volume? in
                 // Written so that no size a server claims can overflow.

@@ -7,18 +7,23 @@ import HaulStore
 /// retries, naming, streaming into the `.part`, final placement. What to ask the server and what
 /// its answers mean is ``TransferPolicy``'s; the network is ``ClientTransport``'s.
 ///
-/// It only talks to the engine through the `transfer…` methods, each tagged with the job's
-/// generation, so a paused or cancelled run can never change the download afterwards.
+/// It tells the engine what happens only through its ``TransferReports``, which name this run,
+/// so a paused or cancelled run can never change the download afterwards.
 struct TransferRunner: Sendable {
-    let engine: Engine
+    let reports: any TransferReports
+    let resources: TransferResources
     let transport: ClientTransport
     let policy: TransferPolicy
     let configuration: EngineConfiguration
 
     /// A runner for one transfer, whose reads draw from `throttle`.
-    init(engine: Engine, pool: HTTPClientPool, throttle: Throttle, configuration: EngineConfiguration) {
-        self.engine = engine
-        transport = ClientTransport(pool: pool, pacing: throttle)
+    init(
+        reports: any TransferReports, resources: TransferResources, throttle: Throttle,
+        configuration: EngineConfiguration
+    ) {
+        self.reports = reports
+        self.resources = resources
+        transport = ClientTransport(pool: resources.pool, pacing: throttle)
         policy = TransferPolicy(userAgent: configuration.userAgent, maxRedirects: configuration.maxRedirects)
         self.configuration = configuration
     }
@@ -30,7 +35,7 @@ struct TransferRunner: Sendable {
             do {
                 job.target.cookies = CookieJar(try CookieFile.load(path))
             } catch {
-                await engine.transferEnded(job.id, job.generation, .failed(TransferFailure(.file(error.message))))
+                await reports.ended(.failed(TransferFailure(.file(error.message))))
                 return
             }
         }
@@ -46,13 +51,12 @@ struct TransferRunner: Sendable {
                 if Task.isCancelled || error is CancellationError { return }
                 let failure = TransferFailure.classify(error, stallTimeout: configuration.stallTimeout)
                 guard failure.isTransient,
-                    let delay = await engine.transferWillRetry(
-                        job.id, job.generation, failure, madeProgress: progressMade)
+                    let delay = await reports.willRetry(failure, madeProgress: progressMade)
                 else {
-                    await engine.transferEnded(job.id, job.generation, .failed(failure))
+                    await reports.ended(.failed(failure))
                     return
                 }
-                do { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) } catch { return }
+                do { try await resources.clock.sleep(for: delay) } catch { return }
             }
         }
     }
@@ -72,12 +76,12 @@ struct TransferRunner: Sendable {
         let current = job
         let opened = try await policy.open(&job.target, partSize: partSize, over: transport) { why in
             if let name = current.fileName { try PartFile(path: partPath(current, name), truncate: true).close() }
-            await engine.transferNotice(current.id, current.generation, .startedOver(why))
+            await reports.notice(.startedOver(why))
         }
         switch opened {
         case .complete(let total):
             guard let name = job.fileName else { throw TransferFailure(.completeWithoutFile) }
-            let inMemory = engine.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false
+            let inMemory = resources.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false
             try await place(&job, name: name, size: total, inMemory: inMemory)
         case .body(let body):
             try await write(body, for: &job, had: had, progressMade: &progressMade)
@@ -92,7 +96,7 @@ struct TransferRunner: Sendable {
         var bodyTaken = false
         defer { if !bodyTaken { body.response.drop() } }
         let (offset, total) = (body.offset, body.total)
-        let volume = engine.volumes.volume(holding: job.directory, writing: total.map { $0 - offset })
+        let volume = resources.volumes.volume(holding: job.directory, writing: total.map { $0 - offset })
         if let total, let shortfall = volume?.shortfall(writing: total - offset) {
             throw TransferFailure(.diskFull(shortfall: shortfall))
         }
@@ -113,7 +117,7 @@ struct TransferRunner: Sendable {
             name: naming, freeOnDisk: freeOnDisk, receivedBytes: offset, totalBytes: total, etag: job.target.etag,
             lastModified: job.target.lastModified, resumable: body.resumable, finalURL: body.finalURL,
             startOver: body.startOver)
-        guard var name = await engine.transferBegan(job.id, job.generation, info) else { throw CancellationError() }
+        guard var name = await reports.began(info) else { throw CancellationError() }
         let part: PartFile
         if case .suggested(let suggested) = naming {
             let created = try await createPart(job, name: name, suggestion: suggested, total: total)
@@ -156,12 +160,11 @@ struct TransferRunner: Sendable {
             let check = try await policy.checkNewLink(&job.target, size: job.totalBytes, over: transport)
             if case .otherFile(let size, let was) = check {
                 try await startOver(&job, name: name, nil)
-                await engine.transferNotice(job.id, job.generation, .otherFileAtNewLink(size: size, was: was))
+                await reports.notice(.otherFileAtNewLink(size: size, was: was))
             }
         }
         job.linkUnchecked = false
-        await engine.transferCheckedLink(
-            job.id, job.generation, etag: job.target.etag, lastModified: job.target.lastModified)
+        await reports.checkedLink(etag: job.target.etag, lastModified: job.target.lastModified)
     }
 
     /// Resumes a segmented download from its map: every piece where it stopped. Returns false
@@ -186,7 +189,7 @@ struct TransferRunner: Sendable {
             try await startOver(&job, name: name, why)
             return false
         }
-        let inMemory = engine.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false
+        let inMemory = resources.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false
         try await place(&job, name: name, size: total, inMemory: inMemory)
         return true
     }
@@ -199,9 +202,9 @@ struct TransferRunner: Sendable {
     ) async throws {
         let had = plan.received
         let setup = SegmentedTransfer.Setup(
-            engine: engine, transport: transport, policy: policy, configuration: configuration, job: job, name: name,
-            writer: part.writer(dropBehind: true), total: total, sourceURL: source, limit: job.connections,
-            servers: engine.serverConnections, throttle: job.throttle, oneConnection: job.oneConnection)
+            reports: reports, resources: resources, transport: transport, policy: policy,
+            configuration: configuration, job: job, name: name, writer: part.writer(dropBehind: true), total: total,
+            sourceURL: source, limit: job.connections, throttle: job.throttle, oneConnection: job.oneConnection)
         let last = SavedMap()
         defer {
             if let map = last.map {
@@ -222,7 +225,7 @@ struct TransferRunner: Sendable {
         job.target.etag = nil
         job.target.lastModified = nil
         if why != nil { job.oneConnection = true }
-        await engine.transferStartedOver(job.id, job.generation, why)
+        await reports.startedOver(why)
     }
 
     /// Journals the claim of a new name, then creates its `.part`, exclusively: a crash can
@@ -235,13 +238,13 @@ struct TransferRunner: Sendable {
     {
         var name = claimed
         while true {
-            engine.journal.append(.init(id: job.id, fileName: name, totalBytes: total, finished: false))
+            resources.journal.append(.init(id: job.id, fileName: name, totalBytes: total, finished: false))
             do {
                 let part = try PartFile(path: partPath(job, name), truncate: true, exclusive: true)
                 return (part, name)
             } catch {
                 guard error.isTaken else { throw error }
-                guard let next = await engine.transferClaimName(job.id, job.generation, suggestion, total: total) else {
+                guard let next = await reports.claimName(suggestion, total: total, keepingPart: nil) else {
                     throw CancellationError()
                 }
                 name = next
@@ -269,11 +272,11 @@ struct TransferRunner: Sendable {
                 // What was read ahead is on disk: the engine hears of it now, not after the next
                 // part (which a speed cap may hold back for a while).
                 reported = true
-                await engine.transferProgress(job.id, job.generation, received: position)
-            case .finished(let size, let capWait) where capWait > 0:
+                await reports.progress(TransferProgress(received: position))
+            case .finished(let size, let capWait) where capWait > .zero:
                 reported = true
-                await engine.transferProgress(job.id, job.generation, received: size)
-                try await Task.sleep(for: .milliseconds(Int64(capWait * 1000)))
+                await reports.progress(TransferProgress(received: size))
+                try await resources.clock.sleep(for: capWait)
             default:
                 break
             }
@@ -282,7 +285,7 @@ struct TransferRunner: Sendable {
                     switch try await response.nextEvent() {
                     case .progress(let position):
                         reported = true
-                        await engine.transferProgress(job.id, job.generation, received: position)
+                        await reports.progress(TransferProgress(received: position))
                     case .finished(let size):
                         return size
                     }
@@ -297,7 +300,7 @@ struct TransferRunner: Sendable {
         progressMade = size > had
         // A body that arrived within one progress interval goes straight to "finished" (which
         // carries the size): with many small files that is one engine call less per file.
-        if reported { await engine.transferProgress(job.id, job.generation, received: size) }
+        if reported { await reports.progress(TransferProgress(received: size)) }
         try Task.checkCancellation()
         if let total, size < total {
             throw TransferFailure(.closedEarly(received: size, expected: total))
@@ -338,15 +341,14 @@ struct TransferRunner: Sendable {
                 }
             switch placement {
             case .placed:
-                engine.journal.appendSoon(.init(id: job.id, fileName: finalName, totalBytes: size, finished: true))
-                await engine.transferEnded(job.id, job.generation, .finished(fileName: finalName, size: size))
+                resources.journal.appendSoon(.init(id: job.id, fileName: finalName, totalBytes: size, finished: true))
+                await reports.ended(.finished(fileName: finalName, size: size))
                 return
             case .nameTaken:
-                guard
-                    let next = await engine.transferClaimName(
-                        job.id, job.generation, name, total: size, keepingPart: part)
-                else { throw CancellationError() }
-                engine.journal.append(.init(id: job.id, fileName: next, totalBytes: size, finished: false))
+                guard let next = await reports.claimName(name, total: size, keepingPart: part) else {
+                    throw CancellationError()
+                }
+                resources.journal.append(.init(id: job.id, fileName: next, totalBytes: size, finished: false))
                 finalName = next
             case .failed(let error):
                 throw error

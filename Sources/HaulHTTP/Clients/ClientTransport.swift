@@ -53,7 +53,8 @@ public struct ClientTransport: HTTPTransport {
     }
 
     private func makeSink(on loop: EventLoop) -> ResponseSink {
-        ResponseSink(loop: loop, pacing: pacing, progressInterval: pool.settings.progressInterval)
+        ResponseSink(
+            loop: loop, pacing: pacing, clock: pool.settings.clock, progressInterval: pool.settings.progressInterval)
     }
 }
 

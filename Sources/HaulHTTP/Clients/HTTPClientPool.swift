@@ -84,8 +84,8 @@ public final class HTTPClientPool: Sendable {
         var config = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(
-                connect: .milliseconds(Int64(settings.connectTimeout * 1000)),
-                read: .milliseconds(Int64(settings.stallTimeout * 1000))
+                connect: TimeAmount(settings.connectTimeout),
+                read: TimeAmount(settings.stallTimeout)
             ),
             // Bytes as sent: a `.tar.gz` served with `Content-Encoding: gzip` stays a `.tar.gz`,
             // resumes by Range, and nothing is ever inflated (no decompression bomb).

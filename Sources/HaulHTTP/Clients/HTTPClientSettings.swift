@@ -3,16 +3,18 @@ import HaulCore
 /// How the HTTP clients connect, read and give up: the engine's configuration, as the clients
 /// need it.
 public struct HTTPClientSettings: Sendable {
-    /// Seconds to wait for a connection (TCP and TLS).
-    public var connectTimeout: Double = 15
-    /// Seconds without a byte before a response counts as stalled.
-    public var stallTimeout: Double = 30
-    /// Seconds a kept-alive connection may sit unused before it is closed.
-    public var idleConnectionTimeout: Double = 30
+    /// What a body's progress reports are timed by.
+    public var clock: any MonotonicClock = SystemClock()
+    /// How long to wait for a connection (TCP and TLS).
+    public var connectTimeout: Duration = .seconds(15)
+    /// Time without a byte before a response counts as stalled.
+    public var stallTimeout: Duration = .seconds(30)
+    /// How long a kept-alive connection may sit unused before it is closed.
+    public var idleConnectionTimeout: Duration = .seconds(30)
     /// Bytes asked of the socket per read; large reads are what make a transfer fast.
     public var readSize = 256 * 1024
     /// How often a body being written reports its position.
-    public var progressInterval: Double = 0.1
+    public var progressInterval: Duration = .milliseconds(100)
     public var proxies = ProxyEnvironment(environment: [:])
     /// A PEM file of the certificates https servers are verified against, instead of the system's.
     public var trustedCertificates: String?

@@ -11,7 +11,7 @@ import NIOPosix
 /// What the errors of AsyncHTTPClient, NIO and the file system mean for a transfer: a reason in
 /// haul's terms, and whether another attempt may help.
 extension TransferFailure {
-    public static func classify(_ error: Error, stallTimeout: Double) -> TransferFailure {
+    public static func classify(_ error: Error, stallTimeout: Duration) -> TransferFailure {
         switch error {
         case let e as TransferFailure:
             return e
@@ -20,7 +20,7 @@ extension TransferFailure {
         case is CleartextConnectionHandler.RefusedRequest:
             return TransferFailure(.requestHeaderRefused)
         case let e as HTTPClientError:
-            if e == .readTimeout { return TransferFailure(.stalled(seconds: Int(stallTimeout))) }
+            if e == .readTimeout { return TransferFailure(.stalled(seconds: Int(stallTimeout.seconds))) }
             if e == .connectTimeout { return TransferFailure(.connectionFailed("connection timed out")) }
             if e == .remoteConnectionClosed { return TransferFailure(.serverClosedConnection) }
             if e == .deadlineExceeded { return TransferFailure(.connectionFailed("the request took too long")) }

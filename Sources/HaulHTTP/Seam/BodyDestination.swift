@@ -22,8 +22,8 @@ public protocol ReadPacing: Sendable {
     /// The lowest speed limit in force, in bytes per second; nil when there is none.
     var rate: Double? { get }
 
-    /// Takes `bytes` just read from the speed limits; returns the seconds to wait before reading more.
-    func consume(_ bytes: Int) -> Double
+    /// Takes `bytes` just read from the speed limits; returns the wait before reading more.
+    func consume(_ bytes: Int) -> Duration
 
     /// Takes up to `bytes` just read from the data budget; returns how many may be written. The
     /// rest is offered again a moment later.
@@ -38,7 +38,7 @@ public protocol ReadPacing: Sendable {
 public struct UnpacedReads: ReadPacing {
     public init() {}
     public var rate: Double? { nil }
-    public func consume(_ bytes: Int) -> Double { 0 }
+    public func consume(_ bytes: Int) -> Duration { .zero }
     public func takeFromBudget(_ bytes: Int) -> Int { bytes }
     public func countAgainstBudget(_ bytes: Int) {}
 }

@@ -62,9 +62,9 @@ public enum BodyStart: Sendable, Equatable {
     /// It goes on arriving (or failed: `nextEvent` says so); what had arrived is written up to
     /// `position`.
     case streaming(position: Int64)
-    /// It had arrived whole and is written; a speed cap asks the caller to wait `capWait` seconds
+    /// It had arrived whole and is written; a speed cap asks the caller to wait `capWait`
     /// before going on.
-    case finished(size: Int64, capWait: Double)
+    case finished(size: Int64, capWait: Duration)
 }
 
 /// What happened to a body being written.

@@ -4,7 +4,7 @@ import NIOHTTP1
 import Synchronization
 
 /// Receives one response for a transfer: hands the head to the transfer's task, then writes the
-/// body into the `.part` file as it arrives.
+/// body into its destination (the `.part` file) as it arrives.
 ///
 /// An HTTP client (`CleartextHTTPClient`, or AsyncHTTPClient through the delegate adapter) calls the
 /// `receive…`, `finish` and `fail` methods on `loop`. While the task decides what to do with the
@@ -19,50 +19,73 @@ final class ResponseSink: Sendable {
     /// How much of a body is read while the task has not decided about it yet.
     static let readAhead = 256 * 1024
 
-    private enum Plan {
-        case write(any BodyDestination, total: Int64?)
-        case discard
+    /// The response head: awaited (by the task, once it asks), or arrived, or what ended the
+    /// request before it.
+    private enum Head {
+        case awaited(CheckedContinuation<HTTPResponseHead, Error>?)
+        case settled(Result<HTTPResponseHead, Error>)
     }
 
-    private struct State {
-        /// The head, or what ended the request before it, once known; and the task waiting for it.
-        var head: Result<HTTPResponseHead, Error>?
-        var headWaiter: CheckedContinuation<HTTPResponseHead, Error>?
-        var plan: Plan?
-        /// Body parts that arrived before the plan.
-        var early: [ByteBuffer] = []
-        var earlyBytes = 0
-        /// The client's wait for the plan, once `early` is full.
-        var planWaiter: EventLoopPromise<Void>?
-        /// How the response ended, when that was before the plan: the body parts that came
-        /// before an error are still written.
-        var endedEarly: Result<Void, Error>?
+    /// The body, from the head on.
+    private enum Body {
+        /// The task has not chosen yet: the parts read ahead, how the response ended if it did
+        /// (the parts before an error are still written), and the client's wait once they fill
+        /// ``readAhead``.
+        case readingAhead(early: [ByteBuffer], bytes: Int, ended: Result<Void, Error>?, client: EventLoopPromise<Void>?)
+        /// Read and dropped (a small redirect body: the connection stays reusable).
+        case discarding
+        /// Written into `destination`; `total` is where the file ends, when known.
+        case writing(any BodyDestination, total: Int64?)
+        /// Over: the file position reached, or what ended it. `cut`: writing stopped at a piece's
+        /// end before the body's own, and the request is to be cancelled.
+        case ended(Result<Int64, Error>, cut: Bool)
+    }
+
+    /// Where the body is written up to, and what the task has been told of it.
+    private struct Progress {
         var position: Int64 = 0
         /// Where writing stops short of the body's end: a segmented download gave the rest of
         /// this connection's piece to another connection.
         var end: Int64?
-        /// Where the body ends by itself (the `total` it was started with).
-        var naturalEnd: Int64?
-        /// Whether writing stopped at `end`, before the body did.
-        var cut = false
         var writeBehind = WriteBehind(from: 0)
-        var lastReport: Double
+        var lastReport: Duration
         /// The task, when it is waiting for the next event.
         var waiter: CheckedContinuation<BodyEvent, Error>?
         /// A progress report the task has not taken yet (only the latest is kept).
         var unreported: Int64?
-        var outcome: Result<Int64, Error>?
+    }
+
+    private struct State {
+        var head = Head.awaited(nil)
+        var body = Body.readingAhead(early: [], bytes: 0, ended: nil, client: nil)
+        var progress: Progress
+
+        /// Writing has reached the cut, which comes before the body's own end.
+        var reachedCut: Bool {
+            guard let end = progress.end, progress.position >= end else { return false }
+            guard case .writing(_, let total) = body else { return true }
+            return total.map { end < $0 } ?? true
+        }
+
+        /// Ends the body with `result`; returns the task's waiter, now taken.
+        mutating func end(_ result: Result<Int64, Error>, cut: Bool = false) -> CheckedContinuation<BodyEvent, Error>? {
+            body = .ended(result, cut: cut)
+            defer { progress.waiter = nil }
+            return progress.waiter
+        }
     }
 
     let loop: EventLoop
     private let state: Mutex<State>
     private let pacing: any ReadPacing
-    private let progressInterval: Double
+    private let clock: any MonotonicClock
+    private let progressInterval: Duration
 
-    init(loop: EventLoop, pacing: any ReadPacing, progressInterval: Double) {
+    init(loop: EventLoop, pacing: any ReadPacing, clock: any MonotonicClock, progressInterval: Duration) {
         self.loop = loop
-        state = Mutex(State(lastReport: Monotonic.seconds()))
+        state = Mutex(State(progress: Progress(lastReport: clock.now)))
         self.pacing = pacing
+        self.clock = clock
         self.progressInterval = progressInterval
     }
 
@@ -75,8 +98,8 @@ final class ResponseSink: Sendable {
     func responseHead() async throws -> HTTPResponseHead {
         try await withCheckedThrowingContinuation { waiter in
             let known = state.withLock { s -> Result<HTTPResponseHead, Error>? in
-                if let head = s.head { return head }
-                s.headWaiter = waiter
+                if case .settled(let head) = s.head { return head }
+                s.head = .awaited(waiter)
                 return nil
             }
             if let known { waiter.resume(with: known) }
@@ -86,52 +109,49 @@ final class ResponseSink: Sendable {
     /// Settles the head once: the first of `receiveHead` and `fail` decides it.
     private func settleHead(_ result: Result<HTTPResponseHead, Error>) {
         let waiter = state.withLock { s -> CheckedContinuation<HTTPResponseHead, Error>? in
-            guard s.head == nil else { return nil }
-            s.head = result
-            defer { s.headWaiter = nil }
-            return s.headWaiter
+            guard case .awaited(let waiter) = s.head else { return nil }
+            s.head = .settled(result)
+            return waiter
         }
         waiter?.resume(with: result)
     }
 
-    /// Has the body written to `writer` from `offset` on; `total` is the size the file should end
-    /// at, when known. What was read ahead is written here, on the caller's thread.
-    func startWriting(to writer: any BodyDestination, at offset: Int64, total: Int64?) throws -> BodyStart {
-        let (position, waiter, failure, complete) = state.withLock {
+    /// Has the body written to `destination` from `offset` on; `total` is the size the file
+    /// should end at, when known. What was read ahead is written here, on the caller's thread.
+    func startWriting(to destination: any BodyDestination, at offset: Int64, total: Int64?) throws -> BodyStart {
+        let (position, client, failure, complete) = state.withLock {
             s -> (Int64, EventLoopPromise<Void>?, Error?, Bool) in
-            guard s.plan == nil, s.outcome == nil else { return (offset, nil, nil, false) }
-            s.plan = .write(writer, total: total)
-            s.position = offset
-            s.naturalEnd = total
-            s.writeBehind = WriteBehind(from: offset)
-            let early = s.early
-            s.early = []
-            s.earlyBytes = 0
+            guard case .readingAhead(let early, _, let ended, let client) = s.body else {
+                return (offset, nil, nil, false)
+            }
+            s.body = .writing(destination, total: total)
+            s.progress.position = offset
+            s.progress.writeBehind = WriteBehind(from: offset)
             var failure: Error?
-            for buffer in early where failure == nil && !s.cut {
-                failure = Self.write(buffer, to: writer, total: total, &s)
+            var cut = false
+            for buffer in early where failure == nil && !cut {
+                failure = Self.write(buffer, to: destination, total: total, &s.progress)
+                cut = s.reachedCut
             }
             if let failure {
-                s.outcome = .failure(failure)
-            } else if s.cut || Self.reachedCut(s) {
-                s.cut = true
-                s.outcome = .success(s.position)
-            } else if let ended = s.endedEarly {
-                s.outcome = ended.map { s.position }
+                _ = s.end(.failure(failure))
+            } else if cut || s.reachedCut {
+                _ = s.end(.success(s.progress.position), cut: true)
+            } else if let ended {
+                _ = s.end(ended.map { s.progress.position })
             }
-            defer { s.planWaiter = nil }
             let complete: Bool
-            if case .success? = s.outcome { complete = true } else { complete = false }
-            return (s.position, s.planWaiter, failure, complete)
+            if case .ended(.success, _) = s.body { complete = true } else { complete = false }
+            return (s.progress.position, client, failure, complete)
         }
         if let failure {
-            waiter?.fail(failure)
+            client?.fail(failure)
             throw failure
         }
-        waiter?.succeed()
+        client?.succeed()
         let written = Int(position - offset)
         guard written > 0 else {
-            return complete ? .finished(size: position, capWait: 0) : .streaming(position: position)
+            return complete ? .finished(size: position, capWait: .zero) : .streaming(position: position)
         }
         // The limits count these bytes now; while the body goes on arriving the loop's next write
         // waits for them.
@@ -141,47 +161,41 @@ final class ResponseSink: Sendable {
     }
 
     /// Stops writing at `end` (a segment's new end), or where the body has got to if that is
-    /// further; returns where it stops. Once it stops before the body's end the request is to
-    /// be cancelled (``wasCut``).
+    /// further; returns where it stops. Once it stops before the body's end the request is to be
+    /// cancelled (``wasCut``).
     func stop(at end: Int64) -> Int64 {
         let (stopped, waiter) = state.withLock { s -> (Int64, CheckedContinuation<BodyEvent, Error>?) in
-            guard s.plan != nil else {
-                s.end = end
+            if case .readingAhead = s.body {
+                // Not written yet: it stops there when it starts.
+                s.progress.end = end
                 return (end, nil)
             }
-            let stopAt = max(end, s.position)
-            s.end = stopAt
-            guard s.outcome == nil, Self.reachedCut(s) else { return (stopAt, nil) }
-            s.cut = true
-            s.outcome = .success(s.position)
-            defer { s.waiter = nil }
-            return (stopAt, s.waiter)
+            let stopAt = max(end, s.progress.position)
+            s.progress.end = stopAt
+            guard case .writing = s.body, s.reachedCut else { return (stopAt, nil) }
+            return (stopAt, s.end(.success(s.progress.position), cut: true))
         }
         waiter?.resume(returning: .finished(stopped))
         return stopped
     }
 
     /// Whether writing stopped at a segment's end before the body's own.
-    var wasCut: Bool { state.withLock { $0.cut } }
-
-    /// Writing has reached `end`, which comes before the body's own end.
-    private static func reachedCut(_ s: State) -> Bool {
-        guard let end = s.end, s.position >= end else { return false }
-        return s.naturalEnd.map { end < $0 } ?? true
+    var wasCut: Bool {
+        state.withLock { s in
+            if case .ended(_, cut: true) = s.body { return true }
+            return false
+        }
     }
 
     /// Has the body read and dropped (a small redirect body: the connection stays reusable).
     /// Does nothing once the task has chosen.
     func discard() {
-        let waiter = state.withLock { s -> EventLoopPromise<Void>? in
-            guard s.plan == nil else { return nil }
-            s.plan = .discard
-            s.early = []
-            s.earlyBytes = 0
-            defer { s.planWaiter = nil }
-            return s.planWaiter
+        let client = state.withLock { s -> EventLoopPromise<Void>? in
+            guard case .readingAhead(_, _, _, let client) = s.body else { return nil }
+            s.body = .discarding
+            return client
         }
-        waiter?.succeed()
+        client?.succeed()
     }
 
     /// The next thing that happened to the body: its end (or the error that ended it) first,
@@ -189,12 +203,12 @@ final class ResponseSink: Sendable {
     func nextEvent() async throws -> BodyEvent {
         try await withCheckedThrowingContinuation { waiter in
             let ready: Result<BodyEvent, Error>? = state.withLock { s in
-                if let outcome = s.outcome { return outcome.map(BodyEvent.finished) }
-                if let position = s.unreported {
-                    s.unreported = nil
+                if case .ended(let outcome, _) = s.body { return outcome.map(BodyEvent.finished) }
+                if let position = s.progress.unreported {
+                    s.progress.unreported = nil
                     return .success(.progress(position))
                 }
-                s.waiter = waiter
+                s.progress.waiter = waiter
                 return nil
             }
             if let ready { waiter.resume(with: ready) }
@@ -202,7 +216,7 @@ final class ResponseSink: Sendable {
     }
 
     /// The file position the body reached.
-    var position: Int64 { state.withLock { $0.position } }
+    var position: Int64 { state.withLock { $0.progress.position } }
 
     // MARK: The HTTP client, on `loop`
 
@@ -230,8 +244,7 @@ final class ResponseSink: Sendable {
 
     /// Offers `rest` to the budget again after a wait.
     private func holdBack(_ rest: ByteBuffer) -> EventLoopFuture<Void> {
-        loop.scheduleTask(in: .milliseconds(Int64(Self.budgetRecheck * 1000))) {}.futureResult
-            .flatMap { self.receiveBodyPart(rest) }
+        loop.scheduleTask(in: TimeAmount(Self.budgetRecheck)) {}.futureResult.flatMap { self.receiveBodyPart(rest) }
     }
 
     /// Writes a part under the speed limits, in slices when it is large.
@@ -246,7 +259,7 @@ final class ResponseSink: Sendable {
 
     /// How long a part the data budget refused waits before it is offered again; the engine
     /// pauses its download long before.
-    static let budgetRecheck = 0.5
+    static let budgetRecheck = Duration.milliseconds(500)
 
     /// A slice of a part under a speed limit: this many seconds at the limit.
     static let sliceSeconds = 1.0 / 32
@@ -260,27 +273,35 @@ final class ResponseSink: Sendable {
             case cut(CheckedContinuation<BodyEvent, Error>?, Int64)
             case fail(Error)
         }
+        let now = clock.now
         let next: Next = state.withLock { s in
-            if case .failure(let error)? = s.outcome { return .fail(error) }
-            if s.plan == nil, s.endedEarly != nil { return .read } // nothing comes after the end
-            switch s.plan {
-            case nil:
-                s.early.append(buffer)
-                s.earlyBytes += buffer.readableBytes
-                guard s.earlyBytes >= Self.readAhead else { return .read }
-                let waiter = loop.makePromise(of: Void.self)
-                s.planWaiter = waiter
-                return .wait(waiter.futureResult)
-            case .discard:
+            switch s.body {
+            case .readingAhead(var early, var bytes, let ended, _):
+                // Nothing comes after the end.
+                guard ended == nil else { return .read }
+                early.append(buffer)
+                bytes += buffer.readableBytes
+                guard bytes >= Self.readAhead else {
+                    s.body = .readingAhead(early: early, bytes: bytes, ended: nil, client: nil)
+                    return .read
+                }
+                let client = loop.makePromise(of: Void.self)
+                s.body = .readingAhead(early: early, bytes: bytes, ended: nil, client: client)
+                return .wait(client.futureResult)
+            case .discarding:
                 return .read
-            case .write(let writer, let total):
-                if s.cut { return .fail(CancellationError()) }
-                if let error = Self.write(buffer, to: writer, total: total, &s) { return .fail(error) }
-                guard Self.reachedCut(s) else { return .written(takeReport(&s)) }
-                s.cut = true
-                s.outcome = .success(s.position)
-                defer { s.waiter = nil }
-                return .cut(s.waiter, s.position)
+            case .ended(.failure(let error), _):
+                return .fail(error)
+            case .ended(.success, _):
+                // Written up to a cut: the rest of the body is another connection's.
+                return .fail(CancellationError())
+            case .writing(let destination, let total):
+                if let error = Self.write(buffer, to: destination, total: total, &s.progress) { return .fail(error) }
+                guard s.reachedCut else {
+                    return .written(Self.takeReport(&s.progress, now: now, every: progressInterval))
+                }
+                let position = s.progress.position
+                return .cut(s.end(.success(position), cut: true), position)
             }
         }
         switch next {
@@ -297,22 +318,24 @@ final class ResponseSink: Sendable {
         case .written(let report):
             if let (waiter, position) = report { waiter.resume(returning: .progress(position)) }
             let wait = pacing.consume(buffer.readableBytes)
-            guard wait > 0 else { return loop.makeSucceededVoidFuture() }
-            return loop.scheduleTask(in: .nanoseconds(Int64(wait * 1e9))) {}.futureResult
+            guard wait > .zero else { return loop.makeSucceededVoidFuture() }
+            return loop.scheduleTask(in: TimeAmount(wait)) {}.futureResult
         }
     }
 
     /// The response ended after the last body part.
     func finish() {
         let ended = state.withLock { s -> (CheckedContinuation<BodyEvent, Error>, Int64)? in
-            guard s.outcome == nil, s.endedEarly == nil else { return nil }
-            guard s.plan != nil else {
-                s.endedEarly = .success(())
+            switch s.body {
+            case .readingAhead(let early, let bytes, nil, let client):
+                s.body = .readingAhead(early: early, bytes: bytes, ended: .success(()), client: client)
+                return nil
+            case .writing:
+                let position = s.progress.position
+                return s.end(.success(position)).map { ($0, position) }
+            case .readingAhead, .discarding, .ended:
                 return nil
             }
-            s.outcome = .success(s.position)
-            defer { s.waiter = nil }
-            return s.waiter.map { ($0, s.position) }
         }
         if let (waiter, size) = ended { waiter.resume(returning: .finished(size)) }
     }
@@ -320,51 +343,56 @@ final class ResponseSink: Sendable {
     /// The request ended with `error`; nothing is written after this.
     func fail(_ error: Error) {
         settleHead(.failure(error))
-        let (waiter, planWaiter) = state.withLock {
+        let (waiter, client) = state.withLock {
             s -> (CheckedContinuation<BodyEvent, Error>?, EventLoopPromise<Void>?) in
-            defer { s.planWaiter = nil }
-            guard s.outcome == nil, s.endedEarly == nil else { return (nil, s.planWaiter) }
-            guard s.plan != nil else {
+            switch s.body {
+            case .readingAhead(let early, let bytes, nil, let client):
                 // The task has not chosen yet: it still gets what arrived, then this error.
-                s.endedEarly = .failure(error)
-                return (nil, s.planWaiter)
+                s.body = .readingAhead(early: early, bytes: bytes, ended: .failure(error), client: nil)
+                return (nil, client)
+            case .readingAhead(let early, let bytes, let ended, let client):
+                s.body = .readingAhead(early: early, bytes: bytes, ended: ended, client: nil)
+                return (nil, client)
+            case .writing:
+                return (s.end(.failure(error)), nil)
+            case .discarding, .ended:
+                return (nil, nil)
             }
-            s.outcome = .failure(error)
-            defer { s.waiter = nil }
-            return (s.waiter, s.planWaiter)
         }
-        planWaiter?.fail(error)
+        client?.fail(error)
         waiter?.resume(throwing: error)
     }
 
-    /// Writes `buffer` at the body's position and moves it on; the error if the write failed.
+    /// Writes `buffer` at the body's position and moves it on, no further than a cut; the error
+    /// if the write failed.
     private static func write(
-        _ buffer: ByteBuffer, to destination: any BodyDestination, total: Int64?, _ s: inout State
+        _ buffer: ByteBuffer, to destination: any BodyDestination, total: Int64?, _ p: inout Progress
     ) -> Error? {
         var buffer = buffer
-        if let end = s.end, s.position + Int64(buffer.readableBytes) > end {
-            buffer = buffer.getSlice(at: buffer.readerIndex, length: Int(max(0, end - s.position)))!
+        if let end = p.end, p.position + Int64(buffer.readableBytes) > end {
+            buffer = buffer.getSlice(at: buffer.readerIndex, length: Int(max(0, end - p.position)))!
         }
         do {
-            try destination.write(buffer, at: s.position, fileSize: total)
+            try destination.write(buffer, at: p.position, fileSize: total)
         } catch {
             return error
         }
-        s.position += Int64(buffer.readableBytes)
-        if let range = s.writeBehind.written(upTo: s.position) { destination.startWriteback(range) }
+        p.position += Int64(buffer.readableBytes)
+        if let range = p.writeBehind.written(upTo: p.position) { destination.startWriteback(range) }
         return nil
     }
 
     /// The task to tell of the position, if a progress interval has passed since the last report.
-    private func takeReport(_ s: inout State) -> (CheckedContinuation<BodyEvent, Error>, Int64)? {
-        let now = Monotonic.seconds()
-        guard now - s.lastReport >= progressInterval else { return nil }
-        s.lastReport = now
-        guard let waiter = s.waiter else {
-            s.unreported = s.position
+    private static func takeReport(_ p: inout Progress, now: Duration, every interval: Duration) -> (
+        CheckedContinuation<BodyEvent, Error>, Int64
+    )? {
+        guard now - p.lastReport >= interval else { return nil }
+        p.lastReport = now
+        guard let waiter = p.waiter else {
+            p.unreported = p.position
             return nil
         }
-        s.waiter = nil
-        return (waiter, s.position)
+        p.waiter = nil
+        return (waiter, p.position)
     }
 }

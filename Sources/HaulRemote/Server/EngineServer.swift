@@ -6,8 +6,9 @@ import Synchronization
     import Glibc
 #endif
 
-/// Serves an engine session (the engine itself, in the process that owns it) on its Unix socket, so the TUI and every command reach the one process
-/// that owns the state file. Only connections from `allowedUID` are served.
+/// Serves an engine session (the engine itself, in the process that owns it) on its Unix socket,
+/// so the TUI and every command reach the one process that owns the state file. Only connections
+/// from `allowedUID` are served.
 public final class EngineServer: Sendable {
     public let location: SocketLocation
     let engine: any EngineSession

@@ -71,11 +71,13 @@ final class CleartextHTTPClient: Sendable {
     /// Idle connections kept per host, beyond which a finished one is closed.
     private static let idleLimit = 16
 
-    init(group: EventLoopGroup, connectTimeout: Double, stallTimeout: Double, idleTimeout: Double, readSize: Int) {
+    init(
+        group: EventLoopGroup, connectTimeout: Duration, stallTimeout: Duration, idleTimeout: Duration, readSize: Int
+    ) {
         self.group = group
-        self.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
-        self.stallTimeout = .milliseconds(Int64(stallTimeout * 1000))
-        self.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        self.connectTimeout = TimeAmount(connectTimeout)
+        self.stallTimeout = TimeAmount(stallTimeout)
+        self.idleTimeout = TimeAmount(idleTimeout)
         self.readSize = readSize
     }
 

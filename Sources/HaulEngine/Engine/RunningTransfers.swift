@@ -1,0 +1,77 @@
+import HaulCore
+
+/// The downloads being fetched now, one entry each with what the engine keeps for it while it
+/// runs, and the transfers told to stop that may still be finishing a write.
+///
+/// Each run has a generation: a transfer reports with the one it was started with, and a report
+/// from a run that was paused, cancelled or replaced finds another generation (or none) here and
+/// changes nothing.
+struct RunningTransfers {
+    struct Transfer {
+        let generation: UInt64
+        let task: Task<Void, Never>
+        /// Its speed and ETA, from the byte counts it reports.
+        var speed = SpeedMeter()
+        /// The most connections it may use, which a command can change while it runs.
+        let connections: ConnectionLimit
+        /// Its own speed limit, which a command can change while it runs.
+        let gate: RateGate
+    }
+
+    private var running: [DownloadID: Transfer] = [:]
+    private var stopping: [DownloadID: Task<Void, Never>] = [:]
+    private var nextGeneration: UInt64 = 1
+
+    var count: Int { running.count }
+    var isEmpty: Bool { running.isEmpty }
+    var ids: Dictionary<DownloadID, Transfer>.Keys { running.keys }
+    var all: Dictionary<DownloadID, Transfer>.Values { running.values }
+
+    subscript(id: DownloadID) -> Transfer? { running[id] }
+
+    /// Whether `generation` is the run of `id` going on now.
+    func isCurrent(_ id: DownloadID, _ generation: UInt64) -> Bool { running[id]?.generation == generation }
+
+    /// A number for a new run; no two runs get the same.
+    mutating func takeGeneration() -> UInt64 {
+        defer { nextGeneration += 1 }
+        return nextGeneration
+    }
+
+    /// The run of `id` that was told to stop and may still be writing: a new run waits for it.
+    func stillStopping(_ id: DownloadID) -> Task<Void, Never>? { stopping[id] }
+
+    mutating func add(_ id: DownloadID, _ transfer: Transfer) { running[id] = transfer }
+
+    /// The run of `id` ended by itself (finished or failed for good).
+    @discardableResult
+    mutating func remove(_ id: DownloadID) -> Transfer? { running.removeValue(forKey: id) }
+
+    /// Takes `id`'s run out to be stopped; it counts as stopping until ``stopped(_:_:)``.
+    mutating func beginStopping(_ id: DownloadID) -> Transfer? {
+        guard let transfer = running.removeValue(forKey: id) else { return nil }
+        stopping[id] = transfer.task
+        return transfer
+    }
+
+    /// `task`, the run of `id` told to stop, has ended.
+    mutating func stopped(_ id: DownloadID, _ task: Task<Void, Never>) {
+        if stopping[id] == task { stopping[id] = nil }
+    }
+
+    /// Takes every run out (the engine shuts down).
+    mutating func removeAll() -> [DownloadID: Transfer] {
+        defer { running = [:] }
+        return running
+    }
+
+    /// Records the bytes `id` has at `now`; returns its speed and ETA for `remaining` bytes.
+    mutating func recordSpeed(_ id: DownloadID, received: Int64, remaining: Int64?, at now: Duration) -> (
+        bytesPerSecond: Double, eta: Double?
+    ) {
+        guard var transfer = running[id] else { return (0, nil) }
+        transfer.speed.record(bytes: received, at: now)
+        running[id] = transfer
+        return (transfer.speed.bytesPerSecond, transfer.speed.eta(remaining: remaining))
+    }
+}

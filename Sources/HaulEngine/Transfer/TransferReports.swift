@@ -1,0 +1,67 @@
+import HaulCore
+
+/// How a running transfer tells the engine what happens to its download: the one path for its
+/// news, on one connection or on several. The engine side is ``RunReports``; it names the run,
+/// so the report of a run that was paused, cancelled or replaced changes nothing.
+protocol TransferReports: Sendable {
+    /// Picks a free name based on `suggestion` (the transfer journals the claim before it
+    /// creates the `.part`); nil when the run is stale.
+    func claimName(_ suggestion: String, total: Int64?, keepingPart: String?) async -> String?
+    /// The response is good and its body is about to be written: the file's name (claimed now
+    /// when the download has none yet); nil when the run is stale.
+    func began(_ info: ResponseInfo) async -> String?
+    /// Bytes written so far, with its connections and pieces for a download in pieces.
+    func progress(_ progress: TransferProgress) async
+    /// A map of a download in pieces was made durable: the state file stores it from now on.
+    func segmentsSaved(_ segments: [Segment], name: String) async
+    /// The `.part` was emptied to fetch the file from its first byte; `why` is told to the user.
+    func startedOver(_ why: StartOverReason?) async
+    /// A new link's first answer was compared with the file on disk.
+    func checkedLink(etag: String?, lastModified: String?) async
+    func notice(_ notice: Notice) async
+    /// Counts a transient failure; returns the wait before the next attempt, nil to give up.
+    func willRetry(_ failure: TransferFailure, madeProgress: Bool) async -> Duration?
+    func ended(_ outcome: TransferOutcome) async
+}
+
+/// How far a transfer has got.
+struct TransferProgress: Sendable, Equatable {
+    /// Bytes on disk, over every connection.
+    var received: Int64
+    /// For a download fetched in pieces: how many connections write now, and each piece.
+    var connections: Int?
+    var segments: [LiveSegment]?
+}
+
+/// The reports of one run of one download, to the engine.
+struct RunReports: TransferReports {
+    let engine: Engine
+    let id: DownloadID
+    let generation: UInt64
+
+    func claimName(_ suggestion: String, total: Int64?, keepingPart: String?) async -> String? {
+        await engine.transferClaimName(id, generation, suggestion, total: total, keepingPart: keepingPart)
+    }
+
+    func began(_ info: ResponseInfo) async -> String? { await engine.transferBegan(id, generation, info) }
+
+    func progress(_ progress: TransferProgress) async { await engine.transferProgress(id, generation, progress) }
+
+    func segmentsSaved(_ segments: [Segment], name: String) async {
+        await engine.transferSegmentsSaved(id, generation, name: name, segments)
+    }
+
+    func startedOver(_ why: StartOverReason?) async { await engine.transferStartedOver(id, generation, why) }
+
+    func checkedLink(etag: String?, lastModified: String?) async {
+        await engine.transferCheckedLink(id, generation, etag: etag, lastModified: lastModified)
+    }
+
+    func notice(_ notice: Notice) async { await engine.transferNotice(id, generation, notice) }
+
+    func willRetry(_ failure: TransferFailure, madeProgress: Bool) async -> Duration? {
+        await engine.transferWillRetry(id, generation, failure, madeProgress: madeProgress)
+    }
+
+    func ended(_ outcome: TransferOutcome) async { await engine.transferEnded(id, generation, outcome) }
+}
