@@ -56,7 +56,7 @@ final class MouseAndCommandLineTests: XCTestCase {
         let c = controller(40)
         for _ in 0..<8 { _ = c.handle(.mouse(MouseEvent(.wheelDown, row: 5, column: 5))) }
         XCTAssertEqual(c.selectedIndex, 24)
-        XCTAssertGreaterThan(c.scroll, 0, "the list scrolled with it")
+        XCTAssertGreaterThan(c.list.scroll, 0, "the list scrolled with it")
         _ = c.handle(.mouse(MouseEvent(.wheelUp, row: 5, column: 5)))
         XCTAssertEqual(c.selectedIndex, 21)
     }
@@ -86,10 +86,10 @@ final class MouseAndCommandLineTests: XCTestCase {
         c.commandNames = ["add", "cancel", "connections", "cookies", "limit", "move"]
         _ = c.handle(.character("j"))
         _ = c.handle(.character(":"))
-        XCTAssertEqual(c.mode, .command(LineEditor("")))
+        XCTAssertEqual(c.mode, .prompt(Prompt(.command, LineEditor(""))))
         for ch in "li" { _ = c.handle(.character(ch)) }
         _ = c.handle(.tab)
-        XCTAssertEqual(c.mode, .command(LineEditor("limit ")))
+        XCTAssertEqual(c.mode, .prompt(Prompt(.command, LineEditor("limit "))))
         for ch in "2M" { _ = c.handle(.character(ch)) }
         XCTAssertEqual(c.handle(.enter), [.runCommand("limit 2M", selected: DownloadID(rawValue: "000001"))])
         XCTAssertTrue(c.grid.text(row: c.layout.statusRow).isEmpty || c.mode == .list)
@@ -97,17 +97,18 @@ final class MouseAndCommandLineTests: XCTestCase {
         _ = c.handle(.character(":"))
         for ch in "co" { _ = c.handle(.character(ch)) }
         _ = c.handle(.tab)
-        XCTAssertEqual(c.mode, .command(LineEditor("co")), "three names start so: Tab completes what they share")
+        XCTAssertEqual(
+            c.mode, .prompt(Prompt(.command, LineEditor("co"))), "three names start so: Tab completes what they share")
         _ = c.handle(.character("o"))
         _ = c.handle(.tab)
-        XCTAssertEqual(c.mode, .command(LineEditor("cookies ")))
+        XCTAssertEqual(c.mode, .prompt(Prompt(.command, LineEditor("cookies "))))
         _ = c.handle(.escape)
 
         _ = c.handle(.character(":"))
         _ = c.handle(.up)
-        XCTAssertEqual(c.mode, .command(LineEditor("limit 2M")), "↑ recalls the last command")
+        XCTAssertEqual(c.mode, .prompt(Prompt(.command, LineEditor("limit 2M"))), "↑ recalls the last command")
         _ = c.handle(.down)
-        XCTAssertEqual(c.mode, .command(LineEditor("")))
+        XCTAssertEqual(c.mode, .prompt(Prompt(.command, LineEditor(""))))
         _ = c.frame(now: 1)
         XCTAssertEqual(c.grid.text(row: c.layout.statusRow).trimmingCharacters(in: .whitespaces), ":▏")
     }

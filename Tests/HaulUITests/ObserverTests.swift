@@ -68,7 +68,7 @@ final class ObserverTests: XCTestCase {
         // Move the selection past the bottom: the window scrolls by one.
         for _ in 0..<20 { _ = c.handle(.down) }
         _ = c.frame(now: 0.1)
-        XCTAssertEqual(c.scroll, 1)
+        XCTAssertEqual(c.list.scroll, 1)
         XCTAssertEqual(c.router.slots.id(at: 0), DownloadID(rawValue: String(format: "%06x", 1)))
         XCTAssertEqual(c.router.slots.slots(for: slot0), [], "the old download is unbound")
 

@@ -113,7 +113,7 @@ final class SpeedGraphTests: XCTestCase {
             _ = c.frame(now: now)
             now += 1
         }
-        XCTAssertEqual(c.pieceHistories[DownloadID(rawValue: "aaaaaa")]?.count, 2)
+        XCTAssertEqual(c.speeds.pieces[DownloadID(rawValue: "aaaaaa")]?.count, 2)
         _ = c.handle(.enter)
         _ = c.frame(now: now)
         let screen = (0..<c.grid.height).map { c.grid.text(row: $0) }.joined(separator: "\n")

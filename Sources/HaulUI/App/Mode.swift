@@ -3,18 +3,8 @@ import HaulCore
 /// What the screen is doing besides showing the list.
 public enum Mode: Equatable, Sendable {
     case list
-    /// Typing a name filter on the status line; the list filters as you type.
-    case filter(LineEditor)
-    /// Typing the metered speed cap on the status line.
-    case meteredLimit(LineEditor)
-    /// Typing the global speed limit (and a daily window) on the status line.
-    case speedLimit(LineEditor)
-    /// Typing one download's own speed limit on the status line.
-    case downloadLimit(DownloadID, LineEditor)
-    /// Typing a download's new link on the status line.
-    case newLink(DownloadID, LineEditor)
-    /// Typing a command of the command-line interface after `:`.
-    case command(LineEditor)
+    /// A line typed on the status line: a filter, a limit, a link, a command.
+    case prompt(Prompt)
     case add(AddForm)
     /// A yes/no question on the status line.
     case confirm(Confirmation)
@@ -28,8 +18,35 @@ public enum Mode: Equatable, Sendable {
     var isOverlay: Bool {
         switch self {
         case .add, .details, .help, .log, .away: return true
-        case .list, .filter, .meteredLimit, .speedLimit, .downloadLimit, .newLink, .command, .confirm: return false
+        case .list, .prompt, .confirm: return false
         }
+    }
+}
+
+/// A line typed on the status line: what it is for, and the text so far. Every kind is edited
+/// the same way (``LineEditor``); Enter gives the text to what the kind is for, Esc leaves it.
+public struct Prompt: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// A name filter: the list filters as you type, Esc clears it.
+        case filter
+        /// The metered speed cap.
+        case meteredLimit
+        /// The global speed limit, and a daily window.
+        case speedLimit
+        /// One download's own speed limit.
+        case downloadLimit(DownloadID)
+        /// A download's new link.
+        case newLink(DownloadID)
+        /// A command of the command-line interface, after `:`; ↑/↓ and Tab work on it.
+        case command
+    }
+
+    public var kind: Kind
+    public var editor: LineEditor
+
+    public init(_ kind: Kind, _ editor: LineEditor = LineEditor()) {
+        self.kind = kind
+        self.editor = editor
     }
 }
 

@@ -9,43 +9,39 @@ extension TUIController {
     static let historyLimit = 100
 
     func beginCommandLine() {
-        historyPosition = commandHistory.count
-        setMode(.command(LineEditor("")))
+        commands.position = commands.history.count
+        setMode(.prompt(Prompt(.command)))
     }
 
-    func handleCommandLine(_ key: Key, _ editor: inout LineEditor) -> [Effect] {
+    func submitCommandLine(_ text: String) -> [Effect] {
+        let line = text.trimmingCharacters(in: .whitespaces)
+        guard !line.isEmpty else { return [] }
+        if commands.history.last != line { commands.history.append(line) }
+        if commands.history.count > Self.historyLimit { commands.history.removeFirst() }
+        return [.runCommand(line, selected: selectedDownload?.id)]
+    }
+
+    /// ↑/↓ walk the history; Tab completes a command's name.
+    func commandLineKey(_ key: Key, _ editor: LineEditor) -> [Effect] {
         switch key {
-        case .escape:
-            setMode(.list)
-        case .enter:
-            setMode(.list)
-            let line = editor.string.trimmingCharacters(in: .whitespaces)
-            guard !line.isEmpty else { return [] }
-            if commandHistory.last != line { commandHistory.append(line) }
-            if commandHistory.count > Self.historyLimit { commandHistory.removeFirst() }
-            return [.runCommand(line, selected: selectedDownload?.id)]
         case .up, .down:
-            guard !commandHistory.isEmpty else { return [] }
-            historyPosition = max(0, min(commandHistory.count, historyPosition + (key == .up ? -1 : 1)))
-            let recalled = historyPosition < commandHistory.count ? commandHistory[historyPosition] : ""
-            mode = .command(LineEditor(recalled))
-            statusDirty = true
-        case .tab:
+            guard !commands.history.isEmpty else { return [] }
+            commands.position = max(0, min(commands.history.count, commands.position + (key == .up ? -1 : 1)))
+            let recalled = commands.position < commands.history.count ? commands.history[commands.position] : ""
+            mode = .prompt(Prompt(.command, LineEditor(recalled)))
+            redraw.status = true
+        default:
             let text = editor.string
             guard !text.contains(" ") else { return [] }
-            let matches = commandNames.filter { $0.hasPrefix(text) }
+            let matches = commands.names.filter { $0.hasPrefix(text) }
             if matches.count == 1 {
-                mode = .command(LineEditor(matches[0] + " "))
-                statusDirty = true
+                mode = .prompt(Prompt(.command, LineEditor(matches[0] + " ")))
+                redraw.status = true
             } else if matches.count > 1 {
                 let common = matches.dropFirst().reduce(matches[0]) { $0.commonPrefix(with: $1) }
-                mode = .command(LineEditor(common))
-                statusDirty = true
+                mode = .prompt(Prompt(.command, LineEditor(common)))
+                redraw.status = true
             }
-        default:
-            guard editor.handle(key) else { return [] }
-            mode = .command(editor)
-            statusDirty = true
         }
         return []
     }

@@ -4,34 +4,34 @@ import HaulCore
 extension TUIController {
     /// Renders what changed into ``grid`` and says which rows to copy to the terminal.
     public func frame(now: Double) -> Damage {
-        lastFrameReport = FrameReport()
+        redraw.lastFrame = FrameReport()
         let damage = render(now: now)
         switch damage {
         case .none: break
-        case .full: lastFrameReport.rows = grid.height
-        case .rows(let rows): lastFrameReport.rows = rows.count
+        case .full: redraw.lastFrame.rows = grid.height
+        case .rows(let rows): redraw.lastFrame.rows = rows.count
         }
         return damage
     }
 
     func render(now: Double) -> Damage {
-        if listDirty || (sort.followsProgress && now - lastResort >= 1) { rebuildList(now: now) }
-        let full = fullRedraw
-        fullRedraw = false
+        if redraw.list || (list.sort.followsProgress && now - redraw.lastResort >= 1) { rebuildList(now: now) }
+        let full = redraw.full
+        redraw.full = false
         if full { router.invalidateAll() }
         var rows: [Int] = []
-        if now - lastCountdown >= 1 {
-            lastCountdown = now
+        if now - redraw.lastCountdown >= 1 {
+            redraw.lastCountdown = now
             redrawCountdowns()
             expireStatus()
         }
-        if now - lastSpeedSample >= 1 {
-            lastSpeedSample = now
+        if now - speeds.lastSample >= 1 {
+            speeds.lastSample = now
             sampleSpeeds()
         }
         if router.takeHeaderDirty() {
             HeaderView.draw(
-                model, network: network, history: totalHistory.points, into: &grid, row: layout.headerRow,
+                model, network: network, history: speeds.total.points, into: &grid, row: layout.headerRow,
                 glyphs: glyphs)
             rows.append(layout.headerRow)
         }
@@ -39,8 +39,8 @@ extension TUIController {
             drawSlot(slot)
             rows.append(layout.row(forSlot: slot))
         }
-        if statusDirty || full {
-            statusDirty = false
+        if redraw.status || full {
+            redraw.status = false
             drawStatus()
             rows.append(layout.statusRow)
         }
@@ -59,23 +59,23 @@ extension TUIController {
     /// Once a second: the total speed into the header's graph, each live download's into its life
     /// history. The header redraws only while its graph can change (a minute of nothing is flat).
     func sampleSpeeds() {
-        let moving = totalHistory.points.contains { $0 > 0 } || model.totalSpeed > 0
-        totalHistory.record(model.totalSpeed)
-        if moving || totalHistory.points.count < totalHistory.capacity { router.invalidateHeader() }
-        for id in pieceHistories.keys where model.live[id] == nil { pieceHistories[id] = nil }
+        let moving = speeds.total.points.contains { $0 > 0 } || model.totalSpeed > 0
+        speeds.total.record(model.totalSpeed)
+        if moving || speeds.total.points.count < speeds.total.capacity { router.invalidateHeader() }
+        for id in speeds.pieces.keys where model.live[id] == nil { speeds.pieces[id] = nil }
         for (id, sample) in model.live {
-            lifeHistories[id, default: SpeedHistory(.life, capacity: 120)].record(sample.bytesPerSecond)
+            speeds.lives[id, default: SpeedHistory(.life, capacity: 120)].record(sample.bytesPerSecond)
             if let pieces = sample.segments {
-                var histories = pieceHistories[id] ?? [:]
+                var histories = speeds.pieces[id] ?? [:]
                 let running = pieces.filter { $0.bytesPerSecond != nil }
                 histories = histories.filter { start, _ in running.contains { $0.segment.start == start } }
                 for piece in running {
                     histories[piece.segment.start, default: SpeedHistory(.window, capacity: 60)]
                         .record(piece.bytesPerSecond ?? 0)
                 }
-                pieceHistories[id] = histories
+                speeds.pieces[id] = histories
             }
-            if case .details(id) = mode { fullRedraw = true }
+            if case .details(id) = mode { redraw.full = true }
         }
     }
 
@@ -86,18 +86,18 @@ extension TUIController {
         for slot in 0..<router.slots.count {
             guard let id = router.slots.id(at: slot), let d = model[id], d.isWaitingToRetry(at: now) else { continue }
             router.invalidate(slot)
-            if case .details(id) = mode { fullRedraw = true }
+            if case .details(id) = mode { redraw.full = true }
         }
     }
 
     func drawSlot(_ slot: Int) {
         let row = layout.row(forSlot: slot)
         guard row < layout.statusRow else { return }
-        guard let id = router.slots.id(at: slot), let d = model[id], slot < slotPlaces.count,
-            let place = slotPlaces[slot]
+        guard let id = router.slots.id(at: slot), let d = model[id], slot < list.slotPlaces.count,
+            let place = list.slotPlaces[slot]
         else {
             grid.clear(row: row)
-            if slot == 0, visible.isEmpty {
+            if slot == 0, list.visible.isEmpty {
                 let hint =
                     isLoading
                     ? "Loading the downloads…"
@@ -110,41 +110,32 @@ extension TUIController {
         }
         if place.line > 0 {
             ExpandedRowView.draw(
-                line: place.line - 1, of: d, sample: model.sample(for: id), history: lifeHistories[id],
-                pieces: pieceHistories[id] ?? [:], into: &grid, row: row, glyphs: glyphs, now: wallClock())
+                line: place.line - 1, of: d, sample: model.sample(for: id), history: speeds.lives[id],
+                pieces: speeds.pieces[id] ?? [:], into: &grid, row: row, glyphs: glyphs, now: wallClock())
             return
         }
         RowView.draw(
             d, sample: model.sample(for: id), into: &grid, row: row, columns: columns,
-            selected: place.index == selectedIndex, opened: opened.contains(id), glyphs: glyphs, now: wallClock())
+            selected: place.index == list.selectedIndex, opened: list.opened.contains(id), glyphs: glyphs,
+            now: wallClock())
     }
 
     func drawStatus() {
         let row = layout.statusRow
         grid.clear(row: row)
         switch mode {
-        case .filter(let editor):
-            let x = grid.write("filter: ", row: row, column: 0, style: .bold)
+        case .prompt(let prompt) where prompt.kind == .filter:
+            let x = grid.write(label(of: .filter), row: row, column: 0, style: .bold)
             grid.write(
-                TerminalText.sanitize(editor.string) + (glyphs == .unicode ? "▏" : "_")
+                TerminalText.sanitize(prompt.editor.string) + (glyphs == .unicode ? "▏" : "_")
                     + "   Enter keeps · Esc clears",
                 row: row, column: x, style: .plain)
-        case .meteredLimit(let editor):
-            prompt("metered speed cap (e.g. 500K; empty = none): ", editor, row: row)
-        case .speedLimit(let editor):
-            prompt("speed limit for all (e.g. 2M, 2M 08:00-23:00, 0 09:00-17:00; empty = none): ", editor, row: row)
-        case .downloadLimit(let id, let editor):
-            let name = model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue
-            prompt("speed limit for \(DisplayWidth.fit(name, width: 30)) (e.g. 500K; empty = none): ", editor, row: row)
-        case .command(let editor):
-            prompt(":", editor, row: row)
-        case .newLink(let id, let editor):
-            let name = model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue
-            prompt("new link for \(DisplayWidth.fit(name, width: 30, pad: false)): ", editor, row: row)
+        case .prompt(let prompt):
+            self.prompt(label(of: prompt.kind), prompt.editor, row: row)
         case .confirm(let question):
             grid.write(questionText(question), row: row, column: 0, style: Style(color: .yellow, bold: true))
         default:
-            if let status {
+            if let status = messages.status {
                 // The latest message, then the others of the last few seconds.
                 var x = grid.write(status.text, row: row, column: 0, style: status.isError ? .error : .plain)
                 for older in recentMessages(now: wallClock()) where older.text != status.text && x < grid.width - 8 {
@@ -153,9 +144,9 @@ extension TUIController {
             } else if let warning = budgetWarning {
                 grid.write(warning, row: row, column: 0, style: Style(color: .yellow, bold: true))
             } else {
-                var info = "sort: \(sort.rawValue)"
-                if !filterText.isEmpty { info += " · filter: \(TerminalText.sanitize(filterText))" }
-                info += " · \(visible.count) of \(model.order.count) shown"
+                var info = "sort: \(list.sort.rawValue)"
+                if !list.filterText.isEmpty { info += " · filter: \(TerminalText.sanitize(list.filterText))" }
+                info += " · \(list.visible.count) of \(model.order.count) shown"
                 grid.write(info, row: row, column: 0, style: .dim)
             }
         }
@@ -196,18 +187,19 @@ extension TUIController {
         switch mode {
         case .details(let id):
             guard let d = model[id] else { return }
-            boxScroll = BoxView.draw(
+            list.boxScroll = BoxView.draw(
                 title: "Details",
                 lines: DetailsView.lines(
                     for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width),
-                    now: wallClock(), glyphs: glyphs, history: lifeHistories[id], pieces: pieceHistories[id] ?? [:]),
-                scroll: boxScroll, into: &grid, glyphs: glyphs)
+                    now: wallClock(), glyphs: glyphs, history: speeds.lives[id], pieces: speeds.pieces[id] ?? [:]),
+                scroll: list.boxScroll, into: &grid, glyphs: glyphs)
         case .log:
-            boxScroll = BoxView.draw(title: "Log", lines: logLines(), scroll: boxScroll, into: &grid, glyphs: glyphs)
+            list.boxScroll = BoxView.draw(
+                title: "Log", lines: logLines(), scroll: list.boxScroll, into: &grid, glyphs: glyphs)
         case .help:
-            boxScroll = BoxView.draw(
+            list.boxScroll = BoxView.draw(
                 title: "Keys", lines: HelpView.lines(width: BoxView.textWidth(screenWidth: grid.width)),
-                scroll: boxScroll, into: &grid, glyphs: glyphs)
+                scroll: list.boxScroll, into: &grid, glyphs: glyphs)
         case .add(let form):
             BoxView.draw(
                 title: "Add a download",
@@ -226,7 +218,7 @@ extension TUIController {
     func scrolledBox(by key: Key) -> Int? {
         let page = max(1, BoxView.room(screenHeight: grid.height) - 1)
         // Int.max (the log's "newest") is clamped at the next frame; no sum may overflow before.
-        let boxScroll = min(boxScroll, 1 << 30)
+        let boxScroll = min(list.boxScroll, 1 << 30)
         switch key {
         case .up, .character("k"): return max(0, boxScroll - 1)
         case .down, .character("j"): return boxScroll + 1

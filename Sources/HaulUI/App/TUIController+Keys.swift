@@ -5,17 +5,12 @@ extension TUIController {
     public func handle(_ key: Key) -> [Effect] {
         if key == .resize { return [] }
         if case .mouse(let event) = key {
-            if listDirty { rebuildList(now: lastResort) }
+            if redraw.list { rebuildList(now: redraw.lastResort) }
             return handleMouse(event)
         }
         switch mode {
         case .list: return handleList(key)
-        case .filter(var editor): return handleFilter(key, &editor)
-        case .meteredLimit(var editor): return handleMeteredLimit(key, &editor)
-        case .speedLimit(var editor): return handleSpeedLimit(key, &editor)
-        case .downloadLimit(let id, var editor): return handleDownloadLimit(key, id, &editor)
-        case .newLink(let id, var editor): return handleNewLink(key, id, &editor)
-        case .command(var editor): return handleCommandLine(key, &editor)
+        case .prompt(var prompt): return handlePrompt(key, &prompt)
         case .add(var form): return handleAdd(key, &form)
         case .confirm(let question): return handleConfirm(key, question)
         case .away:
@@ -24,9 +19,9 @@ extension TUIController {
         case .details, .help, .log:
             if key == .escape || key == .enter || key == .character("q") || key == .character("?") {
                 setMode(.list)
-            } else if let scroll = scrolledBox(by: key), scroll != boxScroll {
-                boxScroll = scroll
-                fullRedraw = true
+            } else if let scroll = scrolledBox(by: key), scroll != list.boxScroll {
+                list.boxScroll = scroll
+                redraw.full = true
             }
             return []
         }
@@ -34,10 +29,10 @@ extension TUIController {
 
     func handleList(_ key: Key) -> [Effect] {
         // Keys typed before the first frame act on the list as it will be shown.
-        if listDirty { rebuildList(now: lastResort) }
-        if key == .escape, !filterText.isEmpty {
-            filterText = ""
-            listDirty = true
+        if redraw.list { rebuildList(now: redraw.lastResort) }
+        if key == .escape, !list.filterText.isEmpty {
+            list.filterText = ""
+            redraw.list = true
             report("filter cleared")
             return []
         }
@@ -46,32 +41,29 @@ extension TUIController {
         guard let action = KeyMap.action(for: key) else { return [] }
         let page = max(1, layout.slotCount - 1)
         switch action {
-        case .moveUp: select(selectedIndex - 1)
-        case .moveDown: select(selectedIndex + 1)
-        case .pageUp: select(selectedIndex - page)
-        case .pageDown: select(selectedIndex + page)
+        case .moveUp: select(list.selectedIndex - 1)
+        case .moveDown: select(list.selectedIndex + 1)
+        case .pageUp: select(list.selectedIndex - page)
+        case .pageDown: select(list.selectedIndex + page)
         case .top: select(0)
-        case .bottom: select(visible.count - 1)
+        case .bottom: select(list.visible.count - 1)
         case .quit:
             let running = model.order.compactMap { model[$0] }.filter(Self.keepsGoing).count
-            if running == 0 || !asksToKeepRunning { return [.quit(.leave)] }
+            if running == 0 || !surroundings.asksToKeepRunning { return [.quit(.leave)] }
             setMode(.confirm(.quitWhileRunning(count: running)))
         case .help: setMode(.help)
-        case .add: setMode(.add(AddForm(directory: defaultDirectory)))
-        case .filter: setMode(.filter(LineEditor(filterText)))
+        case .add: setMode(.add(AddForm(directory: surroundings.defaultDirectory)))
+        case .filter: setMode(.prompt(Prompt(.filter, LineEditor(list.filterText))))
         case .cycleSort:
-            sort = sort.next
-            listDirty = true
-            report("sorted by \(sort.rawValue)")
+            list.sort = list.sort.next
+            redraw.list = true
+            report("sorted by \(list.sort.rawValue)")
         case .cycleMetered:
             let next = network.mode.next
             report("metered network: \(next.rawValue)")
             return [.send(.setMeteredMode(next))]
         case .setMeteredLimit:
-            setMode(
-                .meteredLimit(
-                    LineEditor(network.limit.map(Self.editable) ?? "")
-                ))
+            setMode(.prompt(Prompt(.meteredLimit, LineEditor(network.limit.map(Self.editable) ?? ""))))
         case .setSpeedLimit: beginSpeedLimit()
         case .commandLine: beginCommandLine()
         case .showLog: setMode(.log)
@@ -145,62 +137,17 @@ extension TUIController {
         case .openFolder:
             report("opening \(TerminalText.sanitize(d.directory))")
             return [.open(path: d.directory)]
-        case .toggleRow: setOpened(d.id, !opened.contains(d.id))
+        case .toggleRow: setOpened(d.id, !list.opened.contains(d.id))
         case .openRow: setOpened(d.id, true)
         case .closeRow: setOpened(d.id, false)
         case .newLink:
             if d.state == .finished {
                 report("\(name) is finished; it needs no new link")
             } else {
-                setMode(.newLink(d.id, LineEditor("")))
+                setMode(.prompt(Prompt(.newLink(d.id))))
             }
         default:
             break
-        }
-        return []
-    }
-
-    func handleFilter(_ key: Key, _ editor: inout LineEditor) -> [Effect] {
-        switch key {
-        case .enter:
-            setMode(.list)
-        case .escape:
-            filterText = ""
-            listDirty = true
-            setMode(.list)
-        default:
-            guard editor.handle(key) else { return [] }
-            mode = .filter(editor)
-            filterText = editor.string
-            listDirty = true
-            statusDirty = true
-        }
-        return []
-    }
-
-    func handleMeteredLimit(_ key: Key, _ editor: inout LineEditor) -> [Effect] {
-        switch key {
-        case .escape:
-            setMode(.list)
-        case .enter:
-            setMode(.list)
-            let text = editor.string.trimmingCharacters(in: .whitespaces)
-            if text.isEmpty || text == "0" || text.lowercased() == "none" {
-                report("no speed cap on metered networks")
-                return [.send(.setMeteredLimit(nil))]
-            }
-            guard
-                let limit = Formatting.parseRate(text), limit > 0
-            else {
-                report("'\(TerminalText.sanitize(text))' is not a speed; try 500K or 2M", isError: true)
-                return []
-            }
-            report("metered speed cap: \(Formatting.rate(Double(limit)))")
-            return [.send(.setMeteredLimit(limit))]
-        default:
-            guard editor.handle(key) else { return [] }
-            mode = .meteredLimit(editor)
-            statusDirty = true
         }
         return []
     }
@@ -220,7 +167,7 @@ extension TUIController {
             guard form.fields[form.focus].handle(key) else { return [] }
         }
         mode = .add(form)
-        fullRedraw = true
+        redraw.full = true
         return []
     }
 
@@ -233,11 +180,11 @@ extension TUIController {
             return []
         }
         var directory = form.fields[1].string.trimmingCharacters(in: .whitespaces)
-        if directory.isEmpty { directory = defaultDirectory }
+        if directory.isEmpty { directory = surroundings.defaultDirectory }
         if directory == "~" {
-            directory = home
+            directory = surroundings.home
         } else if directory.hasPrefix("~/") {
-            directory = home + directory.dropFirst(1)
+            directory = surroundings.home + directory.dropFirst(1)
         }
         guard directory.hasPrefix("/") else {
             report("the directory must be an absolute path (or start with ~/)", isError: true)
@@ -298,9 +245,9 @@ extension TUIController {
         let wasOverlay = mode.isOverlay
         mode = new
         // A box opens at its top; the log at its newest lines.
-        boxScroll = new == .log ? Int.max : 0
-        statusDirty = true
-        if wasOverlay || new.isOverlay { fullRedraw = true }
-        if case .confirm = new { status = nil }
+        list.boxScroll = new == .log ? Int.max : 0
+        redraw.status = true
+        if wasOverlay || new.isOverlay { redraw.full = true }
+        if case .confirm = new { messages.status = nil }
     }
 }

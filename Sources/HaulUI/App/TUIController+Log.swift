@@ -20,8 +20,9 @@ extension TUIController {
 
     func record(_ text: String, isError: Bool) {
         let now = wallClock()
-        log.append(LogEntry(at: now, clock: clockFormatter.string(from: now), text: text, isError: isError))
-        if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
+        messages.log.append(
+            LogEntry(at: now, clock: messages.clockFormatter.string(from: now), text: text, isError: isError))
+        if messages.log.count > Self.logLimit { messages.log.removeFirst(messages.log.count - Self.logLimit) }
     }
 
     /// What the engine says that a person would want in the log: notices, finishes, failures.
@@ -44,22 +45,24 @@ extension TUIController {
 
     /// The messages of the last few seconds, newest first, for the status line.
     func recentMessages(now: Date) -> [LogEntry] {
-        Array(log.reversed().prefix { now.timeIntervalSince($0.at) < Self.messageLife }.prefix(3))
+        Array(messages.log.reversed().prefix { now.timeIntervalSince($0.at) < Self.messageLife }.prefix(3))
     }
 
     /// The status line forgets its message once it is older than ``messageLife``.
     func expireStatus() {
-        guard status != nil, let last = log.last, wallClock().timeIntervalSince(last.at) >= Self.messageLife else {
+        guard messages.status != nil, let last = messages.log.last,
+            wallClock().timeIntervalSince(last.at) >= Self.messageLife
+        else {
             return
         }
-        status = nil
-        statusDirty = true
+        messages.status = nil
+        redraw.status = true
     }
 
     /// The log's lines, oldest first (the box opens at the newest). Built at every frame the log
     /// box is drawn, so nothing here formats a date.
     func logLines() -> [(String, Style)] {
-        if log.isEmpty { return [("Nothing yet: what keys, commands and the engine say shows here.", .dim)] }
-        return log.map { ("\($0.clock)  \($0.text)", $0.isError ? .error : .plain) }
+        if messages.log.isEmpty { return [("Nothing yet: what keys, commands and the engine say shows here.", .dim)] }
+        return messages.log.map { ("\($0.clock)  \($0.text)", $0.isError ? .error : .plain) }
     }
 }

@@ -18,11 +18,11 @@ extension TUIController {
             // The wheel scrolls a box; a click anywhere closes it, as Esc does.
             switch event.kind {
             case .wheelUp, .wheelDown:
-                let from = min(boxScroll, 1 << 30)
+                let from = min(list.boxScroll, 1 << 30)
                 let scroll = event.kind == .wheelUp ? max(0, from - Self.wheelStep) : from + Self.wheelStep
-                if scroll != boxScroll {
-                    boxScroll = scroll
-                    fullRedraw = true
+                if scroll != list.boxScroll {
+                    list.boxScroll = scroll
+                    redraw.full = true
                 }
             case .press, .doubleClick: setMode(.list)
             case .release, .rightPress: break
@@ -35,35 +35,35 @@ extension TUIController {
             return []
         }
         switch event.kind {
-        case .wheelUp: select(selectedIndex - Self.wheelStep)
-        case .wheelDown: select(selectedIndex + Self.wheelStep)
+        case .wheelUp: select(list.selectedIndex - Self.wheelStep)
+        case .wheelDown: select(list.selectedIndex + Self.wheelStep)
         case .press where event.row == layout.titleRow:
             guard let order = TitleView.sort(at: event.column, columns, width: grid.width) else { return [] }
-            sort = sort == order ? .queue : order
-            listDirty = true
-            report("sorted by \(sort.rawValue)")
+            list.sort = list.sort == order ? .queue : order
+            redraw.list = true
+            report("sorted by \(list.sort.rawValue)")
         case .press where event.row == layout.footerRow:
             guard let key = FooterView.key(at: event.column, width: grid.width) else { return [] }
             return handleList(key)
         case .press:
             guard let place = place(atRow: event.row) else { return [] }
             let now = wallClock().timeIntervalSince1970
-            let twice = lastClick.map { $0.index == place.index && now - $0.time <= Self.doubleClick } ?? false
+            let twice = list.lastClick.map { $0.index == place.index && now - $0.time <= Self.doubleClick } ?? false
             select(place.index)
             // The marker column of a row opens or closes it.
             if place.line == 0, event.column < Columns.marker {
-                lastClick = nil
+                list.lastClick = nil
                 return handleList(.character("x"))
             }
             if twice {
-                lastClick = nil
+                list.lastClick = nil
                 return handleList(.enter)
             }
-            lastClick = (place.index, now)
+            list.lastClick = (place.index, now)
         case .doubleClick:
             guard let place = place(atRow: event.row) else { return [] }
             select(place.index)
-            lastClick = nil
+            list.lastClick = nil
             return handleList(.enter)
         case .release, .rightPress:
             break
@@ -74,7 +74,7 @@ extension TUIController {
     /// The download (and which of its lines) on a screen row of the list.
     func place(atRow row: Int) -> SlotPlace? {
         let slot = row - layout.firstListRow
-        guard slot >= 0, slot < layout.slotCount, slot < slotPlaces.count else { return nil }
-        return slotPlaces[slot]
+        guard slot >= 0, slot < layout.slotCount, slot < list.slotPlaces.count else { return nil }
+        return list.slotPlaces[slot]
     }
 }

@@ -4,8 +4,8 @@ import HaulCore
 /// under it (see ``ExpandedRowView``). Opening or closing one rebinds the slots below it.
 extension TUIController {
     func setOpened(_ id: DownloadID, _ open: Bool) {
-        guard opened.contains(id) != open else { return }
-        if open { opened.insert(id) } else { opened.remove(id) }
+        guard list.opened.contains(id) != open else { return }
+        if open { list.opened.insert(id) } else { list.opened.remove(id) }
         _ = scrollToSelection()
         bindSlots()
         // The row's marker changes with it.
@@ -14,10 +14,10 @@ extension TUIController {
 
     /// A removed download's row is no longer opened.
     func forgetOpened(_ event: EngineEvent) {
-        guard !opened.isEmpty else { return }
+        guard !list.opened.isEmpty else { return }
         switch event {
-        case .removed(let id): opened.remove(id)
-        case .removedMany(let ids): opened.subtract(ids)
+        case .removed(let id): list.opened.remove(id)
+        case .removedMany(let ids): list.opened.subtract(ids)
         default: break
         }
     }
