@@ -2,6 +2,7 @@
 
 SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SHELL := /bin/bash
 BIN := .build/debug/haul
 
 .PHONY: all deps build run test lint figures bench release clean
@@ -24,11 +25,17 @@ run: deps build
 	$(BIN) $(ARGS)
 
 # The whole test suite: unit tests, engine tests against nginx and a fault-injecting server,
-# and the real binary driven end to end; run as root, the command-line tests once more as nobody.
+# and the real binary driven end to end; run as root, the tests that depend on who runs haul once
+# more as nobody. Most suites wait on servers and child processes, so they run four at a time;
+# those that measure rates or kill haul at byte counts run alone after them. It ends with the
+# slowest tests, so what the suite's time goes to stays in view.
+ALONE := SpeedLimitEngineTests|BudgetAndScheduleEngineTests|MeteredEngineTests|ChaosTests|SegmentedChaosTests
 test: deps
 	swift build --build-tests
-	swift test --skip-build
+	swift test --skip-build --parallel --num-workers 4 --skip '$(ALONE)' --xunit-output .build/tests-parallel.xml
+	set -o pipefail; swift test --skip-build --filter '$(ALONE)' 2>&1 | tee .build/tests-alone.log
 	scripts/test-unprivileged
+	@scripts/slowest-tests .build/tests-parallel.xml .build/tests-alone.log
 
 # The formatter's rules (.swift-format) over every Swift file, the module table's imports
 # (docs/ARCHITECTURE.md) and shellcheck over the scripts; fails on any finding.
@@ -44,7 +51,7 @@ lint:
 figures: deps
 	swift build --build-tests
 	rm -f .build/figures.rows
-	HAUL_FIGURES_FILE=$(CURDIR)/.build/figures.rows swift test --skip-build \
+	HAUL_FIGURES_FILE=$(CURDIR)/.build/figures.rows HAUL_CHAOS_ROUNDS=50 swift test --skip-build \
 		--filter 'ChaosTests|FuzzTests|DiskFullTests|HostileServerTests|FaultInjectionTests'
 	{ echo "| what | tried | outcome |"; echo "| --- | --- | --- |"; sort .build/figures.rows; echo; \
 	  echo "_Written by \`make figures\` on $$(date -u +%Y-%m-%d), $$(nproc) cores, $$(uname -sr)._"; } > .build/figures.md

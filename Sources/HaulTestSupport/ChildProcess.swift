@@ -57,6 +57,16 @@ public final class ChildProcess: Sendable {
         kill(pid, signo)
     }
 
+    /// Whether it still runs (it has not exited, reaped or not).
+    public var isRunning: Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")"), stat.index(close, offsetBy: 2) < stat.endIndex
+        else { return false }
+        // The state letter follows the command name's closing parenthesis: Z and X have exited.
+        let state = stat[stat.index(close, offsetBy: 2)]
+        return state != "Z" && state != "X"
+    }
+
     /// Waits for the exit without blocking a thread; returns the exit code (128+N for signal N),
     /// or nil when `timeout` passed first.
     public func wait(timeout: Double = 120) async -> Int32? {

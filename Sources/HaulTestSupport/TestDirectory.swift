@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 
 #if canImport(Glibc)
     import Glibc
@@ -33,19 +34,30 @@ public enum TestFiles {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
-        var generator = SystemRandomNumberGenerator()
+        // Seeded once from the system: the system generator costs a system call per number.
+        var generator = SplitMix64()
         var remaining = size
         while remaining > 0 {
             let n = min(remaining, 1 << 20)
-            var chunk = [UInt8](repeating: 0, count: n)
-            chunk.withUnsafeMutableBytes { raw in
-                let words = raw.bindMemory(to: UInt64.self)
-                for i in words.indices { words[i] = generator.next() }
-                for i in (words.count * 8)..<n { raw[i] = UInt8.random(in: 0...255, using: &generator) }
-            }
-            try handle.write(contentsOf: Data(chunk))
+            try handle.write(contentsOf: Data(randomBytes(n, using: &generator)))
             remaining -= n
         }
+    }
+
+    /// `count` random bytes, from a generator seeded once from the system's.
+    public static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SplitMix64()
+        return randomBytes(count, using: &generator)
+    }
+
+    public static func randomBytes(_ count: Int, using generator: inout some RandomNumberGenerator) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBytes { raw in
+            let words = raw.bindMemory(to: UInt64.self)
+            for i in words.indices { words[i] = generator.next() }
+            for i in (words.count * 8)..<count { raw[i] = UInt8(truncatingIfNeeded: generator.next()) }
+        }
+        return bytes
     }
 
     /// Writes zeros to `path` until the file system is full; returns the bytes written.

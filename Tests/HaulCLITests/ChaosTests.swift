@@ -3,25 +3,29 @@ import Foundation
 import HaulTestSupport
 import XCTest
 
-/// Crash chaos: `haul run` (and the TUI) killed with SIGKILL at random moments, over and
-/// over, then run to the end. Every file must be byte-identical, no `.part` left, the state
-/// file readable, and no download lost or duplicated.
+/// Crash chaos: `haul run`, the TUI and a download in pieces killed with SIGKILL over and over,
+/// each time once a random number of bytes more is on disk (so every kill lands in a transfer
+/// however fast the machine is, and no round waits longer than it must), then run to the end.
+/// Every file must be byte-identical, no `.part` left, the state file readable, and no download
+/// lost or duplicated.
+///
+/// `HAUL_CHAOS_ROUNDS` sets the rounds (`make figures` runs 50 of each, with larger files).
 final class ChaosTests: CLITestCase {
+    /// The files, made and hashed once for the whole class.
+    static let files = ChaosFiles(
+        sizes: long
+            ? [1 << 10, 64 << 10, 1 << 20, 10 << 20, 50 << 20, 200 << 20]
+            : [1 << 10, 64 << 10, 1 << 20, 8 << 20, 24 << 20])
+    static let long = ProcessInfo.processInfo.environment["HAUL_CHAOS_ROUNDS"] != nil
+    static var rounds: Int { Int(ProcessInfo.processInfo.environment["HAUL_CHAOS_ROUNDS"] ?? "") ?? 12 }
+
     var nginx: NginxServer!
-    var www: String!
-    var expected: [String: String] = [:]
-    let sizes = [1 << 10, 64 << 10, 1 << 20, 10 << 20, 50 << 20, 200 << 20]
 
     override func setUp() async throws {
         try await super.setUp()
-        www = dir.subdirectory("www")
-        // Rate-limited so a transfer is caught mid-way by most kills.
-        nginx = try await NginxServer(root: www, slowRate: "1m", workDirectory: dir.subdirectory("nginx"))
-        for size in sizes {
-            let name = "file-\(size).bin"
-            try TestFiles.random(www + "/" + name, size: size)
-            expected[name] = try XCTUnwrap(sha256(www + "/" + name))
-        }
+        // Capped per connection so a transfer is caught mid-way by every kill.
+        nginx = try await NginxServer(
+            root: Self.files.root, slowRate: "4m", workDirectory: dir.subdirectory("nginx"))
     }
 
     override func tearDown() async throws {
@@ -29,48 +33,39 @@ final class ChaosTests: CLITestCase {
         try await super.tearDown()
     }
 
-    func sha256(_ path: String) throws -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 22), !chunk.isEmpty { hasher.update(data: chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
-    }
-
     func addAll() async throws {
-        for size in sizes {
-            let result = try await haul("add", nginx.url("slow/file-\(size).bin"))
-            XCTAssertEqual(result.status, 0, result.stderr)
-        }
+        let result = try await haul(["add"] + Self.files.names.map { nginx.url("slow/" + $0) })
+        XCTAssertEqual(result.status, 0, result.stderr)
     }
 
     /// After the chaos: finish, then check everything. Returns the bytes verified.
     func finishAndVerify() async throws -> Int64 {
         let last = try await haul("run", timeout: 300)
         XCTAssertEqual(last.status, 0, last.stdout + last.stderr)
+        let count = Self.files.names.count
         let list = try await listJSON()
-        XCTAssertEqual(list.count, sizes.count, "no download lost or duplicated")
-        XCTAssertEqual(Set(list.compactMap { $0["id"] as? String }).count, sizes.count)
-        XCTAssertEqual(Set(list.compactMap { $0["path"] as? String }).count, sizes.count)
+        XCTAssertEqual(list.count, count, "no download lost or duplicated")
+        XCTAssertEqual(Set(list.compactMap { $0["id"] as? String }).count, count)
+        XCTAssertEqual(Set(list.compactMap { $0["path"] as? String }).count, count)
         XCTAssertTrue(list.allSatisfy { $0["state"] as? String == "finished" }, "\(list)")
         let files = try FileManager.default.contentsOfDirectory(atPath: downloads).sorted()
-        XCTAssertEqual(files, expected.keys.sorted(), "exactly the files, no .part, no duplicates")
+        XCTAssertEqual(files, Self.files.names.sorted(), "exactly the files, no .part, no duplicates")
         var verified: Int64 = 0
-        for (name, hash) in expected {
-            XCTAssertEqual(try sha256(downloads + "/" + name), hash, name)
+        for (name, hash) in Self.files.hashes {
+            XCTAssertEqual(ChaosFiles.sha256(downloads + "/" + name), hash, name)
             verified += fileSize(downloads + "/" + name) ?? 0
         }
         return verified
     }
 
-    func testRunKilledAtRandomFiftyTimesLosesNothing() async throws {
+    func testRunKilledAtRandomLosesNothing() async throws {
         var rng = SeededGenerator.fromEnvironment("ChaosTests.run")
         try await addAll()
-        let rounds = 50
+        let rounds = Self.rounds
         var killedMidTransfer = 0
-        for round in 0..<rounds {
+        for (round, bytes) in ChaosFiles.killPoints(rounds, total: Self.files.total, using: &rng).enumerated() {
             let child = try spawnHaul(["run"], log: "/dev/null")
-            try await Task.sleep(for: .milliseconds(Int.random(in: 30...450, using: &rng)))
+            await ChaosFiles.waitForBytes(bytes, in: downloads, while: child)
             if (try FileManager.default.contentsOfDirectory(atPath: downloads)).contains(where: {
                 $0.hasSuffix(".part")
             }) {
@@ -79,29 +74,29 @@ final class ChaosTests: CLITestCase {
             child.signal(SIGKILL)
             _ = await child.wait()
             let list = try await listJSON()
-            XCTAssertEqual(list.count, sizes.count, "round \(round): the state file parses and lists every download")
+            XCTAssertEqual(list.count, Self.files.names.count, "round \(round): the state file parses and lists all")
         }
         let verified = try await finishAndVerify()
         XCTAssertGreaterThan(killedMidTransfer, rounds / 2, "most kills hit a running transfer")
         Figures.record(
             "Crash chaos, `haul run`",
-            "\(rounds) `kill -9` at random moments (\(killedMidTransfer) mid-transfer), 6 files of 1 KiB–200 MiB",
-            "all \(sizes.count) files byte-identical (\(verified >> 20) MiB checked), no `.part` left, state "
-                + "readable every round, 0 lost or duplicated"
+            "\(rounds) `kill -9` at random byte counts (\(killedMidTransfer) mid-transfer), "
+                + "\(Self.files.names.count) files of \(Self.files.sizeRange)",
+            "all files byte-identical (\(verified >> 20) MiB checked), no `.part` left, state readable every "
+                + "round, 0 lost or duplicated"
         )
     }
 
     func testTUIKilledAtRandomLosesNothing() async throws {
         var rng = SeededGenerator.fromEnvironment("ChaosTests.tui")
         try await addAll()
-        let rounds = 50
-        for round in 0..<rounds {
+        let rounds = max(4, Self.rounds * 2 / 3)
+        for (round, bytes) in ChaosFiles.killPoints(rounds, total: Self.files.total, using: &rng).enumerated() {
             let tui = try await TmuxSession(
                 command: "'\(HaulBinary.path)'; sleep 600", width: 100, height: 20,
                 environment: environment(["TERM": "xterm-256color"]), workDirectory: dir.subdirectory("tmux-\(round)")
             )
             try await tui.waitFor { $0.contains("metered:") }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 50...700, using: &rng)))
             // The screen is up before the state is read: the lock names its owner once it is taken.
             var pid: Int32?
             for _ in 0..<100 where pid == nil {
@@ -109,16 +104,17 @@ final class ChaosTests: CLITestCase {
                 pid = Int32(lock.trimmingCharacters(in: .whitespacesAndNewlines))
                 if pid == nil { try await Task.sleep(for: .milliseconds(50)) }
             }
-            kill(try XCTUnwrap(pid, "round \(round)"), SIGKILL)
+            let owner = try XCTUnwrap(pid, "round \(round)")
+            await ChaosFiles.waitForBytes(bytes, in: downloads) { kill(owner, 0) == 0 }
+            kill(owner, SIGKILL)
             await tui.kill()
             let list = try await listJSON()
-            XCTAssertEqual(list.count, sizes.count, "round \(round)")
+            XCTAssertEqual(list.count, Self.files.names.count, "round \(round)")
         }
         let verified = try await finishAndVerify()
         Figures.record(
-            "Crash chaos, the TUI under tmux", "\(rounds) `kill -9` of the running TUI",
-            "all \(sizes.count) files byte-identical (\(verified >> 20) MiB checked), no `.part` left, 0 lost or "
-                + "duplicated"
+            "Crash chaos, the TUI under tmux", "\(rounds) `kill -9` of the running TUI at random byte counts",
+            "all files byte-identical (\(verified >> 20) MiB checked), no `.part` left, 0 lost or duplicated"
         )
     }
 }
@@ -128,18 +124,22 @@ final class ChaosTests: CLITestCase {
 /// the server's log) stays within a mebibyte per connection per kill.
 final class SegmentedChaosTests: CLITestCase {
     func testRunKilledDuringASegmentedDownloadRefetchesAtMostAMebibytePerConnection() async throws {
+        let long = ChaosTests.long
         let www = dir.subdirectory("www")
-        let nginx = try await NginxServer(root: www, slowRate: "2m", workDirectory: dir.subdirectory("nginx"))
-        let size = 64 << 20
+        let nginx = try await NginxServer(
+            root: www, slowRate: long ? "2m" : "4m", workDirectory: dir.subdirectory("nginx"))
+        let size = (long ? 64 : 48) << 20
         try TestFiles.random(www + "/big.bin", size: size)
         let added = try await haul("add", nginx.url("slow/big.bin"))
         XCTAssertEqual(added.status, 0, added.stderr)
         var rng = SeededGenerator.fromEnvironment("SegmentedChaosTests")
-        let rounds = 8
+        let rounds = long ? 8 : 5
         var segmentedKills = 0
-        for round in 0..<rounds {
+        // Past the first few mebibytes, where the download is in pieces.
+        let points = ChaosFiles.killPoints(rounds, total: Int64(size) * 3 / 4, using: &rng).map { $0 + 4 << 20 }
+        for (round, bytes) in points.enumerated() {
             let child = try spawnHaul(["run"], log: "/dev/null")
-            try await Task.sleep(for: .milliseconds(Int.random(in: 400...900, using: &rng)))
+            await ChaosFiles.waitForBytes(bytes, in: downloads, while: child)
             child.signal(SIGKILL)
             _ = await child.wait()
             let list = try await listJSON()
@@ -157,11 +157,79 @@ final class SegmentedChaosTests: CLITestCase {
         XCTAssertLessThanOrEqual(twice, Int64(rounds * connections) << 20, "at most 1 MiB per connection per kill")
         Figures.record(
             "Crash chaos, segmented",
-            "\(rounds) `kill -9` of `haul run` fetching 64 MiB over 8 connections capped at 2 MB/s each",
+            "\(rounds) `kill -9` of `haul run` fetching \(size >> 20) MiB over 8 connections capped at "
+                + "\(long ? 2 : 4) MB/s each",
             "byte-identical; fetched twice: \(mebibytes(twice)) in all (\(mebibytes(twice / Int64(rounds))) a "
                 + "kill, at most 8 MiB allowed)"
         )
         await nginx.stop()
+    }
+}
+
+/// The files the chaos tests download, made once: their folder, names and SHA-256s.
+final class ChaosFiles: Sendable {
+    let root: String
+    let names: [String]
+    let hashes: [String: String]
+    let total: Int64
+    let sizeRange: String
+
+    init(sizes: [Int]) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("haul-chaos-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        chmod(dir, 0o755)
+        root = dir
+        var hashes: [String: String] = [:]
+        for size in sizes {
+            let name = "file-\(size).bin"
+            try? TestFiles.random(dir + "/" + name, size: size)
+            hashes[name] = Self.sha256(dir + "/" + name)
+        }
+        names = sizes.map { "file-\($0).bin" }
+        self.hashes = hashes
+        total = Int64(sizes.reduce(0, +))
+        sizeRange = "\(sizes.min().map(Self.size) ?? "")–\(sizes.max().map(Self.size) ?? "")"
+    }
+
+    private static func size(_ bytes: Int) -> String { bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB" }
+
+    static func sha256(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try? handle.read(upToCount: 1 << 22), !chunk.isEmpty { hasher.update(data: chunk) }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// `count` byte counts in rising order, each in its own stretch of `total`: each round gets
+    /// further than the last, and the kill falls somewhere random within its stretch.
+    static func killPoints(_ count: Int, total: Int64, using rng: inout some RandomNumberGenerator) -> [Int64] {
+        let stretch = max(1, total / Int64(count + 1))
+        return (0..<count).map { Int64($0) * stretch + Int64.random(in: 0..<stretch, using: &rng) }
+    }
+
+    /// Waits until `bytes` are on disk in `folder` (its files' allocated blocks), or the process
+    /// has ended, or 20 s passed.
+    static func waitForBytes(_ bytes: Int64, in folder: String, while alive: () -> Bool) async {
+        let deadline = Date().addingTimeInterval(20)
+        while alive(), Date() < deadline, onDisk(folder) < bytes {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    static func waitForBytes(_ bytes: Int64, in folder: String, while child: ChildProcess) async {
+        await waitForBytes(bytes, in: folder) { child.isRunning }
+    }
+
+    /// The bytes the files in `folder` hold on disk (holes of a file in pieces not counted).
+    static func onDisk(_ folder: String) -> Int64 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var total: Int64 = 0
+        for name in names {
+            var info = stat()
+            if stat(folder + "/" + name, &info) == 0 { total += Int64(info.st_blocks) * 512 }
+        }
+        return total
     }
 }
 

@@ -6,10 +6,12 @@ import XCTest
 @testable import HaulEngine
 
 /// The metered data budget and the speed limit's daily windows, against nginx on loopback, with
-/// the wall clock set through `HAUL_CLOCK` a few seconds before midnight or a window's edge.
+/// the wall clock set through `HAUL_CLOCK` a few seconds before midnight or a window's edge, and a
+/// test clock that the test moves past it once what it checks before has happened.
 final class BudgetAndScheduleEngineTests: EngineTestCase {
     var nginx: NginxServer!
     var www: String!
+    let clock = TestClock()
 
     override func setUp() async throws {
         try await super.setUp()
@@ -32,6 +34,7 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
 
     func engine(clock: String? = nil) throws -> Engine {
         try makeEngine {
+            $0.clock = self.clock
             $0.environment = ["TZ": "UTC"]
             if let clock { $0.environment["HAUL_CLOCK"] = today(at: clock) }
         }
@@ -75,7 +78,8 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         await engine.start()
         let first = try await waitFor(engine, id, timeout: 2.5) { $0.state.isPaused && $0.receivedBytes > 0 }
         XCTAssertEqual(first.pauseCause, .budget)
-        // Midnight comes a few seconds later: a new day's budget, and the download goes on.
+        // Midnight: a new day's budget, and the download goes on.
+        clock.advance(by: .seconds(5))
         let second = try await waitFor(engine, id, timeout: 10) {
             $0.state.isPaused && $0.receivedBytes > 6 << 20
         }
@@ -96,15 +100,16 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         let id = try await add(engine, nginx.url("edge.bin"))
         await engine.start()
         try await waitFor(engine, id) { $0.receivedBytes > 0 }
-        let start = Monotonic.seconds()
+        let start = SystemClock().now.seconds
         let before = await engine.download(id)?.receivedBytes ?? 0
         try await Task.sleep(for: .seconds(2))
         let after = await engine.download(id)?.receivedBytes ?? 0
-        let inside = Double(after - before) / (Monotonic.seconds() - start)
+        let inside = Double(after - before) / (SystemClock().now.seconds - start)
         XCTAssertEqual(inside / Double(1 << 20), 1, accuracy: 0.1, "inside the window: the limit")
         let active = await engine.networkStatus.speedLimitActive
         XCTAssertTrue(active)
         // At 09:00 the window ends: the rest of the file comes at loopback speed.
+        clock.advance(by: .seconds(5))
         let done = try await finished(engine, id, timeout: 6)
         XCTAssertEqual(done.state, .finished)
         let inactive = await engine.networkStatus.speedLimitActive
@@ -121,6 +126,7 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         let held = try await waitFor(engine, id, timeout: 1) { $0.state.isPaused }
         XCTAssertEqual(held.pauseCause, .schedule)
         XCTAssertEqual(held.reason, "held by the speed limit's schedule until 17:00")
+        clock.advance(by: .seconds(5))
         let done = try await finished(engine, id, timeout: 8)
         XCTAssertEqual(done.state, .finished)
         XCTAssertNil(done.notice)

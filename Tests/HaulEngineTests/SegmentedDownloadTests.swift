@@ -10,7 +10,8 @@ import XCTest
 /// far slower, extra connections refused or answered with 429, a file that changes, ranges that
 /// lie, segments cut short. Each ends byte-identical or failed with a reason, never mixed.
 final class SegmentedDownloadTests: EngineTestCase {
-    let body: [UInt8] = (0..<(8 << 20)).map { _ in UInt8.random(in: 0...255) }
+    static let body = TestFiles.randomBytes(8 << 20)
+    var body: [UInt8] { Self.body }
     var expected: String!
 
     override func setUp() async throws {

@@ -88,7 +88,7 @@ final class SourcesEngineTests: FaultServerTestCase {
     }
 
     func testEveryPieceOfASegmentedDownloadGoesOnFromANewLink() async throws {
-        let file = (0..<(8 << 20)).map { _ in UInt8.random(in: 0...255) }
+        let file = TestFiles.randomBytes(8 << 20)
         let server = try serve { request, _ in FaultServer.throttled(file, for: request) }
         let engine = try makeEngine()
         let id = try await add(engine, server.url("old/big.bin"))

@@ -41,7 +41,7 @@ final class SpeedLimitEngineTests: EngineTestCase {
     /// An engine that reports progress often enough for 5-second windows to be measured to 1 %.
     func limitedEngine(_ tune: (inout EngineConfiguration) -> Void = { _ in }) throws -> Engine {
         try makeEngine {
-            $0.progressInterval = 0.02
+            $0.progressInterval = .seconds(0.02)
             tune(&$0)
         }
     }
@@ -52,12 +52,12 @@ final class SpeedLimitEngineTests: EngineTestCase {
         -> [(time: Double, bytes: Int64)]
     {
         var result: [(Double, Int64)] = []
-        let start = Monotonic.seconds()
-        while Monotonic.seconds() - start < seconds {
+        let start = SystemClock().now.seconds
+        while SystemClock().now.seconds - start < seconds {
             let received = await engine.allDownloads.filter { ids?.contains($0.id) ?? true }.reduce(0) {
                 $0 + $1.receivedBytes
             }
-            result.append((Monotonic.seconds(), received))
+            result.append((SystemClock().now.seconds, received))
             try await Task.sleep(for: .milliseconds(25))
         }
         return result
@@ -105,25 +105,19 @@ final class SpeedLimitEngineTests: EngineTestCase {
         try await engine.perform(.setSpeedLimit(SpeedLimit(rate: limit)))
         let ids = try await addLarge(engine, count: count)
         try await startAndWaitForBytes(engine, ids)
-        let rates = windowRates(try await samples(engine, for: 7))
+        let rates = windowRates(try await samples(engine, for: 6))
         assertWithin5Percent(rates, of: limit, "\(count) download(s) under \(Formatting.rate(Double(limit)))")
         try await engine.perform(.remove(.all, deleteFiles: true))
         await engine.shutdown()
     }
 
-    func testAGlobalLimitOf1MHoldsForOneAndForThreeDownloads() async throws {
+    /// A low limit (taken in slices of each read), a middle one shared by three downloads, and a
+    /// high one, in real time against nginx; every limit on one and on eight connections is in
+    /// `make bench` (g), and the bucket's arithmetic is tested without a clock.
+    func testAGlobalLimitHoldsLowForOneMiddleForThreeAndHighForOne() async throws {
         try await assertGlobalLimitHolds(1 << 20, downloads: 1)
-        try await assertGlobalLimitHolds(1 << 20, downloads: 3)
-    }
-
-    func testAGlobalLimitOf8MHoldsForOneAndForThreeDownloads() async throws {
-        try await assertGlobalLimitHolds(8 << 20, downloads: 1)
         try await assertGlobalLimitHolds(8 << 20, downloads: 3)
-    }
-
-    func testAGlobalLimitOf64MHoldsForOneAndForThreeDownloads() async throws {
         try await assertGlobalLimitHolds(64 << 20, downloads: 1)
-        try await assertGlobalLimitHolds(64 << 20, downloads: 3)
     }
 
     func testALiveChangeTakesEffectWithinASecond() async throws {
