@@ -45,21 +45,19 @@ public enum HoldPolicy {
     public static func decide(_ downloads: [Download], _ conditions: HoldConditions) -> Decision {
         var decision = Decision()
         for i in downloads.indices {
-            switch downloads[i].state {
-            case .waiting, .downloading:
+            // By kind and cause: a `switch` over the state with a `where` on the download crashes
+            // the 6.3 compiler's optimizer (CopyPropagation) in release builds.
+            let state = downloads[i].state
+            if state.isActive {
                 if let cause = cause(for: downloads[i], conditions) {
                     decision.pause.append(Hold(id: downloads[i].id, cause: cause))
                 }
-            case .paused where downloads[i].pauseCause?.isNetworkHold == true:
+            } else if let held = state.pauseCause, held.isNetworkHold {
                 if let cause = cause(for: downloads[i], conditions) {
-                    if cause != downloads[i].pauseCause {
-                        decision.pause.append(Hold(id: downloads[i].id, cause: cause))
-                    }
+                    if cause != held { decision.pause.append(Hold(id: downloads[i].id, cause: cause)) }
                 } else {
                     decision.resume.append(downloads[i].id)
                 }
-            case .paused, .finished, .failed:
-                break
             }
         }
         return decision
