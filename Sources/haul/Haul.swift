@@ -39,7 +39,7 @@ struct Haul: AsyncParsableCommand {
     }
 
     static func main() async {
-        ProcessClock.start = MonotonicClock.seconds()
+        ProcessClock.start = ProcessClock.seconds()
         MallocArenas.useOne()
         Signals.unblockAll()
         do {

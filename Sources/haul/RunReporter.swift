@@ -175,7 +175,7 @@ final class RunReporter {
     }
 
     private func redraw(force: Bool) {
-        let now = MonotonicClock.seconds()
+        let now = ProcessClock.seconds()
         guard force || now - lastDraw >= 0.2 else { return }
         lastDraw = now
         blockCleared = false

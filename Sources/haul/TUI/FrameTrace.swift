@@ -24,7 +24,7 @@ struct FrameTrace {
         static func now() -> Clocks {
             let usage = Self.threadUsage()
             return Clocks(
-                wall: MonotonicClock.seconds(), threadCPU: MonotonicClock.threadCPUSeconds(),
+                wall: ProcessClock.seconds(), threadCPU: ThreadCPUTime.seconds(),
                 steal: Self.stealSeconds(),
                 faults: usage.ru_minflt + usage.ru_majflt, waits: usage.ru_nvcsw, preemptions: usage.ru_nivcsw
             )

@@ -42,7 +42,7 @@ final class UILoop {
         }
         while running {
             let messages = inbox.drain()
-            if !messages.isEmpty { lastActivity = MonotonicClock.seconds() }
+            if !messages.isEmpty { lastActivity = ProcessClock.seconds() }
             for message in messages {
                 switch message {
                 case .attached(let session, let snapshot, let away):
@@ -74,7 +74,7 @@ final class UILoop {
             }
             prepareNameOrder()
             // Drawn before waiting for keys: the first frame goes out at once.
-            let now = MonotonicClock.seconds()
+            let now = ProcessClock.seconds()
             if now - lastFrame >= Self.frameInterval {
                 let start = trace.isOn ? FrameTrace.Clocks.now() : nil
                 let damage = controller.frame(now: now)
@@ -93,9 +93,9 @@ final class UILoop {
             }
             guard running else { break }
             // Short waits while events flow, long ones when idle: near-zero CPU at rest.
-            let idle = MonotonicClock.seconds() - lastActivity > 1
+            let idle = ProcessClock.seconds() - lastActivity > 1
             if let key = terminal.readKey(milliseconds: idle ? 500 : 50) {
-                lastActivity = MonotonicClock.seconds()
+                lastActivity = ProcessClock.seconds()
                 take(key)
                 // A paste arrives as a burst: take it all before drawing.
                 var burst = 0
@@ -200,20 +200,19 @@ enum UIExit: Sendable, Equatable {
     case failed(String)
 }
 
-/// When the process started (close enough: the first line of `main`).
+/// When the process started (close enough: the first line of `main`), in seconds on the
+/// system's monotonic clock.
 enum ProcessClock {
     nonisolated(unsafe) static var start = 0.0 // set once at the top of main, before any thread exists
+
+    /// Seconds on the system's monotonic clock (the one the engine goes by), for frame times.
+    static func seconds() -> Double { SystemClock().now.seconds }
 }
 
-enum MonotonicClock {
-    static func seconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
+/// CPU time, for the frame trace (not a clock things are timed by).
+enum ThreadCPUTime {
     /// CPU time the calling thread has used.
-    static func threadCPUSeconds() -> Double {
+    static func seconds() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
