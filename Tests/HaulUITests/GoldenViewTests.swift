@@ -8,6 +8,8 @@ import XCTest
 /// text, at 80x24 and at other sizes: what a user sees, character for character.
 final class GoldenViewTests: XCTestCase {
     static let a = DownloadID(rawValue: "aaaaaa")
+    /// The downloads of the last controller made, for the details box.
+    var downloads: [Download] = []
 
     func controller(width: Int = 80, height: Int = 24, unicode: Bool = true) -> TUIController {
         var a = Download(id: Self.a, url: "http://h/a.iso", directory: "/dl", queueOrder: 0)
@@ -21,6 +23,7 @@ final class GoldenViewTests: XCTestCase {
         b.state = .finished
         b.receivedBytes = 400
         b.totalBytes = 400
+        downloads = [a, b]
         let c = TUIController(
             downloads: [a, b], width: width, height: height, defaultDirectory: "/dl", home: "/root", unicode: unicode)
         let start = Date(timeIntervalSince1970: 1_000_000)
@@ -93,7 +96,7 @@ final class GoldenViewTests: XCTestCase {
             _ = c.frame(now: 11)
             assertGolden(c, "help-end-" + size)
             _ = c.handle(.escape)
-            _ = c.handle(.enter)
+            c.openDetails(answering: downloads)
             _ = c.frame(now: 12)
             assertGolden(c, "details-" + size)
             _ = c.handle(.pageDown)

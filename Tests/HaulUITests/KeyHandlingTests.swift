@@ -74,6 +74,29 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertEqual(c.mode, .list)
     }
 
+    /// The list keeps rows; the details box asks the engine for the whole download and keeps it
+    /// as the engine tells of it.
+    func testTheDetailsBoxAsksForTheWholeDownloadAndFollowsIt() {
+        let c = controller([.downloading])
+        let id = DownloadID(rawValue: "000000")
+        XCTAssertEqual(c.handle(.enter), [.describe(id)])
+        _ = c.frame(now: 1)
+        XCTAssertTrue(c.grid.lines.joined().contains("Reading the download's details"))
+        var d = Download(id: id, url: "https://h/whole.iso", directory: "/dl", queueOrder: 0)
+        d.fileName = "f0"
+        d.etag = "\"v7\""
+        c.describe(d, id: id)
+        _ = c.frame(now: 2)
+        XCTAssertTrue(c.grid.lines.joined().contains("https://h/whole.iso"))
+        d.etag = "\"v8\""
+        c.apply(.updated(d))
+        _ = c.frame(now: 3)
+        XCTAssertTrue(c.grid.lines.joined().contains("v8"), "an update reaches the box")
+        c.describe(nil, id: DownloadID(rawValue: "ffffff"))
+        _ = c.frame(now: 4)
+        XCTAssertTrue(c.grid.lines.joined().contains("v8"), "an answer for another download changes nothing")
+    }
+
     func testSortCyclesAndNavigationClamps() {
         let c = controller([.finished, .downloading, .failed(.status(500))])
         for expected in [SortOrder.name, .progress, .speed, .state, .queue] {
@@ -272,7 +295,7 @@ final class ListOrderingTests: XCTestCase {
             func reference<K: Comparable>(_ key: (DownloadID) -> K) -> [DownloadID] {
                 base.enumerated().sorted { (key($0.element), $0.offset) < (key($1.element), $1.offset) }.map(\.element)
             }
-            func fraction(_ d: Download) -> Double {
+            func fraction(_ d: ListRow) -> Double {
                 d.state == .finished ? 1 : d.totalBytes.map { $0 > 0 ? Double(d.receivedBytes) / Double($0) : 0 } ?? 0
             }
             let rank: [DownloadState.Kind: Int] = [.downloading: 0, .waiting: 1, .paused: 2, .failed: 3, .finished: 4]

@@ -5,8 +5,8 @@ import XCTest
 @testable import HaulCore
 @testable import HaulUI
 
-/// A clock a test moves by hand.
-final class TestClock: Sendable {
+/// A wall clock a test moves by hand.
+final class HandWallClock: Sendable {
     private let now = Mutex(Date(timeIntervalSince1970: 1000))
     func read() -> Date { now.withLock { $0 } }
     func advance(_ seconds: Double) { now.withLock { $0 += seconds } }
@@ -15,15 +15,17 @@ final class TestClock: Sendable {
 /// The mouse, the `:` command line, `o`/`O`, the status line's recent messages and the log, as
 /// the controller sees them (the terminal's escape sequences are the tmux tests').
 final class MouseAndCommandLineTests: XCTestCase {
+    func download(_ i: Int, _ state: DownloadState = .waiting) -> Download {
+        var d = Download(
+            id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl",
+            queueOrder: UInt64(i))
+        d.fileName = "f\(i).bin"
+        d.state = state
+        return d
+    }
+
     func controller(_ count: Int, states: [DownloadState] = []) -> TUIController {
-        let downloads = (0..<count).map { i -> Download in
-            var d = Download(
-                id: DownloadID(rawValue: String(format: "%06x", i)), url: "http://h/\(i)", directory: "/dl",
-                queueOrder: UInt64(i))
-            d.fileName = "f\(i).bin"
-            d.state = i < states.count ? states[i] : .waiting
-            return d
-        }
+        let downloads = (0..<count).map { i in download(i, i < states.count ? states[i] : .waiting) }
         let c = TUIController(downloads: downloads, width: 80, height: 24, defaultDirectory: "/dl", home: "/home/u")
         _ = c.frame(now: 0)
         return c
@@ -35,7 +37,7 @@ final class MouseAndCommandLineTests: XCTestCase {
 
     func testAClickSelectsTheRowAimedAtAndADoubleClickOpensItsDetails() {
         let c = controller(5)
-        let clock = TestClock()
+        let clock = HandWallClock()
         c.wallClock = { clock.read() }
         _ = click(c, row: c.layout.firstListRow + 3)
         XCTAssertEqual(c.selectedIndex, 3)
@@ -128,7 +130,7 @@ final class MouseAndCommandLineTests: XCTestCase {
 
     func testTheStatusLineKeepsTheLastFewMessagesForAFewSecondsAndTheLogKeepsThemAll() {
         let c = controller(1)
-        let clock = TestClock()
+        let clock = HandWallClock()
         c.wallClock = { clock.read() }
         c.report("first")
         clock.advance(1)
@@ -142,9 +144,7 @@ final class MouseAndCommandLineTests: XCTestCase {
         _ = c.frame(now: 8)
         XCTAssertTrue(c.grid.text(row: c.layout.statusRow).hasPrefix("sort: queue"), "gone after a few seconds")
 
-        var d = c.model[DownloadID(rawValue: "000000")]!
-        d.fail(.status(404))
-        c.apply(.updated(d))
+        c.apply(.updated(download(0, .failed(.status(404)))))
         _ = c.handle(.character("v"))
         XCTAssertEqual(c.mode, .log)
         _ = c.frame(now: 9)

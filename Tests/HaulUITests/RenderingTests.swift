@@ -185,7 +185,7 @@ final class RenderingTests: XCTestCase {
         let c = TUIController(
             downloads: [failed], width: 100, height: 40, defaultDirectory: "/dl", home: "/root", unicode: true)
         _ = c.frame(now: 0)
-        _ = c.handle(.enter)
+        c.openDetails(answering: [failed])
         _ = c.frame(now: 0.1)
         // The box's rows, inside the border, label column included.
         let rows = c.grid.lines.filter { $0.contains("│") }.map { line -> String in
@@ -204,7 +204,7 @@ final class RenderingTests: XCTestCase {
 
     func testDetailsAndHelpOverlays() {
         let c = render(width: 100, height: 30)
-        _ = c.handle(.enter)
+        c.openDetails(answering: sample())
         XCTAssertEqual(c.frame(now: 0.1), .full)
         let text = c.grid.lines.joined(separator: "\n")
         XCTAssertTrue(text.contains("Details"))

@@ -34,11 +34,15 @@ final class SpeedGraphTests: XCTestCase {
         XCTAssertEqual(Sparkline.fit([1, 3], width: 5), [1, 3])
     }
 
+    /// The download of the last controller made, for the details box.
+    var downloads: [Download] = []
+
     func controller(width: Int = 100, unicode: Bool = true) -> TUIController {
         var d = Download(id: DownloadID(rawValue: "aaaaaa"), url: "http://h/a", directory: "/dl", queueOrder: 0)
         d.fileName = "a.iso"
         d.state = .downloading
         d.totalBytes = 1 << 30
+        downloads = [d]
         return TUIController(
             downloads: [d], width: width, height: 24, defaultDirectory: "/dl", home: "/root", unicode: unicode)
     }
@@ -91,7 +95,7 @@ final class SpeedGraphTests: XCTestCase {
             _ = c.frame(now: now)
             now += 1
         }
-        _ = c.handle(.enter)
+        c.openDetails(answering: downloads)
         _ = c.frame(now: now)
         let screen = (0..<c.grid.height).map { c.grid.text(row: $0) }.joined(separator: "\n")
         XCTAssertTrue(screen.contains("History     ▃█▅▅  4s, peak 4.0 MiB/s"), "\n" + screen)
@@ -114,7 +118,7 @@ final class SpeedGraphTests: XCTestCase {
             now += 1
         }
         XCTAssertEqual(c.speeds.pieces[DownloadID(rawValue: "aaaaaa")]?.count, 2)
-        _ = c.handle(.enter)
+        c.openDetails(answering: downloads)
         _ = c.frame(now: now)
         let screen = (0..<c.grid.height).map { c.grid.text(row: $0) }.joined(separator: "\n")
         XCTAssertTrue(screen.contains("4.0 MiB/s  ▃▅██"), "\n" + screen)

@@ -148,34 +148,14 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var failureReason: FailureReason? { state.failureReason }
 
     /// A short human reason for the current state, or nil when there is nothing to say.
-    public var reason: String? {
-        switch state {
-        case .paused(let cause):
-            switch cause {
-            case .user: return "paused by user"
-            case .metered: return "waiting for unmetered network"
-            case .diskFull: return ReasonText.failure(.diskFull(shortfall: diskShortfall))
-            case .budget, .schedule:
-                if let notice, notice.isHold { return ReasonText.notice(notice) }
-                return cause == .budget ? "metered data budget used up" : "held by the speed limit's schedule"
-            }
-        case .failed(let reason): return ReasonText.failure(reason)
-        case .waiting, .downloading, .finished: return nil
-        }
-    }
+    public var reason: String? { state.reason(notice: notice, diskShortfall: diskShortfall) }
 
     /// Failed as an expired link fails (401, 403, 404, 410): a new link (`haul refresh`) may
     /// save its bytes.
-    public var mayNeedNewLink: Bool {
-        guard case .failed(.status(let status)) = state else { return false }
-        return [401, 403, 404, 410].contains(status)
-    }
+    public var mayNeedNewLink: Bool { state.mayNeedNewLink }
 
     /// Paused by a policy (a network hold, a full disk): it resumes by itself.
-    public var isHeld: Bool {
-        guard case .paused(let cause) = state else { return false }
-        return cause.isNetworkHold || cause == .diskFull
-    }
+    public var isHeld: Bool { state.isHeld }
 
     /// The name to show: the final name, else the user's, else what the URL suggests, else the URL.
     public var displayName: String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a download is in its life, with the cause where one belongs: a pause says who paused
 /// it, a failure why it failed. Only the transitions (`DownloadTransitions.swift`) change it.
 public enum DownloadState: Sendable, Hashable {
@@ -44,6 +46,43 @@ public enum DownloadState: Sendable, Hashable {
 
     public var isPaused: Bool { kind == .paused }
     public var isFailed: Bool { kind == .failed }
+
+    /// A short human reason for the state, or nil when there is nothing to say. A hold's notice
+    /// says until when; a full disk how much room is missing.
+    public func reason(notice: Notice?, diskShortfall: Int64?) -> String? {
+        switch self {
+        case .paused(let cause):
+            switch cause {
+            case .user: return "paused by user"
+            case .metered: return "waiting for unmetered network"
+            case .diskFull: return ReasonText.failure(.diskFull(shortfall: diskShortfall))
+            case .budget, .schedule:
+                if let notice, notice.isHold { return ReasonText.notice(notice) }
+                return cause == .budget ? "metered data budget used up" : "held by the speed limit's schedule"
+            }
+        case .failed(let reason): return ReasonText.failure(reason)
+        case .waiting, .downloading, .finished: return nil
+        }
+    }
+
+    /// Failed as an expired link fails (401, 403, 404, 410): a new link (`haul refresh`) may
+    /// save its bytes.
+    public var mayNeedNewLink: Bool {
+        guard case .failed(.status(let status)) = self else { return false }
+        return [401, 403, 404, 410].contains(status)
+    }
+
+    /// Paused by a policy (a network hold, a full disk): it resumes by itself.
+    public var isHeld: Bool {
+        guard case .paused(let cause) = self else { return false }
+        return cause.isNetworkHold || cause == .diskFull
+    }
+
+    /// Whether a failed attempt's retry is still to come at `now` (the `notice` counts down).
+    public func isWaitingToRetry(notice: Notice?, at now: Date) -> Bool {
+        guard self == .downloading, case .retrying(_, let at, _, _)? = notice else { return false }
+        return at.timeIntervalSince(now) > -1
+    }
 
     /// The state as the state file stores it, in three keys (`state`, `pauseCause`,
     /// `failureReason`) that may come in any order; ``resolved`` makes a state of them.

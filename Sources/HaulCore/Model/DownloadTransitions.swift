@@ -128,8 +128,5 @@ extension Download {
     }
 
     /// Whether a failed attempt's retry is still to come at `now` (its notice counts down).
-    public func isWaitingToRetry(at now: Date) -> Bool {
-        guard state == .downloading, case .retrying(_, let at, _, _)? = notice else { return false }
-        return at.timeIntervalSince(now) > -1
-    }
+    public func isWaitingToRetry(at now: Date) -> Bool { state.isWaitingToRetry(notice: notice, at: now) }
 }

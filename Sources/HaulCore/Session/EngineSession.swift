@@ -5,6 +5,8 @@ public protocol EngineSession: Sendable {
     /// the away report.
     func attach(ui: Bool) async throws -> EngineAttachment
     func snapshot() async throws -> EngineSnapshot
+    /// The whole download `id`, or nil when there is none by that id.
+    func download(_ id: DownloadID) async throws -> Download?
     @discardableResult
     func perform(_ command: EngineCommand) async throws -> [DownloadID]
     /// Makes the changes so far durable in the state file.

@@ -109,6 +109,11 @@ public final class RemoteEngine: EngineSession {
         return try EngineSnapshot(snapshot)
     }
 
+    public func download(_ id: DownloadID) async throws -> Download? {
+        guard case .download(let download) = try await request(.download(id)) else { throw unexpected() }
+        return download
+    }
+
     @discardableResult
     public func perform(_ command: EngineCommand) async throws -> [DownloadID] {
         guard case .ids(let ids) = try await request(.perform(command)) else { throw unexpected() }

@@ -58,6 +58,12 @@ actor ServedClient {
                 connection.close() // the engine stopped
             }
             return nil
+        case .download(let id):
+            do {
+                return .download(try await engine.download(id))
+            } catch {
+                return .failed(Self.message(error))
+            }
         case .snapshot:
             do {
                 return .snapshot(WireSnapshot(try await engine.snapshot()))

@@ -8,6 +8,8 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case attach(ui: Bool)
     /// Downloads and network status now.
     case snapshot
+    /// One whole download (the UI's details).
+    case download(DownloadID)
     case perform(EngineCommand)
     /// Writes the state file now, so a command's change is on disk when the command returns.
     case save
@@ -89,6 +91,7 @@ public enum HostKind: String, Codable, Sendable {
 public enum ServerReply: Codable, Sendable, Equatable {
     case attached(WireSnapshot, away: AwayReport?)
     case snapshot(WireSnapshot)
+    case download(Download?)
     case ids([DownloadID])
     case network(NetworkStatus)
     case done
@@ -111,8 +114,8 @@ public enum Wire {
     /// Raised whenever a message changes shape, so that a client and a server from different
     /// builds (a daemon still running after an upgrade) say so instead of misreading each other.
     /// 1: hellos without a version, `add` with one request; 2: `add` with a list;
-    /// 3: snapshots as ``WireSnapshot``.
-    public static let version = 3
+    /// 3: snapshots as ``WireSnapshot``; 4: `download`, a state with its cause.
+    public static let version = 4
 
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         var bytes = Array(try JSONEncoder().encode(value))

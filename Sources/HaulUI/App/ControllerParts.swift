@@ -18,6 +18,8 @@ public struct ListState {
     public internal(set) var slotPlaces: [SlotPlace?] = []
     /// The first line a box (details, help, the log) shows.
     var boxScroll = 0
+    /// The whole download the details box shows, as the engine last told it.
+    var detailed: Download?
     /// The row last clicked and when, to tell a double click.
     var lastClick: (index: Int, time: Double)?
     var filterCache: (needle: String, version: Int, positions: [Int32])?

@@ -80,6 +80,9 @@ public enum Effect: Equatable, Sendable {
     /// Runs a command line as `haul` would (`limit 2M`); `selected` is the download the list has
     /// selected, for commands that act on one.
     case runCommand(String, selected: DownloadID?)
+    /// Asks the engine for the whole download the details box shows; the answer comes back
+    /// through ``TUIController/describe(_:)`` (the list keeps only rows).
+    case describe(DownloadID)
 }
 
 /// What changed on screen since the last frame.

@@ -186,13 +186,16 @@ extension TUIController {
     func drawOverlay() {
         switch mode {
         case .details(let id):
-            guard let d = model[id] else { return }
+            guard model[id] != nil else { return }
+            // The whole download comes from the engine; until it has, the box says so.
+            let lines =
+                list.detailed.map { d in
+                    DetailsView.lines(
+                        for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width),
+                        now: wallClock(), glyphs: glyphs, history: speeds.lives[id], pieces: speeds.pieces[id] ?? [:])
+                } ?? [("Reading the download's details" + glyphs.ellipsis, Style.dim)]
             list.boxScroll = BoxView.draw(
-                title: "Details",
-                lines: DetailsView.lines(
-                    for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width),
-                    now: wallClock(), glyphs: glyphs, history: speeds.lives[id], pieces: speeds.pieces[id] ?? [:]),
-                scroll: list.boxScroll, into: &grid, glyphs: glyphs)
+                title: "Details", lines: lines, scroll: list.boxScroll, into: &grid, glyphs: glyphs)
         case .log:
             list.boxScroll = BoxView.draw(
                 title: "Log", lines: logLines(), scroll: list.boxScroll, into: &grid, glyphs: glyphs)

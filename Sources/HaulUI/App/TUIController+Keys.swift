@@ -83,11 +83,13 @@ extension TUIController {
         return []
     }
 
-    func act(_ action: ListAction, on d: Download) -> [Effect] {
+    func act(_ action: ListAction, on d: ListRow) -> [Effect] {
         let name = TerminalText.sanitize(d.displayName)
         switch action {
         case .details:
+            list.detailed = nil
             setMode(.details(d.id))
+            return [.describe(d.id)]
         case .togglePause:
             switch d.state {
             case .waiting, .downloading: return [.send(.pause(.ids([d.id])))]
@@ -233,7 +235,10 @@ extension TUIController {
     }
 
     /// Downloads that go on without the user: running, queued, or held by a policy that lifts by itself.
-    public static func keepsGoing(_ d: Download) -> Bool { d.state.isActive || d.isHeld }
+    public static func keepsGoing(_ d: ListRow) -> Bool { keepsGoing(d.state) }
+
+    /// Whether a download in `state` goes on by itself: it runs, waits, or is held by a policy.
+    public static func keepsGoing(_ state: DownloadState) -> Bool { state.isActive || state.isHeld }
 
     /// Shows what happened while no UI was attached; any key closes it.
     public func showAway(_ report: AwayReport) {

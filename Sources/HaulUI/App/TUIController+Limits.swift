@@ -13,7 +13,7 @@ extension TUIController {
     }
 
     /// `l`: the selected download's own limit.
-    func beginDownloadLimit(_ d: Download) {
+    func beginDownloadLimit(_ d: ListRow) {
         setMode(.prompt(Prompt(.downloadLimit(d.id), LineEditor(d.speedLimit.map(Self.editable) ?? ""))))
     }
 
@@ -78,7 +78,7 @@ extension TUIController {
 
     /// `K`, `J`, `T`, `B`: moves the selected download in the list's own order, which is the
     /// order waiting downloads start in; the selection follows it.
-    func moveInQueue(_ d: Download, _ place: QueueMove) -> [Effect] {
+    func moveInQueue(_ d: ListRow, _ place: QueueMove) -> [Effect] {
         guard list.sort == .queue else {
             report("the list is sorted by \(list.sort.rawValue); press s until it shows the queue to move downloads")
             return []

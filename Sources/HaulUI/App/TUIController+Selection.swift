@@ -3,7 +3,7 @@ import HaulCore
 /// The list on screen: which downloads it shows, in which order, which is selected, and
 /// which row slot each is bound to.
 extension TUIController {
-    public var selectedDownload: Download? {
+    public var selectedDownload: ListRow? {
         guard list.selectedIndex >= 0, list.selectedIndex < list.visible.count else { return nil }
         return model[list.visible[list.selectedIndex]]
     }

@@ -68,6 +68,7 @@ public final class TUIController {
 
     public func apply(_ event: EngineEvent) {
         let changed = model.apply(event)
+        if case .details(let id) = mode, id == event.downloadID { keepDetailed(event) }
         router.route(event)
         recordEvent(event, stateChanged: changed)
         forgetOpened(event)
@@ -104,6 +105,26 @@ public final class TUIController {
         list.nameRankCache = nil
         redraw.list = true
         redraw.full = true
+    }
+
+    /// The whole download the details box asked for (``Effect/describe(_:)``); nil when the
+    /// engine no longer has it.
+    public func describe(_ download: Download?, id: DownloadID) {
+        guard case .details(id) = mode else { return }
+        list.detailed = download
+        redraw.full = true
+    }
+
+    /// Keeps the download the details box shows as the engine tells of it.
+    private func keepDetailed(_ event: EngineEvent) {
+        switch event {
+        case .added(let d), .updated(let d): list.detailed = d
+        case .progress(let sample):
+            list.detailed?.receivedBytes = sample.receivedBytes
+            if let total = sample.totalBytes { list.detailed?.totalBytes = total }
+        case .notice(_, let notice): list.detailed?.notice = notice
+        case .removed, .removedMany, .network, .moved: break
+        }
     }
 
     /// Shows a message on the status line (results and errors of commands).

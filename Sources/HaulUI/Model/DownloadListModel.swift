@@ -3,10 +3,9 @@ import HaulCore
 /// The UI's copy of the downloads, kept up to date from engine events, with the live numbers
 /// (speed, ETA) that only progress events carry and the per-state counts for the header.
 public struct DownloadListModel: Sendable {
-    /// The downloads by position in ``order``. An array and the ``positions`` index instead of a
-    /// dictionary of downloads: a 100,000-entry dictionary of 312-byte values takes 262,144
-    /// buckets (~88 MB), the array ~31 MB.
-    private var rows: [Download] = []
+    /// The downloads' rows by position in ``order``: an array and the ``positions`` index rather
+    /// than a dictionary, and slim rows rather than whole downloads (see ``ListRow``).
+    private var rows: [ListRow] = []
     /// List order: the engine's, which is the order waiting downloads start in.
     public private(set) var order: [DownloadID] = []
     public private(set) var live: [DownloadID: ProgressSample] = [:]
@@ -27,15 +26,18 @@ public struct DownloadListModel: Sendable {
     public private(set) var network: NetworkStatus?
 
     public init(_ downloads: [Download] = []) {
-        rows = downloads // shares the snapshot's storage until something changes
+        rows.reserveCapacity(downloads.count)
         positions.reserveCapacity(downloads.count)
         sortInfos.reserveCapacity(downloads.count)
         searchKeyList.reserveCapacity(downloads.count)
         order.reserveCapacity(downloads.count)
-        for i in downloads.indices { index(downloads[i]) }
+        for i in downloads.indices {
+            rows.append(ListRow(downloads[i]))
+            index(rows[i])
+        }
     }
 
-    public subscript(_ id: DownloadID) -> Download? { positions[id].map { rows[$0] } }
+    public subscript(_ id: DownloadID) -> ListRow? { positions[id].map { rows[$0] } }
 
     public var count: Int { rows.count }
 
@@ -50,15 +52,15 @@ public struct DownloadListModel: Sendable {
     public mutating func apply(_ event: EngineEvent) -> Bool {
         switch event {
         case .added(let d):
-            if let position = positions[d.id] { return replace(d, at: position) }
-            insert(d)
+            if let position = positions[d.id] { return replace(ListRow(d), at: position) }
+            insert(ListRow(d))
             return true
         case .updated(let d):
             guard let position = positions[d.id] else {
-                insert(d)
+                insert(ListRow(d))
                 return true
             }
-            return replace(d, at: position)
+            return replace(ListRow(d), at: position)
         case .progress(let sample):
             guard let position = positions[sample.id] else { return false }
             rows[position].receivedBytes = sample.receivedBytes
@@ -125,15 +127,15 @@ public struct DownloadListModel: Sendable {
     /// Speed and ETA of a running download.
     public func sample(for id: DownloadID) -> ProgressSample? { live[id] }
 
-    private static func searchKey(_ d: Download) -> String { TerminalText.sanitize(d.displayName).lowercased() }
+    private static func searchKey(_ d: ListRow) -> String { TerminalText.sanitize(d.displayName).lowercased() }
 
-    private mutating func insert(_ d: Download) {
+    private mutating func insert(_ d: ListRow) {
         rows.append(d)
         index(d)
     }
 
     /// Adds the indexes for `d`, the last of ``rows``.
-    private mutating func index(_ d: Download) {
+    private mutating func index(_ d: ListRow) {
         searchKeyList.append(Self.searchKey(d))
         positions[d.id] = order.count
         sortInfos.append(SortInfo(d))
@@ -143,7 +145,7 @@ public struct DownloadListModel: Sendable {
         namesVersion += 1
     }
 
-    private mutating func replace(_ d: Download, at position: Int) -> Bool {
+    private mutating func replace(_ d: ListRow, at position: Int) -> Bool {
         let old = rows[position]
         rows[position] = d
         sortInfos[position] = SortInfo(d)
@@ -167,7 +169,7 @@ public struct SortInfo: Sendable, Equatable {
     /// Active first, then what needs attention, then what is done.
     public var stateRank: UInt8
 
-    init(_ d: Download) {
+    init(_ d: ListRow) {
         if d.state == .finished {
             fraction = 1
         } else if let total = d.totalBytes, total > 0 {

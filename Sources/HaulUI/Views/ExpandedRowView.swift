@@ -15,7 +15,7 @@ enum ExpandedRowView {
 
     /// Draws line `line` (0 = pieces, 1 = connections, 2 = last notice) of `d` on `row`.
     static func draw(
-        line: Int, of d: Download, sample: ProgressSample?, history: SpeedHistory?, pieces: [Int64: SpeedHistory],
+        line: Int, of d: ListRow, sample: ProgressSample?, history: SpeedHistory?, pieces: [Int64: SpeedHistory],
         into grid: inout Grid, row: Int, glyphs: Glyphs, now: Date
     ) {
         grid.clear(row: row)
@@ -42,7 +42,7 @@ enum ExpandedRowView {
     }
 
     /// The map of a file fetched in pieces and how many are done; otherwise why it is one piece.
-    static func piecesLine(_ d: Download, sample: ProgressSample?, width: Int, glyphs: Glyphs) -> [(String, Style)] {
+    static func piecesLine(_ d: ListRow, sample: ProgressSample?, width: Int, glyphs: Glyphs) -> [(String, Style)] {
         // A finished file's map is gone: in one piece or in many, all of it is on disk.
         if d.state == .finished { return [("all done", .plain)] }
         let live = d.state == .downloading ? sample?.segments : nil
@@ -63,7 +63,7 @@ enum ExpandedRowView {
     /// How many connections run, each one's speed and its last seconds as a small graph; as many
     /// as fit, then how many more.
     static func connectionsLine(
-        _ d: Download, sample: ProgressSample?, history: SpeedHistory?, pieces: [Int64: SpeedHistory], width: Int,
+        _ d: ListRow, sample: ProgressSample?, history: SpeedHistory?, pieces: [Int64: SpeedHistory], width: Int,
         glyphs: Glyphs
     ) -> [(String, Style)] {
         let limit = d.connections.map { " (at most \($0))" } ?? ""
@@ -101,7 +101,7 @@ enum ExpandedRowView {
 
     /// Why the download failed; else its last notice, else the error it last retried after, in
     /// the words the details view uses.
-    static func noticeLine(_ d: Download, now: Date) -> (String, Style) {
+    static func noticeLine(_ d: ListRow, now: Date) -> (String, Style) {
         if d.state.isFailed, let reason = d.reason { return (TerminalText.sanitize(reason), Style(color: .red)) }
         if let notice = d.notice { return (TerminalText.sanitize(ReasonText.notice(notice, now: now)), .plain) }
         if let error = d.lastError {

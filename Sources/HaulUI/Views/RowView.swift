@@ -6,7 +6,7 @@ import HaulCore
 /// column shows the selection, or that the row is opened (a click on it opens or closes it).
 enum RowView {
     static func draw(
-        _ download: Download, sample: ProgressSample?, into grid: inout Grid, row: Int,
+        _ download: ListRow, sample: ProgressSample?, into grid: inout Grid, row: Int,
         columns c: Columns, selected: Bool, opened: Bool = false, glyphs: Glyphs, now: Date
     ) {
         grid.clear(row: row)
@@ -102,7 +102,7 @@ enum RowView {
         if selected { grid.restyle(row: row) { $0.reverse = true } }
     }
 
-    static func stateLabel(_ d: Download) -> String {
+    static func stateLabel(_ d: ListRow) -> String {
         switch d.state {
         case .waiting: return "waiting"
         case .downloading: return "downloading"
@@ -140,7 +140,7 @@ enum RowView {
         }
     }
 
-    static func sizeText(_ d: Download) -> String {
+    static func sizeText(_ d: ListRow) -> String {
         if let total = d.totalBytes {
             return d.state == .finished
                 ? Formatting.bytes(total) : "\(Formatting.bytes(d.receivedBytes))/\(Formatting.bytes(total))"

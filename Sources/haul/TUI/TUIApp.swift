@@ -133,7 +133,7 @@ enum TUIApp {
     static func leave(_ host: EngineHost, _ exit: UIExit, options: StateOptions, hooks: HookOptions) async throws {
         let engine = host.engine
         if exit == .quit(.pause) { _ = try? await engine.perform(.pause(.ids(await runningIDs(engine)))) }
-        let keepGoing = await engine.allDownloads.filter(TUIController.keepsGoing).count
+        let keepGoing = await engine.allDownloads.count { TUIController.keepsGoing($0.state) }
         await host.stop()
         switch exit {
         case .quit(.background) where keepGoing == 0:
@@ -174,7 +174,7 @@ enum TUIApp {
             owner.close()
             Console.out("haul: paused; 'haul resume --all' or P in haul resumes")
         case .quit(.background), .quit(.leave), .signal, .failed:
-            let running = (try? await owner.snapshot().downloads.filter(TUIController.keepsGoing).count) ?? 0
+            let running = (try? await owner.snapshot().downloads.count { TUIController.keepsGoing($0.state) }) ?? 0
             owner.close()
             if running > 0 {
                 Console.out(

@@ -11,6 +11,8 @@ enum UIMessage: Sendable {
     /// The name order, computed on a worker thread for this version of the names.
     case nameRanks([Int32], version: Int)
     case report(String, isError: Bool)
+    /// The whole download the details box asked for (nil: the engine no longer has it).
+    case described(Download?, id: DownloadID)
     /// The engine's event stream ended.
     case engineStopped
 }

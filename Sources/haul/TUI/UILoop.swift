@@ -63,6 +63,7 @@ final class UILoop {
                     controller.apply(event)
                     inputs.events += 1
                 case .report(let text, let isError): controller.report(text, isError: isError)
+                case .described(let download, let id): controller.describe(download, id: id)
                 case .engineStopped:
                     running = false
                     exit = .ownerStopped
@@ -154,6 +155,10 @@ final class UILoop {
             case .open(let path):
                 let inbox = self.inbox
                 DesktopOpener.open(path) { inbox.push(.report($0, isError: true)) }
+            case .describe(let id):
+                guard let engine else { break }
+                let inbox = self.inbox
+                Task { inbox.push(.described(try? await engine.download(id), id: id)) }
             case .runCommand(let line, let selected):
                 guard let engine else { break }
                 let inbox = self.inbox
