@@ -7,15 +7,20 @@ public struct StateDocument: Codable, Sendable, Equatable {
 
     public var version: Int
     public var settings: Settings
-    public var downloads: [Download]
+    /// In chunks, so a save can encode them while the engine goes on changing single downloads.
+    public var downloads: ChunkedArray<Download>
     /// What a daemon did while no UI was attached, kept until a UI shows it.
     public var away: AwayReport?
 
-    public init(settings: Settings = Settings(), downloads: [Download] = [], away: AwayReport? = nil) {
+    public init(settings: Settings = Settings(), downloads: ChunkedArray<Download>, away: AwayReport? = nil) {
         self.version = Self.currentVersion
         self.settings = settings
         self.downloads = downloads
         self.away = away
+    }
+
+    public init(settings: Settings = Settings(), downloads: [Download] = [], away: AwayReport? = nil) {
+        self.init(settings: settings, downloads: ChunkedArray(downloads), away: away)
     }
 
     public struct Settings: Codable, Sendable, Equatable {

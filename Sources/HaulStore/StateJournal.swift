@@ -149,7 +149,7 @@ public final class StateJournal: Sendable {
     }
 
     /// Applies `entries` to `downloads` (later entries win).
-    public static func apply(_ entries: [Entry], to downloads: inout [Download]) {
+    public static func apply(_ entries: [Entry], to downloads: inout ChunkedArray<Download>) {
         guard !entries.isEmpty else { return }
         var index: [DownloadID: Int] = [:]
         for (i, d) in downloads.enumerated() { index[d.id] = i }

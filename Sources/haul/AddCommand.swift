@@ -115,7 +115,7 @@ struct AddCommand: AsyncParsableCommand {
         var added: [(DownloadID, AddRequest)] = []
         do {
             var existing: [String: DownloadID] = [:]
-            for d in try await engine.snapshot().downloads { existing[d.url] = d.id }
+            for d in try await engine.snapshot().downloads.all { existing[d.url] = d.id }
             var seen = Set<String>()
             for url in plan.requests.map(\.url) {
                 if let duplicate = existing[url] {

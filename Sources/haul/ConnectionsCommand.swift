@@ -34,7 +34,7 @@ struct ConnectionsCommand: AsyncParsableCommand {
                 if ids.isEmpty {
                     try await engine.perform(.setConnections(nil, count))
                 } else {
-                    let known = try await engine.snapshot().downloads.map(\.id)
+                    let known = try await engine.snapshot().downloads.all.map(\.id)
                     let selection = DownloadSelection.ids(try DownloadSelector.resolve(ids, among: known))
                     try await engine.perform(.setConnections(selection, count))
                 }

@@ -45,7 +45,7 @@ extension ControlCommand {
         var before: [DownloadID: Download] = [:]
         var now: [DownloadID: Download] = [:]
         do {
-            var downloads = try await engine.snapshot().downloads
+            var downloads = try await engine.snapshot().downloads.all
             let selected = try selection.selection(among: downloads)
             for command in commands(for: selected) {
                 ids = try await engine.perform(command)
@@ -54,7 +54,7 @@ extension ControlCommand {
             for d in downloads where touched.contains(d.id) { before[d.id] = d }
             downloads = []
             try await engine.save()
-            for d in try await engine.snapshot().downloads where touched.contains(d.id) { now[d.id] = d }
+            for d in try await engine.snapshot().downloads.all where touched.contains(d.id) { now[d.id] = d }
             if self is ResumeCommand, try await engine.refreshedNetworkStatus().isMetered {
                 let held = now.values.filter { before[$0.id]?.state.isPaused == true && !$0.allowMetered }.count
                 if held > 0 {

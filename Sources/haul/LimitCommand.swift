@@ -59,7 +59,7 @@ struct LimitCommand: AsyncParsableCommand {
                     try await engine.perform(.setSpeedLimit(rate.map { SpeedLimit(rate: $0, window: window) }))
                 } else {
                     if rate == 0 { throw InputError("a download's own limit cannot be 0; pause it instead") }
-                    let known = try await engine.snapshot().downloads.map(\.id)
+                    let known = try await engine.snapshot().downloads.all.map(\.id)
                     let selection = DownloadSelection.ids(try DownloadSelector.resolve(ids, among: known))
                     try await engine.perform(.setDownloadSpeedLimit(selection, rate))
                 }
@@ -72,8 +72,9 @@ struct LimitCommand: AsyncParsableCommand {
                     lines.append("metered cap: \(Formatting.rate(Double(cap))) (the network is metered)")
                 }
             }
-            let wanted = ids.isEmpty ? nil : Set(try DownloadSelector.resolve(ids, among: snapshot.downloads.map(\.id)))
-            for d in snapshot.downloads where wanted?.contains(d.id) ?? (d.speedLimit != nil) {
+            let all = try snapshot.downloads.all
+            let wanted = ids.isEmpty ? nil : Set(try DownloadSelector.resolve(ids, among: all.map(\.id)))
+            for d in all where wanted?.contains(d.id) ?? (d.speedLimit != nil) {
                 let own = d.speedLimit.map { Formatting.rate(Double($0)) } ?? "no limit of its own"
                 lines.append("\(d.id)  \(own)  \(TerminalText.sanitize(d.displayName))")
             }

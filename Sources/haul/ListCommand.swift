@@ -17,7 +17,7 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var stateOptions: StateOptions
 
     func run() async throws {
-        let downloads: [Download]
+        let downloads: DownloadList
         if let owner = try await EngineAccess.connect(stateOptions) {
             // A haul owns the state: ask it, the file may be a moment behind. If it dies meanwhile,
             // the file is the truth again.
@@ -30,23 +30,29 @@ struct ListCommand: AsyncParsableCommand {
         } else {
             downloads = try stateOptions.readDownloads()
         }
-        if json {
-            ListingJSON.write(downloads) { FileHandleWriter.stdout($0) }
-            return
+        do {
+            if json {
+                try ListingJSON.write(downloads) { FileHandleWriter.stdout($0) }
+                return
+            }
+            guard downloads.count > 0 else {
+                Console.out("no downloads (add one with 'haul add URL')")
+                return
+            }
+            Console.out(try ListTable.render(downloads))
+        } catch {
+            Console.error("could not read the list of downloads the haul that owns the state sent")
+            throw ExitStatus.stateUnavailable
         }
-        guard !downloads.isEmpty else {
-            Console.out("no downloads (add one with 'haul add URL')")
-            return
-        }
-        Console.out(ListTable.render(downloads))
     }
 }
 
 /// The human table of `haul ls`.
 enum ListTable {
-    static func render(_ downloads: [Download]) -> String {
+    static func render(_ downloads: DownloadList) throws -> String {
         var lines = ["ID      STATE        DONE  SIZE         NAME"]
-        for d in downloads {
+        lines.reserveCapacity(downloads.count + 1)
+        try downloads.forEachDownload { d in
             let percent = Formatting.percent(received: d.receivedBytes, total: d.totalBytes).map { "\($0)%" } ?? "--"
             let size = d.totalBytes.map { Formatting.bytes($0) } ?? Formatting.bytes(d.receivedBytes)
             var line =

@@ -65,8 +65,10 @@ struct MeteredCommand: AsyncParsableCommand {
             if let newBudget { try await engine.perform(.setMeteredBudget(newBudget)) }
             try await engine.save()
             let status = try await engine.refreshedNetworkStatus()
-            let held = try await engine.snapshot().downloads.filter { $0.state.isPaused && $0.pauseCause == .metered }
-                .count
+            let held = try await engine.snapshot().downloads.all.filter {
+                $0.state.isPaused && $0.pauseCause == .metered
+            }
+            .count
             let waiting = held > 0 ? " — \(held) download(s) waiting for an unmetered network" : ""
             line = "metered: \(status.label)" + waiting
             if let used = status.budgetLabel { line += "\nmetered data budget: \(status.budget!.label), used \(used)" }

@@ -29,11 +29,11 @@ struct MoveCommand: AsyncParsableCommand {
         let engine = try await EngineAccess.open(stateOptions).session
         var lines: [String] = []
         do {
-            let known = try await engine.snapshot().downloads.map(\.id)
+            let known = try await engine.snapshot().downloads.all.map(\.id)
             let ids = try DownloadSelector.resolve(Array(words.dropLast()), among: known)
             try await engine.perform(.move(.ids(ids), place))
             try await engine.save()
-            let list = try await engine.snapshot().downloads
+            let list = try await engine.snapshot().downloads.all
             let moved = Set(ids)
             for (position, d) in list.enumerated() where moved.contains(d.id) {
                 lines.append("\(d.id)  \(position + 1) of \(list.count)  \(TerminalText.sanitize(d.displayName))")

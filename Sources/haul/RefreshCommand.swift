@@ -24,11 +24,11 @@ struct RefreshCommand: AsyncParsableCommand {
         let engine = try await EngineAccess.open(stateOptions).session
         let line: String
         do {
-            let known = try await engine.snapshot().downloads.map(\.id)
+            let known = try await engine.snapshot().downloads.all.map(\.id)
             let resolved = try DownloadSelector.resolve([id], among: known)
             try await engine.perform(.refresh(resolved[0], url: url))
             try await engine.save()
-            let download = try await engine.snapshot().downloads.first { $0.id == resolved[0] }
+            let download = try await engine.snapshot().downloads.all.first { $0.id == resolved[0] }
             let state = download.map { $0.state.isPaused ? "paused; resume it to go on" : $0.state.kind.rawValue } ?? ""
             line = "\(resolved[0])  new link: \(TerminalText.sanitize(Redaction.url(url)))  (\(state))"
         } catch {

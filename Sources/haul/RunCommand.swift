@@ -78,7 +78,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             if let concurrency { try await owner.perform(.setConcurrency(concurrency)) }
             let attachment = try await owner.attach(ui: false)
-            before = attachment.snapshot.downloads
+            before = try attachment.snapshot.downloads.all
             let printing = Task {
                 await RunReporter(
                     interactive: Console.stdoutIsTerminal, downloads: before, network: attachment.snapshot.network
@@ -86,7 +86,7 @@ struct RunCommand: AsyncParsableCommand {
             }
             do {
                 try await owner.waitUntilIdle()
-                after = try await owner.snapshot().downloads
+                after = try await owner.snapshot().downloads.all
             } catch {
                 interrupted = true
             }

@@ -37,7 +37,7 @@ struct StateOptions: ParsableArguments {
     /// The downloads, read without taking the lock (the file is always replaced atomically),
     /// with the `.part` sizes on disk as the received bytes. When no haul holds the state, a
     /// download recorded as running was interrupted and is shown as waiting.
-    func readDownloads() throws -> [Download] {
+    func readDownloads() throws -> DownloadList {
         do {
             var downloads = try StateFile(path: statePath).loadReadOnly().downloads
             let idle = StateLock.currentHolder(statePath: statePath) == nil
@@ -50,7 +50,7 @@ struct StateOptions: ParsableArguments {
                     downloads[i].receivedBytes = size.int64Value
                 }
             }
-            return downloads
+            return DownloadList(downloads)
         } catch {
             Console.error(String(describing: error))
             throw ExitStatus.stateUnavailable

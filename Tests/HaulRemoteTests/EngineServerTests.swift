@@ -67,7 +67,7 @@ final class EngineServerTests: XCTestCase {
         XCTAssertEqual(ui.kind, .daemon)
         XCTAssertEqual(ui.pid, getpid())
         let attachment = try await ui.attach(ui: true)
-        XCTAssertEqual(attachment.snapshot.downloads, [])
+        XCTAssertEqual(try attachment.snapshot.downloads.all, [])
         var events = attachment.events.makeAsyncIterator()
 
         let command = try await unwrapAsync(try await RemoteEngine.connect(location))
@@ -75,7 +75,7 @@ final class EngineServerTests: XCTestCase {
         try await command.save()
         guard case .added(let added)? = await events.next() else { return XCTFail("expected the added event") }
         XCTAssertEqual(added.id, id)
-        let listed = try await command.snapshot().downloads.map(\.id)
+        let listed = try await command.snapshot().downloads.all.map(\.id)
         XCTAssertEqual(listed, [id])
         let attachedUIs = await engine.attachedUICount
         XCTAssertEqual(attachedUIs, 1)

@@ -48,6 +48,20 @@ final class LineFramerTests: XCTestCase {
         XCTAssertEqual(try Wire.decode(ServerMessage.self, from: Array(bytes.dropLast())), message)
     }
 
+    /// A line that is most of what was read is handed out without a copy, and what came after it
+    /// is the next line.
+    func testALongLineIsHandedOutWholeAndTheRestReadOn() throws {
+        var framer = LineFramer(maxLineLength: 1 << 24)
+        let long = [UInt8](repeating: UInt8(ascii: "x"), count: 3 << 20)
+        framer.append(long + [0x0A] + Array("next\nthen".utf8))
+        XCTAssertEqual(try framer.nextLine(), long)
+        XCTAssertEqual(try framer.nextLine().map { String(decoding: $0, as: UTF8.self) }, "next")
+        XCTAssertNil(try framer.nextLine())
+        framer.append(Array("\n".utf8))
+        XCTAssertEqual(try framer.nextLine().map { String(decoding: $0, as: UTF8.self) }, "then")
+        XCTAssertLessThanOrEqual(framer.capacity, 1 << 20, "the long line's memory went with it")
+    }
+
     /// A snapshot's downloads travel as the line after its message; events and other replies
     /// around it are read as they came.
     func testASnapshotIsReadBackWithTheLineAfterIt() throws {
@@ -55,9 +69,9 @@ final class LineFramerTests: XCTestCase {
         let downloads = Array(#"[{"id":"abc","url":"http://h/a \"q\""}]"#.utf8)
         let messages: [ServerMessage] = [
             .event(.notice(DownloadID(rawValue: "abcdef"), .startedOver(.rangesIgnored))),
-            .reply(id: 1, .snapshot(WireSnapshot(downloads: downloads, network: network))),
+            .reply(id: 1, .snapshot(WireSnapshot(downloads: downloads, count: 1, network: network))),
             .reply(id: 2, .done),
-            .reply(id: 3, .attached(WireSnapshot(downloads: Array("[]".utf8), network: network), away: nil)),
+            .reply(id: 3, .attached(WireSnapshot(downloads: Array("[]".utf8), count: 0, network: network), away: nil)),
             .event(.notice(DownloadID(rawValue: "abcdef"), .text("after"))),
         ]
         var framer = LineFramer(maxLineLength: 1 << 20)

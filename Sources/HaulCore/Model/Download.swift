@@ -9,14 +9,8 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var id: DownloadID
     /// The URL the user asked for. Resumes start here again, not at a redirect target.
     public var url: String
-    /// Addresses it had before `haul refresh` gave it this one, oldest first: where it came from.
-    public var previousURLs: [String]
-    /// Set by a new link until its first answer shows whether it serves the same file.
-    public var linkUnchecked: Bool
     /// The directory the file lands in (absolute).
     public var directory: String
-    /// The name the user asked for with `-o`, if any.
-    public var requestedName: String?
     /// The final file name, decided at the first response (or from `-o`); unique in ``directory``.
     public var fileName: String?
     /// Changed only by the transitions (`DownloadTransitions.swift`).
@@ -24,11 +18,6 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var receivedBytes: Int64
     /// Nil while unknown.
     public var totalBytes: Int64?
-    public var headers: [RequestHeader]
-    /// A cookies.txt file its requests carry the cookies of; nil: the saved default, if any.
-    public var cookieFile: String?
-    /// The digest the finished file must have, checked before it gets its final name.
-    public var checksum: Checksum?
     public var allowMetered: Bool
     /// Validators of the remote file, used for `If-Range` on resume.
     public var etag: String?
@@ -39,27 +28,103 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var finalURL: String?
     /// Transient failures retried in a row, reset when bytes arrive.
     public var retries: Int
-    /// The most recent error, kept after a retry succeeds (for the details view).
-    public var lastError: FailureReason?
-    /// Something the user should know: a retry coming, a start from the first byte.
-    public var notice: Notice?
-    /// While paused for a full disk: how many more bytes the rest of the file needs.
-    public var diskShortfall: Int64?
     /// Most connections to fetch it over; nil: the saved default.
     public var connections: Int?
-    /// Its own speed limit in bytes per second, on top of the global one; nil for none.
-    public var speedLimit: Int64?
     /// Connections fetching it right now (nil when none or not running).
     public var activeConnections: Int?
-    /// For a download fetched over several connections: which byte ranges are on disk. Only
-    /// ever what was synced to disk; nil for a download fetched over one connection, whose
-    /// `.part` holds the file's first bytes.
-    public var segments: [Segment]?
     /// The download's place in the list, which is the order waiting downloads start in: rises
     /// along the list (the engine keeps it so when downloads are added or moved).
     public var queueOrder: UInt64
     public var addedAt: Date
     public var finishedAt: Date?
+    /// The fields few downloads have, out of line: a download without any of them carries one
+    /// empty reference for them all (100,000 downloads are held in memory at once).
+    private var extras: ExtrasBox?
+
+    /// Addresses it had before `haul refresh` gave it this one, oldest first: where it came from.
+    public var previousURLs: [String] {
+        get { extras?.value.previousURLs ?? [] }
+        set { changeExtras { $0.previousURLs = newValue } }
+    }
+    /// Set by a new link until its first answer shows whether it serves the same file.
+    public var linkUnchecked: Bool {
+        get { extras?.value.linkUnchecked ?? false }
+        set { changeExtras { $0.linkUnchecked = newValue } }
+    }
+    /// The name the user asked for with `-o`, if any.
+    public var requestedName: String? {
+        get { extras?.value.requestedName }
+        set { changeExtras { $0.requestedName = newValue } }
+    }
+    public var headers: [RequestHeader] {
+        get { extras?.value.headers ?? [] }
+        set { changeExtras { $0.headers = newValue } }
+    }
+    /// A cookies.txt file its requests carry the cookies of; nil: the saved default, if any.
+    public var cookieFile: String? {
+        get { extras?.value.cookieFile }
+        set { changeExtras { $0.cookieFile = newValue } }
+    }
+    /// The digest the finished file must have, checked before it gets its final name.
+    public var checksum: Checksum? {
+        get { extras?.value.checksum }
+        set { changeExtras { $0.checksum = newValue } }
+    }
+    /// The most recent error, kept after a retry succeeds (for the details view).
+    public var lastError: FailureReason? {
+        get { extras?.value.lastError }
+        set { changeExtras { $0.lastError = newValue } }
+    }
+    /// Something the user should know: a retry coming, a start from the first byte.
+    public var notice: Notice? {
+        get { extras?.value.notice }
+        set { changeExtras { $0.notice = newValue } }
+    }
+    /// While paused for a full disk: how many more bytes the rest of the file needs.
+    public var diskShortfall: Int64? {
+        get { extras?.value.diskShortfall }
+        set { changeExtras { $0.diskShortfall = newValue } }
+    }
+    /// Its own speed limit in bytes per second, on top of the global one; nil for none.
+    public var speedLimit: Int64? {
+        get { extras?.value.speedLimit }
+        set { changeExtras { $0.speedLimit = newValue } }
+    }
+    /// For a download fetched over several connections: which byte ranges are on disk. Only
+    /// ever what was synced to disk; nil for a download fetched over one connection, whose
+    /// `.part` holds the file's first bytes.
+    public var segments: [Segment]? {
+        get { extras?.value.segments }
+        set { changeExtras { $0.segments = newValue } }
+    }
+
+    /// The fields kept out of line, each at what a new download has.
+    struct Extras: Equatable, Sendable {
+        var previousURLs: [String] = []
+        var linkUnchecked = false
+        var requestedName: String?
+        var headers: [RequestHeader] = []
+        var cookieFile: String?
+        var checksum: Checksum?
+        var lastError: FailureReason?
+        var notice: Notice?
+        var diskShortfall: Int64?
+        var speedLimit: Int64?
+        var segments: [Segment]?
+    }
+
+    /// Immutable, so shared between copies of a download; a change makes a new one.
+    final class ExtrasBox: Equatable, Sendable {
+        let value: Extras
+        init(_ value: Extras) { self.value = value }
+        static func == (a: ExtrasBox, b: ExtrasBox) -> Bool { a === b || a.value == b.value }
+    }
+
+    private mutating func changeExtras(_ change: (inout Extras) -> Void) {
+        var value = extras?.value ?? Extras()
+        change(&value)
+        extras = value == Extras() ? nil : ExtrasBox(value)
+    }
 
     public init(
         id: DownloadID,
@@ -78,22 +143,19 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     ) {
         self.id = id
         self.url = url
-        self.previousURLs = []
-        self.linkUnchecked = false
         self.directory = directory
-        self.requestedName = requestedName
         // The final name is claimed when the transfer starts (unique in the directory), also for `-o`.
         self.state = paused ? .paused(by: .user) : .waiting
         self.receivedBytes = 0
-        self.headers = headers
-        self.checksum = checksum
         self.allowMetered = allowMetered
         self.retries = 0
         self.connections = connections
-        self.speedLimit = speedLimit
-        self.cookieFile = cookieFile
         self.queueOrder = queueOrder
         self.addedAt = addedAt
+        let extras = Extras(
+            requestedName: requestedName, headers: headers, cookieFile: cookieFile, checksum: checksum,
+            speedLimit: speedLimit)
+        self.extras = extras == Extras() ? nil : ExtrasBox(extras)
     }
 
     /// The final path, once the name is known.

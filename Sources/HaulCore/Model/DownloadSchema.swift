@@ -1,44 +1,46 @@
 import Foundation
 
-/// Every stored field of a ``Download``, by the key it is stored under: the one list its
-/// `Codable` form, the state file's one-pass reader and writer (HaulStore) and the socket go by.
+/// Every stored field of a ``Download``, by the key it is stored under, with how its value is read
+/// and set: the one list its `Codable` form, the state file's one-pass reader and writer
+/// (HaulStore) and the socket go by.
 ///
 /// Adding a field to a download is a property on `Download` and one line here; the schema tests
 /// fail when a stored property has no line. Only the identity is required: fields added later
 /// must read from older files, so a missing one keeps the value a new download starts with.
 extension Download {
     public static let schema: [any DownloadFieldProtocol] = [
-        DownloadField("id", \.id, required: true),
-        DownloadField("url", \.url, required: true),
-        DownloadField("previousURLs", \.previousURLs, omittedWhen: { $0.isEmpty }),
-        DownloadField("linkUnchecked", \.linkUnchecked, omittedWhen: { !$0 }),
-        DownloadField("directory", \.directory, required: true),
-        DownloadField("requestedName", optional: \.requestedName),
-        DownloadField("fileName", optional: \.fileName),
-        DownloadField("state", get: { $0.state.kind }, set: { $0.kind = $1 }),
-        DownloadField("pauseCause", get: { $0.state.pauseCause }, set: { $0.pauseCause = $1 }),
-        DownloadField("failureReason", get: { $0.state.failureReason }, set: { $0.failureReason = $1 }),
-        DownloadField("receivedBytes", \.receivedBytes),
-        DownloadField("totalBytes", optional: \.totalBytes),
-        DownloadField("headers", \.headers, omittedWhen: { $0.isEmpty }),
-        DownloadField("cookieFile", optional: \.cookieFile),
-        DownloadField("checksum", optional: \.checksum),
-        DownloadField("allowMetered", \.allowMetered),
-        DownloadField("etag", optional: \.etag),
-        DownloadField("lastModified", optional: \.lastModified),
-        DownloadField("resumable", optional: \.resumable),
-        DownloadField("finalURL", optional: \.finalURL),
-        DownloadField("retries", \.retries),
-        DownloadField("lastError", optional: \.lastError),
-        DownloadField("notice", optional: \.notice),
-        DownloadField("diskShortfall", optional: \.diskShortfall),
-        DownloadField("connections", optional: \.connections),
-        DownloadField("speedLimit", optional: \.speedLimit),
-        DownloadField("activeConnections", optional: \.activeConnections),
-        DownloadField("segments", optional: \.segments),
-        DownloadField("queueOrder", \.queueOrder),
-        DownloadField("addedAt", \.addedAt),
-        DownloadField("finishedAt", optional: \.finishedAt),
+        DownloadField("id", required: true, get: { $0.id }, set: { $0.id = $1 }),
+        DownloadField("url", required: true, get: { $0.url }, set: { $0.url = $1 }),
+        DownloadField("directory", required: true, get: { $0.directory }, set: { $0.directory = $1 }),
+        DownloadField("fileName", get: { $0.fileName }, set: { $0.fileName = $1 }),
+        DownloadField("state", get: { $0.state.kind }, setPart: { $0.kind = $1 }),
+        DownloadField("pauseCause", get: { $0.state.pauseCause }, setPart: { $0.pauseCause = $1 }),
+        DownloadField("failureReason", get: { $0.state.failureReason }, setPart: { $0.failureReason = $1 }),
+        DownloadField("receivedBytes", get: { $0.receivedBytes }, set: { $0.receivedBytes = $1 }),
+        DownloadField("totalBytes", get: { $0.totalBytes }, set: { $0.totalBytes = $1 }),
+        DownloadField("allowMetered", get: { $0.allowMetered }, set: { $0.allowMetered = $1 }),
+        DownloadField("etag", get: { $0.etag }, set: { $0.etag = $1 }),
+        DownloadField("lastModified", get: { $0.lastModified }, set: { $0.lastModified = $1 }),
+        DownloadField("resumable", get: { $0.resumable }, set: { $0.resumable = $1 }),
+        DownloadField("finalURL", get: { $0.finalURL }, set: { $0.finalURL = $1 }),
+        DownloadField("retries", get: { $0.retries }, set: { $0.retries = $1 }),
+        DownloadField("connections", get: { $0.connections }, set: { $0.connections = $1 }),
+        DownloadField("activeConnections", get: { $0.activeConnections }, set: { $0.activeConnections = $1 }),
+        DownloadField("queueOrder", get: { $0.queueOrder }, set: { $0.queueOrder = $1 }),
+        DownloadField("addedAt", get: { $0.addedAt }, set: { $0.addedAt = $1 }),
+        DownloadField("finishedAt", get: { $0.finishedAt }, set: { $0.finishedAt = $1 }),
+        DownloadField(
+            "previousURLs", get: { $0.previousURLs.isEmpty ? nil : $0.previousURLs }, set: { $0.previousURLs = $1 }),
+        DownloadField("linkUnchecked", get: { $0.linkUnchecked ? true : nil }, set: { $0.linkUnchecked = $1 }),
+        DownloadField("requestedName", get: { $0.requestedName }, set: { $0.requestedName = $1 }),
+        DownloadField("headers", get: { $0.headers.isEmpty ? nil : $0.headers }, set: { $0.headers = $1 }),
+        DownloadField("cookieFile", get: { $0.cookieFile }, set: { $0.cookieFile = $1 }),
+        DownloadField("checksum", get: { $0.checksum }, set: { $0.checksum = $1 }),
+        DownloadField("lastError", get: { $0.lastError }, set: { $0.lastError = $1 }),
+        DownloadField("notice", get: { $0.notice }, set: { $0.notice = $1 }),
+        DownloadField("diskShortfall", get: { $0.diskShortfall }, set: { $0.diskShortfall = $1 }),
+        DownloadField("speedLimit", get: { $0.speedLimit }, set: { $0.speedLimit = $1 }),
+        DownloadField("segments", get: { $0.segments }, set: { $0.segments = $1 }),
     ]
 
     /// What a download read from a file starts as, before its fields are read: what a missing
@@ -116,38 +118,26 @@ public struct DownloadField<Value: Codable & Sendable>: DownloadFieldProtocol {
     /// A field of the download's state, which is read in parts (see ``DownloadDraft``).
     init(
         _ key: String, get: @escaping @Sendable (Download) -> Value?,
-        set: @escaping @Sendable (inout DownloadState.Parts, Value) -> Void
+        setPart: @escaping @Sendable (inout DownloadState.Parts, Value) -> Void
     ) {
         self.key = key
         isRequired = false
         self.get = get
-        self.set = { set(&$0.state, $1) }
+        set = { setPart(&$0.state, $1) }
     }
 
-    /// A field always stored, or left out when `omittedWhen` says its value is the default.
+    /// A field whose value is `get`'s (nil: left out, neither written nor sent).
+    ///
+    /// Closures rather than key paths: projecting a key path looks its generic metadata up at run
+    /// time, and a state file of 100,000 downloads is 3 million field reads (docs/PERFORMANCE.md).
     public init(
-        _ key: String, _ path: WritableKeyPath<Download, Value> & Sendable, required: Bool = false,
-        omittedWhen omitted: (@Sendable (Value) -> Bool)? = nil
+        _ key: String, required: Bool = false, get: @escaping @Sendable (Download) -> Value?,
+        set: @escaping @Sendable (inout Download, Value) -> Void
     ) {
         self.key = key
         isRequired = required
-        if let omitted {
-            get = { d in
-                let value = d[keyPath: path]
-                return omitted(value) ? nil : value
-            }
-        } else {
-            get = { $0[keyPath: path] }
-        }
-        set = { $0.download[keyPath: path] = $1 }
-    }
-
-    /// A field left out while nil.
-    public init(_ key: String, optional path: WritableKeyPath<Download, Value?> & Sendable) {
-        self.key = key
-        isRequired = false
-        get = { $0[keyPath: path] }
-        set = { $0.download[keyPath: path] = $1 }
+        self.get = get
+        self.set = { set(&$0.download, $1) }
     }
 
     public func decode(_ container: KeyedDecodingContainer<SchemaKey>, into draft: inout DownloadDraft) throws {

@@ -40,9 +40,13 @@ public enum HoldPolicy {
         return conditions.budgetUsedUp ? .budget : nil
     }
 
-    /// Takes an array, not any collection: unspecialised across modules, a generic loop would copy
-    /// every download; reading the fields in place copies nothing.
     public static func decide(_ downloads: [Download], _ conditions: HoldConditions) -> Decision {
+        decide(ChunkedArray(downloads), conditions)
+    }
+
+    /// Takes the engine's own storage, not any collection: unspecialised across modules, a generic
+    /// loop would copy every download; reading the fields in place copies nothing.
+    public static func decide(_ downloads: ChunkedArray<Download>, _ conditions: HoldConditions) -> Decision {
         var decision = Decision()
         for i in downloads.indices {
             // By kind and cause: a `switch` over the state with a `where` on the download crashes

@@ -11,7 +11,7 @@ import HaulCore
 struct DownloadTable {
     /// Every download, in list order, as last written; a running download's `receivedBytes`
     /// may be newer in ``progress``.
-    private(set) var stored: [Download] = []
+    private(set) var stored: ChunkedArray<Download> = []
     /// Bytes received by running downloads since their row was last written. Progress lands
     /// here rather than in ``stored``: a save holds a snapshot of `stored` while it encodes,
     /// and writing one row would copy all 100,000 of them (copy-on-write).
@@ -65,7 +65,6 @@ struct DownloadTable {
     /// still grow geometrically).
     mutating func reserveCapacity(adding count: Int) {
         let needed = stored.count + count
-        if needed > stored.capacity { stored.reserveCapacity(max(needed, stored.capacity * 2)) }
         if needed > positions.capacity { positions.reserveCapacity(max(needed, positions.capacity * 2)) }
     }
 
@@ -73,8 +72,7 @@ struct DownloadTable {
     mutating func remove(_ ids: Set<DownloadID>) {
         guard !ids.isEmpty else { return }
         changeCount += 1
-        var kept: [Download] = []
-        kept.reserveCapacity(stored.count)
+        var kept: ChunkedArray<Download> = []
         for d in stored {
             if ids.contains(d.id) {
                 unindex(d)
@@ -100,19 +98,35 @@ struct DownloadTable {
         progress[id] = received
     }
 
-    /// Every download in list order with its latest progress (a copy while any is running).
+    /// Every download in list order with its latest progress, as an array (a copy).
     var all: [Download] {
-        guard !progress.isEmpty else { return stored }
-        var rows = stored
+        var rows = Array(stored)
         for (id, received) in progress { if let position = positions[id] { rows[position].receivedBytes = received } }
         return rows
+    }
+
+    /// Every download in list order with its latest progress, sharing the stored array: what a
+    /// snapshot hands out, so a UI or a client reading it never makes the engine copy its list.
+    var list: DownloadList { DownloadList(stored, progress: progress) }
+
+    /// Hands each download, with its latest progress, to `body` in list order.
+    func forEachDownload(_ body: (Download) -> Void) {
+        for i in stored.indices {
+            if let received = progress[stored[i].id] {
+                var current = stored[i]
+                current.receivedBytes = received
+                body(current)
+            } else {
+                body(stored[i])
+            }
+        }
     }
 
     init() {}
 
     /// A table of `downloads` in their order, adopting the array's storage. An id that comes
     /// again (a hand-edited state file) keeps its first place and takes the later value.
-    init(_ downloads: [Download]) {
+    init(_ downloads: ChunkedArray<Download>) {
         stored = downloads
         let last = downloads.indices.reduce(UInt64(0)) { max($0, downloads[$1].queueOrder) }
         nextQueueOrder = max(Self.firstQueueOrder, last + 1)

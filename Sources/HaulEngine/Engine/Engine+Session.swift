@@ -10,7 +10,7 @@ extension Engine: EngineSession {
 
     public func snapshot() -> EngineSnapshot {
         EngineSnapshot(
-            downloads: allDownloads, network: networkStatus, connections: settings.connections,
+            downloads: downloads.list, network: networkStatus, connections: settings.connections,
             cookieFile: settings.cookieFile)
     }
 

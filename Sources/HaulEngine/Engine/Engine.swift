@@ -118,8 +118,23 @@ public actor Engine {
 
     // MARK: Reading
 
-    /// All downloads in list order.
+    /// All downloads in list order (a copy of the list while any is running: for a few, or a
+    /// count, ``count(where:)`` and ``ids(where:)`` copy nothing).
     public var allDownloads: [Download] { downloads.all }
+
+    /// How many downloads `isIncluded` accepts.
+    public func count(where isIncluded: (Download) -> Bool) -> Int {
+        var count = 0
+        downloads.forEachDownload { if isIncluded($0) { count += 1 } }
+        return count
+    }
+
+    /// The ids of the downloads `isIncluded` accepts, in list order.
+    public func ids(where isIncluded: (Download) -> Bool) -> [DownloadID] {
+        var ids: [DownloadID] = []
+        downloads.forEachDownload { if isIncluded($0) { ids.append($0.id) } }
+        return ids
+    }
 
     public var concurrency: Int { settings.concurrency }
 

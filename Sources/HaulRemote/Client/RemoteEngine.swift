@@ -52,18 +52,21 @@ public final class RemoteEngine: EngineSession {
         connection.start(
             onLine: { line in
                 let message: ServerMessage?
+                let next: Int?
                 do {
-                    message = try reader.withLock { try $0.read(line) }
+                    (message, next) = try reader.withLock { reader in (try reader.read(line), reader.nextLineLength) }
                 } catch {
                     connection.close()
-                    return
+                    return nil
                 }
-                guard let message else { return } // a snapshot, waiting for its downloads line
+                // Nil: a snapshot, waiting for its downloads line.
+                guard let message else { return next }
                 if let remote = engine.withLock({ $0 }) {
                     remote.receive(message)
                 } else {
                     greeting.receive(message)
                 }
+                return nil
             },
             onClose: {
                 greeting.closed()
@@ -101,12 +104,12 @@ public final class RemoteEngine: EngineSession {
         let (events, sender) = EngineEvents.makeStream()
         state.withLock { $0.events = sender }
         guard case .attached(let snapshot, let away) = try await request(.attach(ui: ui)) else { throw unexpected() }
-        return EngineAttachment(snapshot: try EngineSnapshot(snapshot), away: away, events: events)
+        return EngineAttachment(snapshot: EngineSnapshot(snapshot), away: away, events: events)
     }
 
     public func snapshot() async throws -> EngineSnapshot {
         guard case .snapshot(let snapshot) = try await request(.snapshot) else { throw unexpected() }
-        return try EngineSnapshot(snapshot)
+        return EngineSnapshot(snapshot)
     }
 
     public func download(_ id: DownloadID) async throws -> Download? {

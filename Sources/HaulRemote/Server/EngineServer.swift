@@ -178,12 +178,13 @@ public final class EngineServer: Sendable {
                         let reply = try? Wire.encode(ServerMessage.reply(id: id, .failed(Self.otherVersion(kind))))
                     else {
                         connection.close()
-                        return
+                        return nil
                     }
                     connection.send(reply)
-                    return
+                    return nil
                 }
                 requestsIn.yield(message)
+                return nil
             },
             onClose: { [self] in
                 requestsIn.finish()

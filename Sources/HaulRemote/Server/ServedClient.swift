@@ -42,14 +42,16 @@ actor ServedClient {
         case .attach(let ui):
             guard forwarding == nil else { return .failed("already attached") }
             let attachment: EngineAttachment
+            let snapshot: WireSnapshot
             do {
                 attachment = try await engine.attach(ui: ui)
+                snapshot = try WireSnapshot(attachment.snapshot)
             } catch {
                 return .failed(Self.message(error))
             }
             isUI = ui
             server.clientAttached(key)
-            send(.reply(id: message.id, .attached(WireSnapshot(attachment.snapshot), away: attachment.away)))
+            send(.reply(id: message.id, .attached(snapshot, away: attachment.away)))
             let connection = self.connection
             forwarding = Task {
                 for await event in attachment.events {
@@ -66,7 +68,7 @@ actor ServedClient {
             }
         case .snapshot:
             do {
-                return .snapshot(WireSnapshot(try await engine.snapshot()))
+                return .snapshot(try WireSnapshot(try await engine.snapshot()))
             } catch {
                 return .failed(Self.message(error))
             }

@@ -24,8 +24,9 @@ final class LineConnection: Sendable {
         writer = DispatchQueue(label: "haul.socket.\(label)")
     }
 
-    /// Starts the reading thread. `onClose` runs once, after the descriptor is closed.
-    func start(onLine: @escaping @Sendable ([UInt8]) -> Void, onClose: @escaping @Sendable () -> Void) {
+    /// Starts the reading thread. `onLine` returns the length of the next line when it knows it
+    /// (room is made for it at once). `onClose` runs once, after the descriptor is closed.
+    func start(onLine: @escaping @Sendable ([UInt8]) -> Int?, onClose: @escaping @Sendable () -> Void) {
         Thread.detachNewThread { [self] in
             readLoop(onLine)
             close()
@@ -61,7 +62,7 @@ final class LineConnection: Sendable {
         }
     }
 
-    private func readLoop(_ onLine: ([UInt8]) -> Void) {
+    private func readLoop(_ onLine: ([UInt8]) -> Int?) {
         var framer = LineFramer(maxLineLength: Self.maxLineLength)
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -70,7 +71,9 @@ final class LineConnection: Sendable {
             guard n > 0 else { return }
             framer.append(buffer[..<n])
             do {
-                while let line = try framer.nextLine() { onLine(line) }
+                while let line = try framer.nextLine() {
+                    if let next = onLine(line) { framer.expect(lineOf: next) }
+                }
             } catch {
                 return
             }

@@ -31,9 +31,33 @@ public struct LineFramer: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Makes room at once for a next line of `length` bytes (a snapshot's downloads, whose
+    /// length its message gives): grown step by step, the buffer would hold one and a half times
+    /// the line while it grew.
+    public mutating func expect(lineOf length: Int) {
+        guard length <= maxLineLength else { return }
+        if start > 0 {
+            buffer.removeSubrange(..<start)
+            scanned -= start
+            start = 0
+        }
+        buffer.reserveCapacity(length + 1)
+    }
+
     /// The next complete line without its newline, or nil until more bytes arrive.
     public mutating func nextLine() throws(LineTooLong) -> [UInt8]? {
         if let newline = buffer[max(start, scanned)...].firstIndex(of: 0x0A) {
+            if start == 0, buffer.count - newline - 1 < newline {
+                // The line is most of the buffer (a snapshot of 100,000 downloads is ~30 MB): the
+                // buffer becomes the line, and the few bytes after it a new buffer.
+                let rest = Array(buffer[(newline + 1)...])
+                buffer.removeSubrange(newline...)
+                let line = buffer
+                buffer = rest
+                scanned = 0
+                if buffer.isEmpty { releaseReadBytes() }
+                return line
+            }
             let line = Array(buffer[start..<newline])
             start = newline + 1
             scanned = start

@@ -42,21 +42,31 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     /// The downloads line, without its newline. It must hold no newline byte (JSON written
     /// without whitespace, control characters escaped).
     public var downloads: [UInt8]
+    /// How many downloads the line holds (the reader makes room for them at once).
+    public var count: Int
+    /// How long the line is, in bytes (the reader makes room for it at once).
+    public var length: Int
     public var connections: Int?
     public var cookieFile: String?
 
-    public init(downloads: [UInt8], network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil) {
+    public init(
+        downloads: [UInt8], count: Int, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil
+    ) {
         self.downloads = downloads
+        self.count = count
+        length = downloads.count
         self.network = network
         self.connections = connections
         self.cookieFile = cookieFile
     }
 
-    private enum CodingKeys: String, CodingKey { case network, connections, cookieFile }
+    private enum CodingKeys: String, CodingKey { case network, count, length, connections, cookieFile }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         network = try container.decode(NetworkStatus.self, forKey: .network)
+        count = try container.decodeIfPresent(Int.self, forKey: .count) ?? 0
+        length = try container.decodeIfPresent(Int.self, forKey: .length) ?? 0
         connections = try container.decodeIfPresent(Int.self, forKey: .connections)
         cookieFile = try container.decodeIfPresent(String.self, forKey: .cookieFile)
         downloads = []
@@ -65,6 +75,8 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(network, forKey: .network)
+        try container.encode(count, forKey: .count)
+        try container.encode(length, forKey: .length)
         try container.encodeIfPresent(connections, forKey: .connections)
         try container.encodeIfPresent(cookieFile, forKey: .cookieFile)
     }
@@ -152,9 +164,11 @@ extension ServerMessage {
         switch self {
         case .reply(let id, .attached(var snapshot, let away)):
             snapshot.downloads = downloads
+            snapshot.length = downloads.count
             return .reply(id: id, .attached(snapshot, away: away))
         case .reply(let id, .snapshot(var snapshot)):
             snapshot.downloads = downloads
+            snapshot.length = downloads.count
             return .reply(id: id, .snapshot(snapshot))
         default:
             return self
@@ -168,6 +182,9 @@ public struct ServerMessageReader: Sendable {
     private var awaitingDownloads: ServerMessage?
 
     public init() {}
+
+    /// The length of the line read next, when a snapshot's message said it.
+    public var nextLineLength: Int? { awaitingDownloads?.snapshot?.length }
 
     /// The message `line` completes, or nil when it waits for the next line.
     public mutating func read(_ line: [UInt8]) throws -> ServerMessage? {

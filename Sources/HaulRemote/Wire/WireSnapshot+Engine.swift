@@ -4,18 +4,20 @@ import HaulStore
 
 extension WireSnapshot {
     /// What the server sends for `snapshot`.
-    init(_ snapshot: EngineSnapshot) {
+    init(_ snapshot: EngineSnapshot) throws {
         self.init(
-            downloads: DownloadListJSON.encode(snapshot.downloads), network: snapshot.network,
+            downloads: try DownloadListJSON.encode(snapshot.downloads), count: snapshot.downloads.count,
+            network: snapshot.network,
             connections: snapshot.connections, cookieFile: snapshot.cookieFile)
     }
 }
 
 extension EngineSnapshot {
-    /// What the client reads back.
-    init(_ wire: WireSnapshot) throws {
+    /// What the client reads back: the downloads are decoded as they are read.
+    init(_ wire: WireSnapshot) {
+        let bytes = wire.downloads
         self.init(
-            downloads: try DownloadListJSON.decode(wire.downloads), network: wire.network,
-            connections: wire.connections, cookieFile: wire.cookieFile)
+            downloads: DownloadList(count: wire.count) { each in try DownloadListJSON.forEach(in: bytes, each) },
+            network: wire.network, connections: wire.connections, cookieFile: wire.cookieFile)
     }
 }

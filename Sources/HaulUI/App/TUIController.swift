@@ -97,7 +97,12 @@ public final class TUIController {
 
     /// The downloads arrived: the list shows them.
     public func load(_ downloads: [Download], network: NetworkStatus, connections: Int? = nil) {
-        model = DownloadListModel(downloads)
+        try? load(DownloadList(downloads), network: network, connections: connections)
+    }
+
+    /// The downloads arrived: the list shows them (kept as rows only). Throws what reading them threw.
+    public func load(_ downloads: DownloadList, network: NetworkStatus, connections: Int? = nil) throws {
+        model = try DownloadListModel(downloads)
         self.network = network
         if let connections { defaultConnections = connections }
         isLoading = false

@@ -26,15 +26,22 @@ public struct DownloadListModel: Sendable {
     public private(set) var network: NetworkStatus?
 
     public init(_ downloads: [Download] = []) {
-        rows.reserveCapacity(downloads.count)
-        positions.reserveCapacity(downloads.count)
-        sortInfos.reserveCapacity(downloads.count)
-        searchKeyList.reserveCapacity(downloads.count)
-        order.reserveCapacity(downloads.count)
-        for i in downloads.indices {
-            rows.append(ListRow(downloads[i]))
-            index(rows[i])
-        }
+        reserve(downloads.count)
+        for i in downloads.indices { insert(ListRow(downloads[i])) }
+    }
+
+    /// The model of `downloads`, each kept as its row only. Throws what reading them threw.
+    public init(_ downloads: DownloadList) throws {
+        reserve(downloads.count)
+        try downloads.forEachDownload { insert(ListRow($0)) }
+    }
+
+    private mutating func reserve(_ count: Int) {
+        rows.reserveCapacity(count)
+        positions.reserveCapacity(count)
+        sortInfos.reserveCapacity(count)
+        searchKeyList.reserveCapacity(count)
+        order.reserveCapacity(count)
     }
 
     public subscript(_ id: DownloadID) -> ListRow? { positions[id].map { rows[$0] } }

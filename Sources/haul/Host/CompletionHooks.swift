@@ -27,7 +27,7 @@ final class CompletionHooks: Sendable {
     func watch(_ engine: any EngineSession) async throws -> Task<Void, Never>? {
         guard isActive else { return nil }
         let attachment = try await engine.attach(ui: false)
-        let alreadyFinished = Set(attachment.snapshot.downloads.filter { $0.state == .finished }.map(\.id))
+        let alreadyFinished = Set(try attachment.snapshot.downloads.all.filter { $0.state == .finished }.map(\.id))
         return Task {
             var finished = alreadyFinished
             let flushing = notify ? Task { await flushNotifications() } : nil

@@ -11,22 +11,43 @@ import HaulStore
 public enum ListingJSON {
     /// Hands the listing of `downloads` (ending in a newline) to `sink`, about `chunkSize` bytes at a time.
     public static func write(
-        _ downloads: [Download], chunkSize: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) throws -> Void
+        _ downloads: [Download], chunkSize: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) -> Void
+    ) {
+        write(count: downloads.count, chunkSize: chunkSize, sink) { each in
+            for i in downloads.indices { each(downloads[i]) }
+        }
+    }
+
+    /// The same for a list that may be decoded as it is read; throws what reading it throws.
+    public static func write(
+        _ downloads: DownloadList, chunkSize: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) -> Void
+    ) throws {
+        try write(count: downloads.count, chunkSize: chunkSize, sink) { each in try downloads.forEachDownload(each) }
+    }
+
+    private static func write(
+        count: Int, chunkSize: Int, _ sink: (UnsafeRawBufferPointer) -> Void,
+        _ downloads: (_ each: (Download) -> Void) throws -> Void
     ) rethrows {
         var out: [UInt8] = []
-        out.reserveCapacity(min(chunkSize, 64 + downloads.count * 700) + 4096)
+        out.reserveCapacity(min(chunkSize, 64 + count * 700) + 4096)
         out.append(contentsOf: "[\n".utf8)
-        if downloads.isEmpty { out.append(UInt8(ascii: "\n")) }
-        for i in downloads.indices {
-            append(downloads[i], to: &out)
-            out.append(contentsOf: (i == downloads.count - 1 ? "\n" : ",\n").utf8)
-            if out.count >= chunkSize {
-                try out.withUnsafeBytes { try sink($0) }
-                out.removeAll(keepingCapacity: true)
+        if count == 0 { out.append(UInt8(ascii: "\n")) }
+        var written = 0
+        // The sink is only called while `downloads` runs; it never outlives this call.
+        try withoutActuallyEscaping(sink) { sink in
+            try downloads { d in
+                append(d, to: &out)
+                written += 1
+                out.append(contentsOf: (written == count ? "\n" : ",\n").utf8)
+                if out.count >= chunkSize {
+                    out.withUnsafeBytes { sink($0) }
+                    out.removeAll(keepingCapacity: true)
+                }
             }
         }
         out.append(contentsOf: "]\n".utf8)
-        try out.withUnsafeBytes { try sink($0) }
+        out.withUnsafeBytes { sink($0) }
     }
 
     /// The whole listing as a string (for tests and small lists).

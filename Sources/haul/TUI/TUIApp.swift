@@ -76,9 +76,15 @@ enum TUIApp {
             do {
                 var engine = try await open()
                 while true {
-                    let attachment = try await engine.attach(ui: true)
-                    inbox.push(.attached(engine, attachment.snapshot, away: attachment.away))
-                    for await event in attachment.events { inbox.push(.event(event)) }
+                    let events: EngineEvents
+                    do {
+                        // The snapshot goes to the UI and is let go here: a list held while the
+                        // engine changes its own makes the engine copy the whole list.
+                        let attachment = try await engine.attach(ui: true)
+                        events = attachment.events
+                        inbox.push(.attached(engine, attachment.snapshot, away: attachment.away))
+                    }
+                    for await event in events { inbox.push(.event(event)) }
                     // The haul this UI was attached to went away (killed, or `haul daemon --stop`)
                     // while the UI stays open: the UI takes the downloads over and goes on.
                     guard let owner = engine as? RemoteEngine, !Task.isCancelled else { break }
@@ -133,7 +139,7 @@ enum TUIApp {
     static func leave(_ host: EngineHost, _ exit: UIExit, options: StateOptions, hooks: HookOptions) async throws {
         let engine = host.engine
         if exit == .quit(.pause) { _ = try? await engine.perform(.pause(.ids(await runningIDs(engine)))) }
-        let keepGoing = await engine.allDownloads.count { TUIController.keepsGoing($0.state) }
+        let keepGoing = await engine.count { TUIController.keepsGoing($0.state) }
         await host.stop()
         switch exit {
         case .quit(.background) where keepGoing == 0:
@@ -166,7 +172,7 @@ enum TUIApp {
     static func leave(_ owner: RemoteEngine, _ exit: UIExit) async {
         switch exit {
         case .quit(.pause):
-            if let downloads = try? await owner.snapshot().downloads {
+            if let downloads = try? await owner.snapshot().downloads.all {
                 let ids = downloads.filter { $0.state == .waiting || $0.state == .downloading }.map(\.id)
                 _ = try? await owner.perform(.pause(.ids(ids)))
                 try? await owner.save()
@@ -174,7 +180,7 @@ enum TUIApp {
             owner.close()
             Console.out("haul: paused; 'haul resume --all' or P in haul resumes")
         case .quit(.background), .quit(.leave), .signal, .failed:
-            let running = (try? await owner.snapshot().downloads.count { TUIController.keepsGoing($0.state) }) ?? 0
+            let running = (try? await owner.snapshot().downloads.all.count { TUIController.keepsGoing($0.state) }) ?? 0
             owner.close()
             if running > 0 {
                 Console.out(
@@ -189,6 +195,6 @@ enum TUIApp {
     }
 
     private static func runningIDs(_ engine: Engine) async -> [DownloadID] {
-        await engine.allDownloads.filter { $0.state == .waiting || $0.state == .downloading }.map(\.id)
+        await engine.ids { $0.state == .waiting || $0.state == .downloading }
     }
 }

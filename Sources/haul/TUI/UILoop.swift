@@ -27,10 +27,11 @@ final class UILoop {
     /// Runs until the user quits, a signal asks to stop, or the engine's owner goes away.
     func run() -> UIExit {
         Thread.current.name = "haul-ui" // Foundation sets the pthread name too: the benchmark finds the UI thread by it
-        var lastFrame = 0.0
+        // The clock starts near zero when the process does: no frame yet means the first is due.
+        var lastFrame = -Double.infinity
         var trace = FrameTrace(path: ProcessInfo.processInfo.environment["HAUL_TRACE"])
         defer { trace.write() }
-        var lastActivity = 0.0
+        var lastActivity = -Double.infinity
         var listArrived = false
         /// Keys (their first few names) and engine events taken since the last frame (for the trace).
         var inputs = (keys: 0, keyNames: [String](), events: 0)
@@ -48,7 +49,13 @@ final class UILoop {
                 case .attached(let session, let snapshot, let away):
                     engine = session
                     listArrived = true
-                    controller.load(snapshot.downloads, network: snapshot.network, connections: snapshot.connections)
+                    do {
+                        try controller.load(
+                            snapshot.downloads, network: snapshot.network, connections: snapshot.connections)
+                    } catch {
+                        running = false
+                        exit = .failed("haul could not read the list of downloads sent by the haul that owns the state")
+                    }
                     if let away { controller.showAway(away) }
                     let keys = earlyKeys
                     earlyKeys = []
@@ -93,8 +100,9 @@ final class UILoop {
                 }
             }
             guard running else { break }
-            // Short waits while events flow, long ones when idle: near-zero CPU at rest.
-            let idle = ProcessClock.seconds() - lastActivity > 1
+            // Short waits while events flow or the list is on its way (nothing wakes a wait when
+            // it arrives), long ones when idle: near-zero CPU at rest.
+            let idle = engine != nil && ProcessClock.seconds() - lastActivity > 1
             if let key = terminal.readKey(milliseconds: idle ? 500 : 50) {
                 lastActivity = ProcessClock.seconds()
                 take(key)
