@@ -44,11 +44,13 @@ public struct StateDocument: Codable, Sendable, Equatable {
         public var meteredUsage: BudgetUsage?
         /// The cookies.txt file of downloads that have none of their own; nil for none.
         public var cookieFile: String?
+        /// The aria2-compatible RPC endpoint; nil while it is off.
+        public var rpc: RPCSettings?
 
         /// What a download gets without `--connections`.
-        public static let defaultConnections = 8
+        public static let defaultConnections = Download.defaultConnections
         /// The most connections one download may have.
-        public static let connectionRange = 1...32
+        public static let connectionRange = Download.connectionRange
 
         public init(
             concurrency: Int = 3, meteredMode: MeteredMode = .off, meteredLimit: Int64? = nil,
@@ -71,6 +73,7 @@ public struct StateDocument: Codable, Sendable, Equatable {
             meteredBudget = try? c.decodeIfPresent(DataBudget.self, forKey: .meteredBudget)
             meteredUsage = try? c.decodeIfPresent(BudgetUsage.self, forKey: .meteredUsage)
             cookieFile = try? c.decodeIfPresent(String.self, forKey: .cookieFile)
+            rpc = try? c.decodeIfPresent(RPCSettings.self, forKey: .rpc)
         }
     }
 }

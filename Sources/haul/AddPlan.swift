@@ -9,11 +9,6 @@ import HaulStore
 struct AddPlan {
     var requests: [AddRequest]
 
-    /// The aria2 options `-i` honours; any other is named once in a warning.
-    static let honouredOptions: Set<String> = [
-        "dir", "out", "checksum", "header", "split", "max-connection-per-server",
-    ]
-
     static func make(_ command: AddCommand, environment: [String: String]) throws(InputError) -> AddPlan {
         let headers = try command.header.map { h throws(InputError) in try RequestHeader.parse(h) }
         let checksum: Checksum? =
@@ -80,38 +75,14 @@ struct AddPlan {
     private static func apply(_ entry: InputFile.Entry, to request: inout AddRequest, environment: [String: String])
         throws(InputError)
     {
-        func problem(_ option: InputFile.Option, _ text: String) -> InputError {
-            InputError("line \(option.line), \(option.name)=: \(text)")
-        }
-        for option in entry.options {
-            switch option.name {
-            case "dir":
-                request.directory = StatePaths.absolute(option.value, environment: environment)
-            case "out":
-                request.fileName = option.value
-            case "checksum":
-                do {
-                    request.checksum = try Checksum(parsing: option.value)
-                } catch {
-                    throw problem(option, error.message)
-                }
-            case "header":
-                do {
-                    request.headers.append(try RequestHeader.parse(option.value))
-                } catch {
-                    throw problem(option, error.message)
-                }
-            case "split", "max-connection-per-server":
-                guard let count = Int(option.value), StateDocument.Settings.connectionRange.contains(count) else {
-                    throw problem(option, "haul uses 1 to 32 connections per file")
-                }
-            default:
-                continue
+        do {
+            try Aria2Options.apply(entry.options.map { ($0.name, $0.value) }, to: &request) {
+                StatePaths.absolute($0, environment: environment)
             }
+        } catch {
+            let line = entry.value(error.option)?.line ?? entry.line
+            throw InputError("line \(line), \(error.option)=: \(error.message)")
         }
-        // aria2 opens the fewer of the two for a file from one server.
-        let counts = ["split", "max-connection-per-server"].compactMap { entry.value($0).flatMap { Int($0.value) } }
-        if let fewest = counts.min() { request.connections = fewest }
     }
 
     /// Names the aria2 options haul does not use, each once, and a line's extra mirrors.
@@ -120,7 +91,8 @@ struct AddPlan {
         var mirrors = 0
         for entry in file.entries {
             mirrors += entry.mirrors.isEmpty ? 0 : 1
-            for option in entry.options where !honouredOptions.contains(option.name) && !ignored.contains(option.name) {
+            for option in entry.options
+            where !Aria2Options.honoured.contains(option.name) && !ignored.contains(option.name) {
                 ignored.append(option.name)
             }
         }

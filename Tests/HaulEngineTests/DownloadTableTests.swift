@@ -69,3 +69,54 @@ final class DownloadTableTests: XCTestCase {
         XCTAssertEqual(table.progress, [:], "unknown ids are ignored")
     }
 }
+
+/// `place(_:before:)`, which the RPC's `changePosition` and `addUri`'s position use.
+final class DownloadTablePlaceTests: XCTestCase {
+    private func table(_ orders: [UInt64]) -> DownloadTable {
+        DownloadTable(
+            ChunkedArray(
+                orders.enumerated().map { index, order in
+                    Download(
+                        id: DownloadID(rawValue: String(format: "%06x", index)), url: "http://h/\(index)",
+                        directory: "/d", queueOrder: order)
+                }))
+    }
+
+    private func id(_ n: Int) -> DownloadID { DownloadID(rawValue: String(format: "%06x", n)) }
+
+    private func assertSorted(_ t: DownloadTable, file: StaticString = #filePath, line: UInt = #line) {
+        let orders = t.ids.map { t[$0]!.queueOrder }
+        XCTAssertEqual(orders, orders.sorted(), "order keys follow the list", file: file, line: line)
+        XCTAssertEqual(Set(orders).count, orders.count, "no two share a key", file: file, line: line)
+        var waiting = t.waiting
+        XCTAssertEqual(waiting.first(t.ids.count), t.ids, "the waiting queue follows the list", file: file, line: line)
+    }
+
+    func testMovesBetweenNeighboursWithRoomBetweenTheirKeys() {
+        var t = table([0, 10, 20, 30])
+        XCTAssertEqual(t.place(id(3), before: id(1)), 1)
+        XCTAssertEqual(t.ids, [id(0), id(3), id(1), id(2)])
+        assertSorted(t)
+    }
+
+    func testShiftsTheRestWhenNeighboursHaveNoRoom() {
+        var t = table([0, 1, 2, 3])
+        XCTAssertEqual(t.place(id(3), before: id(1)), 1)
+        XCTAssertEqual(t.ids, [id(0), id(3), id(1), id(2)])
+        assertSorted(t)
+        XCTAssertEqual(t.place(id(2), before: id(0)), 0)
+        XCTAssertEqual(t.ids, [id(2), id(0), id(3), id(1)])
+        assertSorted(t)
+    }
+
+    func testToTheEndAndNoMoves() {
+        var t = table([0, 1, 2])
+        XCTAssertEqual(t.place(id(0), before: nil), 2)
+        XCTAssertEqual(t.ids, [id(1), id(2), id(0)])
+        assertSorted(t)
+        XCTAssertNil(t.place(id(0), before: nil), "already last")
+        XCTAssertNil(t.place(id(1), before: id(2)), "already there")
+        XCTAssertNil(t.place(id(1), before: id(1)))
+        XCTAssertNil(t.place(id(9), before: id(1)), "no such download")
+    }
+}

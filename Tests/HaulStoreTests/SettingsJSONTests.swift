@@ -58,3 +58,22 @@ final class SettingsJSONTests: XCTestCase {
         }
     }
 }
+
+/// The RPC endpoint's settings (with its secret) survive the state file, in both readers.
+final class RPCSettingsJSONTests: XCTestCase {
+    func testTheEndpointsSettingsRoundTrip() throws {
+        var settings = StateDocument.Settings(concurrency: 3, meteredMode: .off)
+        settings.rpc = RPCSettings(
+            port: 16800, listen: "0.0.0.0", secret: "s3cret", allowedDirectories: ["/srv/media"],
+            globalOptions: ["split": "4", "dir": "/srv/media/in"])
+        var fast: [UInt8] = []
+        SettingsJSON.write(settings, into: &fast)
+        XCTAssertEqual(
+            String(decoding: fast, as: UTF8.self),
+            String(decoding: try StateCoding.encoder().encode(settings), as: UTF8.self))
+        let document = #"{"version":1,"settings":\#(String(decoding: fast, as: UTF8.self)),"downloads":[]}"#
+        XCTAssertEqual(try StateJSONReader.decode(Data(document.utf8)).document.settings.rpc, settings.rpc)
+        let minimal = #"{"version":1,"settings":{"rpc":{"secret":"x"}},"downloads":[]}"#
+        XCTAssertEqual(try StateJSONReader.decode(Data(minimal.utf8)).document.settings.rpc, RPCSettings(secret: "x"))
+    }
+}

@@ -54,11 +54,15 @@ public struct NetworkStatus: Codable, Sendable, Equatable {
     public var speedLimit: SpeedLimit?
     /// Whether ``speedLimit`` is in force now (inside its window, or it has none).
     public var speedLimitActive: Bool
+    /// Where the aria2-compatible RPC endpoint is served now (`127.0.0.1:6800`); nil when it is not.
+    public var rpcAddress: String?
 
     public init(
         mode: MeteredMode, verdict: MeteredVerdict = .unknown, limit: Int64? = nil, budget: DataBudget? = nil,
-        budgetUsed: Int64 = 0, speedLimit: SpeedLimit? = nil, speedLimitActive: Bool = false
+        budgetUsed: Int64 = 0, speedLimit: SpeedLimit? = nil, speedLimitActive: Bool = false,
+        rpcAddress: String? = nil
     ) {
+        self.rpcAddress = rpcAddress
         self.mode = mode
         self.verdict = verdict
         self.limit = limit
@@ -77,6 +81,7 @@ public struct NetworkStatus: Codable, Sendable, Equatable {
         budgetUsed = try c.decodeIfPresent(Int64.self, forKey: .budgetUsed) ?? 0
         speedLimit = try c.decodeIfPresent(SpeedLimit.self, forKey: .speedLimit)
         speedLimitActive = try c.decodeIfPresent(Bool.self, forKey: .speedLimitActive) ?? false
+        rpcAddress = try c.decodeIfPresent(String.self, forKey: .rpcAddress)
     }
 
     /// Whether downloads are treated as on a metered network now. `auto` without an answer

@@ -158,6 +158,11 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         self.extras = extras == Extras() ? nil : ExtrasBox(extras)
     }
 
+    /// How many connections one download may have.
+    public static let connectionRange = 1...32
+    /// The connections a download gets when neither it nor the settings name a number.
+    public static let defaultConnections = 8
+
     /// The final path, once the name is known.
     public var path: String? { fileName.map { Self.path(of: $0, in: directory) } }
 

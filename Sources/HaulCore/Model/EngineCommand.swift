@@ -73,6 +73,11 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     case setMeteredBudget(DataBudget?)
     /// Moves downloads in the list, which is the order waiting downloads start in.
     case move(DownloadSelection, QueueMove)
+    /// Moves a download to just before another in the list (nil: to the end of it).
+    case moveBefore(DownloadID, DownloadID?)
+    /// Saves (or, nil, removes) the aria2-compatible RPC endpoint's settings; the haul that owns
+    /// the state serves it while they exist.
+    case setRPC(RPCSettings?)
 }
 
 /// Where ``EngineCommand/move(_:_:)`` puts a download in the list.

@@ -6,14 +6,21 @@ public struct EngineSnapshot: Sendable {
     public var connections: Int?
     /// The saved default cookies.txt file.
     public var cookieFile: String?
+    /// The saved settings of the aria2-compatible RPC endpoint; nil while it is off.
+    public var rpc: RPCSettings?
+    /// How many downloads run at once.
+    public var concurrency: Int?
 
     public init(
-        downloads: DownloadList, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil
+        downloads: DownloadList, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil,
+        rpc: RPCSettings? = nil, concurrency: Int? = nil
     ) {
+        self.concurrency = concurrency
         self.downloads = downloads
         self.network = network
         self.connections = connections
         self.cookieFile = cookieFile
+        self.rpc = rpc
     }
 }
 
@@ -57,16 +64,55 @@ public struct DownloadList: Sendable {
         switch storage {
         case .decoded(let downloads): for i in downloads.indices { body(downloads[i]) }
         case .chunked(let downloads, let progress):
-            for i in downloads.indices {
-                if let received = progress[downloads[i].id] {
-                    var current = downloads[i]
+            downloads.forEachElement { d in
+                if !progress.isEmpty, let received = progress[d.id] {
+                    var current = d
                     current.receivedBytes = received
                     body(current)
                 } else {
-                    body(downloads[i])
+                    body(d)
                 }
             }
         case .encoded(_, let each): try each(body)
+        }
+    }
+
+    /// The downloads whose state is one of `kinds`, in list order: how many there are, and those
+    /// whose place among them is in `wanted` (each with its latest progress). In-process this
+    /// is one pass that copies only the downloads it keeps: a page of 1,000 from 100,000.
+    public func select(_ kinds: Set<DownloadState.Kind>, keeping wanted: Range<Int>) throws -> (
+        count: Int, kept: [Download]
+    ) {
+        var count = 0
+        var kept: [Download] = []
+        guard case .chunked(let downloads, let progress) = storage else {
+            try forEachDownload { d in
+                guard kinds.contains(d.state.kind) else { return }
+                if wanted.contains(count) { kept.append(d) }
+                count += 1
+            }
+            return (count, kept)
+        }
+        var mask = 0
+        for kind in kinds { mask |= Self.bit(kind) }
+        for position in downloads.indices where mask & Self.bit(downloads[position].state.kind) != 0 {
+            if wanted.contains(count) {
+                var d = downloads[position]
+                if let received = progress[d.id] { d.receivedBytes = received }
+                kept.append(d)
+            }
+            count += 1
+        }
+        return (count, kept)
+    }
+
+    private static func bit(_ kind: DownloadState.Kind) -> Int {
+        switch kind {
+        case .waiting: 1
+        case .downloading: 2
+        case .paused: 4
+        case .finished: 8
+        case .failed: 16
         }
     }
 

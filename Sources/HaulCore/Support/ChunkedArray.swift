@@ -30,6 +30,14 @@ public struct ChunkedArray<Element> {
 }
 
 extension ChunkedArray {
+    /// Lends each element to `body` in order, copying none: a pass over 100,000 downloads that
+    /// copied each would retain every one of its fields, most of the pass's time.
+    public func forEachElement(_ body: (Element) throws -> Void) rethrows {
+        for c in chunks.indices {
+            for i in chunks[c].indices { try body(chunks[c][i]) }
+        }
+    }
+
     /// How many chunks this array and `other` hold in the same storage: those a copy has not
     /// written since it was made.
     public func sharedChunks(with other: Self) -> Int {

@@ -182,6 +182,43 @@ struct DownloadTable {
         }
     }
 
+    /// Moves `id` to just before `target` (nil: to the end of the list) and answers its new
+    /// position; nil when either is unknown or it is there already. It takes an order key between
+    /// its new neighbours' keys; where they leave no room, the keys from there on rise by one,
+    /// which keeps their order.
+    mutating func place(_ id: DownloadID, before target: DownloadID?) -> Int? {
+        guard let from = positions[id], target != id else { return nil }
+        let targetPosition = target.map { positions[$0] } ?? stored.count
+        guard let targetPosition, targetPosition != from + 1, target != nil || from != stored.count - 1 else {
+            return nil
+        }
+        changeCount += 1
+        var row = stored.remove(at: from)
+        let to = targetPosition > from ? targetPosition - 1 : targetPosition
+        let lower = to > 0 ? stored[to - 1].queueOrder : nil
+        let upper = to < stored.count ? stored[to].queueOrder : nil
+        if row.state == .waiting { waiting.remove(row.id) }
+        switch (lower, upper) {
+        case (_, nil):
+            row.queueOrder = takeQueueOrder()
+        case (nil, let upper?) where upper > 0:
+            row.queueOrder = upper - 1
+        case (let lower?, let upper?) where upper - lower > 1:
+            row.queueOrder = lower + (upper - lower) / 2
+        case (_, let upper?):
+            row.queueOrder = upper
+            for i in to..<stored.count {
+                stored[i].queueOrder += 1
+                if stored[i].state == .waiting { waiting.insert(stored[i].id, order: stored[i].queueOrder) }
+            }
+            nextQueueOrder = max(nextQueueOrder, stored[stored.count - 1].queueOrder + 1)
+        }
+        if row.state == .waiting { waiting.insert(row.id, order: row.queueOrder) }
+        stored.insert(row, at: to)
+        for p in min(from, to)...max(from, to) { positions[stored[p].id] = p }
+        return to
+    }
+
     /// Whether the row at `position` sorts between its neighbours by order key.
     private func inOrder(at position: Int) -> Bool {
         let key = stored[position].queueOrder

@@ -15,7 +15,8 @@ extension Engine {
         return NetworkStatus(
             mode: settings.meteredMode, verdict: bandwidth.meteredVerdict, limit: settings.meteredLimit,
             budget: settings.meteredBudget, budgetUsed: bandwidth.meteredCounter.used, speedLimit: settings.speedLimit,
-            speedLimitActive: settings.speedLimit?.rate(atMinute: wallClock.minuteOfDay(now)) != nil)
+            speedLimitActive: settings.speedLimit?.rate(atMinute: wallClock.minuteOfDay(now)) != nil,
+            rpcAddress: rpc.address)
     }
 
     /// The period the metered count belongs to now.

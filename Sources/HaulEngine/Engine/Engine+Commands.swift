@@ -115,6 +115,14 @@ extension Engine {
             let ids = resolve(selection)
             move(ids, place)
             return ids
+        case .moveBefore(let id, let target):
+            guard let position = downloads.place(id, before: target) else { return downloads.contains(id) ? [id] : [] }
+            publish(.moved(id, to: position))
+            scheduleSave(after: configuration.transitionSaveDelay)
+            return [id]
+        case .setRPC(let rpc):
+            setRPC(rpc)
+            return []
         }
     }
 

@@ -11,7 +11,7 @@ extension Engine: EngineSession {
     public func snapshot() -> EngineSnapshot {
         EngineSnapshot(
             downloads: downloads.list, network: networkStatus, connections: settings.connections,
-            cookieFile: settings.cookieFile)
+            cookieFile: settings.cookieFile, rpc: settings.rpc, concurrency: settings.concurrency)
     }
 
     public func save() async throws(InputError) {

@@ -23,6 +23,7 @@ public actor Engine {
     var watches = EngineWatches()
     var attachments: Attachments
     var phase = EnginePhase.loaded
+    var rpc = RPCEndpoint()
     let hub: EventHub
     /// What every transfer shares, made when the engine starts.
     var resources: TransferResources?
@@ -193,6 +194,7 @@ public actor Engine {
         guard phase != .shutDown else { return }
         phase = .shutDown
         watches.cancelAll()
+        rpc.finishAll()
         if settings.meteredUsage != nil || bandwidth.meteredCounter.used > 0 {
             settings.meteredUsage = BudgetUsage(bytes: bandwidth.meteredCounter.used, period: bandwidth.usagePeriod)
         }

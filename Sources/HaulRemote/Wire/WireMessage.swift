@@ -48,19 +48,26 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     public var length: Int
     public var connections: Int?
     public var cookieFile: String?
+    public var rpc: RPCSettings?
+    public var concurrency: Int?
 
     public init(
-        downloads: [UInt8], count: Int, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil
+        downloads: [UInt8], count: Int, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil,
+        rpc: RPCSettings? = nil, concurrency: Int? = nil
     ) {
+        self.concurrency = concurrency
         self.downloads = downloads
         self.count = count
         length = downloads.count
         self.network = network
         self.connections = connections
         self.cookieFile = cookieFile
+        self.rpc = rpc
     }
 
-    private enum CodingKeys: String, CodingKey { case network, count, length, connections, cookieFile }
+    private enum CodingKeys: String, CodingKey {
+        case network, count, length, connections, cookieFile, rpc, concurrency
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -69,6 +76,8 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
         length = try container.decodeIfPresent(Int.self, forKey: .length) ?? 0
         connections = try container.decodeIfPresent(Int.self, forKey: .connections)
         cookieFile = try container.decodeIfPresent(String.self, forKey: .cookieFile)
+        rpc = try container.decodeIfPresent(RPCSettings.self, forKey: .rpc)
+        concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency)
         downloads = []
     }
 
@@ -79,6 +88,8 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
         try container.encode(length, forKey: .length)
         try container.encodeIfPresent(connections, forKey: .connections)
         try container.encodeIfPresent(cookieFile, forKey: .cookieFile)
+        try container.encodeIfPresent(rpc, forKey: .rpc)
+        try container.encodeIfPresent(concurrency, forKey: .concurrency)
     }
 }
 
@@ -126,8 +137,9 @@ public enum Wire {
     /// Raised whenever a message changes shape, so that a client and a server from different
     /// builds (a daemon still running after an upgrade) say so instead of misreading each other.
     /// 1: hellos without a version, `add` with one request; 2: `add` with a list;
-    /// 3: snapshots as ``WireSnapshot``; 4: `download`, a state with its cause.
-    public static let version = 4
+    /// 3: snapshots as ``WireSnapshot``; 4: `download`, a state with its cause; 5: the RPC
+    /// endpoint's settings and commands, moving a download before another.
+    public static let version = 5
 
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         var bytes = Array(try JSONEncoder().encode(value))

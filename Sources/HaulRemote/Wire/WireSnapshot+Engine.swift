@@ -8,7 +8,8 @@ extension WireSnapshot {
         self.init(
             downloads: try DownloadListJSON.encode(snapshot.downloads), count: snapshot.downloads.count,
             network: snapshot.network,
-            connections: snapshot.connections, cookieFile: snapshot.cookieFile)
+            connections: snapshot.connections, cookieFile: snapshot.cookieFile, rpc: snapshot.rpc,
+            concurrency: snapshot.concurrency)
     }
 }
 
@@ -18,6 +19,7 @@ extension EngineSnapshot {
         let bytes = wire.downloads
         self.init(
             downloads: DownloadList(count: wire.count) { each in try DownloadListJSON.forEach(in: bytes, each) },
-            network: wire.network, connections: wire.connections, cookieFile: wire.cookieFile)
+            network: wire.network, connections: wire.connections, cookieFile: wire.cookieFile, rpc: wire.rpc,
+            concurrency: wire.concurrency)
     }
 }

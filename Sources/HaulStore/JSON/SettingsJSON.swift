@@ -2,8 +2,8 @@ import HaulCore
 
 /// The settings object of the state file, read and written in the same pass as the downloads.
 /// The output is the bytes `StateCoding.encoder()` writes (keys sorted, no limit written when there
-/// is none), and anything but the plain forms (among them the objects of a speed limit or a data
-/// budget) is left to Foundation by throwing.
+/// is none); the objects (a speed limit, a data budget, the RPC endpoint) are Foundation's to write
+/// and read, and a key this reader does not know leaves the whole file to Foundation by throwing.
 enum SettingsJSON {
     static func write(_ settings: StateDocument.Settings, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"concurrency":"#.utf8)
@@ -23,6 +23,7 @@ enum SettingsJSON {
         out.append(contentsOf: settings.meteredMode.rawValue.utf8)
         out.append(UInt8(ascii: "\""))
         object("meteredUsage", settings.meteredUsage, into: &out)
+        object("rpc", settings.rpc, into: &out)
         object("speedLimit", settings.speedLimit, into: &out)
         out.append(UInt8(ascii: "}"))
     }
@@ -54,6 +55,15 @@ enum SettingsJSON {
                 settings.cookieFile = try s.null() ? nil : try s.string()
             case "meteredLimit":
                 settings.meteredLimit = try s.null() ? nil : try s.int64()
+            // The objects, few and small, are Foundation's to read.
+            case "speedLimit":
+                settings.speedLimit = try s.null() ? nil : try StateCoding.decode(SpeedLimit.self, s.rawValue())
+            case "meteredBudget":
+                settings.meteredBudget = try s.null() ? nil : try StateCoding.decode(DataBudget.self, s.rawValue())
+            case "meteredUsage":
+                settings.meteredUsage = try s.null() ? nil : try StateCoding.decode(BudgetUsage.self, s.rawValue())
+            case "rpc":
+                settings.rpc = try s.null() ? nil : try StateCoding.decode(RPCSettings.self, s.rawValue())
             default:
                 throw JSONScanner.Unsupported()
             }

@@ -1,0 +1,68 @@
+/// aria2's options for a new download, as its input files' option lines and its RPC's option
+/// structs give them, applied to an ``AddRequest``: one reading of them for `haul add -i` and
+/// for the RPC endpoint.
+public enum Aria2Options {
+    /// The options haul carries out. aria2 itself skips options that do not apply; so do the
+    /// callers, and `haul add -i` says which it skipped.
+    public static let honoured: Set<String> = [
+        "dir", "out", "checksum", "header", "referer", "user-agent", "split", "max-connection-per-server",
+        "max-download-limit", "pause",
+    ]
+
+    /// An option whose value cannot be used, and why.
+    public struct Problem: Error, Sendable, Equatable {
+        public let option: String
+        public let message: String
+    }
+
+    /// Applies `options` in order (a name may come more than once: `header`). `directory`
+    /// makes a `dir` value absolute.
+    public static func apply(
+        _ options: [(name: String, value: String)], to request: inout AddRequest, directory: (String) -> String
+    ) throws(Problem) {
+        for (name, value) in options {
+            do {
+                try apply(name, value, to: &request, directory: directory)
+            } catch {
+                throw Problem(option: name, message: error.message)
+            }
+        }
+        // aria2 opens the fewer of the two for a file from one server.
+        let counts = options.filter { $0.name == "split" || $0.name == "max-connection-per-server" }
+            .compactMap { Int($0.value) }
+        if let fewest = counts.min() { request.connections = fewest }
+    }
+
+    private static func apply(
+        _ name: String, _ value: String, to request: inout AddRequest, directory: (String) -> String
+    ) throws(InputError) {
+        switch name {
+        case "dir":
+            request.directory = directory(value)
+        case "out":
+            request.fileName = value
+        case "checksum":
+            request.checksum = try Checksum(parsing: value)
+        case "header":
+            request.headers.append(try RequestHeader.parse(value))
+        case "referer":
+            request.headers.append(try RequestHeader.parse("Referer: \(value)"))
+        case "user-agent":
+            request.headers.append(try RequestHeader.parse("User-Agent: \(value)"))
+        case "split", "max-connection-per-server":
+            guard let count = Int(value), Download.connectionRange.contains(count) else {
+                throw InputError("haul uses 1 to 32 connections per file")
+            }
+        case "max-download-limit":
+            guard let rate = Formatting.parseRate(value) else {
+                throw InputError("'\(TerminalText.sanitize(value))' is not a rate (e.g. 500K or 2M)")
+            }
+            request.speedLimit = rate == 0 ? nil : max(rate, SpeedLimit.minimumRate)
+        case "pause":
+            guard let paused = Bool(value) else { throw InputError("pause is true or false") }
+            request.paused = paused
+        default:
+            return
+        }
+    }
+}
