@@ -1,6 +1,6 @@
 # haul — build, run and test. `make run` and `make test` install what they need first.
 
-SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev pkg-config
+SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev pkg-config aria2 python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL := /bin/bash
 BIN := .build/debug/haul
@@ -20,6 +20,13 @@ deps:
 build:
 	swift build
 
+# The RPC tests' clients nobody here wrote: aria2p and websockets from PyPI, in a virtual
+# environment of their own (Debian's Python, so no system package is touched).
+PYTHON_CLIENTS := .build-python/bin/aria2p
+$(PYTHON_CLIENTS):
+	/usr/bin/python3 -m venv .build-python
+	.build-python/bin/pip install -q aria2p websockets
+
 # Build and start haul; pass arguments with ARGS, e.g. make run ARGS="add https://example.org/file.iso"
 run: deps build
 	$(BIN) $(ARGS)
@@ -30,7 +37,7 @@ run: deps build
 # those that measure rates or kill haul at byte counts run alone after them. It ends with the
 # slowest tests, so what the suite's time goes to stays in view.
 ALONE := SpeedLimitEngineTests|BudgetAndScheduleEngineTests|MeteredEngineTests|ChaosTests|SegmentedChaosTests
-test: deps
+test: deps $(PYTHON_CLIENTS)
 	swift build --build-tests
 	swift test --skip-build --parallel --num-workers 4 --skip '$(ALONE)' --xunit-output .build/tests-parallel.xml
 	set -o pipefail; swift test --skip-build --filter '$(ALONE)' 2>&1 | tee .build/tests-alone.log

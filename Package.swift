@@ -53,6 +53,18 @@ let package = Package(
         // The Unix socket between haul processes: the owner of the state file serves its engine,
         // the TUI and every command reach it as a `RemoteEngine`.
         .target(name: "HaulRemote", dependencies: ["HaulCore", "HaulStore"], swiftSettings: swiftSettings),
+        // The aria2-compatible JSON-RPC endpoint (HTTP and WebSocket) over any `EngineSession`.
+        .target(
+            name: "HaulRPC",
+            dependencies: [
+                "HaulCore", "HaulStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The screen model, views, key map and the row-binding observer layer: no terminal needed.
         .target(name: "HaulUI", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
         // ncursesw, through a header of getters for what Swift 6 cannot use directly.
@@ -72,6 +84,7 @@ let package = Package(
                 "HaulHTTP",
                 "HaulEngine",
                 "HaulRemote",
+                "HaulRPC",
                 "HaulUI",
                 "HaulTerminal",
                 "HaulLoopback",
@@ -116,6 +129,11 @@ let package = Package(
             dependencies: ["HaulCore", "HaulStore", "HaulEngine", "HaulRemote", "HaulTestSupport"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "HaulRPCTests",
+            dependencies: ["HaulCore", "HaulStore", "HaulEngine", "HaulRPC", "HaulTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         // Goldens/: the golden screens, read by path from the source tree (not resources).
         .testTarget(
             name: "HaulUITests", dependencies: ["HaulCore", "HaulUI", "HaulTestSupport"], exclude: ["Goldens"],
@@ -127,6 +145,8 @@ let package = Package(
         .testTarget(
             name: "HaulCLITests",
             dependencies: ["HaulCore", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            // RPC/: the raw aria2 protocol script, run by path from the source tree.
+            exclude: ["RPC"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -46,7 +46,8 @@ struct RunCommand: AsyncParsableCommand {
             await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: network).consume(events)
         }
         let host = await EngineHost.start(
-            engine, options: stateOptions, kind: .run, onComplete: onComplete, log: { Console.warn($0) })
+            engine, options: stateOptions, kind: .run, onComplete: onComplete, log: { Console.warn($0) },
+            onShutdownRequest: { Task { await engine.shutdown() } })
         let termination = Signals.onTermination { _ in
             Task { await engine.shutdown() }
         }

@@ -1,8 +1,8 @@
 import HaulCore
 
 /// The header line: totals across all downloads (on screen or not), a graph of the total speed
-/// over the last minute where there is room, the speed limit and the metered mode (with the data
-/// budget's use while metered).
+/// over the last minute where there is room, the speed limit, the RPC port while served and the
+/// metered mode (with the data budget's use while metered).
 enum HeaderView {
     /// The most columns the graph takes, and the fewest it is drawn in.
     static let graphWidth = (most: 30, fewest: 10)
@@ -42,7 +42,7 @@ enum HeaderView {
         grid.write(right, row: row, column: start, style: style)
     }
 
-    /// "limit 2.0 MiB/s · metered: on, 2.0 MiB of 8.0 MiB today".
+    /// "limit 2.0 MiB/s · rpc :6800 · metered: on, 2.0 MiB of 8.0 MiB today".
     static func status(_ network: NetworkStatus) -> String {
         var parts: [String] = []
         if let limit = network.speedLimit {
@@ -52,6 +52,9 @@ enum HeaderView {
             } else if let window = limit.window {
                 parts.append("no limit until \(DailyWindow.clock(window.start))")
             }
+        }
+        if let address = network.rpcAddress, let colon = address.lastIndex(of: ":") {
+            parts.append("rpc \(address[colon...])")
         }
         var metered = "metered: \(network.label)"
         if network.isMetered, let budget = network.budget {

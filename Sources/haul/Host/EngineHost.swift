@@ -3,6 +3,7 @@ import Foundation
 import HaulCore
 import HaulEngine
 import HaulRemote
+import HaulStore
 
 /// The process that owns the state file (the TUI, `haul run` or `haul daemon`): the engine,
 /// the socket other haul processes reach it on, and the completion hooks.
@@ -11,15 +12,19 @@ final class EngineHost: Sendable {
     let server: EngineServer
     private let hooks: CompletionHooks
     private let watching: Task<Void, Never>?
+    private let rpc: RPCHost
 
     /// Starts serving `engine` (a socket that cannot be made is a warning: this process still
-    /// works, only other commands cannot reach it) and watching for finished downloads.
+    /// works, only other commands cannot reach it), its aria2-compatible endpoint while that is
+    /// on, and watching for finished downloads. `onShutdownRequest` is how another haul or an
+    /// RPC client stops this process; the TUI, which a person quits, has none.
     static func start(
         _ engine: Engine, options: StateOptions, kind: HostKind, onComplete: [String]?,
-        log: @escaping @Sendable (String) -> Void, onShutdownRequest: @escaping @Sendable () -> Void = {}
+        log: @escaping @Sendable (String) -> Void, onShutdownRequest: (@Sendable () -> Void)? = nil
     ) async -> EngineHost {
         let server = EngineServer(
-            engine: engine, location: options.socketLocation, kind: kind, log: log, onShutdownRequest: onShutdownRequest
+            engine: engine, location: options.socketLocation, kind: kind, log: log,
+            onShutdownRequest: onShutdownRequest ?? {}
         )
         do {
             try server.start()
@@ -28,10 +33,17 @@ final class EngineHost: Sendable {
         }
         let hooks = CompletionHooks(command: onComplete, environment: options.environment, log: log)
         let watching = try? await hooks.watch(engine)
-        return EngineHost(engine: engine, server: server, hooks: hooks, watching: watching ?? nil)
+        let rpc = RPCHost(
+            engine: engine, downloadDirectory: StatePaths.downloadDirectory(environment: options.environment), log: log,
+            onShutdown: onShutdownRequest)
+        await rpc.start()
+        return EngineHost(engine: engine, server: server, hooks: hooks, watching: watching ?? nil, rpc: rpc)
     }
 
-    private init(engine: Engine, server: EngineServer, hooks: CompletionHooks, watching: Task<Void, Never>?) {
+    private init(
+        engine: Engine, server: EngineServer, hooks: CompletionHooks, watching: Task<Void, Never>?, rpc: RPCHost
+    ) {
+        self.rpc = rpc
         self.engine = engine
         self.server = server
         self.hooks = hooks
@@ -40,6 +52,7 @@ final class EngineHost: Sendable {
 
     /// Stops serving, stops the engine (every byte kept), and lets go of the state file.
     func stop() async {
+        await rpc.stop()
         await server.stop(draining: 2)
         await engine.shutdown()
         await watching?.value

@@ -1,0 +1,115 @@
+import HaulCore
+
+/// A download as aria2 reports one (`tellStatus`, the lists, `getFiles`, `getUris`): every value
+/// a string, as aria2 writes them.
+public enum Aria2Status {
+    /// What a running download is doing that the list does not say.
+    public struct Live: Sendable, Equatable {
+        public var bytesPerSecond: Int64
+        public var connections: Int
+
+        public init(bytesPerSecond: Int64, connections: Int) {
+            self.bytesPerSecond = bytesPerSecond
+            self.connections = connections
+        }
+    }
+
+    /// aria2's word for the state: `active`, `waiting`, `paused`, `error`, `complete`
+    /// (`removed` is for downloads taken off the list over RPC).
+    public static func status(_ kind: DownloadState.Kind) -> String {
+        switch kind {
+        case .waiting: "waiting"
+        case .downloading: "active"
+        case .paused: "paused"
+        case .finished: "complete"
+        case .failed: "error"
+        }
+    }
+
+    /// The struct `tellStatus` answers for `d`, only `keys` when given. `removed`: `d` was taken
+    /// off the list over RPC and is kept as a result until purged.
+    public static func make(_ d: Download, live: Live?, keys: Set<String>?, removed: Bool = false) -> JSONValue {
+        var o = JSONObjectWriter(keys: keys)
+        let kind = d.state.kind
+        let total = d.totalBytes ?? (kind == .finished ? d.receivedBytes : 0)
+        let running = kind == .downloading && !removed
+        o.string("gid", GID.of(d.id))
+        o.string("status", removed ? "removed" : status(kind))
+        o.number("totalLength", total)
+        o.number("completedLength", d.receivedBytes)
+        o.number("uploadLength", 0)
+        if total > 0 {
+            o.string("bitfield", Bitfield.hex(total: total, done: Bitfield.done(d)))
+        }
+        o.number("downloadSpeed", running ? live?.bytesPerSecond ?? 0 : 0)
+        o.number("uploadSpeed", 0)
+        o.number("pieceLength", Bitfield.pieceLength)
+        o.number("numPieces", total > 0 ? Bitfield.pieces(total: total) : 0)
+        o.number("connections", Int64(running ? live?.connections ?? d.activeConnections ?? 1 : 0))
+        if removed || kind == .finished || kind == .failed {
+            let code =
+                removed ? Aria2ErrorCode.removed : d.failureReason.map(Aria2ErrorCode.of) ?? Aria2ErrorCode.finished
+            o.number("errorCode", Int64(code))
+            o.string("errorMessage", removed ? "Removed" : d.failureReason.map(ReasonText.failure) ?? "")
+        }
+        o.string("dir", d.directory)
+        o.value("files", files(d))
+        return o.finish()
+    }
+
+    /// `getFiles`: haul fetches one file per download.
+    public static func files(_ d: Download) -> JSONValue {
+        let total = d.totalBytes ?? (d.state == .finished ? d.receivedBytes : 0)
+        // Before its name is known, the name asked for (as aria2 shows `out`), else none.
+        let path = d.path ?? d.requestedName.map { Download.path(of: $0, in: d.directory) } ?? ""
+        var file = JSONObjectWriter()
+        file.number("index", 1)
+        file.string("path", path)
+        file.number("length", total)
+        file.number("completedLength", d.receivedBytes)
+        file.string("selected", "true")
+        file.value("uris", uris(d))
+        return .array([file.finish()])
+    }
+
+    /// `getUris`: the address in use.
+    public static func uris(_ d: Download) -> JSONValue {
+        var uri = JSONObjectWriter(capacity: 64 + d.url.utf8.count)
+        uri.string("status", "used")
+        uri.string("uri", d.url)
+        return .array([uri.finish()])
+    }
+
+    /// `getServers`: the server a running download is fetched from.
+    public static func servers(_ d: Download, live: Live?) -> JSONValue {
+        guard d.state == .downloading else { return .array([]) }
+        return .array([
+            .object([
+                "index": .string("1"),
+                "servers": .array([
+                    .object([
+                        "uri": .string(d.url), "currentUri": .string(d.finalURL ?? d.url),
+                        "downloadSpeed": .string(String(live?.bytesPerSecond ?? 0)),
+                    ])
+                ]),
+            ])
+        ])
+    }
+
+    /// `getOption`: the download's own options by aria2's names.
+    public static func options(_ d: Download, connections: Int) -> JSONValue {
+        var members: [JSONValue.Member] = [
+            JSONValue.Member("dir", .string(d.directory)),
+            JSONValue.Member("max-connection-per-server", .string(String(d.connections ?? connections))),
+            JSONValue.Member("split", .string(String(d.connections ?? connections))),
+            JSONValue.Member("max-download-limit", .string(String(d.speedLimit ?? 0))),
+            JSONValue.Member("pause", .string(d.state == .paused(by: .user) ? "true" : "false")),
+        ]
+        if let name = d.requestedName { members.append(JSONValue.Member("out", .string(name))) }
+        if let checksum = d.checksum { members.append(JSONValue.Member("checksum", .string(checksum.text))) }
+        if !d.headers.isEmpty {
+            members.append(JSONValue.Member("header", .array(d.headers.map { .string("\($0.name): \($0.value)") })))
+        }
+        return .object(members)
+    }
+}
