@@ -153,6 +153,44 @@ final class RPCTests: CLITestCase {
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
     }
 
+    /// One call over the endpoint with curl; the reply's `result`.
+    func rpc(_ method: String, _ params: String) async throws -> Any {
+        let body =
+            #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":["token:\#(secret)"\#(params.isEmpty ? "" : "," + params)]}"#
+        let reply = try await run("/usr/bin/curl", ["-s", "-d", body, "http://127.0.0.1:\(port)/jsonrpc"])
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(reply.stdout.utf8)) as? [String: Any], reply.stdout)
+        return try XCTUnwrap(object["result"], reply.stdout)
+    }
+
+    func testTenThousandStoppedDownloadsArePagedAsAria2PagesThem() async throws {
+        let entries = (0..<10_000).map { i in
+            #"{"id":"\#(String(format: "%06x", i))","url":"http://127.0.0.1:9/\#(i).bin","directory":"\#(downloads)","#
+                + #""fileName":"f\#(i).bin","state":"finished","receivedBytes":\#(1000 + i),"totalBytes":\#(1000 + i),"#
+                + #""queueOrder":\#(i),"addedAt":1700000000,"finishedAt":1700000000}"#
+        }
+        let settings = #"{"concurrency":3,"meteredMode":"off","rpc":{"port":\#(port),"secret":"\#(secret)"}}"#
+        try #"{"version":1,"settings":\#(settings),"downloads":[\#(entries.joined(separator: ","))]}"#
+            .write(toFile: statePath, atomically: true, encoding: .utf8)
+        try await startDaemon()
+        let firstReply = try await rpc("aria2.tellStopped", #"0,1000,["gid","status"]"#)
+        let first = try XCTUnwrap(firstReply as? [[String: String]])
+        XCTAssertEqual(first.count, 1000)
+        XCTAssertEqual(first.first, ["gid": "0000000000000000", "status": "complete"])
+        XCTAssertEqual(first.last?["gid"], "00000000000003e7")
+        let tailReply = try await rpc("aria2.tellStopped", #"9500,1000,["gid"]"#)
+        XCTAssertEqual(try XCTUnwrap(tailReply as? [[String: String]]).count, 500)
+        let lastReply = try await rpc("aria2.tellStopped", #"-1,2,["gid","totalLength"]"#)
+        XCTAssertEqual(
+            try XCTUnwrap(lastReply as? [[String: String]]),
+            [
+                ["gid": "000000000000270f", "totalLength": "10999"],
+                ["gid": "000000000000270e", "totalLength": "10998"],
+            ])
+        let stat = try await rpc("aria2.getGlobalStat", "")
+        XCTAssertEqual(try XCTUnwrap(stat as? [String: String])["numStopped"], "10000")
+    }
+
     func testATakenPortIsOneLineAndHaulRunsOnWithoutRPC() async throws {
         let squatter = try ChildProcess(
             Self.python,
