@@ -21,7 +21,14 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
             await service.listen { bytes in Self.sendText(bytes, on: channel) }
         }
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        registered.futureResult.whenSuccess { key in bound.value.listener = key }
+        registered.futureResult.whenSuccess { key in
+            // A socket closed while the listener was being registered lets it go at once.
+            guard channel.isActive else {
+                Task { await service.unlisten(key) }
+                return
+            }
+            bound.value.listener = key
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
