@@ -12,11 +12,12 @@ extension FaultServer {
     /// `pause` seconds after each. `lie` changes what is sent: another `Content-Range`, or fewer
     /// bytes than the head promises.
     public static func throttled(
-        _ body: [UInt8], for request: Request, etag: String = "\"v1\"", chunk: Int = 64 * 1024,
+        _ body: [UInt8], for request: Request, etag: String? = "\"v1\"", chunk: Int = 64 * 1024,
         pause: Double = 0.02, lie: Lie? = nil
     ) -> [Step] {
         let range = requestedRange(request, count: body.count)
-        var headers = [("ETag", etag), ("Accept-Ranges", "bytes")]
+        var headers = [("Accept-Ranges", "bytes")]
+        if let etag { headers.insert(("ETag", etag), at: 0) }
         var bytes = range.map { Array(body[$0]) } ?? body
         let status = range == nil ? 200 : 206
         if let range {

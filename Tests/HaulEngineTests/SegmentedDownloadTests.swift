@@ -152,6 +152,57 @@ final class SegmentedDownloadTests: EngineTestCase {
         XCTAssertEqual(d.etag, "\"v2\"")
     }
 
+    func testAServerWithoutValidatorsWhoseBytesChangeOnEveryRequestGivesOneVersion() async throws {
+        let versions = Mutex<[Int: [UInt8]]>([:])
+        let server = try FaultServer { [body] request, index in
+            // No ETag, no Last-Modified, and another version of the file for each request.
+            let version = body.map { $0 ^ UInt8(truncatingIfNeeded: index + 1) }
+            versions.withLock { $0[index] = version }
+            return FaultServer.throttled(version, for: request, etag: nil)
+        }
+        defer { server.stop() }
+        let d = try await run(server)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        let got = try XCTUnwrap(FileManager.default.contents(atPath: try XCTUnwrap(d.path)))
+        let whole = versions.withLock { $0.values.contains { Data($0) == got } }
+        XCTAssertTrue(whole, "the file is one version the server sent, whole")
+        XCTAssertEqual(d.notice, .startedOver(.remoteChanged))
+    }
+
+    func testAServerWithoutValidatorsThatSendsTheSameBytesStillGetsSeveralConnections() async throws {
+        let count = ConnectionCount()
+        let server = try FaultServer { [body] request, _ in
+            _ = count.tryOpen()
+            return count.counted(FaultServer.throttled(body, for: request, etag: nil))
+        }
+        defer { server.stop() }
+        let d = try await run(server)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expected)
+        XCTAssertNil(d.notice)
+        XCTAssertGreaterThan(count.peak.load(ordering: .relaxed), 2, "checked connections are used together")
+    }
+
+    func testAResumeFromAServerWithoutValidatorsThatNowSendsOtherBytesStartsOverWhole() async throws {
+        let changed: [UInt8] = body.map { $0 ^ 0x5A }
+        let afterPause = Atomic<Bool>(false)
+        let server = try FaultServer { [body] request, _ in
+            FaultServer.throttled(afterPause.load(ordering: .relaxed) ? changed : body, for: request, etag: nil)
+        }
+        defer { server.stop() }
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, server.url("file.bin"))
+        _ = try await waitFor(engine, id) { ($0.segments?.count ?? 0) > 1 && $0.receivedBytes > 2 << 20 }
+        try await engine.perform(.pause(.ids([id])))
+        afterPause.store(true, ordering: .relaxed)
+        try await engine.perform(.resume(.ids([id])))
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        XCTAssertEqual(sha256(try XCTUnwrap(d.path)), SHA256Hex.of(changed), "the new version, whole")
+        XCTAssertEqual(d.notice, .startedOver(.remoteChanged))
+    }
+
     func testARangeResponseForOtherBytesIsNeverWritten() async throws {
         let server = try FaultServer { [body] request, index in
             // Every extra connection is told it gets bytes a mebibyte later than it does.

@@ -47,6 +47,9 @@ actor SegmentedTransfer {
     private let spawner: AsyncStream<Int>.Continuation
     private let server: String
     private let saver: MapSaver
+    /// The first response, its connection and where it began: what a further request's bytes
+    /// are compared with when the server gives no strong validator (``OverlapCheck``).
+    private var firstBody: (response: ClientResponse, worker: Int, start: Int64)?
 
     private init(_ setup: Setup, plan: SegmentPlan, spawner: AsyncStream<Int>.Continuation) {
         self.setup = setup
@@ -104,6 +107,7 @@ actor SegmentedTransfer {
             if let (opened, openedRange) = pending {
                 pending = nil
                 (response, range) = (opened, openedRange)
+                firstBody = (opened, worker, openedRange.lowerBound)
                 controller.claimFirst(worker)
             } else {
                 switch assign(worker) {
@@ -116,6 +120,14 @@ actor SegmentedTransfer {
                     return leave(worker)
                 }
                 do {
+                    switch try await sameContent(worker) {
+                    case true?: break
+                    case false?: return leave(worker)
+                    case nil:
+                        controller.release(worker)
+                        await waitForChange()
+                        continue
+                    }
                     response = try await setup.policy.send(
                         setup.job.target, range: range, from: setup.sourceURL, over: setup.transport)
                 } catch {
@@ -163,6 +175,40 @@ actor SegmentedTransfer {
         stopAllIfEnding()
         if let notice { await setup.reports.notice(notice) }
         return false
+    }
+
+    /// Whether the server still sends the version on disk, asked before each request but the
+    /// first when it gives no strong validator (``OverlapCheck``). Nil: too little is written to
+    /// compare yet. False: the run ends to start over on one connection (other bytes came), or
+    /// this connection was turned away; either way nothing of it is written.
+    private func sameContent(_ worker: Int) async throws -> Bool? {
+        guard OverlapCheck.isNeeded(etag: setup.job.target.etag) else { return true }
+        // The first response's bytes, else any written piece (a resumed map's, or those of
+        // connections already checked); none yet: wait while the first response writes.
+        let first = firstBody.flatMap { OverlapCheck.region(start: $0.start, written: $0.response.position - $0.start) }
+        guard let region = first ?? OverlapCheck.region(in: controller.plan) else {
+            return firstBody.map { responses[$0.worker] != nil } == true ? nil : true
+        }
+        let response = try await setup.policy.send(
+            setup.job.target, range: region, from: setup.sourceURL, over: setup.transport)
+        let verdict = RangeResponseCheck.check(
+            response.head, asked: region, total: setup.total, etag: setup.job.target.etag,
+            lastModified: setup.job.target.lastModified)
+        guard verdict == .accepted else {
+            return await accept(response, for: worker, asked: region)
+        }
+        let body = CollectedBody()
+        if case .streaming = try response.startWriting(to: body, at: region.lowerBound, total: region.upperBound) {
+            while true {
+                if case .finished = try await response.nextEvent() { break }
+            }
+        }
+        guard body.collected == OverlapCheck.read(region, at: setup.writer.path) else {
+            _ = controller.accept(.fileChanged, for: worker)
+            stopAllIfEnding()
+            return false
+        }
+        return true
     }
 
     /// Writes `response` into `worker`'s piece until the piece is done or cut short.
