@@ -11,9 +11,9 @@ struct RPCCommand: AsyncParsableCommand {
         abstract: "Show, turn on or turn off the aria2-compatible JSON-RPC endpoint (saved).",
         discussion:
             "While it is on, the haul that owns the downloads (the TUI, haul run or haul daemon) answers aria2's "
-            + "JSON-RPC on http://HOST:PORT/jsonrpc and its WebSocket, so browser extensions, AriaNg and aria2p can add "
-            + "and control downloads: give them the port and the secret shown here. Downloads added that way go to "
-            + "the download directory, or a directory allowed with --allow-dir."
+            + "JSON-RPC on http://HOST:PORT/jsonrpc and its WebSocket, so browser extensions, AriaNg and aria2p "
+            + "can add and control downloads: give them the port and the secret shown here. Downloads added that "
+            + "way go to the download directory, or a directory allowed with --allow-dir."
     )
 
     @Argument(help: ArgumentHelp("on or off; omit to show the endpoint.", valueName: "on|off"))

@@ -191,12 +191,7 @@ actor SegmentedTransfer {
         }
         let response = try await setup.policy.send(
             setup.job.target, range: region, from: setup.sourceURL, over: setup.transport)
-        let verdict = RangeResponseCheck.check(
-            response.head, asked: region, total: setup.total, etag: setup.job.target.etag,
-            lastModified: setup.job.target.lastModified)
-        guard verdict == .accepted else {
-            return await accept(response, for: worker, asked: region)
-        }
+        guard await accept(response, for: worker, asked: region) else { return false }
         let body = CollectedBody()
         if case .streaming = try response.startWriting(to: body, at: region.lowerBound, total: region.upperBound) {
             while true {

@@ -92,29 +92,29 @@ extension Aria2Service {
         let num = try call.required(1) { $0.int }
         let keys = try keys(call, at: 2)
         let kinds: Set<DownloadState.Kind> = stopped ? [.finished, .failed] : [.waiting, .paused]
+        let extra = stopped ? removedResults.count : 0
         // A page from the front is read in one pass; one from the end needs the count first.
-        var low = 0
-        var high = -1
-        if offset >= 0, num > 0, offset < Int64(Int.max / 2) {
-            low = Int(offset)
-            high = low + Int(min(num, Int64(Int.max / 4))) - 1
-        } else if offset < 0 {
+        let wanted: Range<Int>
+        if offset < 0 {
             let count = try await select(kinds, keeping: 0..<0, &scope).count
-            let extra = stopped ? removedResults.count : 0
             let page = QueuePage.indices(count: count + extra, offset: offset, num: num)
             guard let first = page.min(), let last = page.max() else { return .array([]) }
-            (low, high) = (first, last)
+            wanted = first..<(last + 1)
+        } else {
+            guard num > 0, offset < Int64(Int.max / 2) else { return .array([]) }
+            wanted = Int(offset)..<(Int(offset) + Int(min(num, Int64(Int.max / 4))))
         }
-        guard low <= high else { return .array([]) }
-        let (count, kept) = try await select(kinds, keeping: low..<(high + 1), &scope)
-        var span: [Int: JSONValue] = [:]
-        for (i, d) in kept.enumerated() { span[low + i] = Aria2Status.make(d, live: live[d.id], keys: keys) }
-        let extra = stopped ? removedResults.count : 0
-        for (i, d) in removedResults.enumerated() where count + i >= low && count + i <= high {
-            span[count + i] = Aria2Status.make(d, live: nil, keys: keys, removed: true)
-        }
+        let (count, kept) = try await select(kinds, keeping: wanted, &scope)
+        // Removed results come after the list's own, as aria2 lists them after its stopped ones.
         let page = QueuePage.indices(count: count + extra, offset: offset, num: num)
-        return .array(page.compactMap { span[$0] })
+        return .array(
+            page.map { index in
+                guard index < count else {
+                    return Aria2Status.make(removedResults[index - count], live: nil, keys: keys, removed: true)
+                }
+                let d = kept[index - wanted.lowerBound]
+                return Aria2Status.make(d, live: live[d.id], keys: keys)
+            })
     }
 
     func getOption(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {

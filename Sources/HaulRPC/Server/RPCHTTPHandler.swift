@@ -38,7 +38,7 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                 state = .skipping(.payloadTooLarge, "The request is larger than 2 MiB.", keepAlive: false)
                 return
             }
-            state = .answering
+            state = .answering // the buffer is not shared while it grows, so it is not copied
             body.writeBuffer(&chunk)
             state = .body(head, body)
         case .end:

@@ -8,7 +8,7 @@ import HaulRPC
 /// A port that cannot be had is one line in the log; the process runs on without RPC.
 actor RPCHost {
     private let engine: Engine
-    private let configuration: Aria2Service.Configuration
+    private let downloadDirectory: String
     private let log: @Sendable (String) -> Void
     private let onShutdown: (@Sendable () -> Void)?
     private var server: RPCServer?
@@ -19,9 +19,7 @@ actor RPCHost {
         onShutdown: (@Sendable () -> Void)?
     ) {
         self.engine = engine
-        configuration = Aria2Service.Configuration(
-            settings: RPCSettings(secret: ""), downloadDirectory: downloadDirectory, version: Haul.configuration.version
-        )
+        self.downloadDirectory = downloadDirectory
         self.log = log
         self.onShutdown = onShutdown
     }
@@ -46,8 +44,8 @@ actor RPCHost {
             return
         }
         await stopServing()
-        var configuration = configuration
-        configuration.settings = settings
+        let configuration = Aria2Service.Configuration(
+            settings: settings, downloadDirectory: downloadDirectory, version: Haul.configuration.version)
         let service = Aria2Service(session: engine, configuration: configuration, onShutdown: onShutdown)
         do {
             try await service.start()
