@@ -154,7 +154,11 @@ final class SegmentedChaosTests: CLITestCase {
         let served = nginx.accessLog().filter { $0.uri == "/slow/big.bin" }.reduce(Int64(0)) { $0 + $1.bytesSent }
         let twice = served - Int64(size)
         let connections = 8
-        XCTAssertLessThanOrEqual(twice, Int64(rounds * connections) << 20, "at most 1 MiB per connection per kill")
+        // nginx counts what it handed the kernel: up to a socket buffer's worth per connection was
+        // still on its way when haul was killed and never reached it (64 KiB each is allowed).
+        let inFlight = Int64(rounds * connections) * (64 << 10)
+        XCTAssertLessThanOrEqual(
+            twice, Int64(rounds * connections) << 20 + inFlight, "at most 1 MiB per connection per kill")
         Figures.record(
             "Crash chaos, segmented",
             "\(rounds) `kill -9` of `haul run` fetching \(size >> 20) MiB over 8 connections capped at "
