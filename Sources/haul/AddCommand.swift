@@ -14,7 +14,7 @@ struct AddCommand: AsyncParsableCommand {
             + "open 'haul', or add with --start to download."
     )
 
-    @Argument(help: ArgumentHelp("http:// or https:// URLs.", valueName: "url"))
+    @Argument(help: ArgumentHelp("http:// or https:// URLs, or Metalink files (.meta4).", valueName: "url"))
     var urls: [String] = []
 
     @Option(
@@ -66,6 +66,18 @@ struct AddCommand: AsyncParsableCommand {
     var loadCookies: String?
 
     @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Another URL of the same file (repeatable, one URL only): the file is fetched from all of them at once.",
+            valueName: "url"))
+    var mirror: [String] = []
+
+    @Flag(
+        name: .long,
+        help: "Use no mirrors or checksums that servers name in Link and Digest headers or Metalink documents.")
+    var noMirrors = false
+
+    @Option(
         name: [.customShort("x"), .long],
         help: ArgumentHelp(
             "Most connections per file, 1-32 (default: 'haul connections', 8). Servers that serve ranges get "
@@ -97,6 +109,9 @@ struct AddCommand: AsyncParsableCommand {
         }
         if output != nil && (urls.count > 1 || inputFile != nil) {
             throw ValidationError("-o names one file; give one URL with it")
+        }
+        if !mirror.isEmpty && (urls.count != 1 || inputFile != nil) {
+            throw ValidationError("--mirror names another URL of one file; give one URL with it")
         }
         if checksum != nil && sha256 != nil { throw ValidationError("give --checksum or --sha256, not both") }
     }

@@ -27,10 +27,18 @@ struct AddPlan {
             _ = try CookieFile.load(absolute) // one sentence now, not a failed download later
             return absolute
         }
-        var entries = command.urls.enumerated().map { InputFile.Entry(url: $1, line: $0, options: [], mirrors: []) }
+        var metalinks: [Metalink] = []
+        var entries: [InputFile.Entry] = []
+        for (index, url) in command.urls.enumerated() {
+            if let metalink = try MetalinkFile.read(url) {
+                metalinks.append(metalink)
+            } else {
+                entries.append(InputFile.Entry(url: url, line: index, options: [], mirrors: command.mirror))
+            }
+        }
         let listed = try command.inputFile.map { path throws(InputError) in try URLListFile.read(path) }
         entries += listed?.entries ?? []
-        guard !entries.isEmpty else {
+        guard !entries.isEmpty || !metalinks.isEmpty else {
             throw InputError("\(TerminalText.sanitize(command.inputFile ?? "")) lists no URLs")
         }
         if let listed, let file = command.inputFile { warnAboutIgnored(listed, file: file) }
@@ -45,6 +53,12 @@ struct AddPlan {
                 url: url, directory: defaultDirectory, fileName: command.output, headers: headers,
                 checksum: checksum, allowMetered: command.allowMetered, paused: command.paused,
                 connections: command.connections, speedLimit: speedLimit, cookieFile: cookieFile)
+            if !entry.mirrors.isEmpty {
+                request.mirrors = try entry.mirrors.map { mirror throws(InputError) in
+                    DownloadSource(url: try DownloadURL.validate(mirror), origin: .user)
+                }
+            }
+            if command.noMirrors { request.ignoresMirrorHeaders = true }
             try apply(entry, to: &request, environment: environment)
             if created.insert(request.directory).inserted {
                 try DownloadDirectory.create(request.directory)
@@ -61,6 +75,14 @@ struct AddPlan {
                 request.checksum = listed
             }
             requests.append(request)
+        }
+        for metalink in metalinks {
+            requests += MetalinkFile.requests(
+                metalink, directory: defaultDirectory, checksum: checksum, command: command, speedLimit: speedLimit)
+        }
+        if !metalinks.isEmpty, !created.contains(defaultDirectory) {
+            try DownloadDirectory.create(defaultDirectory)
+            try Engine.checkDirectory(defaultDirectory)
         }
         return AddPlan(requests: requests)
     }
@@ -85,12 +107,10 @@ struct AddPlan {
         }
     }
 
-    /// Names the aria2 options haul does not use, each once, and a line's extra mirrors.
+    /// Names the aria2 options haul does not use, each once.
     private static func warnAboutIgnored(_ file: InputFile, file path: String) {
         var ignored: [String] = []
-        var mirrors = 0
         for entry in file.entries {
-            mirrors += entry.mirrors.isEmpty ? 0 : 1
             for option in entry.options
             where !Aria2Options.honoured.contains(option.name) && !ignored.contains(option.name) {
                 ignored.append(option.name)
@@ -100,9 +120,6 @@ struct AddPlan {
         if !ignored.isEmpty {
             let names = ignored.map { TerminalText.sanitize($0) + "=" }.joined(separator: ", ")
             Console.warn("\(shown): haul does not use the aria2 option(s) \(names); the downloads are added without")
-        }
-        if mirrors > 0 {
-            Console.warn("\(shown): \(mirrors) line(s) list several URLs; haul downloads each from the first")
         }
     }
 }

@@ -15,7 +15,7 @@ final class ListingJSONTests: XCTestCase {
         enum Keys: String, CodingKey {
             case id, url, path, state, reason, receivedBytes, totalBytes, fileName, directory, resumable, finalURL,
                 notice, sha256, checksum, previousURLs, allowMetered, addedAt, finishedAt, retries, connections,
-                segments, speedLimit
+                segments, speedLimit, sources
         }
 
         func encode(to encoder: Encoder) throws {
@@ -42,6 +42,7 @@ final class ListingJSONTests: XCTestCase {
             try c.encode(download.activeConnections ?? 0, forKey: .connections)
             try c.encode(download.segments, forKey: .segments)
             try c.encode(download.speedLimit, forKey: .speedLimit)
+            try c.encode(download.listedSources, forKey: .sources)
         }
     }
 
@@ -79,6 +80,10 @@ final class ListingJSONTests: XCTestCase {
         odd.retries = 3
         odd.receivedBytes = 12
         odd.previousURLs = ["https://carol:pw@old/x?sig=1", "http://plain/y"]
+        var mirror = DownloadSource(url: "http://bob:pw@mirror/\"x\"", origin: .link, priority: 2)
+        mirror.bytes = 1 << 20
+        mirror.problem = .sizeDiffers(size: 10, expected: 20)
+        odd.sources = [mirror, DownloadSource(url: "https://m2/y", origin: .user)]
 
         var paused = Download(
             id: DownloadID(rawValue: "0000ff"), url: "http://h/", directory: "/", paused: true, queueOrder: 1,

@@ -37,6 +37,12 @@ final class DownloadSchemaTests: XCTestCase {
             Segment(start: 0, end: 2_097_152, received: 1_048_576),
             Segment(start: 2_097_152, end: 4_194_304, received: 0),
         ]
+        var mirror = DownloadSource(url: "https://mirror2.example.org/x.iso", origin: .link, priority: 1)
+        mirror.bytes = 1_048_576
+        mirror.problem = .failed(.status(503))
+        d.sources = [mirror, DownloadSource(url: "http://m3.example.org/x.iso", origin: .metalink)]
+        d.pieceHashes = PieceHashes(algorithm: .sha1, length: 2_097_152, hashes: [String(repeating: "ab", count: 20)])
+        d.ignoresMirrorHeaders = true
         d.finishedAt = Date(timeIntervalSince1970: 1_795_000_200)
         return d
     }

@@ -98,6 +98,23 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         set { changeExtras { $0.segments = newValue } }
     }
 
+    /// Further places the file is fetched from besides ``url``, with what each served and why
+    /// one is no longer used; kept so a resumed download uses them again.
+    public var sources: [DownloadSource] {
+        get { extras?.value.sources ?? [] }
+        set { changeExtras { $0.sources = newValue } }
+    }
+    /// Hashes of the file's pieces (from a Metalink): a piece that fails its hash is fetched again.
+    public var pieceHashes: PieceHashes? {
+        get { extras?.value.pieceHashes }
+        set { changeExtras { $0.pieceHashes = newValue } }
+    }
+    /// Set by `--no-mirrors`: mirrors and checksums that servers name in headers are not used.
+    public var ignoresMirrorHeaders: Bool {
+        get { extras?.value.ignoresMirrorHeaders ?? false }
+        set { changeExtras { $0.ignoresMirrorHeaders = newValue } }
+    }
+
     /// The fields kept out of line, each at what a new download has.
     struct Extras: Equatable, Sendable {
         var previousURLs: [String] = []
@@ -111,6 +128,9 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         var diskShortfall: Int64?
         var speedLimit: Int64?
         var segments: [Segment]?
+        var sources: [DownloadSource] = []
+        var pieceHashes: PieceHashes?
+        var ignoresMirrorHeaders = false
     }
 
     /// Immutable, so shared between copies of a download; a change makes a new one.

@@ -41,6 +41,11 @@ extension Download {
         DownloadField("diskShortfall", get: { $0.diskShortfall }, set: { $0.diskShortfall = $1 }),
         DownloadField("speedLimit", get: { $0.speedLimit }, set: { $0.speedLimit = $1 }),
         DownloadField("segments", get: { $0.segments }, set: { $0.segments = $1 }),
+        DownloadField("sources", get: { $0.sources.isEmpty ? nil : $0.sources }, set: { $0.sources = $1 }),
+        DownloadField("pieceHashes", get: { $0.pieceHashes }, set: { $0.pieceHashes = $1 }),
+        DownloadField(
+            "ignoresMirrorHeaders", get: { $0.ignoresMirrorHeaders ? true : nil },
+            set: { $0.ignoresMirrorHeaders = $1 }),
     ]
 
     /// What a download read from a file starts as, before its fields are read: what a missing

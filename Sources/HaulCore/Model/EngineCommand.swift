@@ -21,6 +21,12 @@ public struct AddRequest: Codable, Sendable, Equatable {
     public var speedLimit: Int64?
     /// A cookies.txt file (absolute); nil: the saved default.
     public var cookieFile: String?
+    /// Further places to fetch the same file from.
+    public var mirrors: [DownloadSource]?
+    /// Hashes of the file's pieces (from a Metalink).
+    public var pieceHashes: PieceHashes?
+    /// `--no-mirrors`: mirrors and digests servers name in headers are not used.
+    public var ignoresMirrorHeaders: Bool?
 
     public init(
         url: String, directory: String, fileName: String? = nil, headers: [RequestHeader] = [],

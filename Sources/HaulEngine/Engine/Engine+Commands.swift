@@ -161,13 +161,16 @@ extension Engine {
         downloads.reserveCapacity(adding: valid.count)
         return valid.map { request in
             let id = DownloadID.generate(avoiding: { downloads.contains($0) }, using: &rng)
-            let download = Download(
+            var download = Download(
                 id: id, url: request.url, directory: request.directory, requestedName: request.fileName,
                 headers: request.headers,
                 checksum: request.checksum, allowMetered: request.allowMetered, paused: request.paused,
                 connections: request.connections, speedLimit: request.speedLimit,
                 cookieFile: request.cookieFile, queueOrder: downloads.takeQueueOrder()
             )
+            if let mirrors = request.mirrors { download.sources = mirrors }
+            download.pieceHashes = request.pieceHashes
+            download.ignoresMirrorHeaders = request.ignoresMirrorHeaders ?? false
             downloads[id] = download
             publish(.added(download))
             return id
@@ -178,6 +181,14 @@ extension Engine {
     private static func validated(_ request: AddRequest) throws(InputError) -> AddRequest {
         var request = request
         request.url = try DownloadURL.validate(request.url)
+        if let mirrors = request.mirrors {
+            request.mirrors = try mirrors.map { mirror throws(InputError) in
+                var mirror = mirror
+                mirror.url = try DownloadURL.validate(mirror.url)
+                return mirror
+            }
+            request.mirrors = DownloadSource.ordered(request.mirrors ?? [], excluding: request.url)
+        }
         if let name = request.fileName {
             guard let safe = FileNameSanitizer.sanitize(name), safe == name else {
                 throw InputError(

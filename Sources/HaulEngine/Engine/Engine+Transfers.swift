@@ -112,6 +112,20 @@ extension Engine {
         downloads[id] = download
     }
 
+    /// The transfer's mirrors changed (found, dropped, served bytes); a checksum or piece hashes
+    /// a server or Metalink gave are kept when the user gave none.
+    func transferSourcesChanged(
+        _ id: DownloadID, _ generation: UInt64, _ mirrors: [DownloadSource], checksum: Checksum?,
+        pieceHashes: PieceHashes?
+    ) {
+        guard var download = current(id, generation) else { return }
+        download.sources = mirrors
+        if download.checksum == nil, let checksum { download.checksum = checksum }
+        if download.pieceHashes == nil, let pieceHashes { download.pieceHashes = pieceHashes }
+        downloads[id] = download
+        changed(download)
+    }
+
     /// The transfer emptied the `.part` to fetch the file from its first byte; `why`, when
     /// given, is told to the user.
     func transferStartedOver(_ id: DownloadID, _ generation: UInt64, _ why: StartOverReason?) {

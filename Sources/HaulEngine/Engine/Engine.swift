@@ -256,7 +256,9 @@ public actor Engine {
             totalBytes: download.totalBytes, segments: download.segments, sourceURL: download.finalURL,
             connections: limit,
             throttle: Throttle(global: bandwidth.globalGate, own: gate, metered: bandwidth.meteredCounter),
-            linkUnchecked: download.linkUnchecked
+            linkUnchecked: download.linkUnchecked,
+            mirrors: DownloadSource.forNewRun(download.sources), pieceHashes: download.pieceHashes,
+            ignoresMirrorHeaders: download.ignoresMirrorHeaders
         )
         let runner = TransferRunner(
             reports: RunReports(engine: self, id: id, generation: generation), resources: resources,

@@ -144,6 +144,11 @@ struct ConnectionController {
 
     private func noWork() -> Assignment { writingCount == 0 || plan.isComplete ? .leave : .wait }
 
+    /// The recent speed of each connection writing now.
+    func rates(now: Duration) -> [Int: Double] {
+        connections.compactMapValues { $0.writing?.rate(now: now, over: RateWindow.recent) }
+    }
+
     /// `worker` gives up its piece (a request failed, a response was refused, it leaves).
     mutating func release(_ worker: Int) { plan.release(worker) }
 

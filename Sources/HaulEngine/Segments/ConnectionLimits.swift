@@ -34,6 +34,11 @@ final class ServerConnections: Sendable {
         }
     }
 
+    /// Whether `server` would take a further connection now.
+    func hasRoom(_ server: String) -> Bool {
+        open.withLock { $0[server, default: 0] < Self.perServer }
+    }
+
     func close(_ server: String) {
         open.withLock { counts in
             let left = counts[server, default: 1] - 1

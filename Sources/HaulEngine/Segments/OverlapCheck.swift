@@ -47,14 +47,23 @@ enum OverlapCheck {
     }
 }
 
-/// A response body kept in memory: the bytes a connection compares (``OverlapCheck``).
+/// A response body kept in memory: the bytes a connection compares (``OverlapCheck``), a
+/// Metalink document. One longer than `limit` bytes fails.
 final class CollectedBody: BodyDestination {
     private let bytes = Mutex<[UInt8]>([])
+    private let limit: Int
+
+    init(limit: Int = Int.max) { self.limit = limit }
 
     var collected: [UInt8] { bytes.withLock { $0 } }
 
     func write(_ buffer: ByteBuffer, at offset: Int64, fileSize: Int64?) throws {
-        bytes.withLock { $0.append(contentsOf: buffer.readableBytesView) }
+        try bytes.withLock { bytes throws(TransferFailure) in
+            guard bytes.count + buffer.readableBytes <= limit else {
+                throw TransferFailure(.other("the answer is larger than \(limit) bytes"), isTransient: false)
+            }
+            bytes.append(contentsOf: buffer.readableBytesView)
+        }
     }
 
     func startWriteback(_ range: Range<Int64>) {}

@@ -30,6 +30,10 @@ actor SegmentedTransfer {
         /// The run stays on one connection.
         var oneConnection = false
         var tuning = SegmentTuning()
+        /// Other places to fetch the file from (usable ones); connections go to them too.
+        var mirrors: [DownloadSource] = []
+        /// Set when the first source served bytes that failed a hash: no connection goes to it.
+        var primaryBanned: SourceProblem?
     }
 
     /// Why a run ended without the whole file, other than a failure to retry.
@@ -45,7 +49,16 @@ actor SegmentedTransfer {
     /// Connections with nothing to do, waiting for the next change that may give them work.
     private var idle: [CheckedContinuation<Void, Never>] = []
     private let spawner: AsyncStream<Int>.Continuation
-    private let server: String
+    /// The download's sources: the first response's URL, then its mirrors.
+    private var board: SourceBoard
+    /// Each source's server (host and port), by index in ``board``.
+    private let servers: [String]
+    /// The requests for each source: a mirror's carry none of the user's credentials.
+    private let targets: [TransferTarget]
+    /// The source each connection fetches from.
+    private var sourceOf: [Int: Int] = [:]
+    /// Which bytes each source wrote in this run, for blaming a piece that fails its hash.
+    private(set) var writtenBy: [(range: Range<Int64>, source: Int)] = []
     private let saver: MapSaver
     /// The first response, its connection and where it began: what a further request's bytes
     /// are compared with when the server gives no strong validator (``OverlapCheck``).
@@ -59,7 +72,12 @@ actor SegmentedTransfer {
         controller = ConnectionController(
             plan: plan, total: setup.total, tuning: tuning, oneConnection: setup.oneConnection,
             resumed: setup.job.segments != nil, now: setup.resources.clock.now)
-        server = URLParts(setup.sourceURL).map { "\($0.host.lowercased()):\($0.port ?? 0)" } ?? setup.sourceURL
+        board = SourceBoard(primary: setup.sourceURL, mirrors: setup.mirrors)
+        if let problem = setup.primaryBanned { board.drop(0, problem, banned: true) }
+        servers = board.entries.map { entry in
+            URLParts(entry.source.url).map { "\($0.host.lowercased()):\($0.port ?? 0)" } ?? entry.source.url
+        }
+        targets = [setup.job.target] + setup.mirrors.map { MirrorRequests.target(for: $0, of: setup.job.target) }
         saver = MapSaver(
             journal: setup.resources.journal, writer: setup.writer, id: setup.job.id, name: setup.name,
             total: setup.total)
@@ -73,9 +91,26 @@ actor SegmentedTransfer {
         _ setup: Setup, plan: SegmentPlan, first: (ClientResponse, Range<Int64>)?,
         saved: @escaping @Sendable ([Segment]) -> Void = { _ in }
     ) async throws -> [Segment] {
+        try await runReturningSources(setup, plan: plan, first: first, saved: saved).map
+    }
+
+    /// What a run ended with: the map, each mirror's state and which source wrote which bytes.
+    struct Result: Sendable {
+        var map: [Segment]
+        var mirrors: [DownloadSource]
+        var writtenBy: [(range: Range<Int64>, source: Int)]
+    }
+
+    /// ``run(_:plan:first:saved:)``, also telling what each source did (``Result``). A run that
+    /// fails or stops reports its mirrors through `mirrorsSeen` first.
+    static func runReturningSources(
+        _ setup: Setup, plan: SegmentPlan, first: (ClientResponse, Range<Int64>)?,
+        saved: @escaping @Sendable ([Segment]) -> Void = { _ in },
+        mirrorsSeen: @escaping @Sendable ([DownloadSource]) -> Void = { _ in }
+    ) async throws -> Result {
         let (spawns, spawner) = AsyncStream.makeStream(of: Int.self)
         let transfer = SegmentedTransfer(setup, plan: plan, spawner: spawner)
-        let firstWorker = await transfer.enlistFirst()
+        let firstWorker = await transfer.enlistFirst(opened: first != nil)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await transfer.watch() }
             group.addTask { await transfer.work(firstWorker, first: first) }
@@ -84,24 +119,45 @@ actor SegmentedTransfer {
             }
             group.cancelAll()
         }
-        return try await transfer.conclude(saved: saved)
+        mirrorsSeen(await transfer.board.mirrors)
+        let map = try await transfer.conclude(saved: saved)
+        return Result(map: map, mirrors: await transfer.board.mirrors, writtenBy: await transfer.writtenBy)
     }
 
     private var clock: any MonotonicClock { setup.resources.clock }
 
     // MARK: Connections
 
-    private func enlistFirst() -> Int {
-        setup.resources.servers.openFirst(server)
-        return controller.enlist()
+    /// The first connection: to the source whose response is `opened`, else to the best one.
+    private func enlistFirst(opened: Bool) -> Int {
+        let source = opened ? 0 : board.pick { _ in true } ?? 0
+        setup.resources.servers.openFirst(servers[source])
+        let worker = controller.enlist()
+        sourceOf[worker] = source
+        board.connected(source)
+        return worker
     }
+
+    /// A further connection to the source that should get it, if any source's server has room.
+    private func enlistMore() -> Int? {
+        let room = setup.resources.servers
+        guard let source = board.pick(hasRoom: { room.hasRoom(servers[$0]) }), room.openMore(servers[source]) else {
+            return nil
+        }
+        let worker = controller.enlist()
+        sourceOf[worker] = source
+        board.connected(source)
+        return worker
+    }
+
+    private func source(of worker: Int) -> Int { sourceOf[worker] ?? 0 }
 
     /// One connection: fetches pieces until none is left for it, it is turned away or retired,
     /// or the run ends.
     private func work(_ worker: Int, first: (ClientResponse, Range<Int64>)?) async {
         var pending = first
         var failures = 0
-        while !Task.isCancelled, controller.goesOn(worker) {
+        while !Task.isCancelled, controller.goesOn(worker), board[source(of: worker)].source.isUsable {
             let response: ClientResponse
             let range: Range<Int64>
             if let (opened, openedRange) = pending {
@@ -128,8 +184,9 @@ actor SegmentedTransfer {
                         await waitForChange()
                         continue
                     }
+                    let source = source(of: worker)
                     response = try await setup.policy.send(
-                        setup.job.target, range: range, from: setup.sourceURL, over: setup.transport)
+                        targets[source], range: range, from: board[source].source.url, over: setup.transport)
                 } catch {
                     controller.release(worker)
                     if Task.isCancelled { break }
@@ -167,8 +224,17 @@ actor SegmentedTransfer {
     /// Checks a range response; false (and the response dropped) when it is not written.
     private func accept(_ response: ClientResponse, for worker: Int, asked: Range<Int64>) async -> Bool {
         let target = setup.job.target
+        let source = source(of: worker)
+        // A mirror's ETag says nothing of the first server's; its date and size do.
         let verdict = RangeResponseCheck.check(
-            response.head, asked: asked, total: setup.total, etag: target.etag, lastModified: target.lastModified)
+            response.head, asked: asked, total: setup.total, etag: source == 0 ? target.etag : nil,
+            lastModified: target.lastModified)
+        if board.count > 1, verdict != .accepted {
+            response.drop()
+            controller.release(worker)
+            if let notice = judgeSource(source, verdict, head: response.head) { await setup.reports.notice(notice) }
+            return false
+        }
         let (write, notice) = controller.accept(verdict, for: worker)
         guard !write else { return true }
         response.drop()
@@ -177,12 +243,53 @@ actor SegmentedTransfer {
         return false
     }
 
+    /// A source's answer was not written: a mirror that serves another file is dropped, one that
+    /// turns a connection away keeps the ones it has (or, with none, is dropped). The run goes on
+    /// while a source is usable; the first source's changed file still starts it over.
+    private func judgeSource(_ source: Int, _ verdict: RangeVerdict, head: ResponseHead) -> Notice? {
+        switch verdict {
+        case .accepted:
+            return nil
+        case .fileChanged:
+            if source == 0 {
+                _ = controller.accept(.fileChanged, for: -1)
+                stopAllIfEnding()
+                return nil
+            }
+            let size = head["content-range"].flatMap(ContentRange.init)?.complete ?? head.contentLength
+            return drop(
+                source,
+                size.map { $0 != setup.total } == true
+                    ? .sizeDiffers(size: size ?? 0, expected: setup.total) : .dateDiffers)
+        case .wrongRange(let reason):
+            return drop(source, .failed(reason))
+        case .refused(let failure):
+            if board.turnedAway(source) { return nil }
+            if failure.isTransient && source == 0 { return nil }
+            return drop(source, .failed(failure.reason))
+        }
+    }
+
+    /// No more connections go to `source`; its connections stop where they are. Ends the run
+    /// when no source is left.
+    private func drop(_ source: Int, _ problem: SourceProblem, banned: Bool = false) -> Notice {
+        board.drop(source, problem, banned: banned)
+        for (worker, of) in sourceOf where of == source { _ = responses[worker]?.stopWriting(at: 0) }
+        if board.usableCount == 0 {
+            controller.end(TransferFailure(.other("every source of the file failed; the last: " + problem.text)))
+            stopAllIfEnding()
+        }
+        return MirrorRequests.droppedNotice(board[source].source, problem)
+    }
+
     /// Whether the server still sends the version on disk, asked before each request but the
     /// first when it gives no strong validator (``OverlapCheck``). Nil: too little is written to
     /// compare yet. False: the run ends to start over on one connection (other bytes came), or
     /// this connection was turned away; either way nothing of it is written.
     private func sameContent(_ worker: Int) async throws -> Bool? {
-        guard OverlapCheck.isNeeded(etag: setup.job.target.etag) else { return true }
+        let source = source(of: worker)
+        // A mirror proves its content this way too: its validators are its own server's.
+        guard source != 0 || OverlapCheck.isNeeded(etag: setup.job.target.etag) else { return true }
         // The first response's bytes, else any written piece (a resumed map's, or those of
         // connections already checked); none yet: wait while the first response writes.
         let first = firstBody.flatMap { OverlapCheck.region(start: $0.start, written: $0.response.position - $0.start) }
@@ -190,7 +297,7 @@ actor SegmentedTransfer {
             return firstBody.map { responses[$0.worker] != nil } == true ? nil : true
         }
         let response = try await setup.policy.send(
-            setup.job.target, range: region, from: setup.sourceURL, over: setup.transport)
+            targets[source], range: region, from: board[source].source.url, over: setup.transport)
         guard await accept(response, for: worker, asked: region) else { return false }
         let body = CollectedBody()
         if case .streaming = try response.startWriting(to: body, at: region.lowerBound, total: region.upperBound) {
@@ -199,6 +306,10 @@ actor SegmentedTransfer {
             }
         }
         guard body.collected == OverlapCheck.read(region, at: setup.writer.path) else {
+            if source != 0 {
+                await setup.reports.notice(drop(source, .otherContent))
+                return false
+            }
             _ = controller.accept(.fileChanged, for: worker)
             stopAllIfEnding()
             return false
@@ -231,13 +342,23 @@ actor SegmentedTransfer {
             }
         } catch {
             controller.advance(worker, to: response.position)
+            served(worker, range.lowerBound..<response.position)
             throw error
         }
         controller.advance(worker, to: position)
+        served(worker, range.lowerBound..<position)
         if response.wasCut { response.cancel() }
         if let piece = controller.plan.piece(of: worker), piece.remaining > 0, !response.wasCut {
             throw TransferFailure(.closedEarly(received: position - range.lowerBound, expected: Int64(range.count)))
         }
+    }
+
+    /// `worker`'s source wrote `range`.
+    private func served(_ worker: Int, _ range: Range<Int64>) {
+        guard !range.isEmpty else { return }
+        let source = source(of: worker)
+        board.served(source, bytes: Int64(range.count))
+        writtenBy.append((range, source))
     }
 
     /// After a connection's failure: whether it tries again (after a pause), or stops.
@@ -267,7 +388,9 @@ actor SegmentedTransfer {
     }
 
     private func leave(_ worker: Int) {
-        setup.resources.servers.close(server)
+        guard let source = sourceOf.removeValue(forKey: worker) else { return }
+        setup.resources.servers.close(servers[source])
+        board.disconnected(source)
         let none = controller.leave(worker)
         wakeIdle()
         if none { spawner.finish() }
@@ -299,12 +422,20 @@ actor SegmentedTransfer {
                 let empty = saver.markInPieces()
                 await setup.reports.segmentsSaved(empty, name: setup.name)
             }
+            if board.count > 1 { measureSources() }
             for _ in 0..<(look.add + look.replace) {
-                guard setup.resources.servers.openMore(server) else { break }
-                spawner.yield(controller.enlist())
+                guard let worker = enlistMore() else { break }
+                spawner.yield(worker)
             }
             if let map = look.save { await save(map) }
         }
+    }
+
+    /// Each source's speed now, the sum of its connections'.
+    private func measureSources() {
+        var rates: [Int: Double] = [:]
+        for (worker, rate) in controller.rates(now: clock.now) { rates[source(of: worker), default: 0] += rate }
+        board.measured(rates)
     }
 
     /// Syncs the `.part`, then saves `map`, what that made durable.
@@ -375,6 +506,16 @@ final class SavedMap: Sendable {
     private let value = Mutex<[Segment]?>(nil)
 
     var map: [Segment]? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}
+
+/// The mirrors as a run left them, for the transfer's next attempt.
+final class SeenMirrors: Sendable {
+    private let value = Mutex<[DownloadSource]?>(nil)
+
+    var mirrors: [DownloadSource]? {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }
     }

@@ -9,7 +9,7 @@ struct TransferJob: Sendable {
     let directory: String
     let requestedName: String?
     var fileName: String?
-    let checksum: Checksum?
+    var checksum: Checksum?
     /// The cookies.txt file its requests carry the cookies of, read when the run starts.
     let cookieFile: String?
     /// What the requests ask for; its validators follow the responses.
@@ -28,6 +28,11 @@ struct TransferJob: Sendable {
     var linkUnchecked: Bool
     /// Set once this run must stay on one connection (the file changed under several).
     var oneConnection = false
+    /// Other places the file is fetched from; connections go to them too.
+    var mirrors: [DownloadSource] = []
+    var pieceHashes: PieceHashes?
+    /// `--no-mirrors`: `Link` and `Digest` headers are not used.
+    var ignoresMirrorHeaders = false
 }
 
 /// What the engine learns from a response head that will be written.

@@ -19,6 +19,9 @@ protocol TransferReports: Sendable {
     /// A new link's first answer was compared with the file on disk.
     func checkedLink(etag: String?, lastModified: String?) async
     func notice(_ notice: Notice) async
+    /// The download's mirrors as they stand (found in headers, dropped, bytes served), and the
+    /// checksum and piece hashes a server or Metalink gave when the user gave none.
+    func sourcesChanged(_ mirrors: [DownloadSource], checksum: Checksum?, pieceHashes: PieceHashes?) async
     /// Counts a transient failure; returns the wait before the next attempt, nil to give up.
     func willRetry(_ failure: TransferFailure, madeProgress: Bool) async -> Duration?
     func ended(_ outcome: TransferOutcome) async
@@ -58,6 +61,10 @@ struct RunReports: TransferReports {
     }
 
     func notice(_ notice: Notice) async { await engine.transferNotice(id, generation, notice) }
+
+    func sourcesChanged(_ mirrors: [DownloadSource], checksum: Checksum?, pieceHashes: PieceHashes?) async {
+        await engine.transferSourcesChanged(id, generation, mirrors, checksum: checksum, pieceHashes: pieceHashes)
+    }
 
     func willRetry(_ failure: TransferFailure, madeProgress: Bool) async -> Duration? {
         await engine.transferWillRetry(id, generation, failure, madeProgress: madeProgress)

@@ -130,6 +130,12 @@ struct TransferRunner: Sendable {
         job.fileName = name
         job.totalBytes = total
         job.sourceURL = body.finalURL
+        if !job.ignoresMirrorHeaders, !body.hints.isEmpty,
+            await MirrorDiscovery(policy: policy, transport: transport).apply(
+                body.hints, to: &job, primary: body.finalURL, total: total)
+        {
+            await reports.sourcesChanged(job.mirrors, checksum: job.checksum, pieceHashes: job.pieceHashes)
+        }
         bodyTaken = true
         if let total, body.resumable == true, !job.oneConnection, job.connections.current > 1,
             total - offset >= 2 * SegmentTuning().minimumPiece
@@ -194,25 +200,94 @@ struct TransferRunner: Sendable {
         return true
     }
 
-    /// Fetches the rest of the file over several connections (see ``SegmentedTransfer``);
-    /// `job.segments` follows the map saved, for the next attempt.
+    /// Fetches the rest of the file over several connections and sources (see
+    /// ``SegmentedTransfer``); `job.segments` follows the map saved, for the next attempt. With
+    /// piece hashes, the pieces that fail theirs are fetched again from other sources, the ones
+    /// that served them banned.
     private func runSegments(
         _ job: inout TransferJob, name: String, part: PartFile, total: Int64, plan: SegmentPlan,
         first: (ClientResponse, Range<Int64>)?, source: String, progressMade: inout Bool
     ) async throws {
+        var (plan, first) = (plan, first)
+        var primaryBanned: SourceProblem?
+        for round in 1...Self.pieceRounds {
+            let writtenBy = try await runRound(
+                &job, name: name, part: part, total: total, plan: plan, first: first, source: source,
+                primaryBanned: primaryBanned, progressMade: &progressMade)
+            guard let hashes = job.pieceHashes, hashes.fit(total: total) else { return }
+            let path = partPath(job, name)
+            let bad = try await FileWorkers.run { try PieceCheck.failing(hashes, path: path, total: total) }
+            guard !bad.isEmpty else { return }
+            let badRanges = bad.map { hashes.range(of: $0, total: total) }
+            for (range, index) in writtenBy where index > 0 {
+                let lost = badRanges.reduce(Int64(0)) { $0 + Int64($1.clamped(to: range).count) }
+                job.mirrors[index - 1].bytes = max(0, job.mirrors[index - 1].bytes - lost)
+            }
+            let blamed = PieceCheck.blame(badRanges.map { PieceCheck.writers(of: $0, in: writtenBy) })
+            for index in blamed.sorted() {
+                let problem = SourceProblem.badPiece(index: bad[0])
+                if index == 0 {
+                    primaryBanned = problem
+                    await reports.notice(.text("banned the source \(SourceNames.host(source)): \(problem.text)"))
+                } else if job.mirrors[index - 1].problem == nil {
+                    job.mirrors[index - 1].problem = problem
+                    job.mirrors[index - 1].banned = true
+                    await reports.notice(MirrorRequests.droppedNotice(job.mirrors[index - 1], problem))
+                }
+            }
+            await reports.sourcesChanged(job.mirrors, checksum: nil, pieceHashes: nil)
+            guard round < Self.pieceRounds, primaryBanned == nil || job.mirrors.contains(where: \.isUsable) else {
+                throw TransferFailure(.other(Self.badPiecesText(bad, sources: [source] + job.mirrors.map(\.url))))
+            }
+            plan = SegmentPlan(
+                total: total, map: PieceCheck.map(total: total, missing: bad.map { hashes.range(of: $0, total: total) })
+            )
+            first = nil
+        }
+    }
+
+    /// Rounds of fetching pieces again after some failed their hashes, before the download fails.
+    static let pieceRounds = 4
+
+    private static func badPiecesText(_ bad: [Int], sources: [String]) -> String {
+        let hosts = SourceNames.hosts(sources)
+        return "\(bad.count) piece(s) failed their hash from every source tried (\(hosts))"
+    }
+
+    /// One segmented run; returns which source wrote which bytes.
+    private func runRound(
+        _ job: inout TransferJob, name: String, part: PartFile, total: Int64, plan: SegmentPlan,
+        first: (ClientResponse, Range<Int64>)?, source: String, primaryBanned: SourceProblem?,
+        progressMade: inout Bool
+    ) async throws -> [(range: Range<Int64>, source: Int)] {
         let had = plan.received
-        let setup = SegmentedTransfer.Setup(
+        var setup = SegmentedTransfer.Setup(
             reports: reports, resources: resources, transport: transport, policy: policy,
             configuration: configuration, job: job, name: name, writer: part.writer(dropBehind: true), total: total,
             sourceURL: source, limit: job.connections, throttle: job.throttle, oneConnection: job.oneConnection)
+        setup.mirrors = job.mirrors
+        setup.primaryBanned = primaryBanned
         let last = SavedMap()
+        let seen = SeenMirrors()
         defer {
             if let map = last.map {
                 job.segments = map
                 progressMade = progressMade || map.received > had
             }
+            if let mirrors = seen.mirrors { job.mirrors = mirrors }
         }
-        _ = try await SegmentedTransfer.run(setup, plan: plan, first: first) { last.map = $0 }
+        do {
+            let result = try await SegmentedTransfer.runReturningSources(
+                setup, plan: plan, first: first, saved: { last.map = $0 }, mirrorsSeen: { seen.mirrors = $0 })
+            if !result.mirrors.isEmpty { await reports.sourcesChanged(result.mirrors, checksum: nil, pieceHashes: nil) }
+            return result.writtenBy
+        } catch {
+            // What the sources did is kept however the run ended: a dropped mirror stays dropped.
+            if let mirrors = seen.mirrors, !mirrors.isEmpty {
+                await reports.sourcesChanged(mirrors, checksum: nil, pieceHashes: nil)
+            }
+            throw error
+        }
     }
 
     /// Empties the `.part` (when there is one) and forgets the map and the validators: the file
@@ -321,8 +396,13 @@ struct TransferRunner: Sendable {
             if actual != expected.hex {
                 // The bad bytes never get the final name; a retry fetches the file again.
                 unlink(part)
-                throw TransferFailure(
-                    .checksumMismatch(algorithm: expected.algorithm.rawValue, expected: expected.hex, actual: actual))
+                let mismatch = FailureReason.checksumMismatch(
+                    algorithm: expected.algorithm.rawValue, expected: expected.hex, actual: actual)
+                let served = job.mirrors.filter { $0.bytes > 0 }
+                guard !served.isEmpty else { throw TransferFailure(mismatch) }
+                // Which source sent the bad bytes is unknown without piece hashes: all are named.
+                let from = SourceNames.hosts([job.sourceURL ?? job.target.url] + served.map(\.url))
+                throw TransferFailure(.other(ReasonText.failure(mismatch) + "; the file came from " + from))
             }
         }
         var finalName = name

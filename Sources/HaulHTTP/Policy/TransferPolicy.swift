@@ -53,6 +53,8 @@ public struct TransferPolicy: Sendable {
         public var resumable: Bool?
         /// The URL that answered, after redirects.
         public var finalURL: String
+        /// Mirrors, Metalinks and digests the response and its redirects named.
+        public var hints = MirrorHints()
     }
 
     /// What an opened transfer does next.
@@ -79,7 +81,10 @@ public struct TransferPolicy: Sendable {
         }
         while true {
             let offset = partSize ?? 0
-            let (response, finalURL) = try await send(target, offset: offset, over: transport)
+            var hints = MirrorHints()
+            let (response, finalURL) = try await send(target, from: target.url, over: transport, hints: &hints) {
+                url in request(for: url, of: target, offset: offset)
+            }
             var bodyTaken = false
             defer { if !bodyTaken { response.drop() } }
             let head = response.head
@@ -99,7 +104,7 @@ public struct TransferPolicy: Sendable {
             case .write(let writeOffset, let total, let startOver):
                 let body = Body(
                     response: response, offset: writeOffset, total: total, startOver: startOver,
-                    resumable: Self.resumable(head, startOver: startOver), finalURL: finalURL)
+                    resumable: Self.resumable(head, startOver: startOver), finalURL: finalURL, hints: hints)
                 target.etag = head["etag"]
                 target.lastModified = head["last-modified"]
                 bodyTaken = true
@@ -129,9 +134,18 @@ public struct TransferPolicy: Sendable {
     private func send<Transport: HTTPTransport>(
         _ target: TransferTarget, from start: String, over transport: Transport, request: (String) -> HTTPRequest
     ) async throws -> (Transport.Response, String) {
+        var hints = MirrorHints()
+        return try await send(target, from: start, over: transport, hints: &hints, request: request)
+    }
+
+    private func send<Transport: HTTPTransport>(
+        _ target: TransferTarget, from start: String, over transport: Transport, hints: inout MirrorHints,
+        request: (String) -> HTTPRequest
+    ) async throws -> (Transport.Response, String) {
         var url = start
         for _ in 0...maxRedirects {
             let response = try await transport.send(request(url))
+            hints.read(response.head, from: url)
             if let jar = target.cookies {
                 jar.store(response.head.fields.filter { $0.name.lowercased() == "set-cookie" }.map(\.value), from: url)
             }
@@ -178,7 +192,7 @@ public struct TransferPolicy: Sendable {
         let parts = url == target.url ? original : URLParts(url)
         let sameHost = url == target.url || (parts != nil && parts?.host.lowercased() == original?.host.lowercased())
         for header in target.headers {
-            if !sameHost, Self.credentialHeaders.contains(header.name.lowercased()) { continue }
+            if !sameHost, Self.credentialHeaderNames.contains(header.name.lowercased()) { continue }
             headers.removeAll { $0.name.lowercased() == header.name.lowercased() }
             headers.append(HTTPField(name: header.name, value: header.value))
         }
@@ -200,7 +214,7 @@ public struct TransferPolicy: Sendable {
     }
 
     /// Headers that carry credentials: never sent to a host a redirect points at.
-    static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    public static let credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// Where a redirect from `url` leads: an absolute http(s) URL.
     static func redirect(from url: String, status: Int, location: String?) throws(TransferFailure) -> String {

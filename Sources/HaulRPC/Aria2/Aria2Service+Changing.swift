@@ -20,8 +20,8 @@ extension Aria2Service {
     /// The directories a call may put files in.
     var allowedRoots: [String] { [configuration.downloadDirectory] + configuration.settings.allowedDirectories }
 
-    /// `addUri([uri, …], {options}?, position?)`: answers the new download's GID. The first
-    /// URI is the one fetched; a call that cannot be carried out adds nothing.
+    /// `addUri([uri, …], {options}?, position?)`: answers the new download's GID. The URIs are
+    /// sources of one file (the first names it); a call that cannot be carried out adds nothing.
     func addUri(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
         let uris = try call.required(0) { $0.array }
         guard let first = uris.first else { throw .failed("No URI to download.") }
@@ -29,9 +29,70 @@ extension Aria2Service {
         let options = try optionList(call, at: 1)
         let position = try call.optional(2) { $0.int }
         if let position, position < 0 { throw .failed("Position must be greater than or equal to 0.") }
+        var request = AddRequest(url: url, directory: "")
+        let mirrors = uris.dropFirst().compactMap(\.string).map { DownloadSource(url: $0, origin: .user) }
+        if !mirrors.isEmpty { request.mirrors = mirrors }
+        let ids = try await add([request], options: options, &scope)
+        if let position, let id = ids.first { _ = try await move(id, to: Int(clamping: position), &scope) }
+        return .string(GID.of(ids[0]))
+    }
 
-        var request = AddRequest(
-            url: url, directory: configuration.settings.globalOptions["dir"] ?? configuration.downloadDirectory)
+    /// `addMetalink(base64, {options}?, position?)`: one download per file of the document, with
+    /// its URLs as sources and its hashes; answers their GIDs. Headers never reach its URLs.
+    func addMetalink(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
+        let encoded = try call.required(0) { $0.string }
+        let options = try optionList(call, at: 1).filter { $0.name != "header" }
+        let position = try call.optional(2) { $0.int }
+        if let position, position < 0 { throw .failed("Position must be greater than or equal to 0.") }
+        guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
+            throw .failed("The Metalink is not base64-encoded.")
+        }
+        let metalink: Metalink
+        do {
+            metalink = try Metalink(parsing: data)
+        } catch {
+            throw .failed(error.message)
+        }
+        let requests = metalink.files.compactMap { file -> AddRequest? in
+            guard let first = file.sources.first else { return nil }
+            var request = AddRequest(url: first.url, directory: "", fileName: file.name, checksum: file.checksum)
+            request.mirrors = Array(file.sources.dropFirst())
+            request.pieceHashes = file.pieces
+            return request
+        }
+        guard !requests.isEmpty else { throw .failed("The Metalink gives no http or https URL.") }
+        let ids = try await add(requests, options: options, &scope)
+        if let position {
+            for (offset, id) in ids.enumerated() {
+                _ = try await move(id, to: Int(clamping: position) + offset, &scope)
+            }
+        }
+        return .array(ids.map { .string(GID.of($0)) })
+    }
+
+    /// Adds `requests` (all or none) with the global options, then `options`, applied to each.
+    private func add(_ requests: [AddRequest], options: [(name: String, value: String)], _ scope: inout RequestScope)
+        async throws(RPCError) -> [DownloadID]
+    {
+        var prepared: [AddRequest] = []
+        for var request in requests {
+            request.directory = configuration.settings.globalOptions["dir"] ?? configuration.downloadDirectory
+            try prepare(&request, options: options)
+            prepared.append(request)
+        }
+        scope.snapshot = nil
+        do {
+            let ids = try await session.perform(.add(prepared))
+            guard ids.count == prepared.count else { throw RPCError.failed("The download was not added.") }
+            return ids
+        } catch let error as RPCError {
+            throw error
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    private func prepare(_ request: inout AddRequest, options: [(name: String, value: String)]) throws(RPCError) {
         let globals = configuration.settings.globalOptions.filter { $0.key != "dir" }
             .sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         let base = configuration.downloadDirectory
@@ -46,26 +107,6 @@ extension Aria2Service {
         } catch {
             throw .failed("haul could not create the directory \(request.directory)")
         }
-        scope.snapshot = nil
-        let id: DownloadID
-        do {
-            guard let added = try await session.perform(.add([request])).first else {
-                throw RPCError.failed("The download was not added.")
-            }
-            id = added
-        } catch let error as RPCError {
-            throw error
-        } catch {
-            throw Self.failure(error)
-        }
-        if let position { _ = try await move(id, to: Int(clamping: position), &scope) }
-        return .string(GID.of(id))
-    }
-
-    /// `addMetalink`: haul reads Metalink files once it fetches one file from several sources.
-    func addMetalink(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
-        _ = try call.required(0) { $0.string }
-        throw .failed("haul does not read Metalink files yet: add the file's http(s) address instead")
     }
 
     /// An options struct as (name, value) pairs in order; `header` may be a list of values.

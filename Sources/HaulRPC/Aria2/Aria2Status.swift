@@ -72,12 +72,19 @@ public enum Aria2Status {
         return .array([file.finish()])
     }
 
-    /// `getUris`: the address in use.
+    /// `getUris`: the download's address, then its usable mirrors (`used` once they served bytes).
     public static func uris(_ d: Download) -> JSONValue {
         var uri = JSONObjectWriter(capacity: 64 + d.url.utf8.count)
         uri.string("status", "used")
         uri.string("uri", d.url)
-        return .array([uri.finish()])
+        var all = [uri.finish()]
+        for mirror in d.sources where mirror.isUsable {
+            var more = JSONObjectWriter(capacity: 64 + mirror.url.utf8.count)
+            more.string("status", mirror.bytes > 0 ? "used" : "waiting")
+            more.string("uri", mirror.url)
+            all.append(more.finish())
+        }
+        return .array(all)
     }
 
     /// `getServers`: the server a running download is fetched from.

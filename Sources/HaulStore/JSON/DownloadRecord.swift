@@ -96,6 +96,8 @@ enum DownloadRecord {
             case let field as DownloadField<Checksum>: StoredField(field, read: read)
             case let field as DownloadField<[RequestHeader]>: StoredField(field, read: read)
             case let field as DownloadField<[Segment]>: StoredField(field, read: read)
+            case let field as DownloadField<[DownloadSource]>: StoredField(field, read: read)
+            case let field as DownloadField<PieceHashes>: StoredField(field, read: read)
             default: nil
             }
         }

@@ -141,6 +141,7 @@ extension RawStateFieldValue {
 extension DownloadState.Kind: RawStateFieldValue {}
 extension PauseCause: RawStateFieldValue {}
 extension Checksum: NestedStateFieldValue {}
+extension PieceHashes: NestedStateFieldValue {}
 
 /// A rare or nested value: written and read by Foundation (few downloads have one).
 public protocol NestedStateFieldValue: StateFieldValue {}
@@ -229,5 +230,18 @@ extension Segment: StateArrayElement {
         out.append(#","start":"#)
         out.appendDecimal(segment.start)
         out.append(UInt8(ascii: "}"))
+    }
+}
+
+/// Few downloads have sources: Foundation writes each.
+extension DownloadSource: StateArrayElement {
+    public static func elementBound(_ value: DownloadSource) -> Int { encoded(value).count }
+
+    public static func writeElement(_ value: DownloadSource, to out: inout JSONBytes.Cursor) {
+        encoded(value).withUnsafeBufferPointer { out.append($0) }
+    }
+
+    private static func encoded(_ value: DownloadSource) -> [UInt8] {
+        (try? Array(StateCoding.sharedEncoder.encode(value))) ?? Array("null".utf8)
     }
 }

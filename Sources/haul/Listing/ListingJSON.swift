@@ -106,6 +106,8 @@ public enum ListingJSON {
         if let segments = d.segments { append(segments, to: &out) } else { null() }
         // What scripts of an older haul read.
         string(#""sha256" : "#, d.checksum?.algorithm == .sha256 ? d.checksum?.hex : nil)
+        key(#""sources" : "#)
+        append(d.listedSources, to: &out)
         number(#""speedLimit" : "#, d.speedLimit)
         string(#""state" : "#, d.state.kind.rawValue)
         number(#""totalBytes" : "#, d.totalBytes)
@@ -121,6 +123,26 @@ public enum ListingJSON {
             out.append(contentsOf: "      ".utf8)
             JSONBytes.quoted(string, into: &out)
             out.append(contentsOf: (i == strings.count - 1 ? "\n    ]" : ",\n").utf8)
+        }
+    }
+
+    /// The sources, laid out as the rest (an array of objects at the third level, keys sorted).
+    private static func append(_ sources: [SourceListing], to out: inout [UInt8]) {
+        out.append(contentsOf: "[\n".utf8)
+        for (i, source) in sources.enumerated() {
+            out.append(contentsOf: "      {\n        \"bytes\" : ".utf8)
+            JSONBytes.appendDecimal(source.bytes, to: &out)
+            out.append(contentsOf: ",\n        \"reason\" : ".utf8)
+            if let reason = source.reason {
+                JSONBytes.quoted(reason, into: &out)
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
+            out.append(contentsOf: ",\n        \"state\" : ".utf8)
+            JSONBytes.quoted(source.state, into: &out)
+            out.append(contentsOf: ",\n        \"url\" : ".utf8)
+            JSONBytes.quoted(source.url, into: &out)
+            out.append(contentsOf: (i == sources.count - 1 ? "\n      }\n    ]" : "\n      },\n").utf8)
         }
     }
 

@@ -1,0 +1,62 @@
+import Foundation
+import HaulCore
+import HaulHTTP
+
+/// Turns what a server named about other copies of the file (``MirrorHints``) into a download's
+/// mirrors, checksum and piece hashes: `Link: rel=duplicate` mirrors, a `Digest`, and the
+/// Metalink a `Link: rel=describedby` points at. The user's own checksum always wins.
+struct MirrorDiscovery {
+    let policy: TransferPolicy
+    let transport: ClientTransport
+
+    /// What was learned, applied to `job`; true when anything changed.
+    func apply(_ hints: MirrorHints, to job: inout TransferJob, primary: String, total: Int64?) async -> Bool {
+        var changed = add(hints.duplicates, to: &job, primary: primary)
+        if job.checksum == nil, let digest = DigestHeader.checksum(hints.digests) {
+            job.checksum = digest
+            changed = true
+        }
+        if let url = hints.metalinks.first, let file = await metalinkFile(url, total: total) {
+            changed = add(file.sources, to: &job, primary: primary) || changed
+            if job.checksum == nil, let checksum = file.checksum {
+                job.checksum = checksum
+                changed = true
+            }
+            if job.pieceHashes == nil, let pieces = file.pieces {
+                job.pieceHashes = pieces
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    private func add(_ found: [DownloadSource], to job: inout TransferJob, primary: String) -> Bool {
+        let known = Set([primary, job.target.url] + job.mirrors.map(\.url))
+        let new = DownloadSource.ordered(found.filter { !known.contains($0.url) }, excluding: primary)
+        job.mirrors += new
+        return !new.isEmpty
+    }
+
+    /// The file of the Metalink at `url` that is this download's: the only one, or the one of
+    /// its size. Nil when it cannot be fetched or read: discovery never fails a download.
+    private func metalinkFile(_ url: String, total: Int64?) async -> Metalink.File? {
+        do {
+            let (response, _) = try await policy.send(TransferTarget(url: url), offset: 0, over: transport)
+            guard response.head.status == 200 else {
+                response.drop()
+                return nil
+            }
+            let body = CollectedBody(limit: Metalink.mostBytes)
+            if case .streaming = try response.startWriting(to: body, at: 0, total: nil) {
+                while true {
+                    if case .finished = try await response.nextEvent() { break }
+                }
+            }
+            let metalink = try Metalink(parsing: Data(body.collected))
+            if metalink.files.count == 1 { return metalink.files[0] }
+            return metalink.files.first { $0.size != nil && $0.size == total }
+        } catch {
+            return nil
+        }
+    }
+}

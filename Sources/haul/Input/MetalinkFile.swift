@@ -1,0 +1,53 @@
+import Foundation
+import HaulCore
+
+/// `haul add FILE.meta4`: a Metalink document on disk becomes one download per `<file>`, with its
+/// URLs as sources, its hash as the checksum and its piece hashes.
+enum MetalinkFile {
+    /// The document `argument` names, or nil when `argument` is a URL, not a file.
+    static func read(_ argument: String) throws(InputError) -> Metalink? {
+        guard !argument.contains("://") else { return nil }
+        let shown = TerminalText.sanitize(argument)
+        guard let data = FileManager.default.contents(atPath: argument) else {
+            let looksLikeOne = argument.hasSuffix(".meta4") || argument.hasSuffix(".metalink")
+            throw InputError(
+                looksLikeOne
+                    ? "cannot read the Metalink file \(shown)"
+                    : "'\(shown)' is neither an http(s) URL nor a Metalink file")
+        }
+        do {
+            return try Metalink(parsing: data)
+        } catch {
+            throw InputError("\(shown): \(error.message)")
+        }
+    }
+
+    /// One request per file the document describes, into `directory`. The user's `--checksum`
+    /// wins over the document's hash; headers and cookies are never sent to a Metalink's URLs.
+    static func requests(
+        _ metalink: Metalink, directory: String, checksum: Checksum?, command: AddCommand, speedLimit: Int64?
+    ) -> [AddRequest] {
+        var skipped = Set<String>()
+        var requests: [AddRequest] = []
+        for file in metalink.files {
+            skipped.formUnion(file.skippedSchemes)
+            guard let first = file.sources.first else {
+                Console.warn("\(TerminalText.sanitize(file.name)): the Metalink gives no http or https URL; skipped")
+                continue
+            }
+            var request = AddRequest(
+                url: first.url, directory: directory, fileName: file.name, checksum: checksum ?? file.checksum,
+                allowMetered: command.allowMetered, paused: command.paused, connections: command.connections,
+                speedLimit: speedLimit)
+            request.mirrors = Array(file.sources.dropFirst())
+            request.pieceHashes = file.pieces
+            if command.noMirrors { request.ignoresMirrorHeaders = true }
+            requests.append(request)
+        }
+        if !skipped.isEmpty {
+            let names = skipped.sorted().map { TerminalText.sanitize($0) }.joined(separator: ", ")
+            Console.warn("the Metalink's \(names) URLs are skipped: haul fetches over http and https")
+        }
+        return requests
+    }
+}

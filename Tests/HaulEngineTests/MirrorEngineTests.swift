@@ -1,0 +1,264 @@
+import Crypto
+import Foundation
+import HaulCore
+import HaulTestSupport
+import XCTest
+
+@testable import HaulEngine
+
+/// One file from several sources: mirrors the user gave, mirrors a server named, a mirror that
+/// serves another size, other bytes, or bad bytes caught by piece hashes. Each download ends
+/// byte-identical or failed with a reason, never mixed, and credentials never reach a mirror.
+final class MirrorEngineTests: FaultServerTestCase {
+    static let body = TestFiles.randomBytes(8 << 20)
+    var body: [UInt8] { Self.body }
+
+    /// A server of `bytes` that caps each connection (64 KiB every 20 ms), with its own ETag.
+    func mirror(_ bytes: [UInt8]? = nil, etag: String) throws -> FaultServer {
+        let served = bytes ?? body
+        return try serve { request, _ in FaultServer.throttled(served, for: request, etag: etag) }
+    }
+
+    func add(
+        _ engine: Engine, _ url: String, mirrors: [String], origin: DownloadSource.Origin = .user,
+        headers: [RequestHeader] = [], checksum: Checksum? = nil, pieces: PieceHashes? = nil
+    ) async throws -> DownloadID {
+        var request = AddRequest(url: url, directory: downloadDirectory, headers: headers, checksum: checksum)
+        request.mirrors = mirrors.map { DownloadSource(url: $0, origin: origin) }
+        request.pieceHashes = pieces
+        return try await engine.perform(.add([request]))[0]
+    }
+
+    /// Bytes of the file each server sent in answers to range requests.
+    func bytesServed(_ server: FaultServer) -> Int {
+        server.requests.compactMap { FaultServer.requestedRange($0, count: body.count)?.count }.reduce(0, +)
+    }
+
+    func expectedFile() -> String {
+        let path = dir.path + "/expected.bin"
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: Data(body))
+        }
+        return path
+    }
+
+    func testBytesComeFromEverySourceAndTheFileIsIdentical() async throws {
+        let servers = try [mirror(etag: "\"a\""), mirror(etag: "\"b\""), mirror(etag: "\"c\"")]
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(
+            engine, servers[0].url("f.bin"), mirrors: [servers[1].url("f.bin"), servers[2].url("f.bin")])
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        for (index, server) in servers.enumerated() {
+            XCTAssertGreaterThan(bytesServed(server), 256 << 10, "source \(index) served a share")
+        }
+        XCTAssertEqual(d.sources.map(\.isUsable), [true, true])
+        XCTAssertTrue(d.sources.allSatisfy { $0.bytes > 0 }, "\(d.sources)")
+        // A mirror's requests carry no If-Range: its ETag is its own server's.
+        XCTAssertTrue(servers[1].requests.allSatisfy { $0.headers["if-range"] == nil })
+    }
+
+    func testAMirrorOfAnotherSizeIsDroppedWithAReason() async throws {
+        let good = try mirror(etag: "\"a\"")
+        let other = try mirror(Array(body.prefix(body.count - 1)), etag: "\"b\"")
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, good.url("f.bin"), mirrors: [other.url("f.bin")])
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished)
+        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        XCTAssertEqual(d.sources.first?.problem, .sizeDiffers(size: Int64(body.count - 1), expected: Int64(body.count)))
+        XCTAssertEqual(d.sources.first?.bytes, 0)
+    }
+
+    func testAMirrorThatAnswers404IsDroppedAndTheDownloadGoesOn() async throws {
+        let good = try mirror(etag: "\"a\"")
+        let missing = try serve { _, _ in [.send(FaultServer.head(404, [("Content-Length", "0")]))] }
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, good.url("f.bin"), mirrors: [missing.url("f.bin")])
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished)
+        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        XCTAssertEqual(d.sources.first?.problem, .failed(.status(404)))
+    }
+
+    func testAMirrorWithOtherBytesOfTheSameSizeIsCaughtByTheOverlapAndDropped() async throws {
+        let good = try mirror(etag: "\"a\"")
+        let other = try mirror(TestFiles.randomBytes(body.count), etag: "\"b\"")
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, good.url("f.bin"), mirrors: [other.url("f.bin")])
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished)
+        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        XCTAssertEqual(d.sources.first?.problem, .otherContent)
+        XCTAssertEqual(d.sources.first?.bytes, 0, "none of its bytes were kept")
+    }
+
+    func testCredentialsNeverReachAMirror() async throws {
+        let primary = try mirror(etag: "\"a\"")
+        let named = try mirror(etag: "\"b\"")
+        let found = try mirror(etag: "\"c\"")
+        let engine = try makeEngine()
+        await engine.start()
+        let headers = try ["Authorization: Bearer s3cret", "Cookie: session=s3cret", "X-Site: kept"].map {
+            try RequestHeader.parse($0)
+        }
+        let userMirror = "http://user:pw@" + named.url("f.bin").dropFirst("http://".count)
+        let id = try await add(engine, primary.url("f.bin"), mirrors: [String(userMirror)], headers: headers)
+        let second = try await add(
+            engine, primary.url("g.bin"), mirrors: [found.url("f.bin")], origin: .link,
+            headers: headers)
+        for id in [id, second] {
+            let d = try await finished(engine, id)
+            XCTAssertEqual(d.state, .finished)
+        }
+        XCTAssertTrue(primary.requests.allSatisfy { $0.headers["authorization"] == "Bearer s3cret" })
+        XCTAssertFalse(named.requests.isEmpty)
+        for request in named.requests {
+            // The user's own mirror gets the credentials in its own URL, never the primary's.
+            XCTAssertEqual(request.headers["authorization"], "Basic " + Data("user:pw".utf8).base64EncodedString())
+            XCTAssertNil(request.headers["cookie"])
+            XCTAssertEqual(request.headers["x-site"], "kept")
+        }
+        XCTAssertFalse(found.requests.isEmpty)
+        for request in found.requests {
+            XCTAssertNil(request.headers["authorization"])
+            XCTAssertNil(request.headers["cookie"])
+            XCTAssertNil(request.headers["x-site"], "a mirror a server named gets none of the user's headers")
+        }
+    }
+
+    func testMirrorsAndADigestNamedOnTheRedirectAreUsed() async throws {
+        let a = try mirror(etag: "\"a\"")
+        let b = try mirror(etag: "\"b\"")
+        let digest = Data(SHA256.hash(data: Data(body))).base64EncodedString()
+        let redirector = try serve { _, _ in
+            [
+                .send(
+                    FaultServer.head(
+                        302,
+                        [
+                            ("Location", a.url("f.bin")), ("Content-Length", "0"),
+                            ("Link", "<\(b.url("f.bin"))>; rel=duplicate; pri=1; geo=de"),
+                            ("Link", "<ftp://elsewhere/f.bin>; rel=duplicate; pri=2"),
+                            ("Digest", "SHA-256=\(digest)"),
+                        ]))
+            ]
+        }
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, redirector.url("get/f.bin"), mirrors: [])
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        XCTAssertEqual(d.sources.map(\.url), [b.url("f.bin")], "the ftp mirror is skipped")
+        XCTAssertEqual(d.sources.first?.origin, .link)
+        XCTAssertGreaterThan(bytesServed(b), 0)
+        XCTAssertEqual(d.checksum?.algorithm, .sha256, "the Digest header became the checksum")
+    }
+
+    func testNoMirrorsIgnoresWhatServersName() async throws {
+        let a = try mirror(etag: "\"a\"")
+        let b = try mirror(etag: "\"b\"")
+        let redirector = try serve { _, _ in
+            [
+                .send(
+                    FaultServer.head(
+                        302,
+                        [
+                            ("Location", a.url("f.bin")), ("Content-Length", "0"),
+                            ("Link", "<\(b.url("f.bin"))>; rel=duplicate"), ("Digest", "SHA-256=AAAA"),
+                        ]))
+            ]
+        }
+        let engine = try makeEngine()
+        await engine.start()
+        var request = AddRequest(url: redirector.url("get/f.bin"), directory: downloadDirectory)
+        request.ignoresMirrorHeaders = true
+        let id = try await engine.perform(.add([request]))[0]
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished)
+        XCTAssertTrue(d.sources.isEmpty)
+        XCTAssertTrue(b.requests.isEmpty)
+    }
+
+    /// Piece hashes of `body`, 1 MiB pieces.
+    func pieces(of bytes: [UInt8]) -> PieceHashes {
+        let length = 1 << 20
+        let hashes = stride(from: 0, to: bytes.count, by: length).map { start in
+            SHA256.hash(data: Data(bytes[start..<min(bytes.count, start + length)])).map {
+                String(format: "%02x", $0)
+            }.joined()
+        }
+        return PieceHashes(algorithm: .sha256, length: Int64(length), hashes: hashes)
+    }
+
+    /// The file with every byte after its first MiB changed: a mirror whose every piece is bad,
+    /// though the bytes an overlap check compares (the first response's, at the start) are right.
+    func corrupted() -> [UInt8] {
+        var bad = body
+        for i in (1 << 20)..<bad.count where i % 4096 == 0 { bad[i] ^= 0xFF }
+        return bad
+    }
+
+    /// Whether `server` sent any part of the file past its first MiB.
+    func servedBadBytes(_ server: FaultServer) -> Bool {
+        server.requests.contains {
+            (FaultServer.requestedRange($0, count: body.count)?.upperBound ?? 0) > (1 << 20) + 1
+        }
+    }
+
+    func testPieceHashesCatchACorruptMirrorWhichIsBannedAndTheFileEndsIdentical() async throws {
+        let servers = try [mirror(etag: "\"a\""), mirror(etag: "\"b\""), mirror(corrupted(), etag: "\"c\"")]
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(
+            engine, servers[0].url("f.bin"), mirrors: [servers[1].url("f.bin"), servers[2].url("f.bin")],
+            origin: .metalink, pieces: pieces(of: body))
+        let d = try await finished(engine, id, timeout: 60)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        XCTAssertTrue(servedBadBytes(servers[2]), "the corrupt mirror was used")
+        XCTAssertEqual(d.sources[1].banned, true, "\(d.sources)")
+        guard case .badPiece? = d.sources[1].problem else { return XCTFail("\(d.sources)") }
+        XCTAssertFalse(d.sources[0].banned)
+        XCTAssertLessThan(d.sources[1].bytes, 1 << 20, "the banned mirror's bad pieces are not counted")
+    }
+
+    func testWithOnlyAWholeFileHashACorruptMirrorFailsTheDownloadNamingTheSources() async throws {
+        let good = try mirror(etag: "\"a\"")
+        let bad = try mirror(corrupted(), etag: "\"b\"")
+        let engine = try makeEngine()
+        await engine.start()
+        let checksum = try Checksum(
+            .sha256, hex: SHA256.hash(data: Data(body)).map { String(format: "%02x", $0) }.joined())
+        let id = try await add(engine, good.url("f.bin"), mirrors: [bad.url("f.bin")], checksum: checksum)
+        let d = try await finished(engine, id, timeout: 60)
+        XCTAssertTrue(servedBadBytes(bad), "the corrupt mirror was used")
+        XCTAssertTrue(d.state.isFailed)
+        let reason = d.reason ?? ""
+        XCTAssertTrue(reason.contains("checksum mismatch"), reason)
+        for server in [good, bad] {
+            XCTAssertTrue(reason.contains("127.0.0.1:\(server.port)"), "the reason names the sources: \(reason)")
+        }
+        XCTAssertTrue(partFiles().isEmpty, "the bad bytes never get the final name")
+    }
+
+    func testABadPieceIsBlamedOnTheSourceInEveryBadPieceElseOnASoleWriter() {
+        XCTAssertEqual(PieceCheck.blame([[0, 2], [1, 2], [2]]), [2])
+        XCTAssertEqual(PieceCheck.blame([[0, 1], [2]]), [2])
+        XCTAssertEqual(PieceCheck.blame([[0, 1], [1, 2], [0, 2]]), [], "no one to blame yet: fetched again")
+        XCTAssertEqual(PieceCheck.blame([]), [])
+        XCTAssertEqual(
+            PieceCheck.map(total: 10, missing: [6..<8, 2..<4]),
+            [
+                Segment(start: 0, end: 2, received: 2), Segment(start: 2, end: 4),
+                Segment(start: 4, end: 6, received: 2),
+                Segment(start: 6, end: 8), Segment(start: 8, end: 10, received: 2),
+            ])
+    }
+}
