@@ -261,4 +261,85 @@ final class MirrorEngineTests: FaultServerTestCase {
                 Segment(start: 6, end: 8), Segment(start: 8, end: 10, received: 2),
             ])
     }
+
+    /// A Metalink 4 document of `files` (name, URLs), with SHA-256 hashes of `body` and 1 MiB piece hashes.
+    func metalink(_ files: [(String, [String])]) -> String {
+        let hash = SHA256.hash(data: Data(body)).map { String(format: "%02x", $0) }.joined()
+        let pieceLines = pieces(of: body).hashes.map { "<hash>\($0)</hash>" }.joined()
+        var text = "<?xml version=\"1.0\"?><metalink xmlns=\"urn:ietf:params:xml:ns:metalink\">"
+        for (name, urls) in files {
+            text += "<file name=\"\(name)\"><size>\(body.count)</size><hash type=\"sha-256\">\(hash)</hash>"
+            text += "<pieces length=\"1048576\" type=\"sha-256\">\(pieceLines)</pieces>"
+            for (i, url) in urls.enumerated() { text += "<url priority=\"\(i + 1)\">\(url)</url>" }
+            text += "</file>"
+        }
+        return text + "</metalink>"
+    }
+
+    func testAURLThatServesAMetalinkBecomesItsFilesFetchedFromTheirSources() async throws {
+        let a = try mirror(etag: "\"a\"")
+        let b = try mirror(etag: "\"b\"")
+        let document = metalink([
+            ("one.bin", [a.url("f.bin"), b.url("f.bin")]), ("../two.bin", [b.url("f.bin"), "ftp://x/f.bin"]),
+        ])
+        let server = try serve { _, _ in
+            [
+                .send(
+                    FaultServer.head(
+                        200, [("Content-Type", Metalink.mediaType), ("Content-Length", "\(document.utf8.count)")])
+                        + Array(document.utf8))
+            ]
+        }
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(
+            engine, server.url("f.meta4"), mirrors: [], headers: [try RequestHeader.parse("Cookie: s=1")])
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        XCTAssertEqual(d.fileName, "one.bin")
+        XCTAssertEqual(d.url, a.url("f.bin"))
+        XCTAssertEqual(d.previousURLs, [server.url("f.meta4")], "where it came from")
+        XCTAssertEqual(d.sources.map(\.url), [b.url("f.bin")])
+        XCTAssertNotNil(d.pieceHashes)
+        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        XCTAssertTrue(a.requests.allSatisfy { $0.headers["cookie"] == nil }, "the Metalink's URLs get no cookie")
+        let all = try await engine.snapshot().downloads.all
+        let two = try XCTUnwrap(all.first { $0.id != id })
+        let second = try await finished(engine, two.id)
+        XCTAssertEqual(second.state, .finished)
+        XCTAssertEqual(second.fileName, "two.bin", "a name with folders keeps its last part")
+        assertSameContents(try XCTUnwrap(second.path), expectedFile())
+    }
+
+    func testAMetalinkNamedByALinkHeaderGivesMirrorsAndPieceHashes() async throws {
+        let b = try mirror(etag: "\"b\"")
+        let c = try mirror(etag: "\"c\"")
+        let document = metalink([("f.bin", [b.url("f.bin"), c.url("f.bin")])])
+        let meta = try serve { _, _ in
+            [.send(FaultServer.head(200, [("Content-Length", "\(document.utf8.count)")]) + Array(document.utf8))]
+        }
+        let body = body
+        let a = try serve { request, _ in
+            var steps = FaultServer.throttled(body, for: request, etag: "\"a\"")
+            if case .send(let head) = steps[0], request.headers["range"] == nil {
+                let text = String(decoding: head, as: UTF8.self).replacingOccurrences(
+                    of: "\r\n\r\n",
+                    with:
+                        "\r\nLink: <\(meta.url("f.meta4"))>; rel=describedby; type=\"application/metalink4+xml\"\r\n\r\n"
+                )
+                steps[0] = .send(Array(text.utf8))
+            }
+            return steps
+        }
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, a.url("f.bin"), mirrors: [])
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        XCTAssertEqual(Set(d.sources.map(\.url)), [b.url("f.bin"), c.url("f.bin")])
+        XCTAssertEqual(d.sources.first?.origin, .metalink)
+        XCTAssertNotNil(d.pieceHashes)
+        XCTAssertEqual(d.checksum?.algorithm, .sha256)
+    }
 }

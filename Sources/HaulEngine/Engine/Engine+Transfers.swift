@@ -126,6 +126,40 @@ extension Engine {
         changed(download)
     }
 
+    /// The download's URL served `metalink`: it becomes the document's first file, fetched from
+    /// `url` (its first source) and its mirrors, and the other files are added after it in the
+    /// same folder. False when the run is stale.
+    func transferFollowedMetalink(_ id: DownloadID, _ generation: UInt64, _ metalink: Metalink, url: String) -> Bool {
+        guard var download = current(id, generation), let first = metalink.files.first else { return false }
+        download.previousURLs.append(download.url)
+        download.url = url
+        download.finalURL = nil
+        download.requestedName = download.requestedName ?? first.name
+        download.sources = Array(first.sources.dropFirst())
+        if download.checksum == nil { download.checksum = first.checksum }
+        download.pieceHashes = first.pieces
+        // Headers and cookies were for the host the user named, not for the Metalink's URLs.
+        download.headers = []
+        downloads[id] = download
+        changed(download)
+        var rng = SplitMix64()
+        for file in metalink.files.dropFirst() {
+            guard let source = file.sources.first else { continue }
+            let added = DownloadID.generate(avoiding: { downloads.contains($0) }, using: &rng)
+            var more = Download(
+                id: added, url: source.url, directory: download.directory, requestedName: file.name,
+                checksum: file.checksum, allowMetered: download.allowMetered, connections: download.connections,
+                speedLimit: download.speedLimit, queueOrder: downloads.takeQueueOrder())
+            more.sources = Array(file.sources.dropFirst())
+            more.pieceHashes = file.pieces
+            more.previousURLs = [download.previousURLs.last ?? download.url]
+            downloads[added] = more
+            publish(.added(more))
+        }
+        scheduleSave(after: configuration.transitionSaveDelay)
+        return true
+    }
+
     /// The transfer emptied the `.part` to fetch the file from its first byte; `why`, when
     /// given, is told to the user.
     func transferStartedOver(_ id: DownloadID, _ generation: UInt64, _ why: StartOverReason?) {

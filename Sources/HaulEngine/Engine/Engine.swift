@@ -247,7 +247,7 @@ public actor Engine {
         let limit = ConnectionLimit(download.connections ?? settings.connections)
         let gate = RateGate(clock: clock)
         gate.setRate(download.speedLimit)
-        let job = TransferJob(
+        var job = TransferJob(
             id: id, generation: generation, directory: download.directory, requestedName: download.requestedName,
             fileName: download.fileName, checksum: download.checksum,
             cookieFile: download.cookieFile ?? settings.cookieFile,
@@ -260,13 +260,15 @@ public actor Engine {
             mirrors: DownloadSource.forNewRun(download.sources), pieceHashes: download.pieceHashes,
             ignoresMirrorHeaders: download.ignoresMirrorHeaders
         )
+        job.queueOrder = download.queueOrder
+        let started = job
         let runner = TransferRunner(
             reports: RunReports(engine: self, id: id, generation: generation), resources: resources,
             throttle: job.throttle, configuration: configuration)
         let previous = transfers.stillStopping(id)
         let task = resources.pool.lanes.run {
             await previous?.value
-            await runner.run(job)
+            await runner.run(started)
         }
         transfers.add(id, .init(generation: generation, task: task, connections: limit, gate: gate))
         bandwidth.globalGate.setSharers(transfers.count)

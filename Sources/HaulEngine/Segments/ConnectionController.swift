@@ -144,6 +144,14 @@ struct ConnectionController {
 
     private func noWork() -> Assignment { writingCount == 0 || plan.isComplete ? .leave : .wait }
 
+    /// Stops `worker` where it is, to give its connection to another download (it leaves once
+    /// its response ends); false when it is already leaving.
+    mutating func retire(_ worker: Int) -> Bool {
+        guard connections[worker]?.retiring == false else { return false }
+        connections[worker]?.retiring = true
+        return true
+    }
+
     /// The recent speed of each connection writing now.
     func rates(now: Duration) -> [Int: Double] {
         connections.compactMapValues { $0.writing?.rate(now: now, over: RateWindow.recent) }
@@ -336,6 +344,14 @@ struct ConnectionController {
         // A new connection must find work: a piece nobody has, or one worth cutting.
         guard plan.nextAssignment(for: nextID, setup: tuning.requestSetup) != nil else { return 0 }
         return adding
+    }
+
+    /// Of the `wanted` connections the last look added, only `opened` found room at their servers
+    /// (other downloads hold the rest): growth is judged only on what opened, and with none it
+    /// stays open, so the connections are planned again at the next look, when room may be there.
+    mutating func roomFor(_ opened: Int, of wanted: Int) {
+        guard opened < wanted, case .judging(_, _, let before) = growth, connections.count == before else { return }
+        growth = .open
     }
 
     /// Half a second after connections were added: unless they made the download faster (a

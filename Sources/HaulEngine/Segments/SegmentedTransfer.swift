@@ -131,7 +131,7 @@ actor SegmentedTransfer {
     /// The first connection: to the source whose response is `opened`, else to the best one.
     private func enlistFirst(opened: Bool) -> Int {
         let source = opened ? 0 : board.pick { _ in true } ?? 0
-        setup.resources.servers.openFirst(servers[source])
+        setup.resources.servers.openFirst(servers[source], holder)
         let worker = controller.enlist()
         sourceOf[worker] = source
         board.connected(source)
@@ -141,9 +141,9 @@ actor SegmentedTransfer {
     /// A further connection to the source that should get it, if any source's server has room.
     private func enlistMore() -> Int? {
         let room = setup.resources.servers
-        guard let source = board.pick(hasRoom: { room.hasRoom(servers[$0]) }), room.openMore(servers[source]) else {
-            return nil
-        }
+        guard let source = board.pick(hasRoom: { room.hasRoom(servers[$0]) }) ?? board.pick(hasRoom: { _ in true }),
+            room.openMore(servers[source], holder, now: clock.now)
+        else { return nil }
         let worker = controller.enlist()
         sourceOf[worker] = source
         board.connected(source)
@@ -151,6 +151,22 @@ actor SegmentedTransfer {
     }
 
     private func source(of worker: Int) -> Int { sourceOf[worker] ?? 0 }
+
+    /// This download, as the servers' connection counts know it.
+    private var holder: ServerConnections.Holder { .init(id: setup.job.id, order: setup.job.queueOrder) }
+
+    /// Gives a connection back to each server where a download earlier in the queue waits for
+    /// one: the newest connection to it stops where it is.
+    private func giveWay() {
+        let now = clock.now
+        for (index, server) in servers.enumerated()
+        where setup.resources.servers.shouldGiveWay(server, holder, now: now) {
+            guard let newest = sourceOf.filter({ $0.value == index }).keys.max(), controller.retire(newest) else {
+                continue
+            }
+            _ = responses[newest]?.stopWriting(at: 0)
+        }
+    }
 
     /// One connection: fetches pieces until none is left for it, it is turned away or retired,
     /// or the run ends.
@@ -389,7 +405,7 @@ actor SegmentedTransfer {
 
     private func leave(_ worker: Int) {
         guard let source = sourceOf.removeValue(forKey: worker) else { return }
-        setup.resources.servers.close(servers[source])
+        setup.resources.servers.close(servers[source], holder)
         board.disconnected(source)
         let none = controller.leave(worker)
         wakeIdle()
@@ -423,10 +439,14 @@ actor SegmentedTransfer {
                 await setup.reports.segmentsSaved(empty, name: setup.name)
             }
             if board.count > 1 { measureSources() }
+            giveWay()
+            var opened = 0
             for _ in 0..<(look.add + look.replace) {
                 guard let worker = enlistMore() else { break }
+                opened += 1
                 spawner.yield(worker)
             }
+            controller.roomFor(opened, of: look.add + look.replace)
             if let map = look.save { await save(map) }
         }
     }

@@ -6,8 +6,10 @@ struct TransferJob: Sendable {
     let id: DownloadID
     /// Distinguishes this run of the download from later ones; stale reports are ignored.
     let generation: UInt64
+    /// Its place in the queue when the run started: a server's connections are shared in this order.
+    var queueOrder: UInt64 = 0
     let directory: String
-    let requestedName: String?
+    var requestedName: String?
     var fileName: String?
     var checksum: Checksum?
     /// The cookies.txt file its requests carry the cookies of, read when the run starts.

@@ -22,6 +22,9 @@ protocol TransferReports: Sendable {
     /// The download's mirrors as they stand (found in headers, dropped, bytes served), and the
     /// checksum and piece hashes a server or Metalink gave when the user gave none.
     func sourcesChanged(_ mirrors: [DownloadSource], checksum: Checksum?, pieceHashes: PieceHashes?) async
+    /// The download's URL served a Metalink document: the download becomes its first file (from
+    /// `url`, named `name`), the other files are added after it. False when the run is stale.
+    func followedMetalink(_ metalink: Metalink, url: String) async -> Bool
     /// Counts a transient failure; returns the wait before the next attempt, nil to give up.
     func willRetry(_ failure: TransferFailure, madeProgress: Bool) async -> Duration?
     func ended(_ outcome: TransferOutcome) async
@@ -61,6 +64,10 @@ struct RunReports: TransferReports {
     }
 
     func notice(_ notice: Notice) async { await engine.transferNotice(id, generation, notice) }
+
+    func followedMetalink(_ metalink: Metalink, url: String) async -> Bool {
+        await engine.transferFollowedMetalink(id, generation, metalink, url: url)
+    }
 
     func sourcesChanged(_ mirrors: [DownloadSource], checksum: Checksum?, pieceHashes: PieceHashes?) async {
         await engine.transferSourcesChanged(id, generation, mirrors, checksum: checksum, pieceHashes: pieceHashes)

@@ -9,6 +9,9 @@ import HaulStore
 ///
 /// It tells the engine what happens only through its ``TransferReports``, which name this run,
 /// so a paused or cancelled run can never change the download afterwards.
+/// The download's URL served a Metalink document and the download became its first file.
+struct MetalinkFollowed: Error {}
+
 struct TransferRunner: Sendable {
     let reports: any TransferReports
     let resources: TransferResources
@@ -46,6 +49,9 @@ struct TransferRunner: Sendable {
                 return
             } catch is SegmentedTransfer.Stop {
                 // The `.part` was emptied and the run stays on one connection: start again now.
+                continue
+            } catch is MetalinkFollowed {
+                // The download is now the Metalink's first file: fetch it.
                 continue
             } catch {
                 if Task.isCancelled || error is CancellationError { return }
@@ -99,6 +105,10 @@ struct TransferRunner: Sendable {
         let volume = resources.volumes.volume(holding: job.directory, writing: total.map { $0 - offset })
         if let total, let shortfall = volume?.shortfall(writing: total - offset) {
             throw TransferFailure(.diskFull(shortfall: shortfall))
+        }
+        if job.fileName == nil, offset == 0, Metalink.isMetalink(contentType: body.response.head["content-type"]) {
+            bodyTaken = true
+            try await follow(body.response, job: &job)
         }
         // A new name is looked up on disk here, not on the engine's actor.
         let naming: ResponseInfo.Name
@@ -155,6 +165,34 @@ struct TransferRunner: Sendable {
         let size = try await stream(
             body.response, into: part, from: offset, total: total, job: job, had: had, progressMade: &progressMade)
         try await place(&job, name: name, size: size, inMemory: volume?.inMemory ?? false)
+    }
+
+    /// Reads the Metalink document `response` carries and makes the download its first file
+    /// (the engine adds the others); throws ``MetalinkFollowed`` to fetch it, or why it cannot.
+    private func follow(_ response: ClientResponse, job: inout TransferJob) async throws {
+        let body = CollectedBody(limit: Metalink.mostBytes)
+        if case .streaming = try response.startWriting(to: body, at: 0, total: nil) {
+            while true {
+                if case .finished = try await response.nextEvent() { break }
+            }
+        }
+        let metalink: Metalink
+        do {
+            metalink = try Metalink(parsing: Data(body.collected))
+        } catch {
+            throw TransferFailure(.other("the server sent a Metalink document haul cannot use: " + error.message))
+        }
+        guard let first = metalink.files.first, let url = first.sources.first?.url else {
+            throw TransferFailure(.other("the server's Metalink document gives no http or https URL"))
+        }
+        guard await reports.followedMetalink(metalink, url: url) else { throw CancellationError() }
+        job.target = TransferTarget(url: url)
+        job.requestedName = job.requestedName ?? first.name
+        job.mirrors = Array(first.sources.dropFirst())
+        job.checksum = job.checksum ?? first.checksum
+        job.pieceHashes = first.pieces
+        job.sourceURL = nil
+        throw MetalinkFollowed()
     }
 
     /// A new link (`haul refresh`) must serve the file the bytes on disk are of: compared by its

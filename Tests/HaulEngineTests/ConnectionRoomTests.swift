@@ -1,0 +1,62 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import Synchronization
+import XCTest
+
+@testable import HaulEngine
+
+/// Connections follow room: a download that started while its server was full gets more
+/// connections once others on that server finish, instead of crawling on one to the end.
+final class ConnectionRoomTests: FaultServerTestCase {
+    func testTheThirdDownloadFromAFullServerGetsSeveralConnectionsOnceTheOthersFinish() async throws {
+        let small = TestFiles.randomBytes(32 << 20)
+        let large = TestFiles.randomBytes(48 << 20)
+        // Every connection capped at about 3 MB/s (64 KiB every 20 ms).
+        let server = try serve { request, _ in
+            FaultServer.throttled(request.path.hasSuffix("large.bin") ? large : small, for: request)
+        }
+        let engine = try makeEngine()
+        await engine.start()
+        let first = try await add(engine, server.url("a.bin"))
+        let second = try await add(engine, server.url("b.bin"))
+        // Queued last: by the time it starts, the first two hold the server's 16 connections.
+        _ = try await waitFor(engine, second) { ($0.activeConnections ?? 0) >= 6 }
+        let third = try await add(engine, server.url("large.bin"))
+        let started = try await waitFor(engine, third) { $0.state == .downloading && $0.receivedBytes > 0 }
+        XCTAssertLessThanOrEqual(started.activeConnections ?? 1, 2, "the server was full when it started")
+        for id in [first, second] {
+            let d = try await finished(engine, id)
+            XCTAssertEqual(d.state, .finished)
+        }
+        let d = try await waitFor(engine, third, timeout: 10) {
+            ($0.activeConnections ?? 0) >= 4 || $0.state == .finished
+        }
+        XCTAssertNotEqual(d.state, .finished, "it was still downloading when room appeared")
+        XCTAssertGreaterThanOrEqual(d.activeConnections ?? 0, 4)
+        let done = try await finished(engine, third, timeout: 60)
+        XCTAssertEqual(done.state, .finished)
+    }
+
+    func testADownloadEarlierInTheQueueIsNotLeftOnOneConnectionWhileLaterOnesHoldMany() async throws {
+        let bytes = TestFiles.randomBytes(48 << 20)
+        let server = try serve { request, _ in FaultServer.throttled(bytes, for: request) }
+        let engine = try makeEngine()
+        await engine.start()
+        // First in the queue, but paused while the two after it take the server's 16 connections.
+        let first = try await add(engine, server.url("a.bin"), paused: true)
+        let second = try await add(engine, server.url("b.bin"))
+        let third = try await add(engine, server.url("c.bin"))
+        for id in [second, third] { _ = try await waitFor(engine, id) { ($0.activeConnections ?? 0) >= 7 } }
+        _ = try await engine.perform(.resume(.ids([first])))
+        let d = try await waitFor(engine, first, timeout: 10) { ($0.activeConnections ?? 0) >= 4 }
+        XCTAssertGreaterThanOrEqual(d.activeConnections ?? 0, 4)
+        let later = await [engine.download(second), engine.download(third)]
+        XCTAssertTrue(
+            later.allSatisfy { $0?.state == .downloading }, "the later ones gave connections back while running")
+        for id in [first, second, third] {
+            let done = try await finished(engine, id, timeout: 60)
+            XCTAssertEqual(done.state, .finished)
+        }
+    }
+}
