@@ -26,7 +26,7 @@ public final class NginxServer: Sendable {
 
     public init(
         root: String, slowRate: String = "200k", keepaliveTimeout: String = "75s", tls: TestCertificate? = nil,
-        workDirectory: String
+        workDirectory: String, httpLines: String = "", serverLines: (_ port: Int) -> String = { _ in "" }
     ) async throws {
         guard let nginx = Self.executable else {
             throw Unavailable(description: "nginx is not installed (apt-get install nginx-light)")
@@ -52,6 +52,9 @@ public final class NginxServer: Sendable {
                   log_format haul '$request_uri|$http_range|$http_if_range|$status|$body_bytes_sent|$connection'
                     '|$msec|$request_time';
                   access_log \(workDirectory)/access.log haul;
+                  log_format credentials '$request_uri|$http_authorization|$http_cookie|$http_x_secret';
+                  access_log \(workDirectory)/credentials.log credentials;
+                  \(httpLines)
                   client_body_temp_path \(workDirectory)/tmp;
                   proxy_temp_path \(workDirectory)/tmp;
                   fastcgi_temp_path \(workDirectory)/tmp;
@@ -66,6 +69,7 @@ public final class NginxServer: Sendable {
                     location /slow/ { alias \(root)/; limit_rate \(slowRate); }
                     location /gone { return 410; }
                     location /gzip/ { alias \(root)/; limit_rate \(slowRate); add_header Content-Encoding gzip; }
+                    \(serverLines(port))
                   }
                 }
                 """
@@ -125,6 +129,13 @@ public final class NginxServer: Sendable {
             peak = max(peak, now)
         }
         return peak
+    }
+
+    /// Each request's URI with the credentials it carried: `Authorization`, `Cookie`, `X-Secret`
+    /// (`-` for none), as `uri|authorization|cookie|x-secret` lines.
+    public func credentialsLog() -> [String] {
+        let text = (try? String(contentsOfFile: directory + "/credentials.log", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
     }
 
     public func accessLog() -> [LogEntry] {

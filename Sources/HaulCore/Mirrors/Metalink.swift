@@ -38,7 +38,7 @@ public struct Metalink: Sendable, Equatable {
         parser.delegate = reader
         let parsed = parser.parse()
         if let problem = reader.problem { throw InputError(problem) }
-        guard parsed, reader.sawRoot else {
+        guard parsed, parser.parserError == nil, reader.sawRoot, !reader.isInsideFile else {
             let line = parser.lineNumber
             throw InputError("this is not a Metalink document (XML that cannot be read, near line \(line))")
         }
@@ -123,6 +123,9 @@ private final class MetalinkReader: NSObject, XMLParserDelegate {
     private var text = ""
     private var attributes: [String: String] = [:]
     private var inPieces = false
+
+    /// A `<file>` began and did not end: the document was cut short.
+    var isInsideFile: Bool { current != nil }
 
     func parser(
         _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,

@@ -27,6 +27,8 @@ public struct ListRow: Sendable, Equatable, Identifiable {
         let connections: Int?
         let activeConnections: Int?
         let segments: [Segment]?
+        /// Sources it may fetch from, when it has more than its own URL.
+        let sources: Int?
 
         init(_ d: Download) {
             notice = d.notice
@@ -36,6 +38,7 @@ public struct ListRow: Sendable, Equatable, Identifiable {
             connections = d.connections
             activeConnections = d.activeConnections
             segments = d.segments
+            sources = d.sources.isEmpty ? nil : 1 + d.sources.count { $0.isUsable }
         }
 
         init(_ other: Extras?, notice: Notice?) {
@@ -46,17 +49,18 @@ public struct ListRow: Sendable, Equatable, Identifiable {
             connections = other?.connections
             activeConnections = other?.activeConnections
             segments = other?.segments
+            sources = other?.sources
         }
 
         var isEmpty: Bool {
             notice == nil && lastError == nil && diskShortfall == nil && speedLimit == nil && connections == nil
-                && activeConnections == nil && segments == nil
+                && activeConnections == nil && segments == nil && sources == nil
         }
 
         static func == (a: Extras, b: Extras) -> Bool {
             a.notice == b.notice && a.lastError == b.lastError && a.diskShortfall == b.diskShortfall
                 && a.speedLimit == b.speedLimit && a.connections == b.connections
-                && a.activeConnections == b.activeConnections && a.segments == b.segments
+                && a.activeConnections == b.activeConnections && a.segments == b.segments && a.sources == b.sources
         }
     }
 
@@ -90,6 +94,8 @@ public struct ListRow: Sendable, Equatable, Identifiable {
     public var connections: Int? { extras?.connections }
     public var activeConnections: Int? { extras?.activeConnections }
     public var segments: [Segment]? { extras?.segments }
+    /// How many sources it may fetch from, when it has mirrors.
+    public var sources: Int? { extras?.sources }
 
     public var pauseCause: PauseCause? { state.pauseCause }
     public var failureReason: FailureReason? { state.failureReason }

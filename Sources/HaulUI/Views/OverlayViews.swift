@@ -103,6 +103,24 @@ enum DetailsView {
         for (i, old) in d.previousURLs.reversed().enumerated() {
             fields.append((i == 0 ? "Came from" : "", safe(Redaction.url(old)), .plain))
         }
+        // Each source with what it served, and why one is no longer used.
+        if !d.sources.isEmpty {
+            for (i, source) in d.listedSources.enumerated() {
+                let why = source.reason.map { ": " + $0 } ?? ""
+                let value = "\(SourceNames.host(source.url))  \(Formatting.bytes(source.bytes))  \(source.state)\(why)"
+                fields.append(
+                    (
+                        i == 0 ? "Sources" : "", TerminalText.sanitize(value),
+                        source.state == "usable" ? .plain : Style(color: .red)
+                    ))
+            }
+        }
+        if let pieces = d.pieceHashes {
+            let each = Formatting.bytes(pieces.length)
+            fields.append(
+                ("Pieces", "\(pieces.hashes.count) of \(each), each checked by \(pieces.algorithm.displayName)", .plain)
+            )
+        }
         fields += [
             ("Path", safe(d.path ?? d.directory + "/…"), .plain),
             ("Size", size, .plain),

@@ -94,6 +94,10 @@ enum RowView {
                 count > 1
             {
                 label = "down \(glyphs == .unicode ? "×" : "x")\(count)"
+                // …and, fetched from several sources, from how many.
+                if let sources = download.sources, sources > 1 {
+                    label = "\(glyphs == .unicode ? "×" : "x")\(count) from \(sources)"
+                }
             }
             grid.write(
                 DisplayWidth.fit(label, width: stateWidth), row: row, column: grid.width - stateWidth,

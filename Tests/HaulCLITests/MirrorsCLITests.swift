@@ -1,0 +1,136 @@
+import Foundation
+import HaulTestSupport
+import XCTest
+
+/// Several sources per file as users meet them: three nginx mirrors that each cap a client
+/// (`limit_conn` per address, `limit_rate` per connection) behind a redirect naming the others in
+/// `Link` headers, as mirrorbits answers; `--mirror`, TAB-separated URLs in an input file, and a
+/// Metalink file on disk. The real `haul` binary, `haul add` then `haul run`.
+final class MirrorsCLITests: CLITestCase {
+    var www: String!
+    var mirrors: [NginxServer] = []
+
+    /// Each mirror serves `www` under `/capped/`: two connections per client, 2 MB/s each.
+    static let capped = "limit_conn_zone $binary_remote_addr zone=peraddr:1m;"
+    func cappedLocation(_ root: String) -> String {
+        "location /capped/ { alias \(root)/; limit_rate 2m; limit_conn peraddr 2; limit_conn_status 503; }"
+    }
+
+    override func setUp() async throws {
+        try await super.setUp()
+        www = dir.subdirectory("www")
+        try TestFiles.random(www + "/file.bin", size: 24 << 20)
+        for name in ["b", "c"] {
+            mirrors.append(
+                try await NginxServer(
+                    root: www, workDirectory: dir.subdirectory("nginx-" + name), httpLines: Self.capped,
+                    serverLines: { [www] _ in self.cappedLocation(www!) }))
+        }
+        let (b, c) = (mirrors[0], mirrors[1])
+        // The redirector is a mirror too: it answers /get/ with a 302 to its own copy that names
+        // the other two, as mirrorbits does.
+        let a = try await NginxServer(
+            root: www, workDirectory: dir.subdirectory("nginx-a"), httpLines: Self.capped,
+            serverLines: { [www] _ in
+                """
+                \(self.cappedLocation(www!))
+                location /get/ {
+                  add_header Link '<\(b.url("capped/file.bin"))>; rel=duplicate; pri=1; geo=de' always;
+                  add_header Link '<\(c.url("capped/file.bin"))>; rel=duplicate; pri=2; geo=fr' always;
+                  rewrite ^/get/(.*)$ /capped/$1 redirect;
+                }
+                """
+            })
+        mirrors.insert(a, at: 0)
+    }
+
+    override func tearDown() async throws {
+        for mirror in mirrors { await mirror.stop() }
+        mirrors = []
+        try await super.tearDown()
+    }
+
+    /// Bytes of the file each mirror sent in answers to range requests.
+    func served(_ server: NginxServer) -> Int64 {
+        server.accessLog().filter { $0.status == 206 && $0.uri.hasPrefix("/capped/") }.reduce(0) { $0 + $1.bytesSent }
+    }
+
+    func sameFile(_ name: String) -> Bool {
+        FileManager.default.contentsEqual(atPath: downloads + "/" + name, andPath: www + "/file.bin")
+    }
+
+    func testThreeCappedMirrorsBehindARedirectAllServeAndCredentialsStayHome() async throws {
+        let add = try await haul(
+            "add", "--header", "X-Secret: s3cret", "--header", "Authorization: Bearer t0ken",
+            mirrors[0].url("get/file.bin"))
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let run = try await haul("run")
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(sameFile("file.bin"))
+        for (index, mirror) in mirrors.enumerated() {
+            XCTAssertGreaterThan(served(mirror), 1 << 20, "mirror \(index) served a share")
+        }
+        // The server the user named got the headers; the mirrors a header named got none.
+        XCTAssertTrue(mirrors[0].credentialsLog().contains { $0.contains("Bearer t0ken") && $0.contains("s3cret") })
+        for mirror in mirrors.dropFirst() {
+            for line in mirror.credentialsLog() { XCTAssertEqual(line, "/capped/file.bin|-|-|-") }
+        }
+        let list = try await listJSON()
+        let sources = try XCTUnwrap(list.first?["sources"] as? [[String: Any]])
+        XCTAssertEqual(sources.count, 3)
+        XCTAssertEqual(sources.map { $0["state"] as? String }, ["usable", "usable", "usable"])
+        XCTAssertTrue(sources.allSatisfy { ($0["bytes"] as? Int ?? 0) > 0 }, "\(sources)")
+    }
+
+    func testNoMirrorsKeepsToTheOneServer() async throws {
+        let add = try await haul("add", "--no-mirrors", mirrors[0].url("get/file.bin"))
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let run = try await haul("run")
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(sameFile("file.bin"))
+        XCTAssertEqual(served(mirrors[1]) + served(mirrors[2]), 0)
+    }
+
+    func testMirrorFlagsInputFileTabsAndAMetalinkFileOnDisk() async throws {
+        let (a, b, c) = (mirrors[0], mirrors[1], mirrors[2])
+        let flags = try await haul(
+            "add", "-o", "flags.bin", a.url("capped/file.bin"), "--mirror", b.url("capped/file.bin"), "--mirror",
+            c.url("capped/file.bin"))
+        XCTAssertEqual(flags.status, 0, flags.stderr)
+        let list = dir.path + "/list.txt"
+        try "\(b.url("capped/file.bin"))\t\(c.url("capped/file.bin"))\n  out=tabs.bin\n".write(
+            toFile: list, atomically: true, encoding: .utf8)
+        let tabs = try await haul("add", "-i", list)
+        XCTAssertEqual(tabs.status, 0, tabs.stderr)
+        XCTAssertFalse(tabs.stderr.contains("several URLs"), "TAB-separated URLs are mirrors now: " + tabs.stderr)
+        let meta4 = dir.path + "/file.meta4"
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+          <file name="from-metalink.bin">
+            <size>\(24 << 20)</size>
+            <url priority="1">\(c.url("capped/file.bin"))</url>
+            <url priority="2">\(a.url("capped/file.bin"))</url>
+            <url priority="3">file:///etc/passwd</url>
+          </file>
+        </metalink>
+        """.write(toFile: meta4, atomically: true, encoding: .utf8)
+        let metalink = try await haul("add", meta4)
+        XCTAssertEqual(metalink.status, 0, metalink.stderr)
+        XCTAssertTrue(metalink.stderr.contains("file URLs are skipped"), metalink.stderr)
+
+        try "<metalink><file name=\"x\">".write(toFile: dir.path + "/bad.meta4", atomically: true, encoding: .utf8)
+        let bad = try await haul("add", dir.path + "/bad.meta4", a.url("capped/file.bin"))
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.hasPrefix("haul: ") && bad.stderr.contains("not a Metalink document"), bad.stderr)
+        XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, "one sentence")
+
+        let run = try await haul("run")
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        for name in ["flags.bin", "tabs.bin", "from-metalink.bin"] { XCTAssertTrue(sameFile(name), name) }
+        let listed = try await listJSON()
+        XCTAssertEqual(listed.count, 3, "the bad Metalink added nothing")
+        XCTAssertEqual(listed.map { ($0["sources"] as? [Any])?.count }, [3, 2, 2])
+        XCTAssertTrue(served(b) > 0 && served(c) > 0)
+    }
+}
