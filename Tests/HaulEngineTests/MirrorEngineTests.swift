@@ -342,4 +342,24 @@ final class MirrorEngineTests: FaultServerTestCase {
         XCTAssertNotNil(d.pieceHashes)
         XCTAssertEqual(d.checksum?.algorithm, .sha256)
     }
+
+    func testAMirrorWhoseBytesChangeAfterItsFirstRequestsEndsAsOneVersion() async throws {
+        let good = try mirror(etag: "\"a\"")
+        let changed = TestFiles.randomBytes(body.count)
+        let body = body
+        // Its first two answers are of this file; every later one is of another version, with
+        // another ETag, as a "latest" link behind a cache that was refreshed.
+        let flaky = try serve { request, index in
+            index < 2
+                ? FaultServer.throttled(body, for: request, etag: "\"old\"")
+                : FaultServer.throttled(changed, for: request, etag: "\"new\"")
+        }
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, good.url("f.bin"), mirrors: [flaky.url("f.bin")])
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished)
+        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        if flaky.requests.count > 2 { XCTAssertEqual(d.sources.first?.problem, .otherContent) }
+    }
 }

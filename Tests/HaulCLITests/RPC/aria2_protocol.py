@@ -8,6 +8,7 @@ usage: aria2_protocol.py --server haul|aria2c --port P --secret S --files URL --
 Exits 0 when every check passes; prints the first that fails.
 """
 import argparse
+import base64
 import json
 import os
 import re
@@ -180,6 +181,23 @@ def check_queue():
     # addUri with a position.
     placed = result("aria2.addUri", [args.slow + "slow.bin"], {"pause": "true", "out": "placed.bin"}, 1)
     assert waiting_gids()[1] == placed, waiting_gids()
+    # addUri with several URIs: sources of one file, all listed by getUris.
+    mirrored = [args.files + "fast.bin", args.files + "fast.bin?mirror=2"]
+    several = result("aria2.addUri", mirrored, {"pause": "true", "out": "mirrored.bin"})
+    assert [u["uri"] for u in result("aria2.getUris", several)] == mirrored, result("aria2.getUris", several)
+    # addMetalink: a base64 Metalink 4 document; one GID per file.
+    document = (
+        '<?xml version="1.0" encoding="UTF-8"?><metalink xmlns="urn:ietf:params:xml:ns:metalink">'
+        f'<file name="from-metalink.bin"><url priority="1">{args.files}fast.bin</url>'
+        f'<url priority="2">{args.files}fast.bin?mirror=3</url></file></metalink>'
+    )
+    metalinked = result("aria2.addMetalink", base64.b64encode(document.encode()).decode(), {"pause": "true"})
+    assert isinstance(metalinked, list) and len(metalinked) == 1 and GID.match(metalinked[0]), metalinked
+    listed = sorted(u["uri"] for u in result("aria2.getUris", metalinked[0]))
+    assert listed == sorted([args.files + "fast.bin", args.files + "fast.bin?mirror=3"]), listed
+    error(call("aria2.addMetalink", base64.b64encode(b"<metalink><file").decode()), 1)
+    for gid in [several] + metalinked:
+        assert result("aria2.remove", gid) == gid
     # getOption / changeOption / global options.
     assert result("aria2.changeOption", gids[2], {"max-download-limit": "100K"}) == "OK"
     options = result("aria2.getOption", gids[2])
