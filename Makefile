@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL := /bin/bash
 BIN := .build/debug/haul
 
-.PHONY: all deps build run test lint figures bench release clean
+.PHONY: all deps build run test lint figures bench bench-mirrors release clean
 
 all: build
 
@@ -69,6 +69,11 @@ figures: deps
 bench: deps release
 	@for p in wget aria2 time python3; do dpkg -s $$p >/dev/null 2>&1 || { $(SUDO) apt-get update -qq; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wget aria2 time python3; break; }; done
 	scripts/bench
+
+# Several sources per file and the cost of trying more connections: haul against aria2c on
+# capped nginx mirrors; writes its table into docs/PERFORMANCE.md. About 4 minutes.
+bench-mirrors: deps release
+	scripts/bench-mirrors
 
 # Optimized, with the Swift and C++ runtimes linked in: the binary runs on a machine without
 # Swift and starts without loading and binding runtime libraries. RELEASE_FLAGS, for every
