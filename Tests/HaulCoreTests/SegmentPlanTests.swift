@@ -164,3 +164,16 @@ final class SegmentTuningTests: XCTestCase {
             tuning.slowConnections(rates: [0: 4e6, 1: 0.1e6], measuredFor: [0: .seconds(5), 1: .seconds(5)]), [], "two")
     }
 }
+
+extension SegmentPlanTests {
+    func testAStuckConnectionsPieceIsTakenWhole() {
+        var plan = SegmentPlan(total: 8 << 20)
+        _ = plan.claim(1, pieceAt: 0)
+        plan.advance(1, to: 7 << 20)
+        // Connection 1 has 1 MiB left: too little to cut in two, but it is stuck.
+        XCTAssertNil(plan.nextAssignment(for: 2, rates: [:]))
+        XCTAssertEqual(plan.nextAssignment(for: 2, rates: [:], stuck: [1]), .split(victim: 1, at: 7 << 20))
+        XCTAssertEqual(plan.split(1, at: 7 << 20, for: 2), (7 << 20)..<(8 << 20))
+        XCTAssertNil(plan.nextAssignment(for: 2, rates: [:], stuck: [2]), "never its own piece")
+    }
+}

@@ -56,7 +56,7 @@ final class ConnectionControllerTests: XCTestCase {
             return XCTFail("the newcomer takes part of the first piece")
         }
         XCTAssertEqual(victim, first)
-        guard case .fetch(let range) = c.split(first, at: at, for: second) else { return XCTFail("a range") }
+        guard case .fetch(let range) = c.split(first, at: at, for: second, now: now) else { return XCTFail("a range") }
         XCTAssertNil(c.beginWriting(second, range, now: now))
         // Together they go no faster (a shared bottleneck): half a second later it is one again.
         var other = range.lowerBound
@@ -167,7 +167,7 @@ final class ConnectionControllerTests: XCTestCase {
         XCTAssertNil(look.save, "one piece: the .part is its own prefix, no map")
         let second = c.enlist()
         guard case .split(let victim, let at) = c.assignment(for: second, now: .zero),
-            case .fetch(let range) = c.split(victim, at: at, for: second)
+            case .fetch(let range) = c.split(victim, at: at, for: second, now: .zero)
         else { return XCTFail("a split") }
         _ = c.beginWriting(second, range, now: .zero)
         look = c.look(

@@ -362,4 +362,20 @@ final class MirrorEngineTests: FaultServerTestCase {
         assertSameContents(try XCTUnwrap(d.path), expectedFile())
         if flaky.requests.count > 2 { XCTAssertEqual(d.sources.first?.problem, .otherContent) }
     }
+
+    func testAMirrorThatNeverAnswersDoesNotHoldItsPieceAndTheDownloadFinishes() async throws {
+        let good = try mirror(etag: "\"a\"")
+        // A server that speaks plain HTTP where the URL says https: the TLS handshake is never
+        // answered, as with a mirror that accepts connections and hangs.
+        let plain = try mirror(etag: "\"b\"")
+        let hanging = "https://" + plain.url("f.bin").dropFirst("http://".count)
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, good.url("f.bin"), mirrors: [String(hanging)])
+        // Well before the stall timeout (5 s here, 30 s by default) ends the hanging request.
+        let d = try await finished(engine, id, timeout: 4.5)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        XCTAssertEqual(d.sources.first?.bytes, 0)
+    }
 }

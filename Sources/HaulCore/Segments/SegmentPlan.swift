@@ -80,11 +80,22 @@ public struct SegmentPlan: Sendable, Equatable {
     /// ``minimumPiece``, or when the victim would take more than twice as long as the thief with
     /// `setup`, what a new request costs: so a slow connection's tail is taken over near
     /// the end. Nil when nothing is worth taking.
+    ///
+    /// `stuck`: connections whose request has waited long for its answer; a thief takes the whole
+    /// rest of a stuck one's piece (a mirror that accepts a connection and never answers must
+    /// not hold its piece until the stall timeout).
     public func nextAssignment(
-        for thief: Int, rates: [Int: Double] = [:], setup: Duration = .milliseconds(300)
+        for thief: Int, rates: [Int: Double] = [:], setup: Duration = .milliseconds(300), stuck: Set<Int> = []
     ) -> Assignment? {
         if let free = pieces.filter({ $0.owner == nil && $0.remaining > 0 }).max(by: { $0.remaining < $1.remaining }) {
             return .unowned(start: free.start)
+        }
+        if let held = pieces.first(where: {
+            $0.owner.map(stuck.contains) == true && $0.owner != thief && $0.remaining > 0
+        }),
+            let owner = held.owner
+        {
+            return .split(victim: owner, at: held.next)
         }
         let known = rates.filter { $0.value > 0 }.values.sorted()
         let median = known.isEmpty ? nil : known[known.count / 2]

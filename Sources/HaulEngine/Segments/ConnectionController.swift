@@ -48,6 +48,8 @@ struct ConnectionController {
         var writing: RateWindow?
         /// Told to stop: it leaves once its response ends.
         var retiring = false
+        /// When it asked for the bytes it has not begun to write yet.
+        var askedAt: Duration?
     }
 
     /// Whether connections may still be added.
@@ -126,9 +128,18 @@ struct ConnectionController {
         for (other, connection) in connections {
             if let window = connection.writing { measured[other] = window.rate(now: now, over: RateWindow.recent) }
         }
-        switch plan.nextAssignment(for: worker, rates: measured, setup: tuning.requestSetup) {
+        // A request unanswered for ten times what one usually takes holds its piece no longer.
+        let stuck = Set(
+            connections.filter {
+                $0.value.writing == nil && $0.value.askedAt.map { now - $0 > tuning.requestSetup * 10 } == true
+            }
+            .keys)
+        switch plan.nextAssignment(for: worker, rates: measured, setup: tuning.requestSetup, stuck: stuck) {
         case .unowned(let start)?:
-            if let range = plan.claim(worker, pieceAt: start) { return .fetch(range) }
+            if let range = plan.claim(worker, pieceAt: start) {
+                connections[worker]?.askedAt = now
+                return .fetch(range)
+            }
         case .split(let victim, let at)?:
             return .split(victim: victim, at: at)
         case nil:
@@ -138,11 +149,19 @@ struct ConnectionController {
     }
 
     /// `victim`'s piece was cut at `stopped` (where its response really stops): `worker` takes the rest.
-    mutating func split(_ victim: Int, at stopped: Int64, for worker: Int) -> Assignment {
-        plan.split(victim, at: stopped, for: worker).map(Assignment.fetch) ?? noWork()
+    mutating func split(_ victim: Int, at stopped: Int64, for worker: Int, now: Duration) -> Assignment {
+        guard let range = plan.split(victim, at: stopped, for: worker) else { return noWork() }
+        connections[worker]?.askedAt = now
+        return .fetch(range)
     }
 
-    private func noWork() -> Assignment { writingCount == 0 || plan.isComplete ? .leave : .wait }
+    /// Nothing to take now: wait while another connection writes or waits for its answer (its
+    /// piece may be cut, or taken whole once it is stuck), else leave.
+    private func noWork() -> Assignment {
+        if plan.isComplete { return .leave }
+        let busy = connections.values.contains { $0.writing != nil || $0.askedAt != nil }
+        return busy ? .wait : .leave
+    }
 
     /// Stops `worker` where it is, to give its connection to another download (it leaves once
     /// its response ends); false when it is already leaving.
@@ -199,6 +218,7 @@ struct ConnectionController {
     /// piece was cut meanwhile.
     mutating func beginWriting(_ worker: Int, _ range: Range<Int64>, now: Duration) -> Int64? {
         connections[worker]?.writing = RateWindow(at: now, position: range.lowerBound)
+        connections[worker]?.askedAt = nil
         guard let end = plan.piece(of: worker)?.end, end < range.upperBound else { return nil }
         return end
     }

@@ -234,7 +234,7 @@ actor SegmentedTransfer {
         // A response being written stops at the cut (or where it got to); one still on its way
         // is stopped there when it arrives (`write`).
         let stopped = responses[victim]?.stopWriting(at: at) ?? at
-        return controller.split(victim, at: stopped, for: worker)
+        return controller.split(victim, at: stopped, for: worker, now: clock.now)
     }
 
     /// Checks a range response; false (and the response dropped) when it is not written.
@@ -380,6 +380,15 @@ actor SegmentedTransfer {
     /// After a connection's failure: whether it tries again (after a pause), or stops.
     private func shouldGoOn(_ worker: Int, after error: any Error, failures: Int) async -> Bool {
         let failure = TransferFailure.classify(error, stallTimeout: setup.configuration.stallTimeout)
+        // A source that fails for good, or too often, is dropped while another is usable: one bad
+        // mirror (a refused connection, a bad certificate) never fails the download.
+        let source = source(of: worker)
+        if board.usableCount > 1, !failure.isDiskFull,
+            !failure.isTransient || failures >= setup.tuning.failuresPerConnection
+        {
+            await setup.reports.notice(drop(source, .failed(failure.reason)))
+            return false
+        }
         guard let pause = controller.failed(worker, failure, failures: failures) else {
             stopAllIfEnding()
             return false
@@ -409,7 +418,9 @@ actor SegmentedTransfer {
         board.disconnected(source)
         let none = controller.leave(worker)
         wakeIdle()
-        if none { spawner.finish() }
+        // Once the file is whole, a connection still waiting for an answer is not waited for:
+        // the run ends, which cancels its request.
+        if none || (controller.plan.isComplete && controller.writingCount == 0) { spawner.finish() }
     }
 
     /// Once the run is ending, every response stops.
