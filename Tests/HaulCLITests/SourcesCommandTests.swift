@@ -97,8 +97,7 @@ final class SourcesCommandTests: NginxCLITestCase {
             warnings.first.map(String.init),
             "haul: warning: \(input): haul does not use the aria2 option(s) gid=, pause-metadata=; the downloads are "
                 + "added without")
-        XCTAssertTrue(add.stderr.contains("1 line(s) list several URLs; haul downloads each from the first"))
-        XCTAssertEqual(warnings.count, 2, add.stderr)
+        XCTAssertEqual(warnings.count, 1, "a line's TAB-separated URLs are mirrors of its file: " + add.stderr)
 
         let state = try XCTUnwrap(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: statePath))) as? [String: Any])
@@ -110,6 +109,8 @@ final class SourcesCommandTests: NginxCLITestCase {
         let headers = try XCTUnwrap(stored[0]["headers"] as? [[String: String]])
         XCTAssertEqual(headers.map { $0["name"] ?? "" }, ["X-Test", "X-Other"])
         XCTAssertEqual(stored[1]["directory"] as? String, downloads)
+        let mirrors = try XCTUnwrap(stored[1]["sources"] as? [[String: Any]])
+        XCTAssertEqual(mirrors.map { $0["url"] as? String }, [nginx.url("mirror/b.bin")])
 
         let run = try await haul("run")
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)

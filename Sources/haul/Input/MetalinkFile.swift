@@ -8,12 +8,11 @@ enum MetalinkFile {
     static func read(_ argument: String) throws(InputError) -> Metalink? {
         guard !argument.contains("://") else { return nil }
         let shown = TerminalText.sanitize(argument)
+        let looksLikeOne = argument.hasSuffix(".meta4") || argument.hasSuffix(".metalink")
         guard let data = FileManager.default.contents(atPath: argument) else {
-            let looksLikeOne = argument.hasSuffix(".meta4") || argument.hasSuffix(".metalink")
-            throw InputError(
-                looksLikeOne
-                    ? "cannot read the Metalink file \(shown)"
-                    : "'\(shown)' is neither an http(s) URL nor a Metalink file")
+            // Not a file: the URL check says what is wrong with it.
+            guard looksLikeOne else { return nil }
+            throw InputError("cannot read the Metalink file \(shown)")
         }
         do {
             return try Metalink(parsing: data)
