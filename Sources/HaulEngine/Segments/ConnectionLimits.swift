@@ -44,10 +44,15 @@ final class ServerConnections: Sendable {
         open.withLock { $0[server, default: Server()].counts[holder, default: 0] += 1 }
     }
 
-    /// Counts a further connection to `server`, if the server has room for one.
+    /// Counts a further connection to `server`, if the server has room for one that no download
+    /// earlier in the queue is waiting for.
     func openMore(_ server: String, _ holder: Holder, now: Duration) -> Bool {
         open.withLock { servers in
-            guard servers[server, default: Server()].total < Self.perServer else {
+            let state = servers[server, default: Server()]
+            let earlierWaits = state.refused.contains { other, at in
+                other.order < holder.order && now - at <= Self.waitingFor && state.counts[other] != nil
+            }
+            guard state.total < Self.perServer, !earlierWaits else {
                 servers[server, default: Server()].refused[holder] = now
                 return false
             }
