@@ -82,8 +82,14 @@ final class SegmentPlanTests: XCTestCase {
         }
         XCTAssertEqual(victim, 1)
         XCTAssertLessThan(at - 15 * mib, 128 * 1024, "the slow one keeps what it fetches while the other does the rest")
-        // Between equals there is nothing to gain.
-        XCTAssertNil(plan.nextAssignment(for: 0, rates: [0: 262_144, 1: 262_144]))
+        // Between equals the idle one takes about half: both finish in about 2 s instead of 4.
+        guard case .split(_, let half)? = plan.nextAssignment(for: 0, rates: [0: 262_144, 1: 262_144]) else {
+            return XCTFail("a split of the tail was expected")
+        }
+        XCTAssertEqual(Double(half - 15 * mib), Double(mib) / 2, accuracy: 128 * 1024)
+        // With too little left to save a request's setup, nothing is taken.
+        plan.advance(1, to: 16 * mib - 100_000)
+        XCTAssertNil(plan.nextAssignment(for: 0, rates: [0: 4_194_304, 1: 4_194_304], setup: .milliseconds(50)))
     }
 
     func testTheStoredMapFoldsFinishedPiecesIntoTheNext() {

@@ -114,7 +114,13 @@ public struct SegmentPlan: Sendable, Equatable {
             let share = victimRate / (victimRate + thiefRate)
             cut = Self.aligned(victim.next + Int64(Double(victim.remaining) * share), within: victim)
             let victimFinish = Double(victim.remaining) / victimRate
-            worthIt = victimFinish > 2 * (Double(victim.remaining) / thiefRate + setup.seconds)
+            // Both finish together, the thief after its request's setup: taken when that is
+            // earlier by more than a setup (and 50 ms), however small the parts.
+            let together = (Double(victim.remaining) + thiefRate * setup.seconds) / (victimRate + thiefRate)
+            let saves = victimFinish - together
+            worthIt =
+                victimFinish > 2 * (Double(victim.remaining) / thiefRate + setup.seconds)
+                || (saves >= max(setup.seconds, 0.05) && victim.end - cut >= Self.alignment)
         } else {
             cut = Self.aligned(victim.next + victim.remaining / 2, within: victim)
         }

@@ -80,6 +80,16 @@ struct ConnectionController {
     /// Each connection's speed over its last piece: what it would fetch another at.
     private var lastRates: [Int: Double] = [:]
     private var growth = Growth.open
+    /// How long requests of this run took to answer, once one was measured.
+    private var answerDelay: Duration?
+
+    /// What a new request is taken to cost when deciding whether to cut a piece: twice what they
+    /// took here (a loopback answers in a millisecond, a far server in hundreds), at most the
+    /// tuning's figure.
+    var requestSetup: Duration {
+        guard let answerDelay else { return tuning.requestSetup }
+        return min(tuning.requestSetup, answerDelay * 2)
+    }
     private var saved: SavedMap
     private var looks = 0
     private let startedAt: Duration
@@ -134,7 +144,7 @@ struct ConnectionController {
                 $0.value.writing == nil && $0.value.askedAt.map { now - $0 > tuning.requestSetup * 10 } == true
             }
             .keys)
-        switch plan.nextAssignment(for: worker, rates: measured, setup: tuning.requestSetup, stuck: stuck) {
+        switch plan.nextAssignment(for: worker, rates: measured, setup: requestSetup, stuck: stuck) {
         case .unowned(let start)?:
             if let range = plan.claim(worker, pieceAt: start) {
                 connections[worker]?.askedAt = now
@@ -217,6 +227,11 @@ struct ConnectionController {
     /// `worker` starts writing `range` at `now`; returns where its response must stop when its
     /// piece was cut meanwhile.
     mutating func beginWriting(_ worker: Int, _ range: Range<Int64>, now: Duration) -> Int64? {
+        if let asked = connections[worker]?.askedAt {
+            // What a request costs here, from asking to the first byte: the mean of the last few.
+            let took = now - asked
+            answerDelay = answerDelay.map { ($0 * 3 + took) / 4 } ?? took
+        }
         connections[worker]?.writing = RateWindow(at: now, position: range.lowerBound)
         connections[worker]?.askedAt = nil
         guard let end = plan.piece(of: worker)?.end, end < range.upperBound else { return nil }
