@@ -59,6 +59,10 @@ actor SegmentedTransfer {
     private var sourceOf: [Int: Int] = [:]
     /// Which bytes each source wrote in this run, for blaming a piece that fails its hash.
     private(set) var writtenBy: [(range: Range<Int64>, source: Int)] = []
+    /// Where each response being written began, for the bytes it has written so far.
+    private var writeStarts: [Int: Int64] = [:]
+    /// When the sources were last reported while the run goes on.
+    private var sourcesReportedAt: Duration = .zero
     private let saver: MapSaver
     /// The first response, its connection and where it began: what a further request's bytes
     /// are compared with when the server gives no strong validator (``OverlapCheck``).
@@ -336,10 +340,12 @@ actor SegmentedTransfer {
     /// Writes `response` into `worker`'s piece until the piece is done or cut short.
     private func write(_ response: ClientResponse, for worker: Int, range: Range<Int64>) async throws {
         responses[worker] = response
+        writeStarts[worker] = range.lowerBound
         if let end = controller.beginWriting(worker, range, now: clock.now) { _ = response.stopWriting(at: end) }
         defer {
             controller.endWriting(worker, now: clock.now)
             responses[worker] = nil
+            writeStarts[worker] = nil
             wakeIdle()
         }
         let position: Int64
@@ -449,7 +455,13 @@ actor SegmentedTransfer {
                 let empty = saver.markInPieces()
                 await setup.reports.segmentsSaved(empty, name: setup.name)
             }
-            if board.count > 1 { measureSources() }
+            if board.count > 1 {
+                measureSources()
+                if clock.now - sourcesReportedAt >= .seconds(1) {
+                    sourcesReportedAt = clock.now
+                    await setup.reports.sourcesChanged(liveMirrors(), checksum: nil, pieceHashes: nil)
+                }
+            }
             giveWay()
             var opened = 0
             for _ in 0..<(look.add + look.replace) {
@@ -460,6 +472,17 @@ actor SegmentedTransfer {
             controller.roomFor(opened, of: look.add + look.replace)
             if let map = look.save { await save(map) }
         }
+    }
+
+    /// The mirrors with the bytes their responses have written so far.
+    private func liveMirrors() -> [DownloadSource] {
+        var mirrors = board.mirrors
+        for (worker, start) in writeStarts {
+            let source = source(of: worker)
+            guard source > 0, let position = responses[worker]?.position, position > start else { continue }
+            mirrors[source - 1].bytes += position - start
+        }
+        return mirrors
     }
 
     /// Each source's speed now, the sum of its connections'.
