@@ -112,7 +112,11 @@ public struct SegmentPlan: Sendable, Equatable {
         var worthIt = false
         if let victimRate = rates[owner].flatMap({ $0 > 0 ? $0 : nil }), let thiefRate = rate(thief) {
             let share = victimRate / (victimRate + thiefRate)
-            cut = Self.aligned(victim.next + Int64(Double(victim.remaining) * share), within: victim)
+            // From a connection four times slower the thief takes all it has not written yet: the
+            // slow one's share, rounded up to whole blocks, would hold the end of the file.
+            cut =
+                victimRate * 4 <= thiefRate
+                ? victim.next : Self.aligned(victim.next + Int64(Double(victim.remaining) * share), within: victim)
             let victimFinish = Double(victim.remaining) / victimRate
             // Both finish together, the thief after its request's setup: taken when that is
             // earlier by more than a setup (and 50 ms), however small the parts.
