@@ -42,6 +42,19 @@ final class MirrorEngineTests: FaultServerTestCase {
         return path
     }
 
+    /// Fetches `url` with `mirrors` on a new engine; checks that it finished with the file's bytes.
+    func fetchIdentical(_ url: String, mirrors: [String], file: StaticString = #filePath, line: UInt = #line)
+        async throws -> Download
+    {
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, url, mirrors: mirrors)
+        let d = try await finished(engine, id)
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))", file: file, line: line)
+        assertSameContents(try XCTUnwrap(d.path), expectedFile(), file: file, line: line)
+        return d
+    }
+
     func testBytesComeFromEverySourceAndTheFileIsIdentical() async throws {
         let servers = try [mirror(etag: "\"a\""), mirror(etag: "\"b\""), mirror(etag: "\"c\"")]
         let engine = try makeEngine()
@@ -63,12 +76,7 @@ final class MirrorEngineTests: FaultServerTestCase {
     func testAMirrorOfAnotherSizeIsDroppedWithAReason() async throws {
         let good = try mirror(etag: "\"a\"")
         let other = try mirror(Array(body.prefix(body.count - 1)), etag: "\"b\"")
-        let engine = try makeEngine()
-        await engine.start()
-        let id = try await add(engine, good.url("f.bin"), mirrors: [other.url("f.bin")])
-        let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .finished)
-        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        let d = try await fetchIdentical(good.url("f.bin"), mirrors: [other.url("f.bin")])
         XCTAssertEqual(d.sources.first?.problem, .sizeDiffers(size: Int64(body.count - 1), expected: Int64(body.count)))
         XCTAssertEqual(d.sources.first?.bytes, 0)
     }
@@ -76,24 +84,14 @@ final class MirrorEngineTests: FaultServerTestCase {
     func testAMirrorThatAnswers404IsDroppedAndTheDownloadGoesOn() async throws {
         let good = try mirror(etag: "\"a\"")
         let missing = try serve { _, _ in [.send(FaultServer.head(404, [("Content-Length", "0")]))] }
-        let engine = try makeEngine()
-        await engine.start()
-        let id = try await add(engine, good.url("f.bin"), mirrors: [missing.url("f.bin")])
-        let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .finished)
-        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        let d = try await fetchIdentical(good.url("f.bin"), mirrors: [missing.url("f.bin")])
         XCTAssertEqual(d.sources.first?.problem, .failed(.status(404)))
     }
 
     func testAMirrorWithOtherBytesOfTheSameSizeIsCaughtByTheOverlapAndDropped() async throws {
         let good = try mirror(etag: "\"a\"")
         let other = try mirror(TestFiles.randomBytes(body.count), etag: "\"b\"")
-        let engine = try makeEngine()
-        await engine.start()
-        let id = try await add(engine, good.url("f.bin"), mirrors: [other.url("f.bin")])
-        let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .finished)
-        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        let d = try await fetchIdentical(good.url("f.bin"), mirrors: [other.url("f.bin")])
         XCTAssertEqual(d.sources.first?.problem, .otherContent)
         XCTAssertEqual(d.sources.first?.bytes, 0, "none of its bytes were kept")
     }
@@ -354,12 +352,7 @@ final class MirrorEngineTests: FaultServerTestCase {
                 ? FaultServer.throttled(body, for: request, etag: "\"old\"")
                 : FaultServer.throttled(changed, for: request, etag: "\"new\"")
         }
-        let engine = try makeEngine()
-        await engine.start()
-        let id = try await add(engine, good.url("f.bin"), mirrors: [flaky.url("f.bin")])
-        let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .finished)
-        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        let d = try await fetchIdentical(good.url("f.bin"), mirrors: [flaky.url("f.bin")])
         if flaky.requests.count > 2 { XCTAssertEqual(d.sources.first?.problem, .otherContent) }
     }
 
@@ -377,5 +370,29 @@ final class MirrorEngineTests: FaultServerTestCase {
         XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
         assertSameContents(try XCTUnwrap(d.path), expectedFile())
         XCTAssertEqual(d.sources.first?.bytes, 0)
+    }
+
+    /// `steps` with `field: value` added to the response head.
+    static func adding(_ field: String, _ value: String, to steps: [FaultServer.Step]) -> [FaultServer.Step] {
+        guard case .send(let head) = steps.first else { return steps }
+        let text = String(decoding: head, as: UTF8.self).replacingOccurrences(
+            of: "\r\n\r\n", with: "\r\n\(field): \(value)\r\n\r\n")
+        return [.send(Array(text.utf8))] + steps.dropFirst()
+    }
+
+    func testAMirrorWhoseCopyHasAnotherDateIsDropped() async throws {
+        let body = body
+        let first = try serve { request, _ in
+            Self.adding(
+                "Last-Modified", "Sat, 28 Nov 2026 06:00:00 GMT",
+                to: FaultServer.throttled(body, for: request, etag: nil))
+        }
+        let older = try serve { request, _ in
+            Self.adding(
+                "Last-Modified", "Fri, 27 Nov 2026 06:00:00 GMT",
+                to: FaultServer.throttled(body, for: request, etag: "\"b\""))
+        }
+        let d = try await fetchIdentical(first.url("f.bin"), mirrors: [older.url("f.bin")])
+        XCTAssertEqual(d.sources.first?.problem, .dateDiffers)
     }
 }
