@@ -1,11 +1,11 @@
 # haul — build, run and test. `make run` and `make test` install what they need first.
 
-SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev pkg-config aria2 python3-venv
+SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev pkg-config aria2 python3-venv man-db
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL := /bin/bash
 BIN := .build/debug/haul
 
-.PHONY: all deps build run test lint figures bench bench-mirrors release clean
+.PHONY: all deps build run test lint figures bench bench-mirrors release man install uninstall deb clean
 
 all: build
 
@@ -39,6 +39,7 @@ run: deps build
 ALONE := SpeedLimitEngineTests|BudgetAndScheduleEngineTests|MeteredEngineTests|ChaosTests|SegmentedChaosTests
 test: deps $(PYTHON_CLIENTS)
 	swift build --build-tests
+	swift build --product generate-manual
 	swift test --skip-build --parallel --num-workers 4 --skip '$(ALONE)' --xunit-output .build/tests-parallel.xml
 	set -o pipefail; swift test --skip-build --filter '$(ALONE)' 2>&1 | tee .build/tests-alone.log
 	scripts/test-unprivileged
@@ -93,6 +94,37 @@ release:
 	archive="$$(c++ -print-file-name=libstdc++.a 2>/dev/null)"; \
 	if [ -f "$$archive" ]; then ln -s "$$archive" $(STATIC_CXX_DIR)/libstdc++.a; fi
 	swift build -c release --static-swift-stdlib $(RELEASE_FLAGS)
+
+# Installed like a Linux program: the binary, the man page (generated from the command-line
+# definitions by swift-argument-parser's generate-manual, so it never drifts from --help) and the
+# shell completions where each shell looks. PREFIX: ~/.local for a user, /usr/local as root;
+# DESTDIR is honoured. INSTALL_BINARY installs another build (the tests use the debug one).
+PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
+INSTALL_BINARY ?= .build/release/haul
+INSTALLED := bin/haul share/man/man1/haul.1 share/bash-completion/completions/haul \
+	share/zsh/site-functions/_haul share/fish/vendor_completions.d/haul.fish
+MANUAL_TOOL := .build/debug/generate-manual
+$(MANUAL_TOOL):
+	swift build --product generate-manual
+man: $(if $(filter .build/release/haul,$(INSTALL_BINARY)),release) $(MANUAL_TOOL)
+	mkdir -p .build/man
+	.build/debug/generate-manual $(INSTALL_BINARY) --section 1 --output-directory .build/man
+
+install: man
+	install -D -m 0755 $(INSTALL_BINARY) $(DESTDIR)$(PREFIX)/bin/haul
+	install -D -m 0644 .build/man/haul.1 $(DESTDIR)$(PREFIX)/share/man/man1/haul.1
+	install -D -m 0644 Resources/completions/haul.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/haul
+	install -D -m 0644 Resources/completions/haul.zsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_haul
+	install -D -m 0644 Resources/completions/haul.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/haul.fish
+
+# Removes exactly what install put there.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+
+# A Debian package of the same files under /usr (.build/haul_VERSION_ARCH.deb), installable with
+# apt install ./.build/haul_*.deb; its dependencies are the packages of the libraries it links.
+deb: man
+	scripts/make-deb $(INSTALL_BINARY)
 
 clean:
 	rm -rf .build
