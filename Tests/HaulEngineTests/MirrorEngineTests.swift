@@ -297,6 +297,9 @@ final class MirrorEngineTests: FaultServerTestCase {
         XCTAssertEqual(d.fileName, "one.bin")
         XCTAssertEqual(d.url, a.url("f.bin"))
         XCTAssertEqual(d.previousURLs, [server.url("f.meta4")], "where it came from")
+        XCTAssertEqual(
+            d.notice.map { ReasonText.notice($0) },
+            "the Metalink's ftp URLs are skipped: haul fetches over http and https")
         XCTAssertEqual(d.sources.map(\.url), [b.url("f.bin")])
         XCTAssertNotNil(d.pieceHashes)
         assertSameContents(try XCTUnwrap(d.path), expectedFile())

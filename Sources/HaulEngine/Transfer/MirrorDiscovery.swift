@@ -9,14 +9,19 @@ struct MirrorDiscovery {
     let policy: TransferPolicy
     let transport: ClientTransport
 
-    /// What was learned, applied to `job`; true when anything changed.
-    func apply(_ hints: MirrorHints, to job: inout TransferJob, primary: String, total: Int64?) async -> Bool {
+    /// What was learned, applied to `job`; true when anything changed. `skipped` hears of the
+    /// schemes of a Metalink's URLs that are not used.
+    func apply(
+        _ hints: MirrorHints, to job: inout TransferJob, primary: String, total: Int64?,
+        skipped: ([String]) async -> Void = { _ in }
+    ) async -> Bool {
         var changed = add(hints.duplicates, to: &job, primary: primary)
         if job.checksum == nil, let digest = DigestHeader.checksum(hints.digests) {
             job.checksum = digest
             changed = true
         }
         if let url = hints.metalinks.first, let file = await metalinkFile(url, total: total) {
+            if !file.skippedSchemes.isEmpty { await skipped(file.skippedSchemes) }
             changed = add(file.sources, to: &job, primary: primary) || changed
             if job.checksum == nil, let checksum = file.checksum {
                 job.checksum = checksum
@@ -28,6 +33,12 @@ struct MirrorDiscovery {
             }
         }
         return changed
+    }
+
+    /// The notice for a Metalink's URLs of other schemes than http and https.
+    static func skippedNotice(_ schemes: [String]) -> Notice {
+        let names = Set(schemes).sorted().map { TerminalText.sanitize($0) }.joined(separator: ", ")
+        return .text("the Metalink's \(names) URLs are skipped: haul fetches over http and https")
     }
 
     private func add(_ found: [DownloadSource], to job: inout TransferJob, primary: String) -> Bool {

@@ -142,7 +142,8 @@ struct TransferRunner: Sendable {
         job.sourceURL = body.finalURL
         if !job.ignoresMirrorHeaders, !body.hints.isEmpty,
             await MirrorDiscovery(policy: policy, transport: transport).apply(
-                body.hints, to: &job, primary: body.finalURL, total: total)
+                body.hints, to: &job, primary: body.finalURL, total: total,
+                skipped: { await reports.notice(MirrorDiscovery.skippedNotice($0)) })
         {
             await reports.sourcesChanged(job.mirrors, checksum: job.checksum, pieceHashes: job.pieceHashes)
         }
@@ -186,6 +187,8 @@ struct TransferRunner: Sendable {
             throw TransferFailure(.other("the server's Metalink document gives no http or https URL"))
         }
         guard await reports.followedMetalink(metalink, url: url) else { throw CancellationError() }
+        let skipped = metalink.files.flatMap(\.skippedSchemes)
+        if !skipped.isEmpty { await reports.notice(MirrorDiscovery.skippedNotice(skipped)) }
         job.target = TransferTarget(url: url)
         job.requestedName = job.requestedName ?? first.name
         job.mirrors = Array(first.sources.dropFirst())
