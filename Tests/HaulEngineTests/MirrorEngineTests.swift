@@ -398,4 +398,31 @@ final class MirrorEngineTests: FaultServerTestCase {
         let d = try await fetchIdentical(first.url("f.bin"), mirrors: [older.url("f.bin")])
         XCTAssertEqual(d.sources.first?.problem, .dateDiffers)
     }
+
+    func testAResumedDownloadChecksEachMirrorAgainstTheBytesOnDiskAndEndsIdentical() async throws {
+        let body = body
+        // About 1.3 MB/s per connection: the download is still running when it is paused.
+        let servers = try ["a", "b"].map { etag in
+            try serve { request, _ in FaultServer.throttled(body, for: request, etag: "\"\(etag)\"", pause: 0.05) }
+        }
+        let engine = try makeEngine()
+        await engine.start()
+        let id = try await add(engine, servers[0].url("f.bin"), mirrors: [servers[1].url("f.bin")])
+        _ = try await waitFor(engine, id) { $0.receivedBytes > 2 << 20 }
+        _ = try await engine.perform(.pause(.ids([id])))
+        let paused = try await waitFor(engine, id) { $0.state == .paused(by: .user) }
+        XCTAssertNotNil(paused.segments, "paused in pieces")
+        let before = servers[1].requests.count
+        _ = try await engine.perform(.resume(.ids([id])))
+        let d = try await finished(engine, id, timeout: 60)
+        XCTAssertEqual(d.state, .finished)
+        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        // After the resume the mirror first showed it serves the bytes on disk: a request of at
+        // most 16 KiB for a range already written.
+        let after = servers[1].requests.dropFirst(before)
+        let checks = after.compactMap { FaultServer.requestedRange($0, count: body.count) }.filter {
+            $0.count <= 16 << 10
+        }
+        XCTAssertFalse(checks.isEmpty, "\(after.map { $0.headers["range"] ?? "-" })")
+    }
 }
