@@ -147,12 +147,7 @@ final class MirrorEngineTests: FaultServerTestCase {
                         ]))
             ]
         }
-        let engine = try makeEngine()
-        await engine.start()
-        let id = try await add(engine, redirector.url("get/f.bin"), mirrors: [])
-        let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
-        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        let d = try await fetchIdentical(redirector.url("get/f.bin"), mirrors: [])
         XCTAssertEqual(d.sources.map(\.url), [b.url("f.bin")], "the ftp mirror is skipped")
         XCTAssertEqual(d.sources.first?.origin, .link)
         XCTAssertGreaterThan(bytesServed(b), 0)
@@ -332,12 +327,7 @@ final class MirrorEngineTests: FaultServerTestCase {
             }
             return steps
         }
-        let engine = try makeEngine()
-        await engine.start()
-        let id = try await add(engine, a.url("f.bin"), mirrors: [])
-        let d = try await finished(engine, id)
-        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
-        assertSameContents(try XCTUnwrap(d.path), expectedFile())
+        let d = try await fetchIdentical(a.url("f.bin"), mirrors: [])
         XCTAssertEqual(Set(d.sources.map(\.url)), [b.url("f.bin"), c.url("f.bin")])
         XCTAssertEqual(d.sources.first?.origin, .metalink)
         XCTAssertNotNil(d.pieceHashes)

@@ -247,8 +247,9 @@ public actor Engine {
         let limit = ConnectionLimit(download.connections ?? settings.connections)
         let gate = RateGate(clock: clock)
         gate.setRate(download.speedLimit)
-        var job = TransferJob(
-            id: id, generation: generation, directory: download.directory, requestedName: download.requestedName,
+        let job = TransferJob(
+            id: id, generation: generation, queueOrder: download.queueOrder, directory: download.directory,
+            requestedName: download.requestedName,
             fileName: download.fileName, checksum: download.checksum,
             cookieFile: download.cookieFile ?? settings.cookieFile,
             target: TransferTarget(
@@ -260,15 +261,13 @@ public actor Engine {
             mirrors: DownloadSource.forNewRun(download.sources), pieceHashes: download.pieceHashes,
             ignoresMirrorHeaders: download.ignoresMirrorHeaders
         )
-        job.queueOrder = download.queueOrder
-        let started = job
         let runner = TransferRunner(
             reports: RunReports(engine: self, id: id, generation: generation), resources: resources,
             throttle: job.throttle, configuration: configuration)
         let previous = transfers.stillStopping(id)
         let task = resources.pool.lanes.run {
             await previous?.value
-            await runner.run(started)
+            await runner.run(job)
         }
         transfers.add(id, .init(generation: generation, task: task, connections: limit, gate: gate))
         bandwidth.globalGate.setSharers(transfers.count)

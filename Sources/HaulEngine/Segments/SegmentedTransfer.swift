@@ -98,15 +98,14 @@ actor SegmentedTransfer {
         try await runReturningSources(setup, plan: plan, first: first, saved: saved).map
     }
 
-    /// What a run ended with: the map, each mirror's state and which source wrote which bytes.
+    /// What a run ended with: the map, and which source wrote which bytes.
     struct Result: Sendable {
         var map: [Segment]
-        var mirrors: [DownloadSource]
         var writtenBy: [(range: Range<Int64>, source: Int)]
     }
 
-    /// ``run(_:plan:first:saved:)``, also telling what each source did (``Result``). A run that
-    /// fails or stops reports its mirrors through `mirrorsSeen` first.
+    /// ``run(_:plan:first:saved:)``, also telling what each source did: `mirrorsSeen` hears the
+    /// mirrors as the run left them, however it ends.
     static func runReturningSources(
         _ setup: Setup, plan: SegmentPlan, first: (ClientResponse, Range<Int64>)?,
         saved: @escaping @Sendable ([Segment]) -> Void = { _ in },
@@ -125,7 +124,7 @@ actor SegmentedTransfer {
         }
         mirrorsSeen(await transfer.board.mirrors)
         let map = try await transfer.conclude(saved: saved)
-        return Result(map: map, mirrors: await transfer.board.mirrors, writtenBy: await transfer.writtenBy)
+        return Result(map: map, writtenBy: await transfer.writtenBy)
     }
 
     private var clock: any MonotonicClock { setup.resources.clock }
@@ -136,10 +135,7 @@ actor SegmentedTransfer {
     private func enlistFirst(opened: Bool) -> Int {
         let source = opened ? 0 : board.pick { _ in true } ?? 0
         setup.resources.servers.openFirst(servers[source], holder)
-        let worker = controller.enlist()
-        sourceOf[worker] = source
-        board.connected(source)
-        return worker
+        return enlist(to: source)
     }
 
     /// A further connection to the source that should get it, if any source's server has room.
@@ -148,6 +144,11 @@ actor SegmentedTransfer {
         guard let source = board.pick(hasRoom: { room.hasRoom(servers[$0]) }) ?? board.pick(hasRoom: { _ in true }),
             room.openMore(servers[source], holder, now: clock.now)
         else { return nil }
+        return enlist(to: source)
+    }
+
+    /// A new connection, to `source` (whose server has counted it).
+    private func enlist(to source: Int) -> Int {
         let worker = controller.enlist()
         sourceOf[worker] = source
         board.connected(source)
@@ -555,22 +556,12 @@ struct MapSaver: Sendable {
     }
 }
 
-/// The last map a run saved, for the transfer's next attempt.
-final class SavedMap: Sendable {
-    private let value = Mutex<[Segment]?>(nil)
+/// The last value a run reported (a saved map, its mirrors), for the transfer's next attempt.
+final class LastReported<Value: Sendable>: Sendable {
+    private let stored = Mutex<Value?>(nil)
 
-    var map: [Segment]? {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
-    }
-}
-
-/// The mirrors as a run left them, for the transfer's next attempt.
-final class SeenMirrors: Sendable {
-    private let value = Mutex<[DownloadSource]?>(nil)
-
-    var mirrors: [DownloadSource]? {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
+    var value: Value? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }

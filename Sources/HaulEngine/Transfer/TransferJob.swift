@@ -7,7 +7,7 @@ struct TransferJob: Sendable {
     /// Distinguishes this run of the download from later ones; stale reports are ignored.
     let generation: UInt64
     /// Its place in the queue when the run started: a server's connections are shared in this order.
-    var queueOrder: UInt64 = 0
+    let queueOrder: UInt64
     let directory: String
     var requestedName: String?
     var fileName: String?

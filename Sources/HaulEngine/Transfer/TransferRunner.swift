@@ -308,27 +308,28 @@ struct TransferRunner: Sendable {
             sourceURL: source, limit: job.connections, throttle: job.throttle, oneConnection: job.oneConnection)
         setup.mirrors = job.mirrors
         setup.primaryBanned = primaryBanned
-        let last = SavedMap()
-        let seen = SeenMirrors()
+        let last = LastReported<[Segment]>()
+        let seen = LastReported<[DownloadSource]>()
         defer {
-            if let map = last.map {
+            if let map = last.value {
                 job.segments = map
                 progressMade = progressMade || map.received > had
             }
-            if let mirrors = seen.mirrors { job.mirrors = mirrors }
+            if let mirrors = seen.value { job.mirrors = mirrors }
         }
+        let result: Result<SegmentedTransfer.Result, any Error>
         do {
-            let result = try await SegmentedTransfer.runReturningSources(
-                setup, plan: plan, first: first, saved: { last.map = $0 }, mirrorsSeen: { seen.mirrors = $0 })
-            if !result.mirrors.isEmpty { await reports.sourcesChanged(result.mirrors, checksum: nil, pieceHashes: nil) }
-            return result.writtenBy
+            result = .success(
+                try await SegmentedTransfer.runReturningSources(
+                    setup, plan: plan, first: first, saved: { last.value = $0 }, mirrorsSeen: { seen.value = $0 }))
         } catch {
-            // What the sources did is kept however the run ended: a dropped mirror stays dropped.
-            if let mirrors = seen.mirrors, !mirrors.isEmpty {
-                await reports.sourcesChanged(mirrors, checksum: nil, pieceHashes: nil)
-            }
-            throw error
+            result = .failure(error)
         }
+        // What the sources did is kept however the run ended: a dropped mirror stays dropped.
+        if let mirrors = seen.value, !mirrors.isEmpty {
+            await reports.sourcesChanged(mirrors, checksum: nil, pieceHashes: nil)
+        }
+        return try result.get().writtenBy
     }
 
     /// Empties the `.part` (when there is one) and forgets the map and the validators: the file

@@ -134,18 +134,20 @@ public struct TransferPolicy: Sendable {
     private func send<Transport: HTTPTransport>(
         _ target: TransferTarget, from start: String, over transport: Transport, request: (String) -> HTTPRequest
     ) async throws -> (Transport.Response, String) {
-        var hints = MirrorHints()
-        return try await send(target, from: start, over: transport, hints: &hints, request: request)
+        var unused = MirrorHints()
+        return try await send(target, from: start, over: transport, hints: &unused, reading: false, request: request)
     }
 
+    /// Follows redirects from `start`; with `reading`, `hints` collects what every hop names
+    /// (only the request that opens a download reads them, not each connection's).
     private func send<Transport: HTTPTransport>(
         _ target: TransferTarget, from start: String, over transport: Transport, hints: inout MirrorHints,
-        request: (String) -> HTTPRequest
+        reading: Bool = true, request: (String) -> HTTPRequest
     ) async throws -> (Transport.Response, String) {
         var url = start
         for _ in 0...maxRedirects {
             let response = try await transport.send(request(url))
-            hints.read(response.head, from: url)
+            if reading { hints.read(response.head, from: url) }
             if let jar = target.cookies {
                 jar.store(response.head.fields.filter { $0.name.lowercased() == "set-cookie" }.map(\.value), from: url)
             }
