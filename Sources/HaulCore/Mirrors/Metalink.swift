@@ -15,6 +15,19 @@ public struct Metalink: Sendable, Equatable {
         public var sources: [DownloadSource]
         /// Schemes of the URLs left out (`ftp`, `file`, torrents), for one notice.
         public var skippedSchemes: [String]
+
+        /// The download of this file into `directory`: from its first URL, named as the document
+        /// names it, with its other URLs as mirrors and its hashes (`checksum` wins over its
+        /// own); nil when it has no http or https URL. No headers: its URLs are not hosts the
+        /// user named.
+        public func request(into directory: String, checksum: Checksum? = nil) -> AddRequest? {
+            guard let first = sources.first else { return nil }
+            var request = AddRequest(
+                url: first.url, directory: directory, fileName: name, checksum: checksum ?? self.checksum)
+            request.mirrors = Array(sources.dropFirst())
+            request.pieceHashes = pieces
+            return request
+        }
     }
 
     public var files: [File]

@@ -146,7 +146,7 @@ extension Engine {
     }
 
     /// Checks every request before adding any (each directory once), then adds them in order.
-    private func add(_ requests: [AddRequest]) throws(InputError) -> [DownloadID] {
+    func add(_ requests: [AddRequest]) throws(InputError) -> [DownloadID] {
         var checkedDirectories = Set<String>()
         var lastChecked: String?
         let valid = try requests.map { request throws(InputError) in

@@ -142,19 +142,20 @@ extension Engine {
         download.headers = []
         downloads[id] = download
         changed(download)
-        var rng = SplitMix64()
-        for file in metalink.files.dropFirst() {
-            guard let source = file.sources.first else { continue }
-            let added = DownloadID.generate(avoiding: { downloads.contains($0) }, using: &rng)
-            var more = Download(
-                id: added, url: source.url, directory: download.directory, requestedName: file.name,
-                checksum: file.checksum, allowMetered: download.allowMetered, connections: download.connections,
-                speedLimit: download.speedLimit, queueOrder: downloads.takeQueueOrder())
-            more.sources = Array(file.sources.dropFirst())
-            more.pieceHashes = file.pieces
-            more.previousURLs = [download.previousURLs.last ?? download.url]
+        // The other files, added as `haul add` adds them, each noting where it came from.
+        let others = metalink.files.dropFirst().compactMap { file -> AddRequest? in
+            guard var request = file.request(into: download.directory) else { return nil }
+            request.allowMetered = download.allowMetered
+            request.connections = download.connections
+            request.speedLimit = download.speedLimit
+            return request
+        }
+        let cameFrom = download.previousURLs.last ?? download.url
+        for added in (try? add(others)) ?? [] {
+            guard var more = downloads[added] else { continue }
+            more.previousURLs = [cameFrom]
             downloads[added] = more
-            publish(.added(more))
+            changed(more)
         }
         scheduleSave(after: configuration.transitionSaveDelay)
         return true

@@ -53,13 +53,7 @@ extension Aria2Service {
         } catch {
             throw .failed(error.message)
         }
-        let requests = metalink.files.compactMap { file -> AddRequest? in
-            guard let first = file.sources.first else { return nil }
-            var request = AddRequest(url: first.url, directory: "", fileName: file.name, checksum: file.checksum)
-            request.mirrors = Array(file.sources.dropFirst())
-            request.pieceHashes = file.pieces
-            return request
-        }
+        let requests = metalink.files.compactMap { $0.request(into: "") }
         guard !requests.isEmpty else { throw .failed("The Metalink gives no http or https URL.") }
         let ids = try await add(requests, options: options, &scope)
         if let position {

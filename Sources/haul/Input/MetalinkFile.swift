@@ -30,16 +30,14 @@ enum MetalinkFile {
         var requests: [AddRequest] = []
         for file in metalink.files {
             skipped.formUnion(file.skippedSchemes)
-            guard let first = file.sources.first else {
+            guard var request = file.request(into: directory, checksum: checksum) else {
                 Console.warn("\(TerminalText.sanitize(file.name)): the Metalink gives no http or https URL; skipped")
                 continue
             }
-            var request = AddRequest(
-                url: first.url, directory: directory, fileName: file.name, checksum: checksum ?? file.checksum,
-                allowMetered: command.allowMetered, paused: command.paused, connections: command.connections,
-                speedLimit: speedLimit)
-            request.mirrors = Array(file.sources.dropFirst())
-            request.pieceHashes = file.pieces
+            request.allowMetered = command.allowMetered
+            request.paused = command.paused
+            request.connections = command.connections
+            request.speedLimit = speedLimit
             if command.noMirrors { request.ignoresMirrorHeaders = true }
             requests.append(request)
         }
