@@ -264,9 +264,11 @@ struct TransferRunner: Sendable {
                 let lost = badRanges.reduce(Int64(0)) { $0 + Int64($1.clamped(to: range).count) }
                 job.mirrors[index - 1].bytes = max(0, job.mirrors[index - 1].bytes - lost)
             }
-            let blamed = PieceCheck.blame(badRanges.map { PieceCheck.writers(of: $0, in: writtenBy) })
-            for index in blamed.sorted() {
-                let problem = SourceProblem.badPiece(index: bad[0])
+            let writers = badRanges.map { PieceCheck.writers(of: $0, in: writtenBy) }
+            for index in PieceCheck.blame(writers).sorted() {
+                // The first failed piece it wrote into.
+                let piece = zip(bad, writers).first { $0.1.contains(index) }?.0 ?? bad[0]
+                let problem = SourceProblem.badPiece(index: piece)
                 if index == 0 {
                     primaryBanned = problem
                     await reports.notice(.text("banned the source \(SourceNames.host(source)): \(problem.text)"))
@@ -281,7 +283,7 @@ struct TransferRunner: Sendable {
                 throw TransferFailure(.other(Self.badPiecesText(bad, sources: [source] + job.mirrors.map(\.url))))
             }
             plan = SegmentPlan(
-                total: total, map: PieceCheck.map(total: total, missing: bad.map { hashes.range(of: $0, total: total) })
+                total: total, map: PieceCheck.map(total: total, missing: badRanges)
             )
             first = nil
         }
