@@ -254,10 +254,11 @@ final class BackgroundTests: CLITestCase {
         XCTAssertEqual(result.status, 3)
         XCTAssertTrue(result.stderr.contains("other users can reach it (mode 0755); it must be 0700"), result.stderr)
         chmod(runDirectory, 0o700)
+        // A socket whose own mode is open (as a service manager makes them) is still private
+        // inside a 0700 directory, and used.
         chmod(socket, 0o666)
         result = try await haul("pause", "--all")
-        XCTAssertEqual(result.status, 3)
-        XCTAssertTrue(result.stderr.contains("other users can use it (mode 0666); it must be 0600"), result.stderr)
+        XCTAssertEqual(result.status, 0, result.stderr)
         chmod(socket, 0o600)
         result = try await haul("ls")
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -144,7 +144,7 @@ final class EngineServerTests: XCTestCase {
         XCTAssertEqual(info.st_mode & 0o777, 0o600, "mode \(String(info.st_mode & 0o777, radix: 8)) before any chmod")
     }
 
-    func testLoosePermissionsAreRefusedByTheClient() async throws {
+    func testADirectoryOthersCanReachIsRefusedByTheClient() async throws {
         _ = try serve()
         chmod(location.directory, 0o755)
         do {
@@ -154,13 +154,12 @@ final class EngineServerTests: XCTestCase {
             XCTAssertTrue(error.message.contains("it must be 0700"), error.message)
         }
         chmod(location.directory, 0o700)
-        chmod(location.path, 0o660)
-        do {
-            _ = try await RemoteEngine.connect(location)
-            XCTFail("a socket others can use was trusted")
-        } catch {
-            XCTAssertTrue(error.message.contains("it must be 0600"), error.message)
-        }
+        // Inside a private directory the socket's own mode does not matter (a service manager
+        // makes them 0644).
+        chmod(location.path, 0o644)
+        let remote = try await RemoteEngine.connect(location)
+        XCTAssertNotNil(remote)
+        remote?.close()
     }
 
     /// A client from another build sends a request this server cannot read: it gets an answer

@@ -40,7 +40,10 @@ public struct UntrustedSocket: Error, CustomStringConvertible, Sendable {
 }
 
 /// The permission checks on both ends: the directory must be a real directory owned by this
-/// user and closed to everyone else (0700), the socket owned by this user and 0600.
+/// user and closed to everyone else (0700), the socket a socket owned by this user. The
+/// socket's own mode is not checked: no one else can reach it through a 0700 directory, and a
+/// service manager's sockets (`systemd-socket-activate` makes them 0644) must be usable. haul's
+/// own sockets are 0600 all the same, and the server checks every peer's uid.
 public enum SocketTrust {
     /// The server's side: creates the directory 0700, or tightens one this user owns.
     public static func prepareDirectory(_ directory: String) throws(UntrustedSocket) {
@@ -72,13 +75,6 @@ public enum SocketTrust {
         guard socketInfo.st_mode & S_IFMT == S_IFSOCK, socketInfo.st_uid == geteuid() else {
             throw UntrustedSocket(
                 description: "refusing \(TerminalText.sanitize(location.path)): not a socket owned by you")
-        }
-        if socketInfo.st_mode & 0o077 != 0 {
-            throw UntrustedSocket(
-                description:
-                    "refusing the socket \(TerminalText.sanitize(location.path)): other users can use it (mode "
-                    + "\(octal(socketInfo.st_mode))); it must be 0600"
-            )
         }
     }
 
