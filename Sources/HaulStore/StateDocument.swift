@@ -46,6 +46,8 @@ public struct StateDocument: Codable, Sendable, Equatable {
         public var cookieFile: String?
         /// The aria2-compatible RPC endpoint; nil while it is off.
         public var rpc: RPCSettings?
+        /// The commands run on a finished or failed download and when the queue drains; nil for none.
+        public var hooks: HookSettings?
 
         /// What a download gets without `--connections`.
         public static let defaultConnections = Download.defaultConnections
@@ -74,6 +76,7 @@ public struct StateDocument: Codable, Sendable, Equatable {
             meteredUsage = try? c.decodeIfPresent(BudgetUsage.self, forKey: .meteredUsage)
             cookieFile = try? c.decodeIfPresent(String.self, forKey: .cookieFile)
             rpc = try? c.decodeIfPresent(RPCSettings.self, forKey: .rpc)
+            hooks = try? c.decodeIfPresent(HookSettings.self, forKey: .hooks)
         }
     }
 }

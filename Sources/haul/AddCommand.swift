@@ -153,7 +153,7 @@ struct AddCommand: AsyncParsableCommand {
         if start {
             await local.shutdown()
             do {
-                let pid = try await DaemonLauncher.launch(stateOptions, onComplete: nil)
+                let pid = try await DaemonLauncher.launch(stateOptions, hookArguments: [])
                 Console.out("haul daemon (pid \(pid)) downloads in the background; 'haul' shows it")
             } catch {
                 Console.error("could not start the background daemon: \(error); 'haul run' downloads the queue")

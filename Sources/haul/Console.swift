@@ -1,5 +1,6 @@
 import ArgumentParser
 import HaulCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -13,16 +14,22 @@ enum Console {
 
     static func out(_ line: String, terminator: String = "\n") {
         if let capture { return capture.add(line + terminator, isError: false) }
+        if journal { return FileHandleWriter.stderr(JournalStream.Priority.info.prefix + line + terminator) }
         print(line, terminator: terminator)
     }
 
     static func error(_ message: String) {
-        FileHandleWriter.stderr("haul: \(message)\n")
+        FileHandleWriter.stderr("\(JournalStream.prefix(.error))haul: \(message)\n")
     }
 
     static func warn(_ message: String) {
-        FileHandleWriter.stderr("haul: warning: \(message)\n")
+        FileHandleWriter.stderr("\(JournalStream.prefix(.warning))haul: warning: \(message)\n")
     }
+
+    /// Set by the daemon when its standard error is the journal: what it prints goes there too,
+    /// each line with its priority, instead of to a log file.
+    static var journal: Bool { JournalStream.stderrIsJournal && daemonLogsToJournal.withLock { $0 } }
+    static let daemonLogsToJournal = Mutex(false)
 
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 }

@@ -21,7 +21,7 @@ struct Haul: AsyncParsableCommand {
             PauseCommand.self, ResumeCommand.self, CancelCommand.self, RemoveCommand.self, RetryCommand.self,
             MeteredCommand.self, LimitCommand.self, MoveCommand.self, ConnectionsCommand.self, CookiesCommand.self,
             VerifyCommand.self,
-            RefreshCommand.self, RPCCommand.self, DaemonCommand.self,
+            RefreshCommand.self, RPCCommand.self, DaemonCommand.self, ServiceCommand.self, HooksCommand.self,
             DemoCommand.self,
         ]
     )

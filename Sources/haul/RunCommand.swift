@@ -24,18 +24,18 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var stateOptions: StateOptions
 
     func run() async throws {
-        let onComplete = try hookOptions.words()
+        let hooks = try hookOptions.hooks()
         // Its event loops start while the state is read (unless another haul owns it, when
         // they are two idle threads).
         Engine.warmUpNetworking()
         switch try await EngineAccess.open(stateOptions) {
-        case .local(let engine): try await runHere(engine, onComplete: onComplete)
+        case .local(let engine): try await runHere(engine, hooks: hooks)
         case .remote(let owner): try await follow(owner)
         case .injected: throw InputError("'run' works the queue from a shell; the UI already runs it").reported()
         }
     }
 
-    private func runHere(_ engine: Engine, onComplete: [String]?) async throws {
+    private func runHere(_ engine: Engine, hooks: ProcessHooks) async throws {
         if let concurrency {
             do { try await engine.perform(.setConcurrency(concurrency)) } catch { throw error.reported() }
         }
@@ -46,7 +46,7 @@ struct RunCommand: AsyncParsableCommand {
             await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: network).consume(events)
         }
         let host = await EngineHost.start(
-            engine, options: stateOptions, kind: .run, onComplete: onComplete, log: { Console.warn($0) },
+            engine, options: stateOptions, kind: .run, hooks: hooks, log: { Console.warn($0) },
             onShutdownRequest: { Task { await engine.shutdown() } })
         let termination = Signals.onTermination { _ in
             Task { await engine.shutdown() }

@@ -10,6 +10,8 @@ import HaulCore
 /// Owned by the one task that consumes the event stream.
 final class RunReporter {
     private let interactive: Bool
+    /// The daemon under systemd: every line goes to standard error with its journal priority.
+    private let journal: Bool
     private var names: [DownloadID: String] = [:]
     private var active: [DownloadID: ProgressSample] = [:]
     private var activeOrder: [DownloadID] = []
@@ -27,8 +29,9 @@ final class RunReporter {
     /// downloads, mostly finished, that would hold ~30 MB for the whole run.)
     private let known: [Download]
 
-    init(interactive: Bool, downloads: [Download], network: NetworkStatus?) {
+    init(interactive: Bool, downloads: [Download], network: NetworkStatus?, journal: Bool = false) {
         self.interactive = interactive
+        self.journal = journal && !interactive
         self.network = network
         // One pass by index: `for d in downloads` would copy every download (retaining its
         // strings), and a list may hold 100,000.
@@ -87,7 +90,7 @@ final class RunReporter {
                 }
             case .failed:
                 if stopTracking(d.id) || d.failureReason != .cancelled {
-                    log("\(d.id) failed \(name()): \(TerminalText.sanitize(d.reason ?? "failed"))")
+                    log("\(d.id) failed \(name()): \(TerminalText.sanitize(d.reason ?? "failed"))", .warning)
                 }
             case .paused where d.isHeld:
                 _ = stopTracking(d.id)
@@ -99,7 +102,7 @@ final class RunReporter {
             guard active[sample.id] != nil else { return }
             active[sample.id] = sample
         case .notice(let id, let message):
-            log("\(id) \(name(of: id)): \(ReasonText.notice(message))")
+            log("\(id) \(name(of: id)): \(ReasonText.notice(message))", .notice)
         case .removed(let id):
             _ = stopTracking(id)
         case .removedMany(let ids):
@@ -139,19 +142,21 @@ final class RunReporter {
     private func logHeld(_ d: Download, name: String) {
         log(
             d.id, " paused ", name, ": ", TerminalText.sanitize(d.reason ?? "held"),
-            " (resumes by itself; the run waits for it, Ctrl-C stops)")
+            " (resumes by itself; the run waits for it, Ctrl-C stops)", priority: .notice)
     }
 
     /// A line above the live block. A log file or pipe (the daemon's log) gets it at the end of
     /// the burst it came in, not when the process exits.
-    private func log(_ line: String) {
+    private func log(_ line: String, _ priority: JournalStream.Priority = .info) {
         makeRoomForLogLine()
+        if journal { output.append(contentsOf: priority.prefix.utf8) }
         emit(line)
     }
 
     /// A log line of a download's id and `parts`, put together as bytes.
-    private func log(_ id: DownloadID, _ parts: String...) {
+    private func log(_ id: DownloadID, _ parts: String..., priority: JournalStream.Priority = .info) {
         makeRoomForLogLine()
+        if journal { output.append(contentsOf: priority.prefix.utf8) }
         output.append(contentsOf: id.rawValue.utf8)
         for part in parts { output.append(contentsOf: part.utf8) }
         output.append(UInt8(ascii: "\n"))
@@ -170,7 +175,11 @@ final class RunReporter {
 
     private func flush() {
         guard !output.isEmpty else { return }
-        output.withUnsafeBytes { _ = FileHandleWriter.stdout($0) }
+        if journal {
+            FileHandleWriter.stderr(String(decoding: output, as: UTF8.self))
+        } else {
+            output.withUnsafeBytes { _ = FileHandleWriter.stdout($0) }
+        }
         output.removeAll(keepingCapacity: true)
     }
 

@@ -163,6 +163,18 @@ final class RPCTests: CLITestCase {
         return try XCTUnwrap(object["result"], reply.stdout)
     }
 
+    /// A page that reached the port must not make haul run a program: hooks are not RPC options.
+    func testHooksCannotBeSetOverRPC() async throws {
+        try await startDaemon()
+        let body =
+            #"{"jsonrpc":"2.0","id":1,"method":"aria2.changeGlobalOption","params":["token:\#(secret)","#
+            + #"{"on-download-complete":"/bin/touch"}]}"#
+        let reply = try await run("/usr/bin/curl", ["-s", "-d", body, "http://127.0.0.1:\(port)/jsonrpc"])
+        XCTAssertTrue(reply.stdout.contains("hooks are set with haul hooks"), reply.stdout)
+        let hooks = try await haul("hooks")
+        XCTAssertTrue(hooks.stdout.contains("on-complete: none"), hooks.stdout)
+    }
+
     func testTenThousandStoppedDownloadsArePagedAsAria2PagesThem() async throws {
         let entries = (0..<10_000).map { i in
             #"{"id":"\#(String(format: "%06x", i))","url":"http://127.0.0.1:9/\#(i).bin","directory":"\#(downloads)","#

@@ -84,6 +84,9 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     /// Saves (or, nil, removes) the aria2-compatible RPC endpoint's settings; the haul that owns
     /// the state serves it while they exist.
     case setRPC(RPCSettings?)
+    /// Saves (or, nil, removes) the hooks the haul that owns the state runs. Never sent by the
+    /// RPC endpoint.
+    case setHooks(HookSettings?)
 }
 
 /// Where ``EngineCommand/move(_:_:)`` puts a download in the list.

@@ -10,11 +10,14 @@ public struct EngineSnapshot: Sendable {
     public var rpc: RPCSettings?
     /// How many downloads run at once.
     public var concurrency: Int?
+    /// The saved hooks; nil when none are saved.
+    public var hooks: HookSettings?
 
     public init(
         downloads: DownloadList, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil,
-        rpc: RPCSettings? = nil, concurrency: Int? = nil
+        rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil
     ) {
+        self.hooks = hooks
         self.concurrency = concurrency
         self.downloads = downloads
         self.network = network

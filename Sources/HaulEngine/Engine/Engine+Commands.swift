@@ -123,6 +123,11 @@ extension Engine {
         case .setRPC(let rpc):
             setRPC(rpc)
             return []
+        case .setHooks(let hooks):
+            guard settings.hooks != hooks else { return [] }
+            settings.hooks = hooks
+            scheduleSave(after: configuration.transitionSaveDelay)
+            return []
         }
     }
 

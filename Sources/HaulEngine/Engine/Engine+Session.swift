@@ -11,8 +11,12 @@ extension Engine: EngineSession {
     public func snapshot() -> EngineSnapshot {
         EngineSnapshot(
             downloads: downloads.list, network: networkStatus, connections: settings.connections,
-            cookieFile: settings.cookieFile, rpc: settings.rpc, concurrency: settings.concurrency)
+            cookieFile: settings.cookieFile, rpc: settings.rpc, concurrency: settings.concurrency,
+            hooks: settings.hooks)
     }
+
+    /// The saved hooks, read by the process that runs them at each event.
+    public var hookSettings: HookSettings? { settings.hooks }
 
     public func save() async throws(InputError) {
         await saveNow()

@@ -266,6 +266,9 @@ extension Aria2Service {
                     throw .failed("max-concurrent-downloads: haul runs 1 to 64 downloads at once")
                 }
             case "dir": try checkDirectory(absolute(value))
+            case let hook where hook.hasPrefix("on-download-") || hook.hasPrefix("on-bt-download-"):
+                // A page that reached the port must never make haul run a program.
+                throw .failed("\(hook): hooks are set with haul hooks on the machine haul runs on, not over RPC")
             default: continue
             }
         }

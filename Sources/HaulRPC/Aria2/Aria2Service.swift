@@ -47,6 +47,8 @@ public actor Aria2Service {
     var removedResults: [Download] = []
     var listeners: [Int: @Sendable ([UInt8]) -> Void] = [:]
     var nextListener = 0
+    /// When a call was last answered or a WebSocket came or went.
+    var lastActivity = ContinuousClock.now
     let sessionID: String
     var following: Task<Void, Never>?
 
@@ -91,10 +93,18 @@ public actor Aria2Service {
     public func listen(_ send: @escaping @Sendable ([UInt8]) -> Void) -> Int {
         nextListener += 1
         listeners[nextListener] = send
+        lastActivity = .now
         return nextListener
     }
 
-    public func unlisten(_ key: Int) { listeners[key] = nil }
+    public func unlisten(_ key: Int) {
+        listeners[key] = nil
+        lastActivity = .now
+    }
+
+    /// How many WebSockets listen now, and when a call or a WebSocket was last seen: an owner
+    /// that exits when idle stays while a client such as AriaNg is connected or has just called.
+    public var activity: (listening: Int, last: ContinuousClock.Instant) { (listeners.count, lastActivity) }
 
     // MARK: Requests
 
@@ -104,6 +114,8 @@ public actor Aria2Service {
             return Answer(
                 body: RPCEnvelope.reply(id: .null, .failure(.parse)).bytes, httpStatus: 500, unauthorized: false)
         }
+        lastActivity = .now
+        defer { lastActivity = .now }
         var scope = RequestScope()
         switch request {
         case .single(let entry):

@@ -46,18 +46,33 @@ public final class RPCServer: Sendable {
         }
     }
 
+    /// Serves a listening socket a service manager made and passed in (the server owns it from
+    /// here and closes it when it stops).
+    public static func start(adopting fd: Int32, service: Aria2Service) async throws(ListenError) -> RPCServer {
+        do {
+            let channel = try await bootstrap(service).withBoundSocket(fd).get()
+            return RPCServer(channel: channel, service: service)
+        } catch {
+            throw .failed(String(describing: error))
+        }
+    }
+
     private static func bind(host: String, port: Int, service: Aria2Service) async throws -> RPCServer {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 64)
+        let channel = try await bootstrap(service)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: host, port: port)
+            .get()
+        return RPCServer(channel: channel, service: service)
+    }
+
+    private static func bootstrap(_ service: Aria2Service) -> ServerBootstrap {
+        ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 64)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try Self.configure(channel, service: service)
                 }
             }
-            .bind(host: host, port: port)
-            .get()
-        return RPCServer(channel: channel, service: service)
     }
 
     private static func configure(_ channel: any Channel, service: Aria2Service) throws {

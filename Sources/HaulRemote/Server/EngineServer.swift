@@ -28,6 +28,7 @@ public final class EngineServer: Sendable {
         var commandClients: Set<Int> = []
         var clients: [Int: LineConnection] = [:]
         var nextClient = 0
+        var lastChange = ContinuousClock.now
     }
     private let state = Mutex(State())
 
@@ -48,8 +49,20 @@ public final class EngineServer: Sendable {
     }
 
     /// Binds the socket (the caller holds the state lock, so a file there is stale) and
-    /// starts accepting.
-    public func start() throws(StartError) {
+    /// starts accepting. With `passed`, a listening socket a service manager made and owns,
+    /// that socket is served instead and its file is left where it is when this server stops:
+    /// the manager listens on it again and starts the next haul on the next connection.
+    public func start(adopting passed: Int32? = nil) throws(StartError) {
+        if let passed {
+            state.withLock { $0.listener = passed }
+            if let bound = PassedSockets.unixPath(of: passed), bound != location.path {
+                log(
+                    "the control socket passed in is \(TerminalText.sanitize(bound)), but haul's commands look for "
+                        + "\(TerminalText.sanitize(location.path)); run haul service install again")
+            }
+            Thread.detachNewThread { [self] in acceptLoop() }
+            return
+        }
         guard location.fitsSocketAddress else {
             throw StartError(
                 description:
@@ -71,6 +84,12 @@ public final class EngineServer: Sendable {
             throw StartError(description: String(describing: error))
         }
         Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// Whether any client is connected now, and when one last came or went: an owner that exits
+    /// when idle waits until no one is connected and no one has been for a moment.
+    public var connections: (count: Int, lastChange: ContinuousClock.Instant) {
+        state.withLock { ($0.clients.count, $0.lastChange) }
     }
 
     /// Stops accepting, removes the socket file and ends every connection.
@@ -156,6 +175,7 @@ public final class EngineServer: Sendable {
             guard !state.stopped else { return nil }
             state.nextClient += 1
             state.clients[state.nextClient] = connection
+            state.lastChange = .now
             state.commandClients.insert(state.nextClient)
             return state.nextClient
         }
@@ -191,6 +211,7 @@ public final class EngineServer: Sendable {
                 state.withLock {
                     _ = $0.clients.removeValue(forKey: key)
                     _ = $0.commandClients.remove(key)
+                    $0.lastChange = .now
                 }
             }
         )

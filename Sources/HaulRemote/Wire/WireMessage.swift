@@ -50,11 +50,13 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     public var cookieFile: String?
     public var rpc: RPCSettings?
     public var concurrency: Int?
+    public var hooks: HookSettings?
 
     public init(
         downloads: [UInt8], count: Int, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil,
-        rpc: RPCSettings? = nil, concurrency: Int? = nil
+        rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil
     ) {
+        self.hooks = hooks
         self.concurrency = concurrency
         self.downloads = downloads
         self.count = count
@@ -66,7 +68,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case network, count, length, connections, cookieFile, rpc, concurrency
+        case network, count, length, connections, cookieFile, rpc, concurrency, hooks
     }
 
     public init(from decoder: any Decoder) throws {
@@ -77,6 +79,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
         connections = try container.decodeIfPresent(Int.self, forKey: .connections)
         cookieFile = try container.decodeIfPresent(String.self, forKey: .cookieFile)
         rpc = try container.decodeIfPresent(RPCSettings.self, forKey: .rpc)
+        hooks = try? container.decodeIfPresent(HookSettings.self, forKey: .hooks)
         concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency)
         downloads = []
     }
@@ -89,6 +92,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
         try container.encodeIfPresent(connections, forKey: .connections)
         try container.encodeIfPresent(cookieFile, forKey: .cookieFile)
         try container.encodeIfPresent(rpc, forKey: .rpc)
+        try container.encodeIfPresent(hooks, forKey: .hooks)
         try container.encodeIfPresent(concurrency, forKey: .concurrency)
     }
 }

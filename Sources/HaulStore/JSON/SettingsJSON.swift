@@ -14,6 +14,7 @@ enum SettingsJSON {
             out.append(contentsOf: #","cookieFile":"#.utf8)
             JSONBytes.quoted(cookieFile, into: &out)
         }
+        object("hooks", settings.hooks, into: &out)
         object("meteredBudget", settings.meteredBudget, into: &out)
         if let limit = settings.meteredLimit {
             out.append(contentsOf: #","meteredLimit":"#.utf8)
@@ -62,6 +63,8 @@ enum SettingsJSON {
                 settings.meteredBudget = try s.null() ? nil : try StateCoding.decode(DataBudget.self, s.rawValue())
             case "meteredUsage":
                 settings.meteredUsage = try s.null() ? nil : try StateCoding.decode(BudgetUsage.self, s.rawValue())
+            case "hooks":
+                settings.hooks = try s.null() ? nil : try StateCoding.decode(HookSettings.self, s.rawValue())
             case "rpc":
                 settings.rpc = try s.null() ? nil : try StateCoding.decode(RPCSettings.self, s.rawValue())
             default:

@@ -45,17 +45,34 @@ enum EngineAccess {
         }
     }
 
-    /// ``open(_:configure:)`` without printing (the TUI shows problems itself).
-    static func attempt(_ options: StateOptions, configure: (inout EngineConfiguration) -> Void = { _ in })
-        async throws(Failure) -> EngineAccess
+    /// The state file itself, never another process's socket: for a daemon a service manager
+    /// started by a connection to the socket it will serve. Prints why and throws when it is held.
+    static func openOwned(_ options: StateOptions, configure: (inout EngineConfiguration) -> Void) async throws
+        -> EngineAccess
     {
+        do {
+            let access = try await attempt(options, connecting: false, configure: configure)
+            if case .local(let engine) = access, let message = engine.recoveryMessage { Console.warn(message) }
+            return access
+        } catch {
+            Console.error(error.message)
+            throw ExitStatus.stateUnavailable
+        }
+    }
+
+    /// ``open(_:configure:)`` without printing (the TUI shows problems itself).
+    static func attempt(
+        _ options: StateOptions, connecting: Bool = true, configure: (inout EngineConfiguration) -> Void = { _ in }
+    ) async throws(Failure) -> EngineAccess {
         var configuration = options.engineConfiguration()
         configure(&configuration)
         let patience = options.environment["HAUL_LOCK_WAIT"].flatMap(Double.init) ?? 10
         let deadline = Date().addingTimeInterval(patience)
         while true {
             do {
-                if let remote = try await RemoteEngine.connect(options.socketLocation) { return .remote(remote) }
+                if connecting, let remote = try await RemoteEngine.connect(options.socketLocation) {
+                    return .remote(remote)
+                }
             } catch {
                 throw Failure(message: error.message)
             }

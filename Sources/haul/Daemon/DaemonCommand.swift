@@ -3,6 +3,7 @@ import Foundation
 import HaulCore
 import HaulEngine
 import HaulRemote
+import Synchronization
 
 struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,10 +27,18 @@ struct DaemonCommand: AsyncParsableCommand {
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var stateOptions: StateOptions
 
+    /// How long an idle daemon that exits when idle waits after the last client left: a command
+    /// that started it by connecting is served before it goes.
+    static let idleGrace: Duration = .seconds(2)
+
     func run() async throws {
         if stop { return try await stopRunning() }
-        let onComplete = try hookOptions.words()
-        let access = try await EngineAccess.open(stateOptions) { $0.recordsAway = true }
+        // Taken first, so nothing this process starts inherits them.
+        let passed = PassedSockets.claim(environment: ProcessInfo.processInfo.environment)
+        let notifier = ServiceNotifier.claim()
+        if JournalStream.stderrIsJournal { Console.daemonLogsToJournal.withLock { $0 = true } }
+        let hooks = try hookOptions.hooks()
+        let access = try await open(startedBySocket: !passed.isEmpty)
         guard case .local(let engine) = access else {
             if case .remote(let owner) = access {
                 Console.error(
@@ -41,29 +50,78 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         let log: @Sendable (String) -> Void = { Console.error($0) }
         let host = await EngineHost.start(
-            engine, options: stateOptions, kind: .daemon, onComplete: onComplete, log: log
-        ) {
+            engine, options: stateOptions, kind: .daemon, hooks: hooks, log: log,
+            onShutdownRequest: { Task { await engine.shutdown() } }, passed: passed
+        )
+        let termination = Signals.onTermination { _ in
+            notifier.stopping()
             Task { await engine.shutdown() }
         }
-        let termination = Signals.onTermination { _ in Task { await engine.shutdown() } }
         defer { termination.cancel() }
         let logging = Task {
             await RunReporter(
-                interactive: false, downloads: await engine.allDownloads, network: await engine.networkStatus
+                interactive: false, downloads: await engine.allDownloads, network: await engine.networkStatus,
+                journal: Console.journal
             ).consume(await engine.subscribe())
         }
+        let reporting = notifier.isActive ? Task { await Self.report(engine, to: notifier) } : nil
 
         await engine.start()
-        Console.out("haul daemon (pid \(getpid())) serving \(stateOptions.statePath) on \(host.server.location.path)")
+        let place = passed.isEmpty ? host.server.location.path : "the sockets the service manager passed in"
+        Console.out("haul daemon (pid \(getpid())) serving \(stateOptions.statePath) on \(place)")
         fflush(nil)
         while await !engine.isShutDown {
             await engine.waitUntilIdle()
-            if exitWhenIdle, await engine.attachedUICount == 0, await engine.isIdle { break }
+            if exitWhenIdle, await engine.attachedUICount == 0, await engine.isIdle,
+                await !host.hasClients(within: Self.idleGrace)
+            {
+                break
+            }
             try? await Task.sleep(for: .milliseconds(500))
         }
+        notifier.stopping()
+        reporting?.cancel()
         await host.stop()
         await logging.value
         Console.out("haul daemon (pid \(getpid())) stopped")
+    }
+
+    /// The engine of this state file. Started by a connection to sockets passed in, the daemon
+    /// must not connect to them itself (it would wait on its own socket): it takes the state
+    /// file or says who has it.
+    private func open(startedBySocket: Bool) async throws -> EngineAccess {
+        guard startedBySocket else { return try await EngineAccess.open(stateOptions) { $0.recordsAway = true } }
+        return try await EngineAccess.openOwned(stateOptions) { $0.recordsAway = true }
+    }
+
+    /// `READY=1` once the engine runs, then the status line every few seconds until cancelled.
+    private static func report(_ engine: Engine, to notifier: ServiceNotifier) async {
+        let status = Mutex(ServiceStatus())
+        let events = await engine.subscribe()
+        let following = Task {
+            for await burst in events.bursts {
+                let now = ProcessClock.seconds()
+                status.withLock { status in
+                    for event in burst {
+                        switch event {
+                        case .progress(let sample): status.record(sample, at: now)
+                        case .updated(let d) where d.state != .downloading: status.forget(d.id)
+                        case .removed(let id): status.forget(id)
+                        default: continue
+                        }
+                    }
+                }
+            }
+        }
+        defer { following.cancel() }
+        notifier.ready(status: status.withLock { $0.line(at: ProcessClock.seconds()) })
+        var last = ""
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(2))
+            let line = status.withLock { $0.line(at: ProcessClock.seconds()) }
+            if line != last { notifier.status(line) }
+            last = line
+        }
     }
 
     private func stopRunning() async throws {

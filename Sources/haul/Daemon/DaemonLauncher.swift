@@ -13,11 +13,11 @@ enum DaemonLauncher {
     }
 
     /// Returns the daemon's pid once its socket answers (the caller has released the state file).
-    static func launch(_ options: StateOptions, onComplete: String?) async throws -> pid_t {
+    static func launch(_ options: StateOptions, hookArguments: [String]) async throws -> pid_t {
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var arguments = [executable, "daemon", "--exit-when-idle", "--state", options.statePath]
-        if let onComplete { arguments += ["--on-complete", onComplete] }
+        arguments += hookArguments
         let log = DaemonLog.path(statePath: options.statePath)
         DaemonLog.rotate(log)
         let pid = try ProcessLauncher.spawn(arguments, environment: options.environment, output: log, newSession: true)

@@ -6,12 +6,12 @@ import HaulRemote
 import HaulStore
 
 /// The process that owns the state file (the TUI, `haul run` or `haul daemon`): the engine,
-/// the socket other haul processes reach it on, and the completion hooks.
+/// the socket other haul processes reach it on, the RPC endpoint, and the hooks.
 final class EngineHost: Sendable {
     let engine: Engine
     let server: EngineServer
-    private let hooks: CompletionHooks
-    private let watching: Task<Void, Never>?
+    private let hooks: DownloadHooks
+    private let watching: Task<Void, Never>
     private let rpc: RPCHost
 
     /// Starts serving `engine` (a socket that cannot be made is a warning: this process still
@@ -19,29 +19,30 @@ final class EngineHost: Sendable {
     /// on, and watching for finished downloads. `onShutdownRequest` is how another haul or an
     /// RPC client stops this process; the TUI, which a person quits, has none.
     static func start(
-        _ engine: Engine, options: StateOptions, kind: HostKind, onComplete: [String]?,
-        log: @escaping @Sendable (String) -> Void, onShutdownRequest: (@Sendable () -> Void)? = nil
+        _ engine: Engine, options: StateOptions, kind: HostKind, hooks flags: ProcessHooks,
+        log: @escaping @Sendable (String) -> Void, onShutdownRequest: (@Sendable () -> Void)? = nil,
+        passed: [PassedSocket] = []
     ) async -> EngineHost {
         let server = EngineServer(
             engine: engine, location: options.socketLocation, kind: kind, log: log,
             onShutdownRequest: onShutdownRequest ?? {}
         )
         do {
-            try server.start()
+            try server.start(adopting: passed.first { $0.role == .control }?.fd)
         } catch {
             log("other haul commands cannot reach this one: \(error.description)")
         }
-        let hooks = CompletionHooks(command: onComplete, environment: options.environment, log: log)
-        let watching = try? await hooks.watch(engine)
+        let hooks = DownloadHooks(flags: flags, environment: options.environment, log: log)
+        let watching = await hooks.watch(engine)
         let rpc = RPCHost(
             engine: engine, downloadDirectory: StatePaths.downloadDirectory(environment: options.environment), log: log,
-            onShutdown: onShutdownRequest)
+            onShutdown: onShutdownRequest, passed: passed.first { $0.role == .rpc }?.fd)
         await rpc.start()
-        return EngineHost(engine: engine, server: server, hooks: hooks, watching: watching ?? nil, rpc: rpc)
+        return EngineHost(engine: engine, server: server, hooks: hooks, watching: watching, rpc: rpc)
     }
 
     private init(
-        engine: Engine, server: EngineServer, hooks: CompletionHooks, watching: Task<Void, Never>?, rpc: RPCHost
+        engine: Engine, server: EngineServer, hooks: DownloadHooks, watching: Task<Void, Never>, rpc: RPCHost
     ) {
         self.rpc = rpc
         self.engine = engine
@@ -50,29 +51,21 @@ final class EngineHost: Sendable {
         self.watching = watching
     }
 
+    /// Whether a client is connected (a command, a TUI, an RPC WebSocket) or one was within
+    /// `quiet`: an owner that exits when idle waits for neither.
+    func hasClients(within quiet: Duration) async -> Bool {
+        let control = server.connections
+        if control.count > 0 || control.lastChange.duration(to: .now) < quiet { return true }
+        guard let rpc = await rpc.activity else { return false }
+        return rpc.listening > 0 || rpc.last.duration(to: .now) < quiet
+    }
+
     /// Stops serving, stops the engine (every byte kept), and lets go of the state file.
     func stop() async {
         await rpc.stop()
         await server.stop(draining: 2)
         await engine.shutdown()
-        await watching?.value
-        hooks.announce()
-    }
-}
-
-/// `--on-complete`, shared by the commands that run downloads.
-struct HookOptions: ParsableArguments {
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A command run for each finished download with the file's path as its last argument, e.g. 'mpv --fs'. "
-                + "Run directly, not through a shell.",
-            valueName: "command"
-        ))
-    var onComplete: String?
-
-    func words() throws -> [String]? {
-        guard let onComplete else { return nil }
-        do { return try CommandWords.split(onComplete) } catch { throw error.reported() }
+        await watching.value
+        await hooks.finish()
     }
 }

@@ -15,18 +15,25 @@ enum ProcessLauncher {
     /// `POSIX_SPAWN_SETSID` (glibc, needs `_GNU_SOURCE`, which the Swift Glibc module does not set).
     private static let setSessionFlag: Int32 = 0x80
 
-    /// Starts `arguments[0]` (looked up in `PATH` when it has no slash). With `newSession`
+    /// Starts `arguments[0]` (looked up in `PATH` when it has no slash), its output appended to
+    /// the file `output`, or written to `outputDescriptor` when one is given. With `newSession`
     /// the child leaves haul's session and terminal: it outlives the TUI and ignores its hangup.
+    /// With `newProcessGroup` it leads a group of its own, which a signal to `-pid` reaches whole.
     @discardableResult
     static func spawn(
-        _ arguments: [String], environment: [String: String], output: String = "/dev/null", newSession: Bool = false
+        _ arguments: [String], environment: [String: String], output: String = "/dev/null",
+        outputDescriptor: Int32? = nil, newSession: Bool = false, newProcessGroup: Bool = false
     ) throws(Failure) -> pid_t {
         precondition(!arguments.isEmpty)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        if let outputDescriptor {
+            posix_spawn_file_actions_adddup2(&actions, outputDescriptor, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        }
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         closeDescriptors(from: 3, in: &actions)
 
@@ -41,6 +48,7 @@ enum ProcessLauncher {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
         if newSession { flags |= setSessionFlag }
+        if newProcessGroup { flags |= Int32(POSIX_SPAWN_SETPGROUP) }
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = arguments.map { strdup($0) } + [nil]

@@ -2,6 +2,7 @@ import Foundation
 import HaulCore
 import HaulEngine
 import HaulRPC
+import HaulRemote
 
 /// Serves the aria2-compatible endpoint while the saved settings say so: follows the engine's
 /// RPC settings, starts, moves or stops the server, and tells the engine where it is served.
@@ -13,11 +14,15 @@ actor RPCHost {
     private let onShutdown: (@Sendable () -> Void)?
     private var server: RPCServer?
     private var following: Task<Void, Never>?
+    /// The RPC socket a service manager passed in, served instead of binding while the settings
+    /// name its port.
+    private var passed: Int32?
 
     init(
         engine: Engine, downloadDirectory: String, log: @escaping @Sendable (String) -> Void,
-        onShutdown: (@Sendable () -> Void)?
+        onShutdown: (@Sendable () -> Void)?, passed: Int32? = nil
     ) {
+        self.passed = passed
         self.engine = engine
         self.downloadDirectory = downloadDirectory
         self.log = log
@@ -35,10 +40,24 @@ actor RPCHost {
     func stop() async {
         following?.cancel()
         await stopServing()
+        if let passed {
+            close(passed)
+            self.passed = nil
+        }
+    }
+
+    /// How many WebSockets are connected and when a client was last seen; nil while not serving.
+    var activity: (listening: Int, last: ContinuousClock.Instant)? {
+        get async { await server?.service.activity }
     }
 
     private func apply(_ settings: RPCSettings?) async {
-        guard let settings else { return await stopServing() }
+        guard let settings else {
+            if passed != nil {
+                log("the service listens on an RPC port, but haul rpc is off; run haul service install again")
+            }
+            return await stopServing()
+        }
         if let server, server.port == settings.port, await server.service.listensOn(settings.listen) {
             await server.service.update(settings)
             return
@@ -49,13 +68,29 @@ actor RPCHost {
         let service = Aria2Service(session: engine, configuration: configuration, onShutdown: onShutdown)
         do {
             try await service.start()
-            server = try await RPCServer.start(host: settings.listen, port: settings.port, service: service)
+            server = try await listen(settings, service: service)
             await engine.setRPCAddress(Self.address(settings.listen, settings.port))
         } catch {
             await service.stop()
             await engine.setRPCAddress(nil)
             log(Self.sentence(for: error, settings))
         }
+    }
+
+    /// The passed socket when it listens on the settings' port (once: the server owns it from
+    /// then on), else a socket of its own.
+    private func listen(_ settings: RPCSettings, service: Aria2Service) async throws -> RPCServer {
+        if let fd = passed {
+            let port = PassedSockets.port(of: fd)
+            if port == settings.port {
+                passed = nil
+                return try await RPCServer.start(adopting: fd, service: service)
+            }
+            log(
+                "the RPC socket passed in listens on port \(port.map(String.init) ?? "?"), but haul rpc says "
+                    + "\(settings.port); run haul service install again")
+        }
+        return try await RPCServer.start(host: settings.listen, port: settings.port, service: service)
     }
 
     private func stopServing() async {

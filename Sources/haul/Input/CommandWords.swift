@@ -41,4 +41,13 @@ public enum CommandWords {
         if words.isEmpty { throw InputError("the command is empty") }
         return words
     }
+
+    /// The words as one string ``split(_:)`` reads back: a word with a space, a quote or a
+    /// backslash in it is put in single quotes.
+    public static func join(_ words: [String]) -> String {
+        words.map { word in
+            guard word.isEmpty || word.contains(where: { " \t\n'\"\\".contains($0) }) else { return word }
+            return "'" + word.replacingOccurrences(of: "'", with: "'\"'\"'") + "'"
+        }.joined(separator: " ")
+    }
 }

@@ -16,13 +16,13 @@ import Synchronization
 enum TUIApp {
     static func run(_ options: StateOptions, hooks: HookOptions, mouse: Bool = true) async throws {
         try requireTerminal()
-        let onComplete = try hooks.words()
+        let processHooks = try hooks.hooks()
         let inbox = UIInbox()
         let opened = Mutex<Opened?>(nil)
         let exit = try await present(inbox: inbox, environment: options.environment, mouse: mouse) {
             switch try await EngineAccess.attempt(options) {
             case .local(let engine):
-                let host = await EngineHost.start(engine, options: options, kind: .tui, onComplete: onComplete) {
+                let host = await EngineHost.start(engine, options: options, kind: .tui, hooks: processHooks) {
                     inbox.push(.report($0, isError: true))
                 }
                 opened.withLock { $0 = .local(host) }
@@ -146,7 +146,7 @@ enum TUIApp {
             Console.out("haul: nothing left to download")
         case .quit(.background):
             do {
-                let pid = try await DaemonLauncher.launch(options, onComplete: hooks.onComplete)
+                let pid = try await DaemonLauncher.launch(options, hookArguments: hooks.arguments)
                 Console.out(
                     "haul: \(keepGoing) download(s) continue in the background (haul daemon, pid \(pid)); open haul "
                         + "to see them, 'haul daemon --stop' stops them"

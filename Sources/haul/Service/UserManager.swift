@@ -1,0 +1,56 @@
+import Foundation
+
+/// The user's systemd manager, reached through `systemctl --user` (whichever `systemctl` is
+/// first on `PATH`) and the linger flag `loginctl enable-linger` sets.
+struct UserManager {
+    let environment: [String: String]
+
+    struct Outcome {
+        let status: Int32
+        let output: String
+    }
+
+    /// Runs `systemctl --user ARGUMENTS`, its output (both streams) trimmed.
+    func systemctl(_ arguments: [String]) -> Outcome {
+        guard let program = Self.find("systemctl", environment: environment) else {
+            return Outcome(status: 127, output: "systemctl is not installed")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = ["--user"] + arguments
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return Outcome(status: 127, output: "cannot run \(program): \(error.localizedDescription)")
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus,
+            output: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Nil when a user manager answers; else why not, in a sentence.
+    func unavailable() -> String? {
+        let answer = systemctl(["show-environment"])
+        guard answer.status != 0 else { return nil }
+        let why = answer.output.split(separator: "\n").first.map(String.init) ?? "exit status \(answer.status)"
+        return "no systemd user manager runs for this user (systemctl --user: \(why))"
+    }
+
+    /// Whether the user's manager starts at boot and outlives their sessions.
+    func isLingering() -> Bool {
+        guard let user = environment["USER"] ?? environment["LOGNAME"] else { return false }
+        return FileManager.default.fileExists(atPath: "/var/lib/systemd/linger/\(user)")
+    }
+
+    static func find(_ name: String, environment: [String: String]) -> String? {
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+    }
+}
