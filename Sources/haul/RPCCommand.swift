@@ -79,6 +79,9 @@ struct RPCCommand: AsyncParsableCommand {
                 break
             }
             try await show(engine)
+            if toggle != nil, !ServiceContext(stateOptions).installedUnits.isEmpty {
+                Console.out("the systemd units listen on the old port: run haul service install again")
+            }
         } catch {
             throw Console.failure(error)
         }
