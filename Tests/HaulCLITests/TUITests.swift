@@ -343,6 +343,8 @@ final class TUITests: CLITestCase {
     func testAddWatchPauseResumeCancelResizeQuitAndRestart() async throws {
         try TestFiles.random(www + "/big.bin", size: 1_500_000)
         try TestFiles.random(www + "/other.bin", size: 3_000_000)
+        // A new user has no download folder yet: the dialog makes it, as `haul add` does.
+        try FileManager.default.removeItem(atPath: downloads)
         let tui = try await openTUI()
 
         // a: add a URL through the dialog.

@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulEngine
 import HaulTerminal
 import HaulUI
 
@@ -191,6 +192,10 @@ final class UILoop {
         Task {
             for command in commands {
                 do {
+                    // The add dialog makes its folder as `haul add -d` does.
+                    if case .add(let requests) = command {
+                        for request in requests { try DownloadDirectory.create(request.directory) }
+                    }
                     let ids = try await engine.perform(command)
                     if case .add = command, let id = ids.first { inbox.push(.report("added \(id)", isError: false)) }
                 } catch {
