@@ -79,7 +79,7 @@ struct DaemonCommand: AsyncParsableCommand {
             }
             try? await Task.sleep(for: .milliseconds(500))
         }
-        notifier.stopping()
+        notifier.stopping(await engine.isShutDown ? "stopping; every byte is kept" : "nothing left to download")
         reporting?.cancel()
         await host.stop()
         await logging.value

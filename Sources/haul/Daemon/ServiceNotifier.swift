@@ -22,7 +22,7 @@ struct ServiceNotifier: Sendable {
 
     func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
     func status(_ line: String) { send("STATUS=\(line)") }
-    func stopping() { send("STOPPING=1\nSTATUS=stopping; every byte is kept") }
+    func stopping(_ why: String = "stopping; every byte is kept") { send("STOPPING=1\nSTATUS=\(why)") }
 
     /// Sends one message; a manager that is gone is not an error worth more than silence.
     private func send(_ message: String) {
