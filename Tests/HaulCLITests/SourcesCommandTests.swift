@@ -123,6 +123,25 @@ final class SourcesCommandTests: NginxCLITestCase {
         XCTAssertEqual(bad.stderr, "haul: line 2, split=: haul uses 1 to 32 connections per file\n")
     }
 
+    /// Links as they are pasted from chats and documents: raw non-ASCII beside a valid escape, raw
+    /// spaces. Each is fetched from the file it names, which keeps its decoded name.
+    func testPastedURLsAreEncodedOnceAndTheFileKeepsItsName() async throws {
+        try TestFiles.random(www + "/naïve file.bin", size: 50_000)
+        try TestFiles.random(www + "/report 2026 (final).pdf", size: 40_000)
+        let add = try await haul(
+            "add", nginx.url("") + "naïve%20file.bin", nginx.url("") + "report 2026 (final).pdf", "--start")
+        XCTAssertEqual(add.status, 0, add.stderr)
+        try await waitUntil {
+            self.sameFile(self.www + "/naïve file.bin", self.downloads + "/naïve file.bin")
+                && self.sameFile(self.www + "/report 2026 (final).pdf", self.downloads + "/report 2026 (final).pdf")
+        }
+        let urls = try await listJSON().compactMap { $0["url"] as? String }
+        XCTAssertEqual(
+            Set(urls),
+            [nginx.url("") + "na%C3%AFve%20file.bin", nginx.url("") + "report%202026%20(final).pdf"])
+        _ = try await haul("daemon", "--stop")
+    }
+
     func testAddSaysHowToStartAndAddStartStartsTheDaemon() async throws {
         try TestFiles.random(www + "/a.bin", size: 100_000)
         let nested = dir.path + "/new/nested/folder"

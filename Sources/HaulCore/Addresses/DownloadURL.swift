@@ -4,13 +4,17 @@ import Foundation
 public enum DownloadURL {
     public static let supportedSchemes: Set<String> = ["http", "https"]
 
-    /// A normalized http(s) URL string, or a clear error.
+    /// The http(s) URI for a URL as given (pasted text is encoded as browsers do, see
+    /// ``PastedURL``), or a clear error naming it.
     public static func validate(_ text: String) throws(InputError) -> String {
-        let trimmed = text.trimmingCharacters(where: \.isWhitespace)
-        var shown: String { TerminalText.sanitize(trimmed) }
-        guard !trimmed.isEmpty else { throw InputError("empty URL") }
-        guard !containsSpaceOrControl(trimmed) else {
-            throw InputError("'\(shown)' is not a valid URL (it contains spaces or control characters)")
+        let given = text.trimmingCharacters(where: \.isWhitespace)
+        var shown: String { TerminalText.sanitize(given) }
+        guard !given.isEmpty else { throw InputError("empty URL") }
+        guard let trimmed = PastedURL.uri(from: given), !containsSpaceOrControl(trimmed) else {
+            if given.contains("://") {
+                throw InputError("'\(shown)' is not a valid URL (its host name is empty or holds spaces or symbols)")
+            }
+            throw InputError("'\(shown)' is not a valid URL (expected http://… or https://…)")
         }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased() else {
             throw InputError("'\(shown)' is not a valid URL (expected http://… or https://…)")
