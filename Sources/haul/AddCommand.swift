@@ -68,6 +68,14 @@ struct AddCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "Logins for the hosts you name, from this netrc file (default: $NETRC, else ~/.netrc); never sent to "
+                + "another host or a mirror.",
+            valueName: "file"))
+    var netrcFile: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "Another URL of the same file (repeatable, one URL only): the file is fetched from all of them at once.",
             valueName: "url"))
     var mirror: [String] = []

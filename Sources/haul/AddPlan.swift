@@ -27,6 +27,7 @@ struct AddPlan {
             _ = try CookieFile.load(absolute) // one sentence now, not a failed download later
             return absolute
         }
+        let netrcFile = try netrc(command.netrcFile, environment: environment)
         var metalinks: [Metalink] = []
         var entries: [InputFile.Entry] = []
         for (index, url) in command.urls.enumerated() {
@@ -59,6 +60,7 @@ struct AddPlan {
                 }
             }
             if command.noMirrors { request.ignoresMirrorHeaders = true }
+            request.netrcFile = netrcFile
             try apply(entry, to: &request, environment: environment)
             if created.insert(request.directory).inserted {
                 try DownloadDirectory.create(request.directory)
@@ -85,6 +87,22 @@ struct AddPlan {
             try Engine.checkDirectory(defaultDirectory)
         }
         return AddPlan(requests: requests)
+    }
+
+    /// The netrc file to take logins from: `--netrc-file` (which must exist), else `NETRC` or
+    /// `~/.netrc` when there is one; one that others can read is named in a warning and not used.
+    private static func netrc(_ given: String?, environment: [String: String]) throws(InputError) -> String? {
+        guard
+            let path = given.map({ StatePaths.absolute($0, environment: environment) })
+                ?? NetrcFile.defaultPath(environment: environment)
+        else { return nil }
+        let outcome = NetrcFile.read(path)
+        if outcome == .missing {
+            if given != nil { throw InputError("there is no netrc file \(TerminalText.sanitize(path))") }
+            return nil
+        }
+        if let warning = NetrcFile.warning(outcome, path: path) { Console.warn(warning) }
+        return path
     }
 
     /// `-d` made absolute, or the XDG download directory.

@@ -45,3 +45,39 @@ final class PastedURLTests: XCTestCase {
         XCTAssertEqual(FileNaming.nameFromURL(try DownloadURL.validate("http://h/naïve%20file.bin")), "naïve file.bin")
     }
 }
+
+/// netrc files as curl and wget read them.
+final class NetrcTests: XCTestCase {
+    func testEntriesDefaultsQuotesAndMacrosAreRead() {
+        let netrc = Netrc(
+            """
+            machine Example.org login ann password "two words \\" q"
+            macdef init
+            cd /pub
+            login notthis password notthis
+
+            machine other.net
+              login bob
+              password b%40b
+            default login anonymous password me@home
+            """)
+        XCTAssertEqual(netrc.credentials(for: "example.ORG")?.login, "ann")
+        XCTAssertEqual(netrc.credentials(for: "example.org")?.password, "two words \" q")
+        XCTAssertEqual(netrc.credentials(for: "other.net")?.password, "b%40b")
+        XCTAssertEqual(netrc.credentials(for: "third.io")?.login, "anonymous")
+        XCTAssertNil(Netrc("machine a.b password x").credentials(for: "a.b"), "no login, nothing to send")
+    }
+
+    func testTheLoginGoesIntoTheURLOnlyWhenItCarriesNone() {
+        let netrc = Netrc("machine h login u@x password p%w:d")
+        XCTAssertEqual(NetrcFile.url("http://h/f", headers: [], netrc: netrc), "http://u%40x:p%25w%3Ad@h/f")
+        XCTAssertEqual(NetrcFile.url("http://me:pw@h/f", headers: [], netrc: netrc), "http://me:pw@h/f")
+        XCTAssertEqual(
+            NetrcFile.url(
+                "http://h/f", headers: [RequestHeader(name: "Authorization", value: "Bearer t")], netrc: netrc),
+            "http://h/f")
+        XCTAssertEqual(NetrcFile.url("http://other/f", headers: [], netrc: netrc), "http://other/f")
+        let parts = URLParts(NetrcFile.url("http://h/f", headers: [], netrc: netrc))
+        XCTAssertEqual(parts?.credentials, URLParts.Credentials(user: "u@x", password: "p%w:d"))
+    }
+}

@@ -74,13 +74,16 @@ public enum PastedURL {
     private static let userinfoCharacters = Set("-._~!$&'()*+,;=:".unicodeScalars)
 
     /// `text` with every byte a URI may not hold there written as `%HH`, valid escapes kept.
-    static func escaped(_ text: Substring, keeping allowed: Set<Unicode.Scalar>) -> String {
+    /// With `keepingEscapes` false, every `%` is encoded too (a password is taken literally).
+    static func escaped(_ text: Substring, keeping allowed: Set<Unicode.Scalar>, keepingEscapes: Bool = true) -> String
+    {
         let bytes = Array(text.utf8)
         var out = ""
         var i = 0
         while i < bytes.count {
             let byte = bytes[i]
-            if byte == UInt8(ascii: "%"), i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) {
+            if keepingEscapes, byte == UInt8(ascii: "%"), i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2])
+            {
                 out += String(decoding: bytes[i...(i + 2)], as: UTF8.self)
                 i += 3
                 continue

@@ -27,6 +27,9 @@ public struct AddRequest: Codable, Sendable, Equatable {
     public var pieceHashes: PieceHashes?
     /// `--no-mirrors`: mirrors and digests servers name in headers are not used.
     public var ignoresMirrorHeaders: Bool?
+    /// The netrc file whose login for the URL's host is used, set by whoever adds a URL the user
+    /// named (`haul add`, the UI): nil for URLs a server or a Metalink named.
+    public var netrcFile: String?
 
     public init(
         url: String, directory: String, fileName: String? = nil, headers: [RequestHeader] = [],

@@ -154,13 +154,27 @@ extension Engine {
     func add(_ requests: [AddRequest]) throws(InputError) -> [DownloadID] {
         var checkedDirectories = Set<String>()
         var lastChecked: String?
+        var netrcFiles: [String: Netrc?] = [:]
         let valid = try requests.map { request throws(InputError) in
             // A list usually shares one directory: compared, not hashed, per request.
             if request.directory != lastChecked {
                 if checkedDirectories.insert(request.directory).inserted { try Self.checkDirectory(request.directory) }
                 lastChecked = request.directory
             }
-            return try Self.validated(request)
+            var request = try Self.validated(request)
+            // netrc's login for the host the user named; never for a mirror (nor, as for any
+            // credentials in the URL, a redirect to another host).
+            if let path = request.netrcFile {
+                let netrc =
+                    netrcFiles[path]
+                    ?? {
+                        guard case .loaded(let netrc) = NetrcFile.read(path) else { return nil }
+                        return netrc
+                    }()
+                netrcFiles[path] = netrc
+                if let netrc { request.url = NetrcFile.url(request.url, headers: request.headers, netrc: netrc) }
+            }
+            return request
         }
         var rng = SplitMix64()
         downloads.reserveCapacity(adding: valid.count)

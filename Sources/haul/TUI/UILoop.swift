@@ -190,11 +190,20 @@ final class UILoop {
         guard let engine else { return }
         let inbox = self.inbox
         Task {
-            for command in commands {
+            for var command in commands {
                 do {
-                    // The add dialog makes its folder as `haul add -d` does.
-                    if case .add(let requests) = command {
-                        for request in requests { try DownloadDirectory.create(request.directory) }
+                    // The add dialog makes its folder and takes netrc's logins as `haul add` does.
+                    if case .add(var requests) = command {
+                        let netrc = NetrcFile.defaultPath(environment: ProcessInfo.processInfo.environment)
+                        let outcome = netrc.map(NetrcFile.read)
+                        if let netrc, let outcome, let warning = NetrcFile.warning(outcome, path: netrc) {
+                            inbox.push(.report(warning, isError: true))
+                        }
+                        for index in requests.indices {
+                            try DownloadDirectory.create(requests[index].directory)
+                            if outcome != .missing { requests[index].netrcFile = netrc }
+                        }
+                        command = .add(requests)
                     }
                     let ids = try await engine.perform(command)
                     if case .add = command, let id = ids.first { inbox.push(.report("added \(id)", isError: false)) }
