@@ -45,6 +45,10 @@ struct AddPlan {
         if let listed, let file = command.inputFile { warnAboutIgnored(listed, file: file) }
 
         let defaultDirectory = try directory(command.directory, environment: environment)
+        // Without -d, a folder rule may choose by the name known now (-o, else the URL's).
+        let rules =
+            command.directory == nil ? try FolderRulesFile.read(FolderRulesFile.path(environment: environment)) : nil
+        let home = environment["HOME"] ?? NSHomeDirectory()
         let speedLimit = command.limit.flatMap(Formatting.parseRate)
         var created = Set<String>()
         var requests: [AddRequest] = []
@@ -58,6 +62,11 @@ struct AddPlan {
                 request.mirrors = try entry.mirrors.map { mirror throws(InputError) in
                     DownloadSource(url: try DownloadURL.validate(mirror), origin: .user)
                 }
+            }
+            if let folder = rules?.folder(
+                name: command.output ?? FileNaming.nameFromURL(url), host: URLParts(url)?.host, home: home)
+            {
+                request.directory = folder
             }
             if command.noMirrors { request.ignoresMirrorHeaders = true }
             request.netrcFile = netrcFile

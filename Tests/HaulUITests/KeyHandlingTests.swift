@@ -74,6 +74,39 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertEqual(c.mode, .list)
     }
 
+    /// The add dialog shows the folder the rules choose as the URL is typed, before it is sent;
+    /// a folder typed by hand stays.
+    func testTheAddDialogShowsTheFolderTheRulesChoose() {
+        let rules = FolderRules([
+            FolderRules.Rule(pattern: .group(.diskImage), folder: "~/Images"),
+            FolderRules.Rule(pattern: .host("*.example.org"), folder: "/srv/work"),
+        ])
+        let c = TUIController(
+            downloads: [], width: 80, height: 24, defaultDirectory: "/dl", home: "/home/u", folderRules: rules)
+        _ = c.frame(now: 0)
+        _ = c.handle(.character("a"))
+        for ch in "https://mirror.net/debian.iso" { _ = c.handle(.character(ch)) }
+        _ = c.frame(now: 1)
+        XCTAssertTrue(c.grid.lines.joined().contains("Directory: /home/u/Images"), c.grid.lines.joined(separator: "\n"))
+        for _ in 0..<4 { _ = c.handle(.backspace) }
+        for ch in ".txt" { _ = c.handle(.character(ch)) }
+        guard case .add(let form) = c.mode else { return XCTFail("\(c.mode)") }
+        XCTAssertEqual(form.fields[1].string, "/dl", "no rule for a .txt from there")
+        XCTAssertEqual(
+            c.handle(.enter), [.send(.add([AddRequest(url: "https://mirror.net/debian.txt", directory: "/dl")]))])
+
+        _ = c.handle(.character("a"))
+        for ch in "https://files.example.org/notes" { _ = c.handle(.character(ch)) }
+        _ = c.handle(.tab)
+        _ = c.handle(.control("u"))
+        for ch in "/mine" { _ = c.handle(.character(ch)) }
+        _ = c.handle(.backTab)
+        for ch in ".iso" { _ = c.handle(.character(ch)) }
+        XCTAssertEqual(
+            c.handle(.enter),
+            [.send(.add([AddRequest(url: "https://files.example.org/notes.iso", directory: "/mine")]))])
+    }
+
     /// The list keeps rows; the details box asks the engine for the whole download and keeps it
     /// as the engine tells of it.
     func testTheDetailsBoxAsksForTheWholeDownloadAndFollowsIt() {

@@ -80,4 +80,6 @@ struct Surroundings {
     let asksToKeepRunning: Bool
     let defaultDirectory: String
     let home: String
+    /// Where downloads added without a folder go, shown in the add dialog as the URL is typed.
+    let folderRules: FolderRules
 }

@@ -167,10 +167,27 @@ extension TUIController {
             return submit(form)
         default:
             guard form.fields[form.focus].handle(key) else { return [] }
+            if form.focus != 1 { followRules(&form) }
         }
         mode = .add(form)
         redraw.full = true
         return []
+    }
+
+    /// Puts the folder the rules choose for the URL (and name) typed so far in the directory
+    /// field, unless that field was edited by hand.
+    func followRules(_ form: inout AddForm) {
+        guard form.fields[1].string == form.chosenDirectory else { return }
+        let url = try? DownloadURL.validate(form.fields[0].string)
+        let typedName = form.fields[2].string.trimmingCharacters(in: .whitespaces)
+        let name = typedName.isEmpty ? url.flatMap(FileNaming.nameFromURL) : typedName
+        let host = url.flatMap { URLParts($0)?.host }
+        let folder =
+            surroundings.folderRules.folder(name: name, host: host, home: surroundings.home)
+            ?? surroundings.defaultDirectory
+        guard folder != form.chosenDirectory else { return }
+        form.fields[1] = LineEditor(folder)
+        form.chosenDirectory = folder
     }
 
     func submit(_ form: AddForm) -> [Effect] {

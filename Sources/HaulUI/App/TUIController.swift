@@ -34,12 +34,13 @@ public final class TUIController {
 
     public init(
         downloads: [Download], width: Int, height: Int, defaultDirectory: String, home: String, unicode: Bool = true,
-        network: NetworkStatus = NetworkStatus(mode: .off), asksToKeepRunning: Bool = true
+        network: NetworkStatus = NetworkStatus(mode: .off), asksToKeepRunning: Bool = true,
+        folderRules: FolderRules = FolderRules()
     ) {
         self.network = network
         surroundings = Surroundings(
             glyphs: unicode ? .unicode : .ascii, asksToKeepRunning: asksToKeepRunning,
-            defaultDirectory: defaultDirectory, home: home)
+            defaultDirectory: defaultDirectory, home: home, folderRules: folderRules)
         model = DownloadListModel(downloads)
         layout = ScreenLayout(width: width, height: height)
         columns = Columns.forWidth(layout.width)

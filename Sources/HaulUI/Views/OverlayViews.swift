@@ -231,10 +231,14 @@ extension DetailsView {
 public struct AddForm: Equatable, Sendable {
     public var fields: [LineEditor]
     public var focus = 0
+    /// The folder the form put in the directory field; while the field still shows it, it
+    /// follows the URL and name (the folder rules' choice). Edited by hand, it stays.
+    public var chosenDirectory: String
     public static let labels = ["URL", "Directory", "Name"]
 
     public init(directory: String) {
         fields = [LineEditor(), LineEditor(directory), LineEditor()]
+        chosenDirectory = directory
     }
 
     func lines(width: Int, glyphs: Glyphs) -> [(String, Style)] {

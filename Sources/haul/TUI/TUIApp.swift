@@ -105,6 +105,15 @@ enum TUIApp {
         defer { connecting.cancel() }
         let home = StatePaths.home(environment)
         let directory = StatePaths.downloadDirectory(environment: environment)
+        let rules: FolderRules
+        var rulesProblem: String?
+        do {
+            rules = try FolderRulesFile.read(FolderRulesFile.path(environment: environment))
+        } catch {
+            rules = FolderRules()
+            rulesProblem = error.message
+        }
+        let startMessage = startMessage ?? rulesProblem
 
         let outcome: Result<UIExit, InputError> = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
@@ -119,7 +128,7 @@ enum TUIApp {
                 let controller = TUIController(
                     downloads: [], width: size.width, height: size.height,
                     defaultDirectory: directory, home: home, unicode: terminal.unicode,
-                    asksToKeepRunning: asksToKeepRunning
+                    asksToKeepRunning: asksToKeepRunning, folderRules: rules
                 )
                 controller.commandNames = CommandLineRunner.names
                 controller.beginLoading()
