@@ -1,6 +1,6 @@
 # haul — build, run and test. `make run` and `make test` install what they need first.
 
-SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev pkg-config aria2 python3-venv man-db systemd
+SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev pkg-config aria2 python3-venv man-db systemd tinyproxy microsocks
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL := /bin/bash
 BIN := .build/debug/haul

@@ -48,6 +48,8 @@ public struct StateDocument: Codable, Sendable, Equatable {
         public var rpc: RPCSettings?
         /// The commands run on a finished or failed download and when the queue drains; nil for none.
         public var hooks: HookSettings?
+        /// The saved proxies (global and per host); nil for none.
+        public var proxies: ProxySettings?
 
         /// What a download gets without `--connections`.
         public static let defaultConnections = Download.defaultConnections
@@ -77,6 +79,7 @@ public struct StateDocument: Codable, Sendable, Equatable {
             cookieFile = try? c.decodeIfPresent(String.self, forKey: .cookieFile)
             rpc = try? c.decodeIfPresent(RPCSettings.self, forKey: .rpc)
             hooks = try? c.decodeIfPresent(HookSettings.self, forKey: .hooks)
+            proxies = try? c.decodeIfPresent(ProxySettings.self, forKey: .proxies)
         }
     }
 }

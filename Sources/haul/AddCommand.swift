@@ -68,6 +68,13 @@ struct AddCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "Its own proxy: http://host:port, socks5://host:port, socks5h://host:port, or none (see haul proxy).",
+            valueName: "proxy"))
+    var proxy: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "Logins for the hosts you name, from this netrc file (default: $NETRC, else ~/.netrc); never sent to "
                 + "another host or a mirror.",
             valueName: "file"))

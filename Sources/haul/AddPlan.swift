@@ -28,6 +28,7 @@ struct AddPlan {
             return absolute
         }
         let netrcFile = try netrc(command.netrcFile, environment: environment)
+        let proxy = try command.proxy.map { text throws(InputError) in try ProxyChoice(parsing: text) }
         var metalinks: [Metalink] = []
         var entries: [InputFile.Entry] = []
         for (index, url) in command.urls.enumerated() {
@@ -70,6 +71,7 @@ struct AddPlan {
             }
             if command.noMirrors { request.ignoresMirrorHeaders = true }
             request.netrcFile = netrcFile
+            request.proxy = proxy
             try apply(entry, to: &request, environment: environment)
             if created.insert(request.directory).inserted {
                 try DownloadDirectory.create(request.directory)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HaulCore
+import HaulHTTP
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,21 +19,32 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let downloads: DownloadList
+        let proxies: ProxySettings?
         if let owner = try await EngineAccess.connect(stateOptions) {
             // A haul owns the state: ask it, the file may be a moment behind. If it dies meanwhile,
             // the file is the truth again.
-            if let live = try? await owner.snapshot().downloads {
-                downloads = live
+            if let live = try? await owner.snapshot() {
+                (downloads, proxies) = (live.downloads, live.proxies)
             } else {
-                downloads = try stateOptions.readDownloads()
+                let state = try stateOptions.readState()
+                (downloads, proxies) = (state.downloads, state.settings.proxies)
             }
             owner.close()
         } else {
-            downloads = try stateOptions.readDownloads()
+            let state = try stateOptions.readState()
+            (downloads, proxies) = (state.downloads, state.settings.proxies)
         }
         do {
             if json {
-                try ListingJSON.write(downloads) { FileHandleWriter.stdout($0) }
+                let environment = ProxyEnvironment(environment: stateOptions.environment)
+                let saved = proxies ?? ProxySettings()
+                try ListingJSON.write(
+                    downloads,
+                    proxy: { d in
+                        let choice = saved.choice(forHost: URLParts(d.url)?.host, own: d.proxy)
+                        return environment.endpoint(for: d.url, choice: choice).map { ProxyAddress($0).display }
+                    }
+                ) { FileHandleWriter.stdout($0) }
                 return
             }
             guard downloads.count > 0 else {

@@ -37,9 +37,13 @@ struct StateOptions: ParsableArguments {
     /// The downloads, read without taking the lock (the file is always replaced atomically),
     /// with the `.part` sizes on disk as the received bytes. When no haul holds the state, a
     /// download recorded as running was interrupted and is shown as waiting.
-    func readDownloads() throws -> DownloadList {
+    func readDownloads() throws -> DownloadList { try readState().downloads }
+
+    /// ``readDownloads()`` and the saved settings, from one reading of the file.
+    func readState() throws -> (downloads: DownloadList, settings: StateDocument.Settings) {
         do {
-            var downloads = try StateFile(path: statePath).loadReadOnly().downloads
+            let document = try StateFile(path: statePath).loadReadOnly()
+            var downloads = document.downloads
             let idle = StateLock.currentHolder(statePath: statePath) == nil
             for i in downloads.indices where downloads[i].state != .finished {
                 if idle {
@@ -50,7 +54,7 @@ struct StateOptions: ParsableArguments {
                     downloads[i].receivedBytes = size.int64Value
                 }
             }
-            return DownloadList(downloads)
+            return (DownloadList(downloads), document.settings)
         } catch {
             Console.error(String(describing: error))
             throw ExitStatus.stateUnavailable

@@ -6,7 +6,7 @@ public enum Aria2Options {
     /// callers, and `haul add -i` says which it skipped.
     public static let honoured: Set<String> = [
         "dir", "out", "checksum", "header", "referer", "user-agent", "split", "max-connection-per-server",
-        "max-download-limit", "pause",
+        "max-download-limit", "pause", "all-proxy",
     ]
 
     /// An option whose value cannot be used, and why.
@@ -61,6 +61,9 @@ public enum Aria2Options {
         case "pause":
             guard let paused = Bool(value) else { throw InputError("pause is true or false") }
             request.paused = paused
+        case "all-proxy":
+            // aria2's empty value: no proxy for this download.
+            request.proxy = value.isEmpty ? .direct : try ProxyChoice(parsing: value)
         default:
             return
         }

@@ -115,6 +115,13 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         set { changeExtras { $0.ignoresMirrorHeaders = newValue } }
     }
 
+    /// Its own proxy (`haul add --proxy`): a proxy, or none; nil follows the host rules, the
+    /// global setting and the environment.
+    public var proxy: ProxyChoice? {
+        get { extras?.value.proxy }
+        set { changeExtras { $0.proxy = newValue } }
+    }
+
     /// The fields kept out of line, each at what a new download has.
     struct Extras: Equatable, Sendable {
         var previousURLs: [String] = []
@@ -131,6 +138,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         var sources: [DownloadSource] = []
         var pieceHashes: PieceHashes?
         var ignoresMirrorHeaders = false
+        var proxy: ProxyChoice?
     }
 
     /// Immutable, so shared between copies of a download; a change makes a new one.

@@ -30,6 +30,8 @@ public struct AddRequest: Codable, Sendable, Equatable {
     /// The netrc file whose login for the URL's host is used, set by whoever adds a URL the user
     /// named (`haul add`, the UI): nil for URLs a server or a Metalink named.
     public var netrcFile: String?
+    /// `--proxy`: its own proxy, or none; nil follows the saved ones and the environment.
+    public var proxy: ProxyChoice?
 
     public init(
         url: String, directory: String, fileName: String? = nil, headers: [RequestHeader] = [],
@@ -90,6 +92,8 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     /// Saves (or, nil, removes) the hooks the haul that owns the state runs. Never sent by the
     /// RPC endpoint.
     case setHooks(HookSettings?)
+    /// Saves the proxies (global and per host); nil removes them all.
+    case setProxies(ProxySettings?)
 }
 
 /// Where ``EngineCommand/move(_:_:)`` puts a download in the list.

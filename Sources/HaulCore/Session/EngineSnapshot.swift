@@ -12,12 +12,15 @@ public struct EngineSnapshot: Sendable {
     public var concurrency: Int?
     /// The saved hooks; nil when none are saved.
     public var hooks: HookSettings?
+    /// The saved proxies; nil when none are saved.
+    public var proxies: ProxySettings?
 
     public init(
         downloads: DownloadList, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil,
-        rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil
+        rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil, proxies: ProxySettings? = nil
     ) {
         self.hooks = hooks
+        self.proxies = proxies
         self.concurrency = concurrency
         self.downloads = downloads
         self.network = network

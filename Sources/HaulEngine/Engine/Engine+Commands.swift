@@ -123,6 +123,12 @@ extension Engine {
         case .setRPC(let rpc):
             setRPC(rpc)
             return []
+        case .setProxies(let proxies):
+            let proxies = proxies?.isEmpty == true ? nil : proxies
+            guard settings.proxies != proxies else { return [] }
+            settings.proxies = proxies
+            scheduleSave(after: configuration.transitionSaveDelay)
+            return []
         case .setHooks(let hooks):
             guard settings.hooks != hooks else { return [] }
             settings.hooks = hooks
@@ -190,6 +196,7 @@ extension Engine {
             if let mirrors = request.mirrors { download.sources = mirrors }
             download.pieceHashes = request.pieceHashes
             download.ignoresMirrorHeaders = request.ignoresMirrorHeaders ?? false
+            download.proxy = request.proxy
             downloads[id] = download
             publish(.added(download))
             return id

@@ -253,7 +253,8 @@ public actor Engine {
             fileName: download.fileName, checksum: download.checksum,
             cookieFile: download.cookieFile ?? settings.cookieFile,
             target: TransferTarget(
-                url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified),
+                url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified,
+                proxy: download.proxy, proxies: settings.proxies ?? ProxySettings()),
             totalBytes: download.totalBytes, segments: download.segments, sourceURL: download.finalURL,
             connections: limit,
             throttle: Throttle(global: bandwidth.globalGate, own: gate, metered: bandwidth.meteredCounter),

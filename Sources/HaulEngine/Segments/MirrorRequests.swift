@@ -12,7 +12,8 @@ enum MirrorRequests {
         let headers =
             mirror.origin == .user
             ? target.headers.filter { !TransferPolicy.credentialHeaderNames.contains($0.name.lowercased()) } : []
-        return TransferTarget(url: mirror.url, headers: headers)
+        // The same proxies, each chosen for the mirror's own host.
+        return TransferTarget(url: mirror.url, headers: headers, proxy: target.proxy, proxies: target.proxies)
     }
 
     /// "dropped the mirror HOST: WHY".

@@ -20,7 +20,7 @@ struct MirrorDiscovery {
             job.checksum = digest
             changed = true
         }
-        if let url = hints.metalinks.first, let file = await metalinkFile(url, total: total) {
+        if let url = hints.metalinks.first, let file = await metalinkFile(url, total: total, like: job.target) {
             if !file.skippedSchemes.isEmpty { await skipped(file.skippedSchemes) }
             changed = add(file.sources, to: &job, primary: primary) || changed
             if job.checksum == nil, let checksum = file.checksum {
@@ -50,9 +50,11 @@ struct MirrorDiscovery {
 
     /// The file of the Metalink at `url` that is this download's: the only one, or the one of
     /// its size. Nil when it cannot be fetched or read: discovery never fails a download.
-    private func metalinkFile(_ url: String, total: Int64?) async -> Metalink.File? {
+    private func metalinkFile(_ url: String, total: Int64?, like target: TransferTarget) async -> Metalink.File? {
         do {
-            let (response, _) = try await policy.send(TransferTarget(url: url), offset: 0, over: transport)
+            // Through the download's proxies, with none of its credentials.
+            let document = TransferTarget(url: url, proxy: target.proxy, proxies: target.proxies)
+            let (response, _) = try await policy.send(document, offset: 0, over: transport)
             guard response.head.status == 200 else {
                 response.drop()
                 return nil

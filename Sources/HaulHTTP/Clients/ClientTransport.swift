@@ -22,22 +22,25 @@ public struct ClientTransport: HTTPTransport {
         var headers = HTTPHeaders()
         for field in request.headers { headers.add(name: field.name, value: field.value) }
         let parts = URLParts(request.url)
-        if let (client, target) = pool.cleartextClient(for: request.url, parts: parts) {
+        let proxy = pool.route(request)
+        if let (client, target) = pool.cleartextClient(for: request.url, parts: parts, proxy: proxy) {
             var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.uri)
             if !headers.contains(name: "host") { head.headers.add(name: "Host", value: target.hostHeader) }
             head.headers.add(contentsOf: headers)
             let exchange = try await client.execute(head, to: target) { loop in makeSink(on: loop) }
             return ClientResponse(exchange.head, sink: exchange.sink, cancel: exchange.cancel)
         }
-        return try await sendThroughAsyncHTTPClient(request.url, headers: headers)
+        return try await sendThroughAsyncHTTPClient(request.url, headers: headers, proxy: proxy)
     }
 
-    private func sendThroughAsyncHTTPClient(_ url: String, headers: HTTPHeaders) async throws -> ClientResponse {
+    private func sendThroughAsyncHTTPClient(_ url: String, headers: HTTPHeaders, proxy: ProxyEnvironment.Endpoint?)
+        async throws -> ClientResponse
+    {
         // The transfer's own lane when it runs on one (see `TransferLanes`).
         let loop = MultiThreadedEventLoopGroup.singleton.any()
         let sink = makeSink(on: loop)
         let request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
-        let task = pool.client(for: url).execute(request: request, delegate: sink, eventLoop: .delegate(on: loop))
+        let task = pool.client(through: proxy).execute(request: request, delegate: sink, eventLoop: .delegate(on: loop))
         let head: HTTPResponseHead
         do {
             head = try await withTaskCancellationHandler {
@@ -46,8 +49,7 @@ public struct ClientTransport: HTTPTransport {
                 task.cancel()
             }
         } catch {
-            throw TransferFailure.connectFailure(error, url: url, proxy: pool.settings.proxies.endpoint(for: url))
-                ?? error
+            throw TransferFailure.connectFailure(error, url: url, proxy: proxy) ?? error
         }
         return ClientResponse(head, sink: sink, cancel: { task.cancel() })
     }

@@ -46,18 +46,23 @@ public final class HTTPClientPool: Sendable {
 
     /// The cleartext client, with where to send, when `url` is plain HTTP that no proxy applies to.
     /// `parts`, when given, is `url` already split.
-    func cleartextClient(for url: String, parts: URLParts? = nil) -> (CleartextHTTPClient, CleartextHTTPClient.Target)?
+    func cleartextClient(for url: String, parts: URLParts? = nil, proxy: ProxyEnvironment.Endpoint?)
+        -> (CleartextHTTPClient, CleartextHTTPClient.Target)?
     {
-        guard settings.proxies.endpoint(for: url) == nil else { return nil }
+        guard proxy == nil else { return nil }
         let target =
             if let parts { CleartextHTTPClient.Target(parts: parts) } else { CleartextHTTPClient.Target(url: url) }
         guard let target else { return nil }
         return (cleartext, target)
     }
 
-    func client(for url: String) -> HTTPClient {
-        let proxy = settings.proxies.endpoint(for: url)
-        return clients.withLock { clients in
+    /// The proxy `request` goes through (nil: directly).
+    func route(_ request: HTTPRequest) -> ProxyEnvironment.Endpoint? {
+        settings.proxies.endpoint(for: request.url, choice: request.proxy)
+    }
+
+    func client(through proxy: ProxyEnvironment.Endpoint?) -> HTTPClient {
+        clients.withLock { clients in
             if let client = clients[proxy] { return client }
             let client = Self.makeClient(settings, proxy: proxy)
             clients[proxy] = client
@@ -106,10 +111,17 @@ public final class HTTPClientPool: Sendable {
             config.tlsConfiguration = tls
         }
         if let proxy {
-            let authorization = proxy.user.map {
-                HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+            switch proxy.kind {
+            case .http:
+                let authorization = proxy.user.map {
+                    HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+                }
+                config.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+            case .socks5, .socks5h:
+                // AsyncHTTPClient sends the SOCKS proxy the host name (what socks5h asks for):
+                // a socks5 proxy resolves it too, so nothing is looked up here.
+                config.proxy = .socksServer(host: proxy.host, port: proxy.port)
             }
-            config.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
         }
         let readSize = settings.readSize
         // Called once AsyncHTTPClient has set up a connection's pipeline, before its first request.

@@ -84,6 +84,21 @@ extension TransferFailure {
             return TransferFailure(.cannotConnect(host: host, port: port, why: describe(errno: e.errnoCode)))
         case let e as NIOConnectionError where proxy != nil:
             return TransferFailure(.cannotConnect(host: host, port: port, why: reasons(e)))
+        case let e as HTTPClientError where proxy != nil:
+            switch e {
+            case .invalidProxyResponse:
+                return TransferFailure(
+                    .cannotConnect(
+                        host: host, port: port,
+                        why: "it refused to connect to the server (wrong or missing proxy credentials?)"))
+            case .socksHandshakeTimeout:
+                return TransferFailure(.cannotConnect(host: host, port: port, why: "its SOCKS handshake timed out"))
+            case .proxyAuthenticationRequired:
+                return TransferFailure(
+                    .cannotConnect(host: host, port: port, why: "it asks for credentials (user:password@ in its URL)"))
+            default:
+                return nil
+            }
         default:
             return nil
         }

@@ -13,10 +13,17 @@ public struct TransferTarget: Sendable, Equatable {
     public var lastModified: String?
     /// The download's cookies (from its cookies.txt and from responses), if it has any.
     public var cookies: CookieJar?
+    /// The download's own proxy choice, and the saved ones (global, per host), resolved for the
+    /// host of each request: a redirect to another host may take another proxy.
+    public var proxy: ProxyChoice?
+    public var proxies: ProxySettings
 
     public init(
-        url: String, headers: [RequestHeader] = [], etag: String? = nil, lastModified: String? = nil
+        url: String, headers: [RequestHeader] = [], etag: String? = nil, lastModified: String? = nil,
+        proxy: ProxyChoice? = nil, proxies: ProxySettings = ProxySettings()
     ) {
+        self.proxy = proxy
+        self.proxies = proxies
         self.url = url
         self.headers = headers
         self.etag = etag
@@ -212,7 +219,8 @@ public struct TransferPolicy: Sendable {
             let token = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
             headers.append(HTTPField(name: "Authorization", value: "Basic " + token))
         }
-        return HTTPRequest(url: url, headers: headers)
+        return HTTPRequest(
+            url: url, headers: headers, proxy: target.proxies.choice(forHost: parts?.host, own: target.proxy))
     }
 
     /// Headers that carry credentials: never sent to a host a redirect points at.

@@ -4,10 +4,14 @@ import HaulCore
 public struct HTTPRequest: Sendable, Equatable {
     public var url: String
     public var headers: [HTTPField]
+    /// The proxy it goes through, as the download, its host or the settings chose; nil leaves it
+    /// to the environment (`http_proxy`…).
+    public var proxy: ProxyChoice?
 
-    public init(url: String, headers: [HTTPField]) {
+    public init(url: String, headers: [HTTPField], proxy: ProxyChoice? = nil) {
         self.url = url
         self.headers = headers
+        self.proxy = proxy
     }
 
     /// The value of the header `name` (any case), if the request has it.

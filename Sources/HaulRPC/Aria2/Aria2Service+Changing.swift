@@ -266,6 +266,8 @@ extension Aria2Service {
                     throw .failed("max-concurrent-downloads: haul runs 1 to 64 downloads at once")
                 }
             case "dir": try checkDirectory(absolute(value))
+            case "all-proxy":
+                do { _ = value.isEmpty ? nil : try ProxyChoice(parsing: value) } catch { throw .failed(error.message) }
             case let hook where hook.hasPrefix("on-download-") || hook.hasPrefix("on-bt-download-"):
                 // A page that reached the port must never make haul run a program.
                 throw .failed("\(hook): hooks are set with haul hooks on the machine haul runs on, not over RPC")
@@ -280,6 +282,11 @@ extension Aria2Service {
             case "max-concurrent-downloads":
                 _ = try await perform(.setConcurrency(Int(value) ?? 1), &scope, answer: "OK")
             case "dir": settings.globalOptions[name] = absolute(value)
+            case "all-proxy":
+                // The global proxy (an empty value removes it), as `haul proxy` sets it.
+                var proxies = (try? await session.snapshot().proxies ?? ProxySettings()) ?? ProxySettings()
+                proxies.global = value.isEmpty ? nil : try? ProxyChoice(parsing: value)
+                _ = try await perform(.setProxies(proxies), &scope, answer: "OK")
             case "split", "max-connection-per-server", "max-download-limit": settings.globalOptions[name] = value
             default: continue
             }

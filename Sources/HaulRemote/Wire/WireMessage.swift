@@ -51,12 +51,14 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     public var rpc: RPCSettings?
     public var concurrency: Int?
     public var hooks: HookSettings?
+    public var proxies: ProxySettings?
 
     public init(
         downloads: [UInt8], count: Int, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil,
-        rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil
+        rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil, proxies: ProxySettings? = nil
     ) {
         self.hooks = hooks
+        self.proxies = proxies
         self.concurrency = concurrency
         self.downloads = downloads
         self.count = count
@@ -68,7 +70,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case network, count, length, connections, cookieFile, rpc, concurrency, hooks
+        case network, count, length, connections, cookieFile, rpc, concurrency, hooks, proxies
     }
 
     public init(from decoder: any Decoder) throws {
@@ -80,6 +82,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
         cookieFile = try container.decodeIfPresent(String.self, forKey: .cookieFile)
         rpc = try container.decodeIfPresent(RPCSettings.self, forKey: .rpc)
         hooks = try? container.decodeIfPresent(HookSettings.self, forKey: .hooks)
+        proxies = try? container.decodeIfPresent(ProxySettings.self, forKey: .proxies)
         concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency)
         downloads = []
     }
@@ -93,6 +96,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
         try container.encodeIfPresent(cookieFile, forKey: .cookieFile)
         try container.encodeIfPresent(rpc, forKey: .rpc)
         try container.encodeIfPresent(hooks, forKey: .hooks)
+        try container.encodeIfPresent(proxies, forKey: .proxies)
         try container.encodeIfPresent(concurrency, forKey: .concurrency)
     }
 }

@@ -9,7 +9,7 @@ extension WireSnapshot {
             downloads: try DownloadListJSON.encode(snapshot.downloads), count: snapshot.downloads.count,
             network: snapshot.network,
             connections: snapshot.connections, cookieFile: snapshot.cookieFile, rpc: snapshot.rpc,
-            concurrency: snapshot.concurrency, hooks: snapshot.hooks)
+            concurrency: snapshot.concurrency, hooks: snapshot.hooks, proxies: snapshot.proxies)
     }
 }
 
@@ -20,6 +20,6 @@ extension EngineSnapshot {
         self.init(
             downloads: DownloadList(count: wire.count) { each in try DownloadListJSON.forEach(in: bytes, each) },
             network: wire.network, connections: wire.connections, cookieFile: wire.cookieFile, rpc: wire.rpc,
-            concurrency: wire.concurrency, hooks: wire.hooks)
+            concurrency: wire.concurrency, hooks: wire.hooks, proxies: wire.proxies)
     }
 }

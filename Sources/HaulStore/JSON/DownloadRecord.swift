@@ -98,6 +98,7 @@ enum DownloadRecord {
             case let field as DownloadField<[Segment]>: StoredField(field, read: read)
             case let field as DownloadField<[DownloadSource]>: StoredField(field, read: read)
             case let field as DownloadField<PieceHashes>: StoredField(field, read: read)
+            case let field as DownloadField<ProxyChoice>: StoredField(field, read: read)
             default: nil
             }
         }

@@ -24,6 +24,7 @@ enum SettingsJSON {
         out.append(contentsOf: settings.meteredMode.rawValue.utf8)
         out.append(UInt8(ascii: "\""))
         object("meteredUsage", settings.meteredUsage, into: &out)
+        object("proxies", settings.proxies, into: &out)
         object("rpc", settings.rpc, into: &out)
         object("speedLimit", settings.speedLimit, into: &out)
         out.append(UInt8(ascii: "}"))
@@ -65,6 +66,8 @@ enum SettingsJSON {
                 settings.meteredUsage = try s.null() ? nil : try StateCoding.decode(BudgetUsage.self, s.rawValue())
             case "hooks":
                 settings.hooks = try s.null() ? nil : try StateCoding.decode(HookSettings.self, s.rawValue())
+            case "proxies":
+                settings.proxies = try s.null() ? nil : try StateCoding.decode(ProxySettings.self, s.rawValue())
             case "rpc":
                 settings.rpc = try s.null() ? nil : try StateCoding.decode(RPCSettings.self, s.rawValue())
             default:

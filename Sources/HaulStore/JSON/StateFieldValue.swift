@@ -142,6 +142,7 @@ extension DownloadState.Kind: RawStateFieldValue {}
 extension PauseCause: RawStateFieldValue {}
 extension Checksum: NestedStateFieldValue {}
 extension PieceHashes: NestedStateFieldValue {}
+extension ProxyChoice: NestedStateFieldValue {}
 
 /// A rare or nested value: written and read by Foundation (few downloads have one).
 public protocol NestedStateFieldValue: StateFieldValue {}

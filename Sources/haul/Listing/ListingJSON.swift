@@ -11,22 +11,27 @@ import HaulStore
 public enum ListingJSON {
     /// Hands the listing of `downloads` (ending in a newline) to `sink`, about `chunkSize` bytes at a time.
     public static func write(
-        _ downloads: [Download], chunkSize: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) -> Void
+        _ downloads: [Download], chunkSize: Int = 1 << 20, proxy: (Download) -> String? = { _ in nil },
+        to sink: (UnsafeRawBufferPointer) -> Void
     ) {
-        write(count: downloads.count, chunkSize: chunkSize, sink) { each in
+        write(count: downloads.count, chunkSize: chunkSize, proxy: proxy, sink) { each in
             for i in downloads.indices { each(downloads[i]) }
         }
     }
 
     /// The same for a list that may be decoded as it is read; throws what reading it throws.
+    /// `proxy` names the proxy a download goes through (its password hidden), nil for none.
     public static func write(
-        _ downloads: DownloadList, chunkSize: Int = 1 << 20, to sink: (UnsafeRawBufferPointer) -> Void
+        _ downloads: DownloadList, chunkSize: Int = 1 << 20, proxy: (Download) -> String? = { _ in nil },
+        to sink: (UnsafeRawBufferPointer) -> Void
     ) throws {
-        try write(count: downloads.count, chunkSize: chunkSize, sink) { each in try downloads.forEachDownload(each) }
+        try write(count: downloads.count, chunkSize: chunkSize, proxy: proxy, sink) { each in
+            try downloads.forEachDownload(each)
+        }
     }
 
     private static func write(
-        count: Int, chunkSize: Int, _ sink: (UnsafeRawBufferPointer) -> Void,
+        count: Int, chunkSize: Int, proxy: (Download) -> String?, _ sink: (UnsafeRawBufferPointer) -> Void,
         _ downloads: (_ each: (Download) -> Void) throws -> Void
     ) rethrows {
         var out: [UInt8] = []
@@ -34,15 +39,17 @@ public enum ListingJSON {
         out.append(contentsOf: "[\n".utf8)
         if count == 0 { out.append(UInt8(ascii: "\n")) }
         var written = 0
-        // The sink is only called while `downloads` runs; it never outlives this call.
+        // The sink and `proxy` are only called while `downloads` runs; neither outlives this call.
         try withoutActuallyEscaping(sink) { sink in
-            try downloads { d in
-                append(d, to: &out)
-                written += 1
-                out.append(contentsOf: (written == count ? "\n" : ",\n").utf8)
-                if out.count >= chunkSize {
-                    out.withUnsafeBytes { sink($0) }
-                    out.removeAll(keepingCapacity: true)
+            try withoutActuallyEscaping(proxy) { proxy in
+                try downloads { d in
+                    append(d, proxy: proxy(d), to: &out)
+                    written += 1
+                    out.append(contentsOf: (written == count ? "\n" : ",\n").utf8)
+                    if out.count >= chunkSize {
+                        out.withUnsafeBytes { sink($0) }
+                        out.removeAll(keepingCapacity: true)
+                    }
                 }
             }
         }
@@ -57,7 +64,7 @@ public enum ListingJSON {
         return String(decoding: all, as: UTF8.self)
     }
 
-    private static func append(_ d: Download, to out: inout [UInt8]) {
+    private static func append(_ d: Download, proxy: String?, to out: inout [UInt8]) {
         out.append(contentsOf: "  {\n".utf8)
         var first = true
         /// `name` is the key with its quotes and separator (`"url" : `).
@@ -98,6 +105,7 @@ public enum ListingJSON {
         string(#""path" : "#, d.path)
         key(#""previousURLs" : "#)
         append(d.previousURLs.map(Redaction.url), to: &out)
+        string(#""proxy" : "#, proxy)
         string(#""reason" : "#, d.reason)
         number(#""receivedBytes" : "#, d.receivedBytes)
         bool(#""resumable" : "#, d.resumable)

@@ -1,0 +1,112 @@
+import Foundation
+import HaulTestSupport
+import XCTest
+
+/// Downloads through the proxies people run: Debian's tinyproxy (HTTP, CONNECT for https) and
+/// microsocks (SOCKS5), started here on loopback. Each logs what it carried, so a test sees which
+/// proxy a download took.
+final class ProxyTests: NginxCLITestCase {
+    var children: [ChildProcess] = []
+    var httpPort = 0
+    var socksPort = 0
+    var tinyproxyLog: String { dir.path + "/tinyproxy.log" }
+    var microsocksLog: String { dir.path + "/microsocks.log" }
+
+    override func setUp() async throws {
+        try await super.setUp()
+        for program in ["/usr/bin/tinyproxy", "/usr/bin/microsocks"] {
+            XCTAssertTrue(FileManager.default.isExecutableFile(atPath: program), "apt-get install tinyproxy microsocks")
+        }
+        httpPort = FreePort.find()
+        socksPort = FreePort.find()
+        try """
+        Port \(httpPort)
+        Listen 127.0.0.1
+        Timeout 60
+        LogFile "\(tinyproxyLog)"
+        LogLevel Info
+        MaxClients 200
+        Allow 127.0.0.1
+        BasicAuth proxyuser proxypass
+        """.write(toFile: dir.path + "/tinyproxy.conf", atomically: true, encoding: .utf8)
+        children.append(
+            try ChildProcess("/usr/bin/tinyproxy", ["-d", "-c", dir.path + "/tinyproxy.conf"], environment: [:]))
+        children.append(
+            try ChildProcess(
+                "/usr/bin/microsocks", ["-i", "127.0.0.1", "-p", String(socksPort)], environment: [:],
+                stdout: microsocksLog, stderr: microsocksLog))
+        try await waitUntil { FreePort.isListening(self.httpPort) && FreePort.isListening(self.socksPort) }
+    }
+
+    override func tearDown() async throws {
+        for child in children { await child.terminate() }
+        try await super.tearDown()
+    }
+
+    func succeed(_ arguments: [String]) async throws {
+        let result = try await haul(arguments)
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    func log(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    var httpProxy: String { "http://proxyuser:proxypass@127.0.0.1:\(httpPort)" }
+
+    func testTheGlobalProxyCarriesSegmentedDownloadsAndDownloadsOwnProxiesWin() async throws {
+        try TestFiles.random(www + "/big.bin", size: 4_000_000)
+        try TestFiles.random(www + "/small.bin", size: 200_000)
+        var result = try await haul("proxy", httpProxy)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("proxy: http://proxyuser:***@127.0.0.1:\(httpPort)"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("proxypass"))
+        // From the capped location, so more connections pay and are opened.
+        try await succeed(["add", nginx.url("slow/big.bin")])
+        try await succeed(["add", "--proxy", "socks5h://127.0.0.1:\(socksPort)", nginx.url("small.bin")])
+        let listed = try await listJSON()
+        XCTAssertEqual(
+            Set(listed.compactMap { $0["proxy"] as? String }),
+            ["http://proxyuser:***@127.0.0.1:\(httpPort)", "socks5h://127.0.0.1:\(socksPort)"])
+        result = try await haul("run")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(sameFile(www + "/big.bin", downloads + "/big.bin"))
+        XCTAssertTrue(sameFile(www + "/small.bin", downloads + "/small.bin"))
+        // Several connections of the segmented download, each through the HTTP proxy.
+        // (AsyncHTTPClient tunnels every request with CONNECT.)
+        XCTAssertGreaterThan(
+            log(tinyproxyLog).components(separatedBy: "CONNECT 127.0.0.1:\(nginx.port)").count - 1, 1, log(tinyproxyLog)
+        )
+        XCTAssertTrue(log(microsocksLog).contains("connected to 127.0.0.1:\(nginx.port)"), log(microsocksLog))
+    }
+
+    func testAHostRuleBeatsTheGlobalProxyAndAProxyThatFailsIsNamed() async throws {
+        try TestFiles.random(www + "/a.bin", size: 100_000)
+        let dead = FreePort.find()
+        try await succeed(["proxy", "http://127.0.0.1:\(dead)"])
+        var result = try await haul("proxy", "socks5h://127.0.0.1:\(socksPort)", "--for", "127.0.0.*")
+        XCTAssertTrue(result.stdout.contains("for 127.0.0.*: socks5h://127.0.0.1:\(socksPort)"), result.stdout)
+        try await succeed(["add", nginx.url("a.bin")])
+        result = try await haul("run")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(log(microsocksLog).contains("connected to"), log(microsocksLog))
+
+        // Without the rule, the global proxy is down: the reason names it, not the server.
+        try await succeed(["proxy", "--unset", "--for", "127.0.0.*"])
+        try await succeed(["add", "-o", "b.bin", nginx.url("a.bin")])
+        result = try await haul("run", env: ["HAUL_MAX_RETRIES": "1"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stdout.contains("the proxy 127.0.0.1:\(dead)"), result.stdout + result.stderr)
+
+        // A proxy that refuses the credentials.
+        try await succeed(["proxy", "http://proxyuser:wrong@127.0.0.1:\(httpPort)"])
+        try await succeed(["add", "-o", "c.bin", nginx.url("a.bin")])
+        result = try await haul("run", env: ["HAUL_MAX_RETRIES": "1"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(
+            result.stdout.contains("the proxy 127.0.0.1:\(httpPort)") && result.stdout.contains("credentials"),
+            result.stdout)
+
+        // Bad input is one sentence.
+        result = try await haul("proxy", "ftp://x:1")
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("haul speaks to http://, socks5:// and socks5h:// proxies"), result.stderr)
+    }
+}
