@@ -38,13 +38,11 @@ struct ListCommand: AsyncParsableCommand {
             if json {
                 let environment = ProxyEnvironment(environment: stateOptions.environment)
                 let saved = proxies ?? ProxySettings()
-                try ListingJSON.write(
-                    downloads,
-                    proxy: { d in
-                        let choice = saved.choice(forHost: URLParts(d.url)?.host, own: d.proxy)
-                        return environment.endpoint(for: d.url, choice: choice).map { ProxyAddress($0).display }
-                    }
-                ) { FileHandleWriter.stdout($0) }
+                let proxy = { (d: Download) -> String? in
+                    let choice = saved.choice(forHost: URLParts(d.url)?.host, own: d.ownProxy)
+                    return environment.endpoint(for: d.url, choice: choice).map { ProxyAddress($0).display }
+                }
+                try ListingJSON.write(downloads, proxy: proxy) { FileHandleWriter.stdout($0) }
                 return
             }
             guard downloads.count > 0 else {

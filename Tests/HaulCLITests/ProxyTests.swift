@@ -77,6 +77,25 @@ final class ProxyTests: NginxCLITestCase {
         XCTAssertTrue(log(microsocksLog).contains("connected to 127.0.0.1:\(nginx.port)"), log(microsocksLog))
     }
 
+    /// An https origin through each proxy: a CONNECT tunnel through tinyproxy, a SOCKS one through
+    /// microsocks; the certificate is checked end to end.
+    func testHTTPSOriginsThroughBothProxies() async throws {
+        let certificate = try await TestCertificate.make(in: dir.subdirectory("tls"))
+        let secure = try await NginxServer(root: www, tls: certificate, workDirectory: dir.subdirectory("tls-nginx"))
+        defer { Task { await secure.stop() } }
+        try TestFiles.random(www + "/s.bin", size: 300_000)
+        try await succeed(["add", "--proxy", httpProxy, "-o", "via-http.bin", secure.url("s.bin")])
+        try await succeed([
+            "add", "--proxy", "socks5h://127.0.0.1:\(socksPort)", "-o", "via-socks.bin", secure.url("s.bin"),
+        ])
+        let result = try await haul("run", env: ["SSL_CERT_FILE": certificate.certificatePath])
+        XCTAssertEqual(result.status, 0, result.stderr + result.stdout)
+        XCTAssertTrue(sameFile(www + "/s.bin", downloads + "/via-http.bin"))
+        XCTAssertTrue(sameFile(www + "/s.bin", downloads + "/via-socks.bin"))
+        XCTAssertTrue(log(tinyproxyLog).contains("CONNECT 127.0.0.1:\(secure.port)"), log(tinyproxyLog))
+        XCTAssertTrue(log(microsocksLog).contains("connected to 127.0.0.1:\(secure.port)"), log(microsocksLog))
+    }
+
     func testAHostRuleBeatsTheGlobalProxyAndAProxyThatFailsIsNamed() async throws {
         try TestFiles.random(www + "/a.bin", size: 100_000)
         let dead = FreePort.find()

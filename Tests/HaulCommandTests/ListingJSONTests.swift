@@ -15,7 +15,7 @@ final class ListingJSONTests: XCTestCase {
         enum Keys: String, CodingKey {
             case id, url, path, state, reason, receivedBytes, totalBytes, fileName, directory, resumable, finalURL,
                 notice, sha256, checksum, previousURLs, allowMetered, addedAt, finishedAt, retries, connections,
-                segments, speedLimit, sources
+                segments, speedLimit, sources, proxy
         }
 
         func encode(to encoder: Encoder) throws {
@@ -43,6 +43,7 @@ final class ListingJSONTests: XCTestCase {
             try c.encode(download.segments, forKey: .segments)
             try c.encode(download.speedLimit, forKey: .speedLimit)
             try c.encode(download.listedSources, forKey: .sources)
+            try c.encode(nil as String?, forKey: .proxy)
         }
     }
 

@@ -43,6 +43,7 @@ final class DownloadSchemaTests: XCTestCase {
         d.sources = [mirror, DownloadSource(url: "http://m3.example.org/x.iso", origin: .metalink)]
         d.pieceHashes = PieceHashes(algorithm: .sha1, length: 2_097_152, hashes: [String(repeating: "ab", count: 20)])
         d.ignoresMirrorHeaders = true
+        d.ownProxy = .through(ProxyAddress(kind: .http, host: "proxy.lan", port: 3128, user: "u", password: "p"))
         d.finishedAt = Date(timeIntervalSince1970: 1_795_000_200)
         return d
     }

@@ -10,6 +10,10 @@ public enum DownloadURL {
         let given = text.trimmingCharacters(where: \.isWhitespace)
         var shown: String { TerminalText.sanitize(given) }
         guard !given.isEmpty else { throw InputError("empty URL") }
+        // Spaces are encoded (people paste them); control characters are never in a link.
+        guard !given.unicodeScalars.contains(where: { isSpaceOrControl($0) && $0 != " " }) else {
+            throw InputError("'\(shown)' is not a valid URL (it contains control characters)")
+        }
         guard let trimmed = PastedURL.uri(from: given), !containsSpaceOrControl(trimmed) else {
             if given.contains("://") {
                 throw InputError("'\(shown)' is not a valid URL (its host name is empty or holds spaces or symbols)")

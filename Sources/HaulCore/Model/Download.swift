@@ -117,9 +117,9 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
 
     /// Its own proxy (`haul add --proxy`): a proxy, or none; nil follows the host rules, the
     /// global setting and the environment.
-    public var proxy: ProxyChoice? {
-        get { extras?.value.proxy }
-        set { changeExtras { $0.proxy = newValue } }
+    public var ownProxy: ProxyChoice? {
+        get { extras?.value.ownProxy }
+        set { changeExtras { $0.ownProxy = newValue } }
     }
 
     /// The fields kept out of line, each at what a new download has.
@@ -138,7 +138,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         var sources: [DownloadSource] = []
         var pieceHashes: PieceHashes?
         var ignoresMirrorHeaders = false
-        var proxy: ProxyChoice?
+        var ownProxy: ProxyChoice?
     }
 
     /// Immutable, so shared between copies of a download; a change makes a new one.

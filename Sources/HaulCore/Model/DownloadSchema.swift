@@ -46,7 +46,7 @@ extension Download {
         DownloadField(
             "ignoresMirrorHeaders", get: { $0.ignoresMirrorHeaders ? true : nil },
             set: { $0.ignoresMirrorHeaders = $1 }),
-        DownloadField("ownProxy", get: { $0.proxy }, set: { $0.proxy = $1 }),
+        DownloadField("ownProxy", get: { $0.ownProxy }, set: { $0.ownProxy = $1 }),
     ]
 
     /// What a download read from a file starts as, before its fields are read: what a missing

@@ -196,7 +196,7 @@ extension Engine {
             if let mirrors = request.mirrors { download.sources = mirrors }
             download.pieceHashes = request.pieceHashes
             download.ignoresMirrorHeaders = request.ignoresMirrorHeaders ?? false
-            download.proxy = request.proxy
+            download.ownProxy = request.proxy
             downloads[id] = download
             publish(.added(download))
             return id

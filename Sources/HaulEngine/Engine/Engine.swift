@@ -254,7 +254,7 @@ public actor Engine {
             cookieFile: download.cookieFile ?? settings.cookieFile,
             target: TransferTarget(
                 url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified,
-                proxy: download.proxy, proxies: settings.proxies ?? ProxySettings()),
+                proxy: download.ownProxy, proxies: settings.proxies ?? ProxySettings()),
             totalBytes: download.totalBytes, segments: download.segments, sourceURL: download.finalURL,
             connections: limit,
             throttle: Throttle(global: bandwidth.globalGate, own: gate, metered: bandwidth.meteredCounter),
