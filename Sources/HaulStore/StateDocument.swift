@@ -50,6 +50,8 @@ public struct StateDocument: Codable, Sendable, Equatable {
         public var hooks: HookSettings?
         /// The saved proxies (global and per host); nil for none.
         public var proxies: ProxySettings?
+        /// Per-host connections, speed limits and headers; nil for none.
+        public var hosts: HostSettings?
 
         /// What a download gets without `--connections`.
         public static let defaultConnections = Download.defaultConnections
@@ -80,6 +82,7 @@ public struct StateDocument: Codable, Sendable, Equatable {
             rpc = try? c.decodeIfPresent(RPCSettings.self, forKey: .rpc)
             hooks = try? c.decodeIfPresent(HookSettings.self, forKey: .hooks)
             proxies = try? c.decodeIfPresent(ProxySettings.self, forKey: .proxies)
+            hosts = try? c.decodeIfPresent(HostSettings.self, forKey: .hosts)
         }
     }
 }

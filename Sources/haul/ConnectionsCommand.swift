@@ -18,6 +18,11 @@ struct ConnectionsCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Downloads to set it for (ids or unique prefixes).", valueName: "id"))
     var ids: [String] = []
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("For downloads from hosts matching this glob (see haul hosts).", valueName: "pattern"))
+    var `for`: String?
+
     @OptionGroup var stateOptions: StateOptions
 
     func validate() throws {
@@ -29,6 +34,15 @@ struct ConnectionsCommand: AsyncParsableCommand {
     func run() async throws {
         let engine = try await EngineAccess.open(stateOptions).session
         let line: String
+        if let pattern = self.for {
+            guard let count, ids.isEmpty else { throw InputError("say 'haul connections N --for PATTERN'").reported() }
+            do {
+                try await HostsCommand.change(pattern, on: engine) { $0.connections = count }
+            } catch {
+                throw Console.failure(error)
+            }
+            return Console.out("connections for \(TerminalText.sanitize(pattern.lowercased())): \(count)")
+        }
         do {
             if let count {
                 if ids.isEmpty {

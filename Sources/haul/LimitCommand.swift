@@ -23,6 +23,11 @@ struct LimitCommand: AsyncParsableCommand {
         help: ArgumentHelp("Apply the global limit only in this daily window, e.g. 09:00-17:00.", valueName: "window"))
     var during: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("For each download from hosts matching this glob (see haul hosts).", valueName: "pattern"))
+    var `for`: String?
+
     @OptionGroup var stateOptions: StateOptions
 
     /// What the rate argument says: a rate, or nil to lift the limit.
@@ -52,6 +57,22 @@ struct LimitCommand: AsyncParsableCommand {
             window = parsed
         }
         let engine = try await EngineAccess.open(stateOptions).session
+        if let pattern = self.for {
+            guard let rate, ids.isEmpty, during == nil else {
+                throw InputError("say 'haul limit RATE|none --for PATTERN'").reported()
+            }
+            if let bytes = rate, bytes < SpeedLimit.minimumRate {
+                throw InputError("a host's limit is at least \(Formatting.rate(Double(SpeedLimit.minimumRate)))")
+                    .reported()
+            }
+            do {
+                try await HostsCommand.change(pattern, on: engine) { $0.speedLimit = rate }
+            } catch {
+                throw Console.failure(error)
+            }
+            let shown = rate.map { Formatting.rate(Double($0)) } ?? "none"
+            return Console.out("speed limit for \(TerminalText.sanitize(pattern.lowercased())): \(shown) per download")
+        }
         var lines: [String] = []
         do {
             if let rate {

@@ -47,3 +47,25 @@ final class ProxySettingsTests: XCTestCase {
         XCTAssertThrowsError(try Aria2Options.apply([("all-proxy", "gopher://p")], to: &request) { $0 })
     }
 }
+
+/// Per-host settings: for each setting, the first rule for the host that has it.
+final class HostSettingsTests: XCTestCase {
+    func testEachSettingComesFromTheFirstRuleThatHasIt() throws {
+        var hosts = HostSettings()
+        hosts.update("cdn.example.org") { $0.connections = 2 }
+        hosts.update("*.example.org") {
+            $0.connections = 4
+            $0.speedLimit = 500_000
+            $0.headers = [try! RequestHeader.parse("User-Agent: Mozilla/5.0"), try! RequestHeader.parse("X-A: 1")]
+        }
+        hosts.update("CDN.example.org") { $0.headers = [try! RequestHeader.parse("x-a: 2")] }
+        XCTAssertEqual(hosts.connections(for: "cdn.example.org"), 2)
+        XCTAssertEqual(hosts.connections(for: "example.org"), 4)
+        XCTAssertEqual(hosts.speedLimit(for: "cdn.example.org"), 500_000)
+        XCTAssertEqual(hosts.headers(for: "cdn.example.org").map(\.value), ["2", "Mozilla/5.0"])
+        XCTAssertNil(hosts.connections(for: "example.net"))
+        XCTAssertEqual(hosts.headers(for: nil), [])
+        hosts.update("cdn.example.org") { $0 = HostSettings.Rule(pattern: "cdn.example.org") }
+        XCTAssertEqual(hosts.rules.map(\.pattern), ["*.example.org"], "an emptied rule is dropped")
+    }
+}

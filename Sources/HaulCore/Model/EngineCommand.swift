@@ -94,6 +94,8 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     case setHooks(HookSettings?)
     /// Saves the proxies (global and per host); nil removes them all.
     case setProxies(ProxySettings?)
+    /// Saves the per-host connections, speed limits and headers; nil removes them all.
+    case setHostSettings(HostSettings?)
 }
 
 /// Where ``EngineCommand/move(_:_:)`` puts a download in the list.

@@ -14,11 +14,15 @@ public struct EngineSnapshot: Sendable {
     public var hooks: HookSettings?
     /// The saved proxies; nil when none are saved.
     public var proxies: ProxySettings?
+    /// The saved per-host settings; nil when none are saved.
+    public var hosts: HostSettings?
 
     public init(
         downloads: DownloadList, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil,
-        rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil, proxies: ProxySettings? = nil
+        rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil, proxies: ProxySettings? = nil,
+        hosts: HostSettings? = nil
     ) {
+        self.hosts = hosts
         self.hooks = hooks
         self.proxies = proxies
         self.concurrency = concurrency

@@ -143,7 +143,7 @@ extension Engine {
             guard var download = downloads[id], download.speedLimit != rate else { continue }
             download.speedLimit = rate
             downloads[id] = download
-            transfers[id]?.gate.setRate(rate)
+            transfers[id]?.gate.setRate(speedLimit(for: download))
             changed(download)
         }
     }

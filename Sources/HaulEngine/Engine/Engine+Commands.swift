@@ -70,8 +70,8 @@ extension Engine {
             }
             guard let selection else {
                 settings.connections = count
-                for id in transfers.ids where downloads[id]?.connections == nil {
-                    transfers[id]?.connections.set(count)
+                for id in transfers.ids {
+                    if let download = downloads[id] { transfers[id]?.connections.set(connections(for: download)) }
                 }
                 scheduleSave(after: configuration.transitionSaveDelay)
                 return []
@@ -127,6 +127,13 @@ extension Engine {
             let proxies = proxies?.isEmpty == true ? nil : proxies
             guard settings.proxies != proxies else { return [] }
             settings.proxies = proxies
+            scheduleSave(after: configuration.transitionSaveDelay)
+            return []
+        case .setHostSettings(let hosts):
+            let hosts = hosts?.rules.isEmpty == true ? nil : hosts
+            guard settings.hosts != hosts else { return [] }
+            settings.hosts = hosts
+            applyHostSettings()
             scheduleSave(after: configuration.transitionSaveDelay)
             return []
         case .setHooks(let hooks):

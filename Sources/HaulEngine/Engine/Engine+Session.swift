@@ -12,7 +12,7 @@ extension Engine: EngineSession {
         EngineSnapshot(
             downloads: downloads.list, network: networkStatus, connections: settings.connections,
             cookieFile: settings.cookieFile, rpc: settings.rpc, concurrency: settings.concurrency,
-            hooks: settings.hooks, proxies: settings.proxies)
+            hooks: settings.hooks, proxies: settings.proxies, hosts: settings.hosts)
     }
 
     /// The saved hooks, read by the process that runs them at each event.

@@ -244,9 +244,9 @@ public actor Engine {
         guard var download = downloads[id], let resources, download.start() else { return }
         downloads[id] = download
         let generation = transfers.takeGeneration()
-        let limit = ConnectionLimit(download.connections ?? settings.connections)
+        let limit = ConnectionLimit(connections(for: download))
         let gate = RateGate(clock: clock)
-        gate.setRate(download.speedLimit)
+        gate.setRate(speedLimit(for: download))
         let job = TransferJob(
             id: id, generation: generation, queueOrder: download.queueOrder, directory: download.directory,
             requestedName: download.requestedName,
@@ -254,7 +254,8 @@ public actor Engine {
             cookieFile: download.cookieFile ?? settings.cookieFile,
             target: TransferTarget(
                 url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified,
-                proxy: download.ownProxy, proxies: settings.proxies ?? ProxySettings()),
+                proxy: download.ownProxy, proxies: settings.proxies ?? ProxySettings(),
+                hosts: settings.hosts ?? HostSettings()),
             totalBytes: download.totalBytes, segments: download.segments, sourceURL: download.finalURL,
             connections: limit,
             throttle: Throttle(global: bandwidth.globalGate, own: gate, metered: bandwidth.meteredCounter),

@@ -13,7 +13,8 @@ enum MirrorRequests {
             mirror.origin == .user
             ? target.headers.filter { !TransferPolicy.credentialHeaderNames.contains($0.name.lowercased()) } : []
         // The same proxies, each chosen for the mirror's own host.
-        return TransferTarget(url: mirror.url, headers: headers, proxy: target.proxy, proxies: target.proxies)
+        return TransferTarget(
+            url: mirror.url, headers: headers, proxy: target.proxy, proxies: target.proxies, hosts: target.hosts)
     }
 
     /// "dropped the mirror HOST: WHY".

@@ -53,7 +53,7 @@ struct MirrorDiscovery {
     private func metalinkFile(_ url: String, total: Int64?, like target: TransferTarget) async -> Metalink.File? {
         do {
             // Through the download's proxies, with none of its credentials.
-            let document = TransferTarget(url: url, proxy: target.proxy, proxies: target.proxies)
+            let document = TransferTarget(url: url, proxy: target.proxy, proxies: target.proxies, hosts: target.hosts)
             let (response, _) = try await policy.send(document, offset: 0, over: transport)
             guard response.head.status == 200 else {
                 response.drop()

@@ -189,7 +189,8 @@ struct TransferRunner: Sendable {
         guard await reports.followedMetalink(metalink, url: url) else { throw CancellationError() }
         let skipped = metalink.files.flatMap(\.skippedSchemes)
         if !skipped.isEmpty { await reports.notice(MirrorDiscovery.skippedNotice(skipped)) }
-        job.target = TransferTarget(url: url, proxy: job.target.proxy, proxies: job.target.proxies)
+        job.target = TransferTarget(
+            url: url, proxy: job.target.proxy, proxies: job.target.proxies, hosts: job.target.hosts)
         job.requestedName = job.requestedName ?? first.name
         job.mirrors = Array(first.sources.dropFirst())
         job.checksum = job.checksum ?? first.checksum

@@ -17,11 +17,14 @@ public struct TransferTarget: Sendable, Equatable {
     /// host of each request: a redirect to another host may take another proxy.
     public var proxy: ProxyChoice?
     public var proxies: ProxySettings
+    /// The per-host headers, resolved for the host of each request like the proxies.
+    public var hosts: HostSettings
 
     public init(
         url: String, headers: [RequestHeader] = [], etag: String? = nil, lastModified: String? = nil,
-        proxy: ProxyChoice? = nil, proxies: ProxySettings = ProxySettings()
+        proxy: ProxyChoice? = nil, proxies: ProxySettings = ProxySettings(), hosts: HostSettings = HostSettings()
     ) {
+        self.hosts = hosts
         self.proxy = proxy
         self.proxies = proxies
         self.url = url
@@ -200,6 +203,11 @@ public struct TransferPolicy: Sendable {
         let original = URLParts(target.url)
         let parts = url == target.url ? original : URLParts(url)
         let sameHost = url == target.url || (parts != nil && parts?.host.lowercased() == original?.host.lowercased())
+        // The host's headers (`haul hosts --header`), which the download's own replace.
+        for header in target.hosts.headers(for: parts?.host) {
+            headers.removeAll { $0.name.lowercased() == header.name.lowercased() }
+            headers.append(HTTPField(name: header.name, value: header.value))
+        }
         for header in target.headers {
             if !sameHost, Self.credentialHeaderNames.contains(header.name.lowercased()) { continue }
             headers.removeAll { $0.name.lowercased() == header.name.lowercased() }

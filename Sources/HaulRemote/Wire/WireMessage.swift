@@ -52,11 +52,14 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     public var concurrency: Int?
     public var hooks: HookSettings?
     public var proxies: ProxySettings?
+    public var hosts: HostSettings?
 
     public init(
         downloads: [UInt8], count: Int, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil,
-        rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil, proxies: ProxySettings? = nil
+        rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil, proxies: ProxySettings? = nil,
+        hosts: HostSettings? = nil
     ) {
+        self.hosts = hosts
         self.hooks = hooks
         self.proxies = proxies
         self.concurrency = concurrency
@@ -70,7 +73,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case network, count, length, connections, cookieFile, rpc, concurrency, hooks, proxies
+        case network, count, length, connections, cookieFile, rpc, concurrency, hooks, proxies, hosts
     }
 
     public init(from decoder: any Decoder) throws {
@@ -83,6 +86,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
         rpc = try container.decodeIfPresent(RPCSettings.self, forKey: .rpc)
         hooks = try? container.decodeIfPresent(HookSettings.self, forKey: .hooks)
         proxies = try? container.decodeIfPresent(ProxySettings.self, forKey: .proxies)
+        hosts = try? container.decodeIfPresent(HostSettings.self, forKey: .hosts)
         concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency)
         downloads = []
     }
@@ -97,6 +101,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
         try container.encodeIfPresent(rpc, forKey: .rpc)
         try container.encodeIfPresent(hooks, forKey: .hooks)
         try container.encodeIfPresent(proxies, forKey: .proxies)
+        try container.encodeIfPresent(hosts, forKey: .hosts)
         try container.encodeIfPresent(concurrency, forKey: .concurrency)
     }
 }

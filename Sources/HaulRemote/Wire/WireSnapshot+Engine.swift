@@ -9,7 +9,8 @@ extension WireSnapshot {
             downloads: try DownloadListJSON.encode(snapshot.downloads), count: snapshot.downloads.count,
             network: snapshot.network,
             connections: snapshot.connections, cookieFile: snapshot.cookieFile, rpc: snapshot.rpc,
-            concurrency: snapshot.concurrency, hooks: snapshot.hooks, proxies: snapshot.proxies)
+            concurrency: snapshot.concurrency, hooks: snapshot.hooks, proxies: snapshot.proxies,
+            hosts: snapshot.hosts)
     }
 }
 
@@ -20,6 +21,7 @@ extension EngineSnapshot {
         self.init(
             downloads: DownloadList(count: wire.count) { each in try DownloadListJSON.forEach(in: bytes, each) },
             network: wire.network, connections: wire.connections, cookieFile: wire.cookieFile, rpc: wire.rpc,
-            concurrency: wire.concurrency, hooks: wire.hooks, proxies: wire.proxies)
+            concurrency: wire.concurrency, hooks: wire.hooks, proxies: wire.proxies,
+            hosts: wire.hosts)
     }
 }

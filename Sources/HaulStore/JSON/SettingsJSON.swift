@@ -15,6 +15,7 @@ enum SettingsJSON {
             JSONBytes.quoted(cookieFile, into: &out)
         }
         object("hooks", settings.hooks, into: &out)
+        object("hosts", settings.hosts, into: &out)
         object("meteredBudget", settings.meteredBudget, into: &out)
         if let limit = settings.meteredLimit {
             out.append(contentsOf: #","meteredLimit":"#.utf8)
@@ -64,6 +65,8 @@ enum SettingsJSON {
                 settings.meteredBudget = try s.null() ? nil : try StateCoding.decode(DataBudget.self, s.rawValue())
             case "meteredUsage":
                 settings.meteredUsage = try s.null() ? nil : try StateCoding.decode(BudgetUsage.self, s.rawValue())
+            case "hosts":
+                settings.hosts = try s.null() ? nil : try StateCoding.decode(HostSettings.self, s.rawValue())
             case "hooks":
                 settings.hooks = try s.null() ? nil : try StateCoding.decode(HookSettings.self, s.rawValue())
             case "proxies":
