@@ -165,12 +165,25 @@ _haul() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--no-mouse --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--on-complete --state)
+    local -a non_repeating_options=(--on-complete --on-error --on-queue-empty --hook-args --hook-time-limit --state)
     __haul_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--on-complete')
+        return
+        ;;
+    '--on-error')
+        return
+        ;;
+    '--on-queue-empty')
+        return
+        ;;
+    '--hook-args')
+        __haul_add_completions -W 'haul'$'\n''aria2'
+        return
+        ;;
+    '--hook-time-limit')
         return
         ;;
     '--state')
@@ -183,22 +196,22 @@ _haul() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|cookies|verify|refresh|daemon|demo|help)
+    add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|cookies|verify|refresh|rpc|daemon|service|hooks|rules|proxy|hosts|demo|help)
         # Offer subcommand argument completions
         "_haul_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls run pause resume cancel rm retry metered limit move connections cookies verify refresh daemon demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls run pause resume cancel rm retry metered limit move connections cookies verify refresh rpc daemon service hooks rules proxy hosts demo help' -- "${cur}"))
         ;;
     esac
 }
 
 _haul_add() {
     repeating_flags=()
-    non_repeating_flags=(--allow-metered --paused --start --version -h --help)
-    repeating_options=(--header)
-    non_repeating_options=(-i --input-file -d --directory -o --output --checksum --sha256 --checksum-file --load-cookies -x --connections --limit --state)
+    non_repeating_flags=(--no-mirrors --allow-metered --paused --start --version -h --help)
+    repeating_options=(--header --mirror)
+    non_repeating_options=(-i --input-file -d --directory -o --output --checksum --sha256 --checksum-file --load-cookies --proxy --netrc-file -x --connections --limit --state)
     __haul_offer_flags_options -1
 
     # Offer option value completions
@@ -225,6 +238,15 @@ _haul_add() {
         return
         ;;
     '--load-cookies')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--netrc-file')
+        return
+        ;;
+    '--mirror')
         return
         ;;
     '-x'|'--connections')
@@ -258,7 +280,7 @@ _haul_run() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(-j --concurrency --on-complete --state)
+    non_repeating_options=(-j --concurrency --on-complete --on-error --on-queue-empty --hook-args --hook-time-limit --state)
     __haul_offer_flags_options 0
 
     # Offer option value completions
@@ -267,6 +289,19 @@ _haul_run() {
         return
         ;;
     '--on-complete')
+        return
+        ;;
+    '--on-error')
+        return
+        ;;
+    '--on-queue-empty')
+        return
+        ;;
+    '--hook-args')
+        __haul_add_completions -W 'haul'$'\n''aria2'
+        return
+        ;;
+    '--hook-time-limit')
         return
         ;;
     '--state')
@@ -383,12 +418,15 @@ _haul_limit() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--during --state)
+    non_repeating_options=(--during --for --state)
     __haul_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--during')
+        return
+        ;;
+    '--for')
         return
         ;;
     '--state')
@@ -416,11 +454,14 @@ _haul_connections() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--state)
+    non_repeating_options=(--for --state)
     __haul_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
+    '--for')
+        return
+        ;;
     '--state')
         return
         ;;
@@ -472,16 +513,249 @@ _haul_refresh() {
     esac
 }
 
+_haul_rpc() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=(--allow-dir)
+    non_repeating_options=(--port --secret --listen --state)
+    __haul_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--port')
+        return
+        ;;
+    '--secret')
+        return
+        ;;
+    '--listen')
+        return
+        ;;
+    '--allow-dir')
+        return
+        ;;
+    '--state')
+        return
+        ;;
+    esac
+}
+
 _haul_daemon() {
     repeating_flags=()
     non_repeating_flags=(--exit-when-idle --stop --version -h --help)
     repeating_options=()
-    non_repeating_options=(--on-complete --state)
+    non_repeating_options=(--on-complete --on-error --on-queue-empty --hook-args --hook-time-limit --state)
     __haul_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--on-complete')
+        return
+        ;;
+    '--on-error')
+        return
+        ;;
+    '--on-queue-empty')
+        return
+        ;;
+    '--hook-args')
+        __haul_add_completions -W 'haul'$'\n''aria2'
+        return
+        ;;
+    '--hook-time-limit')
+        return
+        ;;
+    '--state')
+        return
+        ;;
+    esac
+}
+
+_haul_service() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __haul_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    install|uninstall|status)
+        # Offer subcommand argument completions
+        "_haul_service_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'install uninstall status' -- "${cur}"))
+        ;;
+    esac
+}
+
+_haul_service_install() {
+    repeating_flags=()
+    non_repeating_flags=(--now --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--state)
+    __haul_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--state')
+        return
+        ;;
+    esac
+}
+
+_haul_service_uninstall() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--state)
+    __haul_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--state')
+        return
+        ;;
+    esac
+}
+
+_haul_service_status() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--state)
+    __haul_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--state')
+        return
+        ;;
+    esac
+}
+
+_haul_hooks() {
+    repeating_flags=()
+    non_repeating_flags=(--clear --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--on-complete --on-error --on-queue-empty --hook-args --hook-time-limit --state)
+    __haul_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--on-complete')
+        return
+        ;;
+    '--on-error')
+        return
+        ;;
+    '--on-queue-empty')
+        return
+        ;;
+    '--hook-args')
+        __haul_add_completions -W 'haul'$'\n''aria2'
+        return
+        ;;
+    '--hook-time-limit')
+        return
+        ;;
+    '--state')
+        return
+        ;;
+    esac
+}
+
+_haul_rules() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __haul_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    ls|add|rm|test)
+        # Offer subcommand argument completions
+        "_haul_rules_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'ls add rm test' -- "${cur}"))
+        ;;
+    esac
+}
+
+_haul_rules_ls() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __haul_offer_flags_options 0
+}
+
+_haul_rules_add() {
+    repeating_flags=()
+    non_repeating_flags=(--first --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __haul_offer_flags_options 2
+}
+
+_haul_rules_rm() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __haul_offer_flags_options 1
+}
+
+_haul_rules_test() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __haul_offer_flags_options 1
+}
+
+_haul_proxy() {
+    repeating_flags=()
+    non_repeating_flags=(--unset --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--for --state)
+    __haul_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--for')
+        return
+        ;;
+    '--state')
+        return
+        ;;
+    esac
+}
+
+_haul_hosts() {
+    repeating_flags=()
+    non_repeating_flags=(--clear --version -h --help)
+    repeating_options=(--header)
+    non_repeating_options=(--for --state)
+    __haul_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--for')
+        return
+        ;;
+    '--header')
         return
         ;;
     '--state')

@@ -40,8 +40,13 @@ _haul() {
     local -ir current_word_index="$((CURRENT - 1))"
 
     local -i ret=1
+    local -ar ___hook_args=('haul' 'aria2')
     local -ar arg_specs=(
-        '--on-complete[A command run for each finished download with the file'\''s path as its last argument, e.g. '\''mpv --fs'\''. Run directly, not through a shell.]:command:'
+        '--on-complete[A command run for each finished download, with the file'\''s path as its last argument, e.g. '\''mpv --fs'\''. Run directly, not through a shell.]:command:'
+        '--on-error[A command run for each download that fails (not one you cancel), with the file'\''s path last.]:command:'
+        '--on-queue-empty[A command run once each time the queue drains, e.g. '\''systemctl suspend'\''.]:command:'
+        '--hook-args[haul\: the path is the last argument; aria2\: GID, number of files and path, as aria2 calls its hooks.]:haul|aria2:{__haul_complete "${___hook_args[@]}"}'
+        '--hook-time-limit[Seconds a hook may run before it is stopped (default 600).]:seconds:'
         '--state[The state file.]:path:'
         '--no-mouse[Leave the mouse to the terminal\: no clicks or wheel in the UI (as HAUL_NO_MOUSE=1 does).]'
         '--version[Show the version.]'
@@ -68,7 +73,13 @@ _haul() {
             'cookies:Show or set the cookies.txt file downloads send cookies from (saved).'
             'verify:Check finished files against their checksums again.'
             'refresh:Give a download a new link and keep what it has downloaded.'
+            'rpc:Show, turn on or turn off the aria2-compatible JSON-RPC endpoint (saved).'
             'daemon:Run the downloads in the background, without a terminal.'
+            'service:Run haul as a systemd user service, started on demand by its sockets.'
+            'hooks:Show or set the commands run when downloads finish or fail and when the queue drains (saved).'
+            'rules:Show the folder rules: where downloads added without -d go, by name, kind or host.'
+            'proxy:Show or set the proxy downloads go through (saved), for all hosts or --for some.'
+            'hosts:List the settings kept for some hosts; add headers for them with --for and --header.'
             'demo:Try haul without the internet: serves generated files on loopback and opens the UI with them queued.'
             'help:Show subcommand help information.'
         )
@@ -76,7 +87,7 @@ _haul() {
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|cookies|verify|refresh|daemon|demo|help)
+        add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|cookies|verify|refresh|rpc|daemon|service|hooks|rules|proxy|hosts|demo|help)
             "_haul_${words[1]}" && ret=0
             ;;
         esac
@@ -98,6 +109,10 @@ _haul_add() {
         '--checksum-file[A file as sha256sum, sha512sum, sha1sum or md5sum write it; each download is checked against the line for its file name.]:file:'
         '*--header[A request header, '\''Name\: value'\'' (repeatable).]:header:'
         '--load-cookies[Cookies to send, from a cookies.txt file (Netscape format, as curl -b, wget and aria2c read it); default\: '\''haul cookies'\''.]:file:'
+        '--proxy[Its own proxy\: http\://host\:port, socks5\://host\:port, socks5h\://host\:port, or none (see haul proxy).]:proxy:'
+        '--netrc-file[Logins for the hosts you name, from this netrc file (default\: $NETRC, else ~/.netrc); never sent to another host or a mirror.]:file:'
+        '*--mirror[Another URL of the same file (repeatable, one URL only)\: the file is fetched from all of them at once.]:url:'
+        '--no-mirrors[Use no mirrors or checksums that servers name in Link and Digest headers or Metalink documents.]'
         '(-x --connections)'{-x,--connections}'[Most connections per file, 1-32 (default\: '\''haul connections'\'', 8). Servers that serve ranges get several; others one.]:n:'
         '--limit[Its own speed limit, e.g. 500K or 2M.]:rate:'
         '--allow-metered[Allow this download on a metered network.]'
@@ -127,9 +142,14 @@ _haul_ls() {
 
 _haul_run() {
     local -i ret=1
+    local -ar ___hook_args=('haul' 'aria2')
     local -ar arg_specs=(
         '(-j --concurrency)'{-j,--concurrency}'[How many downloads run at once (saved for next time).]:n:'
-        '--on-complete[A command run for each finished download with the file'\''s path as its last argument, e.g. '\''mpv --fs'\''. Run directly, not through a shell.]:command:'
+        '--on-complete[A command run for each finished download, with the file'\''s path as its last argument, e.g. '\''mpv --fs'\''. Run directly, not through a shell.]:command:'
+        '--on-error[A command run for each download that fails (not one you cancel), with the file'\''s path last.]:command:'
+        '--on-queue-empty[A command run once each time the queue drains, e.g. '\''systemctl suspend'\''.]:command:'
+        '--hook-args[haul\: the path is the last argument; aria2\: GID, number of files and path, as aria2 calls its hooks.]:haul|aria2:{__haul_complete "${___hook_args[@]}"}'
+        '--hook-time-limit[Seconds a hook may run before it is stopped (default 600).]:seconds:'
         '--state[The state file.]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -234,6 +254,7 @@ _haul_limit() {
         ':rate:'
         '*:id:'
         '--during[Apply the global limit only in this daily window, e.g. 09\:00-17\:00.]:window:'
+        '--for[For each download from hosts matching this glob (see haul hosts).]:pattern:'
         '--state[The state file.]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -261,6 +282,7 @@ _haul_connections() {
     local -ar arg_specs=(
         ':n:'
         '*:id:'
+        '--for[For downloads from hosts matching this glob (see haul hosts).]:pattern:'
         '--state[The state file.]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -310,12 +332,230 @@ _haul_refresh() {
     return "${ret}"
 }
 
+_haul_rpc() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':on|off:'
+        '--port[The port to listen on (default 6800, aria2'\''s).]:port:'
+        '--secret[The secret every call must carry (default\: a new random one, kept).]:secret:'
+        '--listen[The address to listen on (default 127.0.0.1, this machine only).]:address:'
+        '*--allow-dir[A directory calls may also put files in (besides the download directory); may be repeated.]:path:'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _haul_daemon() {
     local -i ret=1
+    local -ar ___hook_args=('haul' 'aria2')
     local -ar arg_specs=(
         '--exit-when-idle[Exit once nothing is left to download and no TUI is attached.]'
         '--stop[Stop the daemon serving this state file.]'
-        '--on-complete[A command run for each finished download with the file'\''s path as its last argument, e.g. '\''mpv --fs'\''. Run directly, not through a shell.]:command:'
+        '--on-complete[A command run for each finished download, with the file'\''s path as its last argument, e.g. '\''mpv --fs'\''. Run directly, not through a shell.]:command:'
+        '--on-error[A command run for each download that fails (not one you cancel), with the file'\''s path last.]:command:'
+        '--on-queue-empty[A command run once each time the queue drains, e.g. '\''systemctl suspend'\''.]:command:'
+        '--hook-args[haul\: the path is the last argument; aria2\: GID, number of files and path, as aria2 calls its hooks.]:haul|aria2:{__haul_complete "${___hook_args[@]}"}'
+        '--hook-time-limit[Seconds a hook may run before it is stopped (default 600).]:seconds:'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_service() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'install:Write and enable haul.socket and haul.service (and haul-rpc.socket while RPC is on).'
+            'uninstall:Stop, disable and remove haul'\''s units (downloads are kept).'
+            'status:Say what is installed, enabled, running and lingering.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        install|uninstall|status)
+            "_haul_service_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_haul_service_install() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--now[Start listening now, not only from the next login.]'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_service_uninstall() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_service_status() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_hooks() {
+    local -i ret=1
+    local -ar ___hook_args=('haul' 'aria2')
+    local -ar arg_specs=(
+        '--on-complete[A command run for each finished download, with the file'\''s path as its last argument, e.g. '\''mpv --fs'\''. Run directly, not through a shell.]:command:'
+        '--on-error[A command run for each download that fails (not one you cancel), with the file'\''s path last.]:command:'
+        '--on-queue-empty[A command run once each time the queue drains, e.g. '\''systemctl suspend'\''.]:command:'
+        '--hook-args[haul\: the path is the last argument; aria2\: GID, number of files and path, as aria2 calls its hooks.]:haul|aria2:{__haul_complete "${___hook_args[@]}"}'
+        '--hook-time-limit[Seconds a hook may run before it is stopped (default 600).]:seconds:'
+        '--clear[Remove every saved hook.]'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_rules() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'ls:List the rules in order.'
+            'add:Add a rule at the end (or --first).'
+            'rm:Remove rule N (as listed).'
+            'test:Say where a file of this name (or from this URL) would go.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        ls|add|rm|test)
+            "_haul_rules_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_haul_rules_ls() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_rules_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':pattern:'
+        ':folder:'
+        '--first[Put it before the other rules.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_rules_rm() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':n:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_rules_test() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name|url:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_proxy() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':proxy:'
+        '--for[Only for hosts matching this glob, e.g. '\''*.example.org'\''.]:host:'
+        '--unset[Remove the proxy (the global one, or the --for rule).]'
+        '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_hosts() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--for[The host pattern to change.]:pattern:'
+        '*--header[A request header for those hosts, '\''Name\: value'\'' (repeatable).]:header:'
+        '--clear[Remove every setting kept for the pattern (not its proxy).]'
         '--state[The state file.]:path:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
