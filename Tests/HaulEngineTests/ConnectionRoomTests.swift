@@ -40,14 +40,25 @@ final class ConnectionRoomTests: FaultServerTestCase {
 
     func testADownloadEarlierInTheQueueIsNotLeftOnOneConnectionWhileLaterOnesHoldMany() async throws {
         let bytes = TestFiles.randomBytes(48 << 20)
-        let server = try serve { request, _ in FaultServer.throttled(bytes, for: request) }
+        // About 2 MB/s a connection: the later two must still be running when the first resumes.
+        let server = try serve { request, _ in FaultServer.throttled(bytes, for: request, pause: 0.03) }
         let engine = try makeEngine()
         await engine.start()
         // First in the queue, but paused while the two after it take the server's 16 connections.
         let first = try await add(engine, server.url("a.bin"), paused: true)
         let second = try await add(engine, server.url("b.bin"))
         let third = try await add(engine, server.url("c.bin"))
-        for id in [second, third] { _ = try await waitFor(engine, id) { ($0.activeConnections ?? 0) >= 7 } }
+        // Both at once: one waited for after the other could have finished meanwhile.
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            let later = await [engine.download(second), engine.download(third)]
+            if later.allSatisfy({ ($0?.activeConnections ?? 0) >= 7 }) { break }
+            guard Date() < deadline, later.allSatisfy({ $0?.state == .downloading || $0?.state == .waiting }) else {
+                XCTFail("the later two did not hold the server's connections together: \(later)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
         _ = try await engine.perform(.resume(.ids([first])))
         let d = try await waitFor(engine, first, timeout: 10) { ($0.activeConnections ?? 0) >= 4 }
         XCTAssertGreaterThanOrEqual(d.activeConnections ?? 0, 4)
