@@ -17,25 +17,33 @@ final class ProxyTests: NginxCLITestCase {
         for program in ["/usr/bin/tinyproxy", "/usr/bin/microsocks"] {
             XCTAssertTrue(FileManager.default.isExecutableFile(atPath: program), "apt-get install tinyproxy microsocks")
         }
-        httpPort = FreePort.find()
-        socksPort = FreePort.find()
+        (httpPort, socksPort) = try await startProxies(listen: "127.0.0.1", allow: "127.0.0.1", logs: "")
+    }
+
+    /// tinyproxy (with a login) and microsocks listening on `listen`; their logs are
+    /// `tinyproxy<logs>.log` and `microsocks<logs>.log`. Returns their ports.
+    func startProxies(listen: String, allow: String, logs: String) async throws -> (http: Int, socks: Int) {
+        let (http, socks) = (FreePort.find(), FreePort.find())
         try """
-        Port \(httpPort)
-        Listen 127.0.0.1
+        Port \(http)
+        Listen \(listen)
         Timeout 60
-        LogFile "\(tinyproxyLog)"
+        LogFile "\(dir.path)/tinyproxy\(logs).log"
         LogLevel Info
         MaxClients 200
-        Allow 127.0.0.1
+        Allow \(allow)
         BasicAuth proxyuser proxypass
-        """.write(toFile: dir.path + "/tinyproxy.conf", atomically: true, encoding: .utf8)
+        """.write(toFile: dir.path + "/tinyproxy\(logs).conf", atomically: true, encoding: .utf8)
         children.append(
-            try ChildProcess("/usr/bin/tinyproxy", ["-d", "-c", dir.path + "/tinyproxy.conf"], environment: [:]))
+            try ChildProcess("/usr/bin/tinyproxy", ["-d", "-c", dir.path + "/tinyproxy\(logs).conf"], environment: [:]))
         children.append(
             try ChildProcess(
-                "/usr/bin/microsocks", ["-i", "127.0.0.1", "-p", String(socksPort)], environment: [:],
-                stdout: microsocksLog, stderr: microsocksLog))
-        try await waitUntil { FreePort.isListening(self.httpPort) && FreePort.isListening(self.socksPort) }
+                "/usr/bin/microsocks", ["-i", listen, "-p", String(socks)], environment: [:],
+                stdout: dir.path + "/microsocks\(logs).log", stderr: dir.path + "/microsocks\(logs).log"))
+        try await waitUntil {
+            FreePort.isListening(http, host: listen) && FreePort.isListening(socks, host: listen)
+        }
+        return (http, socks)
     }
 
     override func tearDown() async throws {
@@ -94,6 +102,59 @@ final class ProxyTests: NginxCLITestCase {
         XCTAssertTrue(sameFile(www + "/s.bin", downloads + "/via-socks.bin"))
         XCTAssertTrue(log(tinyproxyLog).contains("CONNECT 127.0.0.1:\(secure.port)"), log(tinyproxyLog))
         XCTAssertTrue(log(microsocksLog).contains("connected to 127.0.0.1:\(secure.port)"), log(microsocksLog))
+    }
+
+    /// haul in a network namespace of its own that reaches only the proxies (over a veth pair):
+    /// the origin on the host's loopback is out of its reach, so every byte came through them.
+    func testTheOriginIsReachedOnlyThroughTheProxy() async throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") else {
+            throw XCTSkip("network namespaces need root and iproute2")
+        }
+        let tag = String(format: "%05d", Int.random(in: 0..<100_000))
+        let namespace = "haul-\(tag)"
+        let subnet = "10.\(200 + Int.random(in: 0..<50)).\(Int.random(in: 0..<250))"
+        func ip(_ arguments: String...) async throws {
+            let result = try await ChildProcess.run(
+                "/usr/sbin/ip", arguments, environment: ["PATH": "/usr/sbin:/usr/bin:/bin"], in: dir.path)
+            XCTAssertEqual(result.status, 0, "ip \(arguments.joined(separator: " ")): \(result.stderr)")
+        }
+        try await ip("netns", "add", namespace)
+        defer {
+            _ = try? ChildProcess("/usr/sbin/ip", ["netns", "del", namespace], environment: [:])
+            _ = try? ChildProcess("/usr/sbin/ip", ["link", "del", "vh\(tag)"], environment: [:])
+        }
+        try await ip("link", "add", "vh\(tag)", "type", "veth", "peer", "name", "vc\(tag)")
+        try await ip("link", "set", "vc\(tag)", "netns", namespace)
+        try await ip("addr", "add", "\(subnet).1/30", "dev", "vh\(tag)")
+        try await ip("link", "set", "vh\(tag)", "up")
+        try await ip("netns", "exec", namespace, "ip", "addr", "add", "\(subnet).2/30", "dev", "vc\(tag)")
+        try await ip("netns", "exec", namespace, "ip", "link", "set", "vc\(tag)", "up")
+        try await ip("netns", "exec", namespace, "ip", "link", "set", "lo", "up")
+        let (http, socks) = try await startProxies(listen: "\(subnet).1", allow: "\(subnet).0/30", logs: "-veth")
+
+        try TestFiles.random(www + "/far.bin", size: 3_000_000)
+        func haulThere(_ arguments: [String]) async throws -> CommandResult {
+            try await ChildProcess.run(
+                "/usr/sbin/ip", ["netns", "exec", namespace, HaulBinary.path] + arguments,
+                environment: environment(), in: dir.path)
+        }
+        // Directly, the origin is out of reach.
+        _ = try await haulThere(["add", "-o", "direct.bin", nginx.url("far.bin")])
+        var result = try await haulThere(["run"])
+        XCTAssertEqual(result.status, 1, "no route to the origin: " + result.stdout)
+        _ = try await haulThere(["rm", "--all"])
+        _ = try await haulThere([
+            "add", "-o", "via-http.bin", "--proxy", "http://proxyuser:proxypass@\(subnet).1:\(http)",
+            nginx.url("far.bin"),
+        ])
+        _ = try await haulThere([
+            "add", "-o", "via-socks.bin", "--proxy", "socks5h://\(subnet).1:\(socks)", nginx.url("far.bin"),
+        ])
+        result = try await haulThere(["run"])
+        XCTAssertEqual(result.status, 0, result.stderr + result.stdout)
+        XCTAssertTrue(sameFile(www + "/far.bin", downloads + "/via-http.bin"))
+        XCTAssertTrue(sameFile(www + "/far.bin", downloads + "/via-socks.bin"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: downloads + "/direct.bin"))
     }
 
     func testAHostRuleBeatsTheGlobalProxyAndAProxyThatFailsIsNamed() async throws {
