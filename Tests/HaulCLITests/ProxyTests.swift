@@ -155,6 +155,19 @@ final class ProxyTests: NginxCLITestCase {
         XCTAssertTrue(sameFile(www + "/far.bin", downloads + "/via-http.bin"))
         XCTAssertTrue(sameFile(www + "/far.bin", downloads + "/via-socks.bin"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: downloads + "/direct.bin"))
+
+        // socks5h sends the name: in haul's namespace `localhost` means an unreachable address
+        // (`ip netns exec` puts /etc/netns/NAME/hosts over /etc/hosts); the proxy knows better.
+        let hosts = "/etc/netns/\(namespace)"
+        try FileManager.default.createDirectory(atPath: hosts, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: hosts) }
+        try "192.0.2.1 localhost\n".write(toFile: hosts + "/hosts", atomically: true, encoding: .utf8)
+        let byName = nginx.url("far.bin").replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        _ = try await haulThere(["add", "-o", "by-name.bin", "--proxy", "socks5h://\(subnet).1:\(socks)", byName])
+        result = try await haulThere(["run"])
+        XCTAssertEqual(result.status, 0, result.stderr + result.stdout)
+        XCTAssertTrue(sameFile(www + "/far.bin", downloads + "/by-name.bin"))
+        XCTAssertFalse(log(dir.path + "/microsocks-veth.log").contains("192.0.2.1"))
     }
 
     func testAHostRuleBeatsTheGlobalProxyAndAProxyThatFailsIsNamed() async throws {
