@@ -39,9 +39,9 @@ final class ConnectionRoomTests: FaultServerTestCase {
     }
 
     func testADownloadEarlierInTheQueueIsNotLeftOnOneConnectionWhileLaterOnesHoldMany() async throws {
-        let bytes = TestFiles.randomBytes(48 << 20)
-        // About 2 MB/s a connection: the later two must still be running when the first resumes.
-        let server = try serve { request, _ in FaultServer.throttled(bytes, for: request, pause: 0.03) }
+        // Large enough that the later two are still running when the first resumes.
+        let bytes = TestFiles.randomBytes(64 << 20)
+        let server = try serve { request, _ in FaultServer.throttled(bytes, for: request) }
         let engine = try makeEngine()
         await engine.start()
         // First in the queue, but paused while the two after it take the server's 16 connections.
