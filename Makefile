@@ -34,8 +34,8 @@ run: deps build
 # The whole test suite: unit tests, engine tests against nginx and a fault-injecting server,
 # and the real binary driven end to end; run as root, the tests that depend on who runs haul once
 # more as nobody. Most suites wait on servers and child processes, so they run four at a time;
-# those that measure rates (or connections that follow them) or kill haul at byte counts run alone after them. It ends with the
-# slowest tests, so what the suite's time goes to stays in view.
+# those that measure rates (or connections that follow them) or kill haul at byte counts run
+# alone after them. It ends with the slowest tests, so what the suite's time goes to stays in view.
 ALONE := SpeedLimitEngineTests|BudgetAndScheduleEngineTests|MeteredEngineTests|ChaosTests|SegmentedChaosTests|ConnectionRoomTests
 test: deps $(PYTHON_CLIENTS)
 	swift build --build-tests
