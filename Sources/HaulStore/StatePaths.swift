@@ -19,8 +19,7 @@ public enum StatePaths {
     public static func downloadDirectory(environment: [String: String]) -> String {
         let home = home(environment)
         if let dir = environment["XDG_DOWNLOAD_DIR"], dir.hasPrefix("/") { return dir }
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
-        if let text = try? String(contentsOfFile: config + "/user-dirs.dirs", encoding: .utf8) {
+        if let text = try? String(contentsOfFile: configHome(environment) + "/user-dirs.dirs", encoding: .utf8) {
             for line in text.split(separator: "\n") where line.hasPrefix("XDG_DOWNLOAD_DIR=") {
                 var value = line.dropFirst("XDG_DOWNLOAD_DIR=".count).trimmingCharacters(
                     in: CharacterSet(charactersIn: "\""))
@@ -29,6 +28,16 @@ public enum StatePaths {
             }
         }
         return home + "/Downloads"
+    }
+
+    /// `$XDG_CONFIG_HOME`, else `~/.config`.
+    public static func configHome(_ environment: [String: String]) -> String {
+        environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home(environment) + "/.config"
+    }
+
+    /// The folder rules the user keeps (`FolderRulesFile`): `<config home>/haul/folders`.
+    public static func folderRules(environment: [String: String]) -> String {
+        configHome(environment) + "/haul/folders"
     }
 
     public static func home(_ environment: [String: String]) -> String {

@@ -48,7 +48,7 @@ struct AddPlan {
         let defaultDirectory = try directory(command.directory, environment: environment)
         // Without -d, a folder rule may choose by the name known now (-o, else the URL's).
         let rules =
-            command.directory == nil ? try FolderRulesFile.read(FolderRulesFile.path(environment: environment)) : nil
+            command.directory == nil ? try FolderRulesFile.read(StatePaths.folderRules(environment: environment)) : nil
         let home = environment["HOME"] ?? NSHomeDirectory()
         let speedLimit = command.limit.flatMap(Formatting.parseRate)
         var created = Set<String>()

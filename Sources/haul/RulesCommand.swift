@@ -18,7 +18,7 @@ struct RulesCommand: ParsableCommand {
         defaultSubcommand: RulesListCommand.self
     )
 
-    static func path() -> String { FolderRulesFile.path(environment: ProcessInfo.processInfo.environment) }
+    static func path() -> String { StatePaths.folderRules(environment: ProcessInfo.processInfo.environment) }
 
     static func read() throws -> FolderRules {
         do { return try FolderRulesFile.read(path()) } catch { throw error.reported() }
@@ -94,7 +94,7 @@ struct RulesRemoveCommand: ParsableCommand {
 
     func run() throws {
         var rules = try RulesCommand.read()
-        guard (1...max(1, rules.rules.count)).contains(number), number <= rules.rules.count else {
+        guard rules.rules.indices.contains(number - 1) else {
             throw InputError("there is no rule \(number) (haul rules lists them)").reported()
         }
         rules.rules.remove(at: number - 1)

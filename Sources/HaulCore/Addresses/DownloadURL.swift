@@ -14,7 +14,7 @@ public enum DownloadURL {
         guard !given.unicodeScalars.contains(where: { isSpaceOrControl($0) && $0 != " " }) else {
             throw InputError("'\(shown)' is not a valid URL (it contains control characters)")
         }
-        guard let trimmed = PastedURL.uri(from: given), !containsSpaceOrControl(trimmed) else {
+        guard let trimmed = PastedURL.uri(from: given) else {
             if given.contains("://") {
                 throw InputError("'\(shown)' is not a valid URL (its host name is empty or holds spaces or symbols)")
             }
@@ -34,10 +34,6 @@ public enum DownloadURL {
             throw InputError("'\(shown)' has an invalid port")
         }
         return trimmed
-    }
-
-    private static func containsSpaceOrControl(_ text: String) -> Bool {
-        text.unicodeScalars.contains(where: isSpaceOrControl)
     }
 
     private static func isSpaceOrControl(_ scalar: Unicode.Scalar) -> Bool {

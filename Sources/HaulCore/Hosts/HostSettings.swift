@@ -19,7 +19,7 @@ public struct HostSettings: Codable, Sendable, Equatable {
         }
 
         public func matches(_ host: String) -> Bool {
-            FolderRules.Pattern.host(pattern).matches(name: "", host: host)
+            HostPattern.matches(pattern, host: host)
         }
 
         public var isEmpty: Bool { connections == nil && speedLimit == nil && headers.isEmpty }

@@ -92,7 +92,7 @@ public struct ProxySettings: Codable, Sendable, Hashable {
         }
 
         public func matches(_ host: String) -> Bool {
-            FolderRules.Pattern.host(pattern).matches(name: "", host: host)
+            HostPattern.matches(pattern, host: host)
         }
     }
 

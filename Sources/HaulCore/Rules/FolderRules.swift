@@ -42,9 +42,8 @@ public struct FolderRules: Sendable, Equatable {
             case .names(let globs): return globs.contains { Glob.matches($0.lowercased(), name.lowercased()) }
             case .group(let group): return group.contains(name)
             case .host(let pattern):
-                guard let host = host?.lowercased() else { return false }
-                if pattern.hasPrefix("*."), host == pattern.dropFirst(2) { return true }
-                return Glob.matches(pattern, host)
+                guard let host else { return false }
+                return HostPattern.matches(pattern, host: host)
             }
         }
     }

@@ -1,17 +1,10 @@
 import Foundation
 
-/// The folder rules as a text file the user may also edit: `$XDG_CONFIG_HOME/haul/folders`
-/// (`~/.config/haul/folders`), one `PATTERN = FOLDER` per line, `#` starting a comment. It is
+/// The folder rules as a text file the user may also edit (`~/.config/haul/folders`, see
+/// `StatePaths.folderRules`), one `PATTERN = FOLDER` per line, `#` starting a comment. It is
 /// read when a download is added, so it is configuration beside the state file, not in it:
 /// `haul add` reads it before the (possibly large) state.
 public enum FolderRulesFile {
-    public static func path(environment: [String: String]) -> String {
-        let config =
-            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return config + "/haul/folders"
-    }
-
     /// The rules in `text`; a line that is not a rule is named by its number.
     public static func parse(_ text: String) throws(InputError) -> FolderRules {
         var rules: [FolderRules.Rule] = []

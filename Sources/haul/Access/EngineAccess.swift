@@ -30,28 +30,15 @@ enum EngineAccess {
 
     /// Connects to the owner, else takes the state file. A short-lived command (`haul add`)
     /// holds the lock without serving; that is waited out for up to 10 s (`HAUL_LOCK_WAIT`).
-    /// Prints why and throws an exit code when neither works.
-    static func open(_ options: StateOptions, configure: (inout EngineConfiguration) -> Void = { _ in }) async throws
-        -> EngineAccess
-    {
+    /// Prints why and throws an exit code when neither works. Without `connecting`, only the
+    /// state file is tried: a daemon a service manager started by a connection to the socket it
+    /// will serve must not wait on its own socket.
+    static func open(
+        _ options: StateOptions, connecting: Bool = true, configure: (inout EngineConfiguration) -> Void = { _ in }
+    ) async throws -> EngineAccess {
         if let injected { return .injected(injected) }
         do {
-            let access = try await attempt(options, configure: configure)
-            if case .local(let engine) = access, let message = engine.recoveryMessage { Console.warn(message) }
-            return access
-        } catch {
-            Console.error(error.message)
-            throw ExitStatus.stateUnavailable
-        }
-    }
-
-    /// The state file itself, never another process's socket: for a daemon a service manager
-    /// started by a connection to the socket it will serve. Prints why and throws when it is held.
-    static func openOwned(_ options: StateOptions, configure: (inout EngineConfiguration) -> Void) async throws
-        -> EngineAccess
-    {
-        do {
-            let access = try await attempt(options, connecting: false, configure: configure)
+            let access = try await attempt(options, connecting: connecting, configure: configure)
             if case .local(let engine) = access, let message = engine.recoveryMessage { Console.warn(message) }
             return access
         } catch {

@@ -38,7 +38,8 @@ struct DaemonCommand: AsyncParsableCommand {
         let notifier = ServiceNotifier.claim()
         if JournalStream.stderrIsJournal { Console.daemonLogsToJournal.withLock { $0 = true } }
         let hooks = try hookOptions.hooks()
-        let access = try await open(startedBySocket: !passed.isEmpty)
+        // Started by a connection to sockets passed in, it never connects to them itself.
+        let access = try await EngineAccess.open(stateOptions, connecting: passed.isEmpty) { $0.recordsAway = true }
         guard case .local(let engine) = access else {
             if case .remote(let owner) = access {
                 Console.error(
@@ -84,14 +85,6 @@ struct DaemonCommand: AsyncParsableCommand {
         await host.stop()
         await logging.value
         Console.out("haul daemon (pid \(getpid())) stopped")
-    }
-
-    /// The engine of this state file. Started by a connection to sockets passed in, the daemon
-    /// must not connect to them itself (it would wait on its own socket): it takes the state
-    /// file or says who has it.
-    private func open(startedBySocket: Bool) async throws -> EngineAccess {
-        guard startedBySocket else { return try await EngineAccess.open(stateOptions) { $0.recordsAway = true } }
-        return try await EngineAccess.openOwned(stateOptions) { $0.recordsAway = true }
     }
 
     /// `READY=1` once the engine runs, then the status line every few seconds until cancelled.

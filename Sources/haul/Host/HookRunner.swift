@@ -12,8 +12,15 @@ import Synchronization
 final class HookRunner: Sendable {
     let label: String
     private let pid: pid_t
-    private let state = Mutex<(finished: Bool, stopped: Bool, waiters: [CheckedContinuation<Void, Never>])>(
-        (false, false, []))
+    private struct Progress {
+        var finished = false
+        /// Whether haul stopped it (its exit status then says nothing new).
+        var stopped = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Waits out the time limit; cancelled when the hook ends first.
+        var limit: Task<Void, Never>?
+    }
+    private let state = Mutex(Progress())
 
     /// Starts `arguments`; throws when the program cannot be started.
     init(
@@ -36,22 +43,26 @@ final class HookRunner: Sendable {
         }
         let reader = ends[0]
         Thread.detachNewThread { Self.relay(reader, label: label, log: log) }
-        let pid = self.pid
-        ProcessLauncher.reap(pid) { [self] status in
-            let (waiters, stopped) = state.withLock { state in
-                state.finished = true
-                defer { state.waiters = [] }
-                return (state.waiters, state.stopped)
-            }
-            if status != 0, !stopped { log("\(label) exited with status \(status)") }
-            for waiter in waiters { waiter.resume() }
-        }
-        Task { [self] in
+        let limit = Task { [self] in
             try? await Task.sleep(for: .seconds(seconds))
             guard signal(SIGTERM) else { return }
             log("\(label) ran longer than its time limit (\(seconds) s) and was stopped")
             try? await Task.sleep(for: .seconds(5))
             _ = signal(SIGKILL)
+        }
+        state.withLock { $0.limit = limit }
+        ProcessLauncher.reap(pid) { [self] status in
+            let ended = state.withLock { state in
+                state.finished = true
+                defer {
+                    state.waiters = []
+                    state.limit = nil
+                }
+                return state
+            }
+            ended.limit?.cancel()
+            if status != 0, !ended.stopped { log("\(label) exited with status \(status)") }
+            for waiter in ended.waiters { waiter.resume() }
         }
     }
 

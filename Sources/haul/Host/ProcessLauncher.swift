@@ -76,8 +76,13 @@ enum ProcessLauncher {
 
     /// Whether `name` is an executable in `PATH`.
     static func isInstalled(_ name: String, environment: [String: String]) -> Bool {
+        locate(name, environment: environment) != nil
+    }
+
+    /// The first executable `name` in `PATH`.
+    static func locate(_ name: String, environment: [String: String]) -> String? {
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").contains { access("\($0)/\(name)", X_OK) == 0 }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
     }
 
     /// Closes every descriptor from `first` on in the child (`posix_spawn_file_actions_addclosefrom_np`,

@@ -25,13 +25,7 @@ struct ServiceContext {
         manager = UserManager(environment: options.environment)
     }
 
-    var unitDirectory: String {
-        let environment = options.environment
-        let config =
-            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return config + "/systemd/user"
-    }
+    var unitDirectory: String { StatePaths.configHome(options.environment) + "/systemd/user" }
 
     func path(_ unit: String) -> String { unitDirectory + "/" + unit }
 

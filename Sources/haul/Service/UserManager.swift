@@ -12,7 +12,7 @@ struct UserManager {
 
     /// Runs `systemctl --user ARGUMENTS`, its output (both streams) trimmed.
     func systemctl(_ arguments: [String]) -> Outcome {
-        guard let program = Self.find("systemctl", environment: environment) else {
+        guard let program = ProcessLauncher.locate("systemctl", environment: environment) else {
             return Outcome(status: 127, output: "systemctl is not installed")
         }
         let process = Process()
@@ -47,10 +47,5 @@ struct UserManager {
     func isLingering() -> Bool {
         guard let user = environment["USER"] ?? environment["LOGNAME"] else { return false }
         return FileManager.default.fileExists(atPath: "/var/lib/systemd/linger/\(user)")
-    }
-
-    static func find(_ name: String, environment: [String: String]) -> String? {
-        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
     }
 }

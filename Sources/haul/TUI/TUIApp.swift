@@ -108,7 +108,7 @@ enum TUIApp {
         let rules: FolderRules
         var rulesProblem: String?
         do {
-            rules = try FolderRulesFile.read(FolderRulesFile.path(environment: environment))
+            rules = try FolderRulesFile.read(StatePaths.folderRules(environment: environment))
         } catch {
             rules = FolderRules()
             rulesProblem = error.message
