@@ -38,8 +38,12 @@ struct ListCommand: AsyncParsableCommand {
             if json {
                 let environment = ProxyEnvironment(environment: stateOptions.environment)
                 let saved = proxies ?? ProxySettings()
+                // Most lists have no proxy anywhere: then no URL is parsed for it.
+                let anyProxy = !saved.isEmpty || environment.http != nil || environment.https != nil
                 let proxy = { (d: Download) -> String? in
-                    let choice = saved.choice(forHost: URLParts(d.url)?.host, own: d.ownProxy)
+                    guard anyProxy || d.ownProxy != nil else { return nil }
+                    let host = saved.hosts.isEmpty ? nil : URLParts(d.url)?.host
+                    let choice = saved.choice(forHost: host, own: d.ownProxy)
                     return environment.endpoint(for: d.url, choice: choice).map { ProxyAddress($0).display }
                 }
                 try ListingJSON.write(downloads, proxy: proxy) { FileHandleWriter.stdout($0) }

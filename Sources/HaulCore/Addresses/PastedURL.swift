@@ -5,6 +5,8 @@ import Foundation
 /// and wget do: what a URL may not hold is encoded as UTF-8 escapes, a valid escape is kept as it
 /// is (never encoded twice), a `%` that starts none becomes `%25`, an internationalized host
 /// name becomes its punycode form, and the fragment, which is never sent, is dropped.
+/// Foundation's encoding of invalid characters also encodes the `%` of valid escapes, so only
+/// the punycode is Foundation's (docs/PERFORMANCE.md).
 public enum PastedURL {
     /// The URI for `text` (trimmed), or nil when no URL can be made of it (no `scheme://`, an
     /// empty host, or a host with spaces or characters no host name holds).
