@@ -220,8 +220,9 @@ final class TUITests: CLITestCase {
             ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").hasSuffix("1\n\(downloads)\n")
         }
 
-        // Running: the graph moves.
-        _ = try await haul("add", nginx.url("slow/slow.bin"))
+        // Running: the graph moves. Its own limit keeps it running for seconds, whatever the
+        // server lets through at first, so a once-a-second sample always sees it moving.
+        _ = try await haul("add", "--limit", "200K", nginx.url("slow/slow.bin"))
         try await tui.waitFor { $0.split(separator: "\n").first?.contains("█") == true }
         try await tui.send("C-c")
         try await tui.waitFor { $0.contains("EXIT=") }
