@@ -65,6 +65,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A client of aria2's JSON-RPC: an engine on another machine (haul or aria2c) as an
+        // `EngineSession`, for the UI and every command with `--connect`.
+        .target(
+            name: "HaulRPCClient",
+            dependencies: [
+                "HaulCore", "HaulRPC",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The screen model, views, key map and the row-binding observer layer: no terminal needed.
         .target(name: "HaulUI", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
         // ncursesw, through a header of getters for what Swift 6 cannot use directly.
@@ -85,6 +100,7 @@ let package = Package(
                 "HaulEngine",
                 "HaulRemote",
                 "HaulRPC",
+                "HaulRPCClient",
                 "HaulUI",
                 "HaulTerminal",
                 "HaulLoopback",
@@ -131,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HaulRPCTests",
-            dependencies: ["HaulCore", "HaulStore", "HaulEngine", "HaulRPC", "HaulTestSupport"],
+            dependencies: ["HaulCore", "HaulStore", "HaulEngine", "HaulRPC", "HaulRPCClient", "HaulTestSupport"],
             swiftSettings: swiftSettings
         ),
         // Goldens/: the golden screens, read by path from the source tree (not resources).

@@ -40,6 +40,11 @@ public enum StatePaths {
         configHome(environment) + "/haul/folders"
     }
 
+    /// The engines on other machines the user saved (`haul remote add`): `<config home>/haul/remotes.json`.
+    public static func remotes(environment: [String: String]) -> String {
+        configHome(environment) + "/haul/remotes.json"
+    }
+
     public static func home(_ environment: [String: String]) -> String {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
     }

@@ -113,6 +113,7 @@ struct AddCommand: AsyncParsableCommand {
     var start = false
 
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
 
     func validate() throws {
         if urls.isEmpty && inputFile == nil { throw ValidationError("give at least one URL (or -i FILE)") }
@@ -135,12 +136,12 @@ struct AddCommand: AsyncParsableCommand {
         let environment = stateOptions.environment
         let plan: AddPlan
         do throws(InputError) {
-            plan = try AddPlan.make(self, environment: environment)
+            plan = try AddPlan.make(self, environment: environment, remote: connectOptions.connect != nil)
         } catch {
             throw error.reported()
         }
 
-        let access = try await EngineAccess.open(stateOptions)
+        let access = try await EngineAccess.open(stateOptions, remote: connectOptions)
         let engine = access.session
         var added: [(DownloadID, AddRequest)] = []
         do {
@@ -187,7 +188,10 @@ struct AddCommand: AsyncParsableCommand {
         var lastDirectory: (String, [UInt8])?
         for (id, request) in added {
             if lastDirectory?.0 != request.directory {
-                lastDirectory = (request.directory, Array("  → \(TerminalText.sanitize(request.directory))\n".utf8))
+                let folder =
+                    request.directory.isEmpty
+                    ? "the engine's download folder" : TerminalText.sanitize(request.directory)
+                lastDirectory = (request.directory, Array("  → \(folder)\n".utf8))
             }
             lines.append(contentsOf: id.rawValue.utf8)
             lines.append(contentsOf: state)

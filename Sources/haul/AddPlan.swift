@@ -9,7 +9,12 @@ import HaulStore
 struct AddPlan {
     var requests: [AddRequest]
 
-    static func make(_ command: AddCommand, environment: [String: String]) throws(InputError) -> AddPlan {
+    /// `remote`: for an engine on another machine (`--connect`), where `-d` names a folder on that
+    /// machine, the engine's own folder is the default, and nothing here is created or read.
+    static func make(_ command: AddCommand, environment: [String: String], remote: Bool = false) throws(InputError)
+        -> AddPlan
+    {
+        if remote { return try makeRemote(command) }
         let headers = try command.header.map { h throws(InputError) in try RequestHeader.parse(h) }
         let checksum: Checksum? =
             if let text = command.checksum {
@@ -96,6 +101,42 @@ struct AddPlan {
         if !metalinks.isEmpty, !created.contains(defaultDirectory) {
             try DownloadDirectory.create(defaultDirectory)
             try Engine.checkDirectory(defaultDirectory)
+        }
+        return AddPlan(requests: requests)
+    }
+
+    /// The requests for an engine on another machine: URLs, `-d` as that machine's path, the
+    /// options aria2 has. Files on this machine (cookies, netrc, checksum lists) are not sent.
+    private static func makeRemote(_ command: AddCommand) throws(InputError) -> AddPlan {
+        if let directory = command.directory, !directory.hasPrefix("/") {
+            throw InputError("with --connect, -d names a folder on the engine's machine: give its absolute path")
+        }
+        if command.loadCookies != nil || command.checksumFile != nil || command.netrcFile != nil {
+            throw InputError(
+                "with --connect, files on this machine (--load-cookies, --checksum-file, --netrc-file) cannot be used")
+        }
+        let headers = try command.header.map { h throws(InputError) in try RequestHeader.parse(h) }
+        let checksum: Checksum? =
+            if let text = command.checksum {
+                try Checksum(parsing: text)
+            } else if let hex = command.sha256 {
+                try Checksum(.sha256, hex: hex)
+            } else {
+                nil
+            }
+        var urls = command.urls
+        if let file = command.inputFile { urls += try URLListFile.read(file).entries.map(\.url) }
+        let requests = try urls.map { url throws(InputError) in
+            var request = AddRequest(
+                url: try DownloadURL.validate(url), directory: command.directory ?? "", fileName: command.output,
+                headers: headers, checksum: checksum, paused: command.paused, connections: command.connections,
+                speedLimit: command.limit.flatMap(Formatting.parseRate))
+            if !command.mirror.isEmpty {
+                request.mirrors = try command.mirror.map { mirror throws(InputError) in
+                    DownloadSource(url: try DownloadURL.validate(mirror), origin: .user)
+                }
+            }
+            return request
         }
         return AddPlan(requests: requests)
     }

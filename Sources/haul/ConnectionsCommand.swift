@@ -24,6 +24,7 @@ struct ConnectionsCommand: AsyncParsableCommand {
     var `for`: String?
 
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
 
     func validate() throws {
         if let count, !StateDocument.Settings.connectionRange.contains(count) {
@@ -32,7 +33,7 @@ struct ConnectionsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let engine = try await EngineAccess.open(stateOptions).session
+        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
         let line: String
         if let pattern = self.for {
             guard let count, ids.isEmpty else { throw InputError("say 'haul connections N --for PATTERN'").reported() }

@@ -28,6 +28,7 @@ struct SelectionArguments: ParsableArguments {
 protocol ControlCommand: AsyncParsableCommand {
     var selection: SelectionArguments { get }
     var stateOptions: StateOptions { get }
+    var connectOptions: ConnectOptions { get }
     func command(for selection: DownloadSelection) -> EngineCommand
     func commands(for selection: DownloadSelection) -> [EngineCommand]
     func describe(old: Download, new: Download?) -> String
@@ -38,7 +39,7 @@ extension ControlCommand {
     func command(for selection: DownloadSelection) -> EngineCommand { commands(for: selection)[0] }
 
     func run() async throws {
-        let engine = try await EngineAccess.open(stateOptions).session
+        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
         var ids: [DownloadID] = []
         // Only the downloads the command touched are kept: with 100,000 in the state, two whole
         // lists and their dictionaries were most of the command's time and memory.
@@ -89,6 +90,7 @@ struct PauseCommand: ControlCommand {
         commandName: "pause", abstract: "Pause downloads (they keep their data).")
     @OptionGroup var selection: SelectionArguments
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
     func command(for selection: DownloadSelection) -> EngineCommand { .pause(selection) }
 }
 
@@ -104,6 +106,7 @@ struct ResumeCommand: ControlCommand {
     @Flag(name: .long, help: "Also allow these downloads on a metered network.")
     var allowMetered = false
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
     func commands(for selection: DownloadSelection) -> [EngineCommand] {
         (allowMetered ? [.allowMetered(selection, true)] : []) + [.resume(selection)]
     }
@@ -126,6 +129,7 @@ struct CancelCommand: ControlCommand {
     )
     @OptionGroup var selection: SelectionArguments
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
     func command(for selection: DownloadSelection) -> EngineCommand { .cancel(selection) }
 }
 
@@ -134,6 +138,7 @@ struct RetryCommand: ControlCommand {
         commandName: "retry", abstract: "Queue failed (or paused) downloads again.")
     @OptionGroup var selection: SelectionArguments
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
     func command(for selection: DownloadSelection) -> EngineCommand { .retry(selection) }
 }
 
@@ -148,6 +153,7 @@ struct RemoveCommand: ControlCommand {
     @Flag(name: .long, help: "Also delete the downloaded files of finished downloads.")
     var deleteFile = false
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
     func command(for selection: DownloadSelection) -> EngineCommand { .remove(selection, deleteFiles: deleteFile) }
 
     func describe(old: Download, new: Download?) -> String {

@@ -22,13 +22,14 @@ struct Haul: AsyncParsableCommand {
             MeteredCommand.self, LimitCommand.self, MoveCommand.self, ConnectionsCommand.self, CookiesCommand.self,
             VerifyCommand.self,
             RefreshCommand.self, RPCCommand.self, DaemonCommand.self, ServiceCommand.self, HooksCommand.self,
-            RulesCommand.self, ProxyCommand.self, HostsCommand.self,
+            RulesCommand.self, ProxyCommand.self, HostsCommand.self, RemoteCommand.self,
             DemoCommand.self,
         ]
     )
 
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
     @Flag(
         name: .long,
         help: "Leave the mouse to the terminal: no clicks or wheel in the UI (as HAUL_NO_MOUSE=1 does).")
@@ -36,7 +37,7 @@ struct Haul: AsyncParsableCommand {
 
     /// No subcommand: the full-screen UI.
     func run() async throws {
-        try await TUIApp.run(stateOptions, hooks: hookOptions, mouse: !noMouse)
+        try await TUIApp.run(stateOptions, remote: connectOptions, hooks: hookOptions, mouse: !noMouse)
     }
 
     static func main() async {

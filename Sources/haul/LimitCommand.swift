@@ -29,6 +29,7 @@ struct LimitCommand: AsyncParsableCommand {
     var `for`: String?
 
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
 
     /// What the rate argument says: a rate, or nil to lift the limit.
     private func parsedRate() throws -> Int64?? {
@@ -56,7 +57,7 @@ struct LimitCommand: AsyncParsableCommand {
             }
             window = parsed
         }
-        let engine = try await EngineAccess.open(stateOptions).session
+        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
         if let pattern = self.for {
             guard let rate, ids.isEmpty, during == nil else {
                 throw InputError("say 'haul limit RATE|none --for PATTERN'").reported()

@@ -16,11 +16,20 @@ struct ListCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
 
     func run() async throws {
         let downloads: DownloadList
         let proxies: ProxySettings?
-        if let owner = try await EngineAccess.connect(stateOptions) {
+        if connectOptions.connect != nil {
+            let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+            do {
+                downloads = try await engine.snapshot().downloads
+            } catch {
+                throw Console.failure(error)
+            }
+            proxies = nil
+        } else if let owner = try await EngineAccess.connect(stateOptions) {
             // A haul owns the state: ask it, the file may be a moment behind. If it dies meanwhile,
             // the file is the truth again.
             if let live = try? await owner.snapshot() {
@@ -64,17 +73,22 @@ struct ListCommand: AsyncParsableCommand {
 /// The human table of `haul ls`.
 enum ListTable {
     static func render(_ downloads: DownloadList) throws -> String {
-        var lines = ["ID      STATE        DONE  SIZE         NAME"]
+        // haul's ids are six digits, an aria2 engine's GIDs sixteen: one engine's are alike.
+        var idWidth: Int?
+        var lines = [""]
         lines.reserveCapacity(downloads.count + 1)
         try downloads.forEachDownload { d in
+            let width = idWidth ?? max(6, d.id.rawValue.count)
+            idWidth = width
             let percent = Formatting.percent(received: d.receivedBytes, total: d.totalBytes).map { "\($0)%" } ?? "--"
             let size = d.totalBytes.map { Formatting.bytes($0) } ?? Formatting.bytes(d.receivedBytes)
             var line =
-                "\(d.id)  \(pad(d.state.kind.rawValue, 11))  \(pad(percent, 4, left: true))  \(pad(size, 11))  "
+                "\(pad(d.id.rawValue, width))  \(pad(d.state.kind.rawValue, 11))  \(pad(percent, 4, left: true))  \(pad(size, 11))  "
                 + "\(TerminalText.sanitize(d.displayName))"
             if let reason = d.reason { line += "  (\(TerminalText.sanitize(reason)))" }
             lines.append(line)
         }
+        lines[0] = pad("ID", idWidth ?? 6) + "  STATE        DONE  SIZE         NAME"
         return lines.joined(separator: "\n")
     }
 

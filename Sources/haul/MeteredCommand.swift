@@ -34,6 +34,7 @@ struct MeteredCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
 
     func run() async throws {
         var cap: Int64??
@@ -57,7 +58,7 @@ struct MeteredCommand: AsyncParsableCommand {
                     .reported()
             }
         }
-        let engine = try await EngineAccess.open(stateOptions).session
+        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
         var line: String
         do {
             if let mode { try await engine.perform(.setMeteredMode(mode)) }

@@ -16,6 +16,7 @@ struct MoveCommand: AsyncParsableCommand {
     var words: [String] = []
 
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
 
     func validate() throws {
         guard words.count >= 2 else { throw ValidationError("give one or more ids, then top, bottom, up or down") }
@@ -26,7 +27,7 @@ struct MoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let place = QueueMove(rawValue: words.last!.lowercased())!
-        let engine = try await EngineAccess.open(stateOptions).session
+        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
         var lines: [String] = []
         do {
             let known = try await engine.snapshot().downloads.all.map(\.id)

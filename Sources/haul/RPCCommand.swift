@@ -22,10 +22,10 @@ struct RPCCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The port to listen on (default 6800, aria2's).", valueName: "port"))
     var port: Int?
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("The secret every call must carry (default: a new random one, kept).", valueName: "secret"))
-    var secret: String?
+    /// `--secret`, the same option as the UI's for `--connect`: the parser hands an option the root
+    /// command declares to the root, unless the subcommand declares the very same group.
+    @OptionGroup var connectOptions: ConnectOptions
+    var secret: String? { connectOptions.secret }
 
     @Option(
         name: .long,
@@ -42,6 +42,9 @@ struct RPCCommand: AsyncParsableCommand {
     @OptionGroup var stateOptions: StateOptions
 
     func validate() throws {
+        if connectOptions.connect != nil {
+            throw ValidationError("'rpc' sets this machine's endpoint; --connect does not go with it")
+        }
         if let toggle, toggle != "on" && toggle != "off" {
             throw ValidationError("say 'haul rpc on' or 'haul rpc off'")
         }

@@ -19,9 +19,10 @@ struct RefreshCommand: AsyncParsableCommand {
     var url: String
 
     @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
 
     func run() async throws {
-        let engine = try await EngineAccess.open(stateOptions).session
+        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
         let line: String
         do {
             let known = try await engine.snapshot().downloads.all.map(\.id)

@@ -32,6 +32,7 @@ struct RunCommand: AsyncParsableCommand {
         case .local(let engine): try await runHere(engine, hooks: hooks)
         case .remote(let owner): try await follow(owner)
         case .injected: throw InputError("'run' works the queue from a shell; the UI already runs it").reported()
+        case .rpc: throw InputError("'run' works this machine's queue").reported()
         }
     }
 

@@ -56,6 +56,8 @@ public struct NetworkStatus: Codable, Sendable, Equatable {
     public var speedLimitActive: Bool
     /// Where the aria2-compatible RPC endpoint is served now (`127.0.0.1:6800`); nil when it is not.
     public var rpcAddress: String?
+    /// The engine on another machine this status comes from; nil for a haul on this one.
+    public var remote: RemoteLink?
 
     public init(
         mode: MeteredMode, verdict: MeteredVerdict = .unknown, limit: Int64? = nil, budget: DataBudget? = nil,
@@ -82,6 +84,7 @@ public struct NetworkStatus: Codable, Sendable, Equatable {
         speedLimit = try c.decodeIfPresent(SpeedLimit.self, forKey: .speedLimit)
         speedLimitActive = try c.decodeIfPresent(Bool.self, forKey: .speedLimitActive) ?? false
         rpcAddress = try c.decodeIfPresent(String.self, forKey: .rpcAddress)
+        remote = try c.decodeIfPresent(RemoteLink.self, forKey: .remote)
     }
 
     /// Whether downloads are treated as on a metered network now. `auto` without an answer

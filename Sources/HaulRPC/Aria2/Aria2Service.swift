@@ -241,6 +241,8 @@ public actor Aria2Service {
                 "version": .string(Self.aria2Version), "haul": .string(configuration.version),
             ])
         case "aria2.getSessionInfo": return .object(["sessionId": .string(sessionID)])
+        case "haul.getNetwork": return try await haulNetwork()
+        case "haul.command": return try await haulCommand(call, &scope)
         case "aria2.saveSession":
             do { try await session.save() } catch { throw Self.failure(error) }
             return .string("OK")
@@ -266,7 +268,7 @@ public actor Aria2Service {
         "aria2.changeUri", "aria2.changeOption", "aria2.getGlobalOption", "aria2.changeGlobalOption",
         "aria2.purgeDownloadResult", "aria2.removeDownloadResult", "aria2.getVersion", "aria2.getSessionInfo",
         "aria2.shutdown", "aria2.forceShutdown", "aria2.getGlobalStat", "aria2.saveSession", "system.multicall",
-        "system.listMethods", "system.listNotifications",
+        "system.listMethods", "system.listNotifications", "haul.getNetwork", "haul.command",
     ]
 
     /// An engine error as a call's failure: its sentence.

@@ -42,4 +42,41 @@ public enum Bitfield {
         }
         return [0..<d.receivedBytes]
     }
+
+    /// What a `bitfield` says is on disk, as a map of the whole file: each run of pieces on disk
+    /// is one segment received whole, each run of missing pieces one with nothing received. Nil
+    /// when the hex digits or the numbers cannot describe the file.
+    public static func segments(hex: String, pieceLength: Int64, total: Int64) -> [Segment]? {
+        guard pieceLength > 0, total > 0 else { return nil }
+        let count = (total + pieceLength - 1) / pieceLength
+        let digits = Array(hex.utf8)
+        guard Int64(digits.count) * 4 >= count else { return nil }
+        var segments: [Segment] = []
+        var runStart: Int64 = 0
+        var runSet = false
+        for piece in 0...count {
+            var set = !runSet
+            if piece < count {
+                guard let value = nibble(digits[Int(piece / 4)]) else { return nil }
+                set = value & (8 >> UInt8(piece % 4)) != 0
+            }
+            guard piece == 0 || set != runSet else { continue }
+            if piece > 0 {
+                let start = runStart * pieceLength
+                let end = min(piece * pieceLength, total)
+                segments.append(Segment(start: start, end: end, received: runSet ? end - start : 0))
+            }
+            (runStart, runSet) = (piece, set)
+        }
+        return segments
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
 }

@@ -59,10 +59,18 @@ extension TUIController {
             redraw.list = true
             report("sorted by \(list.sort.rawValue)")
         case .cycleMetered:
+            if let refusal = network.remote?.unsupported("metered mode") {
+                report(refusal, isError: true)
+                return []
+            }
             let next = network.mode.next
             report("metered network: \(next.rawValue)")
             return [.send(.setMeteredMode(next))]
         case .setMeteredLimit:
+            if let refusal = network.remote?.unsupported("a metered cap") {
+                report(refusal, isError: true)
+                return []
+            }
             setMode(.prompt(Prompt(.meteredLimit, LineEditor(network.limit.map(Self.editable) ?? ""))))
         case .setSpeedLimit: beginSpeedLimit()
         case .commandLine: beginCommandLine()
@@ -114,6 +122,10 @@ extension TUIController {
             if d.state.isFailed || d.state.isPaused { return [.send(.retry(.ids([d.id])))] }
             report("only failed downloads can be retried")
         case .toggleAllowMetered:
+            if let refusal = network.remote?.unsupported("allowing a download on a metered network") {
+                report(refusal, isError: true)
+                return []
+            }
             report(d.allowMetered ? "\(name) may no longer use a metered network" : "\(name) may use a metered network")
             return [.send(.allowMetered(.ids([d.id]), !d.allowMetered))]
         case .moreConnections, .fewerConnections:
@@ -134,9 +146,17 @@ extension TUIController {
                 report("\(name) is not finished yet; O opens its folder")
                 return []
             }
+            if let remote = network.remote {
+                report("\(name) is on \(remote.place), not this machine: \(TerminalText.sanitize(path))")
+                return []
+            }
             report("opening \(name)")
             return [.open(path: path)]
         case .openFolder:
+            if let remote = network.remote {
+                report("its folder is on \(remote.place), not this machine: \(TerminalText.sanitize(d.directory))")
+                return []
+            }
             report("opening \(TerminalText.sanitize(d.directory))")
             return [.open(path: d.directory)]
         case .toggleRow: setOpened(d.id, !list.opened.contains(d.id))

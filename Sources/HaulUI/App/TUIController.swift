@@ -86,6 +86,14 @@ public final class TUIController {
         if case .network(let status) = event {
             // The status line may warn of the budget.
             if status.budgetUsed != network.budgetUsed || status.budget != network.budget { redraw.status = true }
+            // A remote engine's link: what broke it, once, and that it is back.
+            if let link = status.remote, link.state != network.remote?.state {
+                switch link.state {
+                case .reconnecting(let problem): report(problem + "; reconnecting…", isError: true)
+                case .connected where network.remote != nil: report("connected to \(link.place) again")
+                case .connected: break
+                }
+            }
             network = status
         }
     }

@@ -56,6 +56,11 @@ enum HeaderView {
         if let address = network.rpcAddress, let colon = address.lastIndex(of: ":") {
             parts.append("rpc \(address[colon...])")
         }
+        if let remote = network.remote {
+            // An aria2 engine has no metered mode: the header names the engine instead.
+            parts.append(remote.label)
+            if !remote.engine.isHaul { return parts.joined(separator: " · ") }
+        }
         var metered = "metered: \(network.label)"
         if network.isMetered, let budget = network.budget {
             metered +=

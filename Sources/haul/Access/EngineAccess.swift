@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulEngine
+import HaulRPCClient
 import HaulRemote
 import HaulStore
 
@@ -12,6 +13,8 @@ enum EngineAccess {
     case local(Engine)
     /// The UI's own engine, for a command typed on its command line.
     case injected(any EngineSession)
+    /// An engine on another machine, over aria2's JSON-RPC (`--connect`).
+    case rpc(RPCSession)
 
     /// Set while the UI runs a command: every `open` answers with this session.
     @TaskLocal static var injected: (any EngineSession)?
@@ -21,6 +24,7 @@ enum EngineAccess {
         case .remote(let remote): return remote
         case .local(let engine): return engine
         case .injected(let session): return session
+        case .rpc(let session): return session
         }
     }
 
@@ -34,11 +38,12 @@ enum EngineAccess {
     /// state file is tried: a daemon a service manager started by a connection to the socket it
     /// will serve must not wait on its own socket.
     static func open(
-        _ options: StateOptions, connecting: Bool = true, configure: (inout EngineConfiguration) -> Void = { _ in }
+        _ options: StateOptions, remote: ConnectOptions? = nil, connecting: Bool = true,
+        configure: (inout EngineConfiguration) -> Void = { _ in }
     ) async throws -> EngineAccess {
         if let injected { return .injected(injected) }
         do {
-            let access = try await attempt(options, connecting: connecting, configure: configure)
+            let access = try await attempt(options, remote: remote, connecting: connecting, configure: configure)
             if case .local(let engine) = access, let message = engine.recoveryMessage { Console.warn(message) }
             return access
         } catch {
@@ -49,8 +54,12 @@ enum EngineAccess {
 
     /// ``open(_:configure:)`` without printing (the TUI shows problems itself).
     static func attempt(
-        _ options: StateOptions, connecting: Bool = true, configure: (inout EngineConfiguration) -> Void = { _ in }
+        _ options: StateOptions, remote: ConnectOptions? = nil, connecting: Bool = true,
+        configure: (inout EngineConfiguration) -> Void = { _ in }
     ) async throws(Failure) -> EngineAccess {
+        if let remote {
+            if let session = try await reach(remote, environment: options.environment) { return .rpc(session) }
+        }
         var configuration = options.engineConfiguration()
         configure(&configuration)
         let patience = options.environment["HAUL_LOCK_WAIT"].flatMap(Double.init) ?? 10
@@ -71,6 +80,24 @@ enum EngineAccess {
             } catch {
                 throw Failure(message: String(describing: error))
             }
+        }
+    }
+
+    /// The engine `--connect` names, reached; nil without `--connect`. A secret about to cross a
+    /// network in clear text is warned about first.
+    static func reach(_ remote: ConnectOptions, environment: [String: String]) async throws(Failure) -> RPCSession? {
+        let target: RPCSession.Target
+        do throws(InputError) {
+            guard let named = try remote.target(environment: environment) else { return nil }
+            target = named
+        } catch {
+            throw Failure(message: error.message)
+        }
+        if let warning = target.address.cleartextWarning(hasSecret: target.secret != nil) { Console.warn(warning) }
+        do {
+            return try await RPCSession.connect(target)
+        } catch {
+            throw Failure(message: error.description)
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HaulCore
 import HaulEngine
+import HaulRPCClient
 import HaulRemote
 import HaulStore
 import HaulTerminal
@@ -14,8 +15,11 @@ import Synchronization
 /// The screen comes up first and the downloads follow: reading a state file with 100,000
 /// entries takes a moment, and the terminal should answer at once.
 enum TUIApp {
-    static func run(_ options: StateOptions, hooks: HookOptions, mouse: Bool = true) async throws {
+    static func run(_ options: StateOptions, remote: ConnectOptions, hooks: HookOptions, mouse: Bool = true)
+        async throws
+    {
         try requireTerminal()
+        if remote.connect != nil { return try await runRemote(options, remote: remote, mouse: mouse) }
         let processHooks = try hooks.hooks()
         let inbox = UIInbox()
         let opened = Mutex<Opened?>(nil)
@@ -34,6 +38,8 @@ enum TUIApp {
                 return owner
             case .injected(let session):
                 return session
+            case .rpc(let session):
+                return session
             }
         }
         switch opened.withLock({ $0 }) {
@@ -41,6 +47,38 @@ enum TUIApp {
         case .remote(let owner): await leave(owner, exit)
         case nil: break
         }
+        if case .failed(let message) = exit {
+            Console.error(message)
+            throw ExitStatus.stateUnavailable
+        }
+    }
+
+    /// The UI on an engine on another machine: it keeps its downloads when the UI leaves, so
+    /// quitting asks nothing; the secret's clear-text warning is the first thing the UI shows.
+    private static func runRemote(_ options: StateOptions, remote: ConnectOptions, mouse: Bool) async throws {
+        let target: RPCSession.Target
+        do throws(InputError) {
+            guard let named = try remote.target(environment: options.environment) else { return }
+            target = named
+        } catch {
+            throw error.reported()
+        }
+        let inbox = UIInbox()
+        let session = Mutex<RPCSession?>(nil)
+        let exit = try await present(
+            inbox: inbox, environment: options.environment,
+            startMessage: target.address.cleartextWarning(hasSecret: target.secret != nil), asksToKeepRunning: false,
+            mouse: mouse
+        ) {
+            do {
+                let reached = try await RPCSession.connect(target)
+                session.withLock { $0 = reached }
+                return reached
+            } catch {
+                throw EngineAccess.Failure(message: String(describing: error))
+            }
+        }
+        if let reached = session.withLock({ $0 }) { await reached.detachUI() }
         if case .failed(let message) = exit {
             Console.error(message)
             throw ExitStatus.stateUnavailable

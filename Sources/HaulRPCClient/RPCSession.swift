@@ -1,0 +1,306 @@
+import Foundation
+import HaulCore
+import HaulRPC
+
+/// An engine on another machine (a haul serving RPC, or aria2c) as an ``EngineSession``: what
+/// the UI and every command use, through aria2's JSON-RPC.
+///
+/// Its list is what the last look at the engine showed. While a UI is attached it looks again
+/// every second something runs (``PollPace``), at once when a WebSocket notification says
+/// something changed, and after each command; a lost engine is tried again with growing waits
+/// (``ReconnectSchedule``) while the header says "reconnecting…". Each look is one
+/// `system.multicall`.
+public actor RPCSession: EngineSession {
+    /// Where the engine is and how to reach it.
+    public struct Target: Sendable {
+        public var address: RPCAddress
+        public var secret: String?
+        /// What the header calls it: a saved remote's name, else `host:port`.
+        public var place: String
+        /// `SSL_CERT_FILE`: the certificates a `wss://` or `https://` engine is checked against.
+        public var trustedCertificates: String?
+
+        public init(address: RPCAddress, secret: String?, place: String? = nil, trustedCertificates: String? = nil) {
+            self.address = address
+            self.secret = secret
+            self.place = place ?? address.place
+            self.trustedCertificates = trustedCertificates
+        }
+    }
+
+    let transport: RPCTransport
+    let target: Target
+    var link: RemoteLink
+    var network: NetworkStatus
+    var list = RemoteList()
+    /// Counts of the last look (`getGlobalStat`): a change means the lists must be read whole.
+    var lastCounts: [Int64] = []
+    var lastFullLook = ContinuousClock.now
+    var needsFullLook = true
+    var subscribers: [Int: EngineEvents.Sender] = [:]
+    var nextSubscriber = 0
+    var looking: Task<Void, Never>?
+    var listening: Task<Void, Never>?
+    var hearsNotifications = false
+    /// Set to make the look loop look early (a notification, a command).
+    var woken = false
+
+    /// Reaches the engine and asks what it is (`aria2.getVersion`); throws the sentence that
+    /// says why it cannot.
+    public static func connect(_ target: Target) async throws(RemoteFailure) -> RPCSession {
+        let transport = RPCTransport(
+            address: target.address, secret: target.secret, trustedCertificates: target.trustedCertificates)
+        let version = try await transport.call(RemoteCall("aria2.getVersion"))
+        let engine: RemoteLink.Engine
+        if let haul = version["haul"]?.string {
+            engine = .haul(version: TerminalText.sanitize(haul))
+        } else {
+            engine = .aria2(version: TerminalText.sanitize(version["version"]?.string ?? "?"))
+        }
+        return RPCSession(transport: transport, target: target, engine: engine)
+    }
+
+    private init(transport: RPCTransport, target: Target, engine: RemoteLink.Engine) {
+        self.transport = transport
+        self.target = target
+        link = RemoteLink(place: target.place, engine: engine)
+        network = NetworkStatus(mode: .off)
+        network.remote = link
+    }
+
+    /// Which engine answers: haul (its own features work) or aria2.
+    public var engine: RemoteLink.Engine { link.engine }
+
+    /// Requests sent so far, for `HAUL_TRACE` and the benchmark.
+    public nonisolated var requestsSent: Int { transport.requestsSent.load(ordering: .relaxed) }
+
+    // MARK: EngineSession
+
+    public func attach(ui: Bool) async throws -> EngineAttachment {
+        if looking == nil || needsFullLook { try await look(full: true) }
+        nextSubscriber += 1
+        let key = nextSubscriber
+        let (events, sender) = EngineEvents.makeStream { [weak self] in
+            Task { await self?.unsubscribe(key) }
+        }
+        subscribers[key] = sender
+        startLooking()
+        let snapshot = EngineSnapshot(downloads: DownloadList(list.ordered), network: network)
+        return EngineAttachment(snapshot: snapshot, away: nil, events: events)
+    }
+
+    public func snapshot() async throws -> EngineSnapshot {
+        if looking == nil { try await look(full: true) }
+        return EngineSnapshot(downloads: DownloadList(list.ordered), network: network)
+    }
+
+    public func download(_ id: DownloadID) async throws -> Download? {
+        let gid = list.gid(for: id)
+        let answers = try await transport.multicall([
+            RemoteCall("aria2.tellStatus", [.string(gid)]), RemoteCall("aria2.getOption", [.string(gid)]),
+        ])
+        guard case .success(let status) = answers[0], var d = RemoteDownload(status, position: 0)?.download else {
+            if case .failure(let failure) = answers[0], failure.isLinkProblem { throw failure }
+            return nil
+        }
+        if let listed = list.downloads[d.id] {
+            d.addedAt = listed.addedAt
+            d.queueOrder = listed.queueOrder
+        }
+        if case .success(let options) = answers[1], let limit = RemoteDownload.number(options["max-download-limit"]),
+            limit > 0
+        {
+            d.speedLimit = limit
+        }
+        return d
+    }
+
+    @discardableResult
+    public func perform(_ command: EngineCommand) async throws -> [DownloadID] {
+        let ids = try await RemoteCommands(transport: transport, list: list, engine: link.engine).perform(command)
+        needsFullLook = true
+        if looking != nil {
+            woken = true
+        } else {
+            try? await look(full: true)
+        }
+        return ids
+    }
+
+    private func unsubscribe(_ key: Int) { subscribers[key] = nil }
+
+    public func save() async throws {}
+
+    public func refreshedNetworkStatus() async throws -> NetworkStatus {
+        try await look(full: true)
+        return network
+    }
+
+    public func waitUntilIdle() async throws {
+        while true {
+            try await look(full: true)
+            if !list.ordered.contains(where: { $0.state == .waiting || $0.state == .downloading }) { return }
+            try await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    public func detachUI() async {
+        looking?.cancel()
+        listening?.cancel()
+        looking = nil
+        listening = nil
+        for sender in subscribers.values { sender.finish() }
+        subscribers = [:]
+    }
+
+    // MARK: Looking
+
+    /// One look at the engine: its counts and running downloads, and when `full` (or the counts
+    /// changed) every download. Sends what changed to every attached UI.
+    func look(full: Bool) async throws(RemoteFailure) {
+        var calls = [
+            RemoteCall("aria2.getGlobalStat"),
+            RemoteCall("aria2.tellActive", [Self.keys]),
+        ]
+        let whole = full || needsFullLook
+        if whole {
+            calls += [
+                RemoteCall("aria2.tellWaiting", [.int(0), .int(100_000), Self.keys]),
+                RemoteCall("aria2.tellStopped", [.int(0), .int(100_000), Self.keys]),
+                RemoteCall("aria2.getGlobalOption"),
+            ]
+            if link.engine.isHaul { calls.append(RemoteCall("haul.getNetwork")) }
+        }
+        let answers = try await transport.multicall(calls)
+        let stat = try answers[0].get()
+        let newCounts = ["numActive", "numWaiting", "numStopped"].map { RemoteDownload.number(stat[$0]) ?? -1 }
+        if !whole, newCounts != lastCounts {
+            // Something came, went or changed lists: read them whole now.
+            lastCounts = newCounts
+            try await look(full: true)
+            return
+        }
+        lastCounts = newCounts
+        var statuses = try Self.listed(answers[1])
+        if whole {
+            statuses += try Self.listed(answers[2])
+            statuses += try Self.listed(answers[3])
+        }
+        let fetched = statuses.enumerated().compactMap { RemoteDownload($0.element, position: $0.offset) }
+        var events = list.apply(fetched, complete: whole)
+        if whole {
+            needsFullLook = false
+            lastFullLook = .now
+            var status = network
+            if link.engine.isHaul, answers.count > 5, case .success(.string(let json)) = answers[5],
+                let haul = try? JSONDecoder().decode(NetworkStatus.self, from: Data(json.utf8))
+            {
+                status = haul
+                status.rpcAddress = nil
+            }
+            if case .success(let options) = answers[4] {
+                let limit = RemoteDownload.number(options["max-overall-download-limit"]) ?? 0
+                if !link.engine.isHaul {
+                    status.speedLimit = limit > 0 ? SpeedLimit(rate: limit) : nil
+                    status.speedLimitActive = limit > 0
+                }
+            }
+            status.remote = link
+            if status != network {
+                network = status
+                events.append(.network(status))
+            }
+        }
+        send(events)
+    }
+
+    private static let keys = JSONValue.array(RemoteDownload.listKeys.map(JSONValue.string))
+
+    /// The downloads of one list call; a failed call fails the look.
+    private static func listed(_ answer: Result<JSONValue, RemoteFailure>) throws(RemoteFailure) -> [JSONValue] {
+        let value = try answer.get()
+        guard let items = value.array else { throw .malformed("the engine sent a list that is not a list") }
+        return items
+    }
+
+    func send(_ events: [EngineEvent]) {
+        guard !events.isEmpty else { return }
+        for sender in subscribers.values { sender.send(events) }
+    }
+
+    /// The link's state changed: the header says so.
+    func setLink(_ state: RemoteLink.State) {
+        guard link.state != state else { return }
+        link.state = state
+        network.remote = link
+        send([.network(network)])
+    }
+
+    private func startLooking() {
+        guard looking == nil else { return }
+        looking = Task { [weak self] in await self?.lookLoop() }
+        listening = Task { [weak self] in await self?.listenLoop() }
+    }
+
+    private func lookLoop() async {
+        var failures = 0
+        while !Task.isCancelled {
+            let started = ContinuousClock.now
+            woken = false
+            do {
+                try await look(full: needsFullLook || started - lastFullLook > .seconds(30))
+                if failures > 0 {
+                    failures = 0
+                    setLink(.connected)
+                }
+            } catch {
+                if error.isLinkProblem {
+                    failures += 1
+                    needsFullLook = true
+                    setLink(.reconnecting(problem: error.description))
+                }
+            }
+            let running = list.ordered.contains { $0.state == .downloading }
+            let wait =
+                failures > 0
+                ? ReconnectSchedule.wait(afterFailures: failures)
+                : PollPace.interval(anyRunning: running, hearsNotifications: hearsNotifications)
+            // Until the next look is due, or something wakes it, but not sooner than the
+            // shortest gap between looks. A failed link is not woken early.
+            let due = started + wait
+            let earliest = started + PollPace.shortest
+            while !Task.isCancelled {
+                let now = ContinuousClock.now
+                if now >= due || (woken && failures == 0 && now >= earliest) { break }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    private func listenLoop() async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                try await RPCNotifications.listen(
+                    to: target.address, trustedCertificates: target.trustedCertificates,
+                    opened: { [weak self] in
+                        await self?.setHearing(true)
+                    },
+                    heard: { [weak self] _ in
+                        await self?.heard()
+                    })
+                failures = 0
+            } catch {}
+            hearsNotifications = false
+            failures += 1
+            try? await Task.sleep(for: ReconnectSchedule.wait(afterFailures: failures))
+        }
+    }
+
+    private func setHearing(_ hearing: Bool) { hearsNotifications = hearing }
+
+    private func heard() {
+        needsFullLook = true
+        woken = true
+    }
+}
