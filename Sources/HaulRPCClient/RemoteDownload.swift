@@ -85,13 +85,12 @@ struct RemoteDownload: Sendable, Equatable {
     }
 
     /// The file's name as shown: its path below the download's folder (a torrent's subfolder
-    /// kept), terminal-safe; nil while the engine has no path.
+    /// kept), else the whole path; terminal-safe; nil while the engine has no path.
     static func name(path: String?, directory: String) -> String? {
         guard let path, !path.isEmpty else { return nil }
         var relative = Substring(path)
-        if !directory.isEmpty, path.hasPrefix(directory) {
-            relative = path.dropFirst(directory.count).drop { $0 == "/" }
-        }
+        let folder = directory.hasSuffix("/") ? directory : directory + "/"
+        if !directory.isEmpty, path.hasPrefix(folder) { relative = path.dropFirst(folder.count) }
         if relative.isEmpty { relative = Substring(path.split(separator: "/").last ?? "") }
         return TerminalText.sanitize(String(relative))
     }

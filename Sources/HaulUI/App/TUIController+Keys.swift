@@ -257,7 +257,8 @@ extension TUIController {
         case .cancel(let id):
             return [.send(.cancel(.ids([id])))]
         case .remove(let id):
-            if model[id]?.state == .finished, model[id]?.path != nil {
+            // A file on another machine's engine is not this UI's to delete: it stays there.
+            if model[id]?.state == .finished, model[id]?.path != nil, network.remote == nil {
                 setMode(.confirm(.deleteFile(id)))
                 return []
             }

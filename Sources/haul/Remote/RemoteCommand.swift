@@ -54,8 +54,13 @@ struct RemoteAddCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Its JSON-RPC address, e.g. ws://nas:6800/jsonrpc.", valueName: "url"))
     var url: String
 
-    @Option(name: .long, help: ArgumentHelp("Its RPC secret (kept in a file only you can read).", valueName: "secret"))
-    var secret: String?
+    /// `--secret`: the root command's group, which the parser would otherwise hand it to.
+    @OptionGroup var connectOptions: ConnectOptions
+    var secret: String? { connectOptions.secret }
+
+    func validate() throws {
+        if connectOptions.connect != nil { throw ValidationError("'remote add' saves an address; give it as URL") }
+    }
 
     func run() throws {
         if let problem = SavedRemotes.problem(withName: name) { throw InputError(problem).reported() }
