@@ -5,7 +5,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL := /bin/bash
 BIN := .build/debug/haul
 
-.PHONY: all deps build run test lint figures bench bench-mirrors release man install uninstall deb clean
+.PHONY: all deps build run test lint figures bench bench-mirrors bench-remote release man install uninstall deb clean
 
 all: build
 
@@ -70,6 +70,12 @@ figures: deps
 bench: deps release
 	@for p in wget aria2 time python3; do dpkg -s $$p >/dev/null 2>&1 || { $(SUDO) apt-get update -qq; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wget aria2 time python3; break; }; done
 	scripts/bench
+
+# haul's UI on a remote aria2c holding 1,000 downloads against `aria2p top`: the first frame and
+# the requests per second; writes its table into docs/PERFORMANCE.md. About 2 minutes.
+bench-remote: deps release
+	.build-python/bin/pip install -q 'aria2p[tui]'
+	scripts/bench-remote
 
 # Several sources per file and the cost of trying more connections: haul against aria2c on
 # capped nginx mirrors; writes its table into docs/PERFORMANCE.md. About 4 minutes.

@@ -165,7 +165,7 @@ _haul() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--no-mouse --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--on-complete --on-error --on-queue-empty --hook-args --hook-time-limit --state)
+    local -a non_repeating_options=(--on-complete --on-error --on-queue-empty --hook-args --hook-time-limit --state --connect --secret)
     __haul_offer_flags_options 0
 
     # Offer option value completions
@@ -189,6 +189,12 @@ _haul() {
     '--state')
         return
         ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
+        return
+        ;;
     esac
 
     # Offer subcommand / subcommand argument completions
@@ -196,13 +202,13 @@ _haul() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|cookies|verify|refresh|rpc|daemon|service|hooks|rules|proxy|hosts|demo|help)
+    add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|cookies|verify|refresh|rpc|daemon|service|hooks|rules|proxy|hosts|remote|demo|help)
         # Offer subcommand argument completions
         "_haul_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls run pause resume cancel rm retry metered limit move connections cookies verify refresh rpc daemon service hooks rules proxy hosts demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls run pause resume cancel rm retry metered limit move connections cookies verify refresh rpc daemon service hooks rules proxy hosts remote demo help' -- "${cur}"))
         ;;
     esac
 }
@@ -211,7 +217,7 @@ _haul_add() {
     repeating_flags=()
     non_repeating_flags=(--no-mirrors --allow-metered --paused --start --version -h --help)
     repeating_options=(--header --mirror)
-    non_repeating_options=(-i --input-file -d --directory -o --output --checksum --sha256 --checksum-file --load-cookies --proxy --netrc-file -x --connections --limit --state)
+    non_repeating_options=(-i --input-file -d --directory -o --output --checksum --sha256 --checksum-file --load-cookies --proxy --netrc-file -x --connections --limit --state --connect --secret)
     __haul_offer_flags_options -1
 
     # Offer option value completions
@@ -258,6 +264,12 @@ _haul_add() {
     '--state')
         return
         ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
+        return
+        ;;
     esac
 }
 
@@ -265,12 +277,18 @@ _haul_ls() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --connect --secret)
     __haul_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--state')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
         return
         ;;
     esac
@@ -314,12 +332,18 @@ _haul_pause() {
     repeating_flags=()
     non_repeating_flags=(--all --version -h --help)
     repeating_options=()
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --connect --secret)
     __haul_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--state')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
         return
         ;;
     esac
@@ -329,12 +353,18 @@ _haul_resume() {
     repeating_flags=()
     non_repeating_flags=(--all --allow-metered --version -h --help)
     repeating_options=()
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --connect --secret)
     __haul_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--state')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
         return
         ;;
     esac
@@ -344,12 +374,18 @@ _haul_cancel() {
     repeating_flags=()
     non_repeating_flags=(--all --version -h --help)
     repeating_options=()
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --connect --secret)
     __haul_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--state')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
         return
         ;;
     esac
@@ -359,12 +395,18 @@ _haul_rm() {
     repeating_flags=()
     non_repeating_flags=(--all --delete-file --version -h --help)
     repeating_options=()
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --connect --secret)
     __haul_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--state')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
         return
         ;;
     esac
@@ -374,12 +416,18 @@ _haul_retry() {
     repeating_flags=()
     non_repeating_flags=(--all --version -h --help)
     repeating_options=()
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --connect --secret)
     __haul_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--state')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
         return
         ;;
     esac
@@ -389,7 +437,7 @@ _haul_metered() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--limit --budget --state)
+    non_repeating_options=(--limit --budget --state --connect --secret)
     __haul_offer_flags_options 1
 
     # Offer option value completions
@@ -401,6 +449,12 @@ _haul_metered() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
         return
         ;;
     esac
@@ -418,7 +472,7 @@ _haul_limit() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--during --for --state)
+    non_repeating_options=(--during --for --state --connect --secret)
     __haul_offer_flags_options -1
 
     # Offer option value completions
@@ -432,6 +486,12 @@ _haul_limit() {
     '--state')
         return
         ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
+        return
+        ;;
     esac
 }
 
@@ -439,12 +499,18 @@ _haul_move() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --connect --secret)
     __haul_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--state')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
         return
         ;;
     esac
@@ -454,7 +520,7 @@ _haul_connections() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--for --state)
+    non_repeating_options=(--for --state --connect --secret)
     __haul_offer_flags_options -1
 
     # Offer option value completions
@@ -463,6 +529,12 @@ _haul_connections() {
         return
         ;;
     '--state')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
         return
         ;;
     esac
@@ -502,12 +574,18 @@ _haul_refresh() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--state)
+    non_repeating_options=(--state --connect --secret)
     __haul_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in
     '--state')
+        return
+        ;;
+    '--connect')
+        return
+        ;;
+    '--secret')
         return
         ;;
     esac
@@ -517,12 +595,15 @@ _haul_rpc() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=(--allow-dir)
-    non_repeating_options=(--port --secret --listen --state)
+    non_repeating_options=(--port --connect --secret --listen --state)
     __haul_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--port')
+        return
+        ;;
+    '--connect')
         return
         ;;
     '--secret')
@@ -762,6 +843,63 @@ _haul_hosts() {
         return
         ;;
     esac
+}
+
+_haul_remote() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __haul_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    ls|add|rm)
+        # Offer subcommand argument completions
+        "_haul_remote_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'ls add rm' -- "${cur}"))
+        ;;
+    esac
+}
+
+_haul_remote_ls() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __haul_offer_flags_options 0
+}
+
+_haul_remote_add() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--connect --secret)
+    __haul_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--connect')
+        return
+        ;;
+    '--secret')
+        return
+        ;;
+    esac
+}
+
+_haul_remote_rm() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __haul_offer_flags_options 1
 }
 
 _haul_demo() {

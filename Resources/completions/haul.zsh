@@ -48,6 +48,8 @@ _haul() {
         '--hook-args[haul\: the path is the last argument; aria2\: GID, number of files and path, as aria2 calls its hooks.]:haul|aria2:{__haul_complete "${___hook_args[@]}"}'
         '--hook-time-limit[Seconds a hook may run before it is stopped (default 600).]:seconds:'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--no-mouse[Leave the mouse to the terminal\: no clicks or wheel in the UI (as HAUL_NO_MOUSE=1 does).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -80,6 +82,7 @@ _haul() {
             'rules:Show the folder rules: where downloads added without -d go, by name, kind or host.'
             'proxy:Show or set the proxy downloads go through (saved), for all hosts or --for some.'
             'hosts:List the settings kept for some hosts; add headers for them with --for and --header.'
+            'remote:Show the saved remotes: engines on other machines for --connect NAME.'
             'demo:Try haul without the internet: serves generated files on loopback and opens the UI with them queued.'
             'help:Show subcommand help information.'
         )
@@ -87,7 +90,7 @@ _haul() {
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|cookies|verify|refresh|rpc|daemon|service|hooks|rules|proxy|hosts|demo|help)
+        add|ls|run|pause|resume|cancel|rm|retry|metered|limit|move|connections|cookies|verify|refresh|rpc|daemon|service|hooks|rules|proxy|hosts|remote|demo|help)
             "_haul_${words[1]}" && ret=0
             ;;
         esac
@@ -119,6 +122,8 @@ _haul_add() {
         '--paused[Add it paused.]'
         '--start[Start the background daemon when nothing runs the downloads yet.]'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -132,6 +137,8 @@ _haul_ls() {
     local -ar arg_specs=(
         '--json[Print JSON for scripts.]'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -165,6 +172,8 @@ _haul_pause() {
         '*:id:'
         '--all[Act on every download.]'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -180,6 +189,8 @@ _haul_resume() {
         '--all[Act on every download.]'
         '--allow-metered[Also allow these downloads on a metered network.]'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -194,6 +205,8 @@ _haul_cancel() {
         '*:id:'
         '--all[Act on every download.]'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -209,6 +222,8 @@ _haul_rm() {
         '--all[Act on every download.]'
         '--delete-file[Also delete the downloaded files of finished downloads.]'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -223,6 +238,8 @@ _haul_retry() {
         '*:id:'
         '--all[Act on every download.]'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -240,6 +257,8 @@ _haul_metered() {
         '--budget[Data budget while metered, e.g. 500M/day or 10G/month; '\''none'\'' lifts it.]:size:'
         '--json[Print the status as JSON for scripts.]'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -256,6 +275,8 @@ _haul_limit() {
         '--during[Apply the global limit only in this daily window, e.g. 09\:00-17\:00.]:window:'
         '--for[For each download from hosts matching this glob (see haul hosts).]:pattern:'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -269,6 +290,8 @@ _haul_move() {
     local -ar arg_specs=(
         '*:id… where:'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -284,6 +307,8 @@ _haul_connections() {
         '*:id:'
         '--for[For downloads from hosts matching this glob (see haul hosts).]:pattern:'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -324,6 +349,8 @@ _haul_refresh() {
         ':id:'
         ':url:'
         '--state[The state file.]:path:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -337,7 +364,8 @@ _haul_rpc() {
     local -ar arg_specs=(
         ':on|off:'
         '--port[The port to listen on (default 6800, aria2'\''s).]:port:'
-        '--secret[The secret every call must carry (default\: a new random one, kept).]:secret:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
         '--listen[The address to listen on (default 127.0.0.1, this machine only).]:address:'
         '*--allow-dir[A directory calls may also put files in (besides the download directory); may be repeated.]:path:'
         '--state[The state file.]:path:'
@@ -557,6 +585,74 @@ _haul_hosts() {
         '*--header[A request header for those hosts, '\''Name\: value'\'' (repeatable).]:header:'
         '--clear[Remove every setting kept for the pattern (not its proxy).]'
         '--state[The state file.]:path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_remote() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'ls:List the saved remotes.'
+            'add:Save a remote (or change the one of that name).'
+            'rm:Forget a saved remote.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        ls|add|rm)
+            "_haul_remote_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_haul_remote_ls() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_remote_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name:'
+        ':url:'
+        '--connect[An engine on another machine\: its aria2 JSON-RPC address (ws\://nas\:6800/jsonrpc, http\://…) or the name of a saved remote ('\''haul remote add'\'').]:url|name:'
+        '--secret[The RPC secret\: of --connect'\''s engine (default\: the saved remote'\''s); with '\''rpc on'\'', the one this machine'\''s endpoint asks for (default\: a new random one, kept).]:secret:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_haul_remote_rm() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

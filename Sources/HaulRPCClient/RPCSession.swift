@@ -77,7 +77,12 @@ public actor RPCSession: EngineSession {
     // MARK: EngineSession
 
     public func attach(ui: Bool) async throws -> EngineAttachment {
-        if looking == nil || needsFullLook { try await look(full: true) }
+        if looking == nil {
+            // The running downloads first, so the first frame shows them; the look loop's first
+            // look, at once, brings the rest (1,000 waiting ones take a moment to read).
+            try await look(full: false, first: true)
+            needsFullLook = true
+        }
         nextSubscriber += 1
         let key = nextSubscriber
         let (events, sender) = EngineEvents.makeStream { [weak self] in
@@ -157,12 +162,12 @@ public actor RPCSession: EngineSession {
 
     /// One look at the engine: its counts and running downloads, and when `full` (or the counts
     /// changed) every download. Sends what changed to every attached UI.
-    func look(full: Bool) async throws(RemoteFailure) {
+    func look(full: Bool, first: Bool = false) async throws(RemoteFailure) {
         var calls = [
             RemoteCall("aria2.getGlobalStat"),
             RemoteCall("aria2.tellActive", [Self.keys]),
         ]
-        let whole = full || needsFullLook
+        let whole = !first && (full || needsFullLook)
         if whole {
             calls += [
                 RemoteCall("aria2.tellWaiting", [.int(0), .int(100_000), Self.keys]),
@@ -174,13 +179,13 @@ public actor RPCSession: EngineSession {
         let answers = try await transport.multicall(calls)
         let stat = try answers[0].get()
         let newCounts = ["numActive", "numWaiting", "numStopped"].map { RemoteDownload.number(stat[$0]) ?? -1 }
-        if !whole, newCounts != lastCounts {
+        if !whole, !first, newCounts != lastCounts {
             // Something came, went or changed lists: read them whole now.
             lastCounts = newCounts
             try await look(full: true)
             return
         }
-        lastCounts = newCounts
+        if !first { lastCounts = newCounts }
         var statuses = try Self.listed(answers[1])
         if whole {
             statuses += try Self.listed(answers[2])

@@ -193,6 +193,52 @@ final class RemoteTests: CLITestCase {
         try await tui.waitFor { $0.contains("EXIT=0") }
     }
 
+    /// aria2c behind nginx with TLS (as people put an engine on the internet): calls over https
+    /// and notifications over wss, trusting the certificate `SSL_CERT_FILE` names, and one
+    /// sentence without it.
+    func testATLSEngineIsReachedWithTheCertificatesSSLCertFileNames() async throws {
+        let folder = dir.subdirectory("aria2-downloads")
+        let aria2 = try await startAria2c(folder: folder)
+        let certificate = try await TestCertificate.make(in: dir.subdirectory("tls"))
+        let front = try await NginxServer(
+            root: www, tls: certificate, workDirectory: dir.subdirectory("nginx-tls"),
+            serverLines: { _ in
+                """
+                location /jsonrpc {
+                  proxy_pass http://127.0.0.1:\(aria2);
+                  proxy_http_version 1.1;
+                  proxy_set_header Upgrade $http_upgrade;
+                  proxy_set_header Connection "upgrade";
+                }
+                """
+            })
+        defer { Task { await front.stop() } }
+        let address = "wss://localhost:\(front.port)/jsonrpc"
+        let untrusted = try await haul("ls", "--connect", address, "--secret", secret)
+        XCTAssertNotEqual(untrusted.status, 0)
+        XCTAssertTrue(untrusted.stderr.contains("certificate"), untrusted.stderr)
+        let trust = ["SSL_CERT_FILE": certificate.certificatePath]
+        let added = try await haul(
+            ["add", "--connect", address, "--secret", secret, nginx.url("big.bin")], env: trust)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        try await waitUntil {
+            FileManager.default.contentsEqual(atPath: folder + "/big.bin", andPath: self.www + "/big.bin")
+        }
+        let session = try await TmuxSession(
+            command: "SSL_CERT_FILE='\(certificate.certificatePath)' '\(HaulBinary.path)' --connect '\(address)' "
+                + "--secret \(secret); sleep 600",
+            width: 120, height: 30, environment: environment(["TERM": "xterm-256color"]),
+            workDirectory: dir.subdirectory("tui"))
+        sessions.append(session)
+        try await session.waitFor { $0.contains("big.bin") && $0.contains("done") }
+        try await session.send("q")
+        // The notifications' WebSocket went through TLS too: nginx switched protocols for it
+        // (and logs it when it closes).
+        try await waitUntil {
+            ((try? String(contentsOfFile: front.directory + "/access.log", encoding: .utf8)) ?? "").contains("|101|")
+        }
+    }
+
     func testSavedRemotesAreKeptPrivateAndNamedByConnect() async throws {
         let folder = dir.subdirectory("aria2-downloads")
         let port = try await startAria2c(folder: folder)

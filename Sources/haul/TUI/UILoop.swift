@@ -84,7 +84,8 @@ final class UILoop {
             prepareNameOrder()
             // Drawn before waiting for keys: the first frame goes out at once.
             let now = ProcessClock.seconds()
-            if now - lastFrame >= Self.frameInterval {
+            // The frame that first shows the list goes out at once, not at the next interval.
+            if now - lastFrame >= Self.frameInterval || listArrived {
                 let start = trace.isOn ? FrameTrace.Clocks.now() : nil
                 let damage = controller.frame(now: now)
                 if damage != .none {
@@ -101,10 +102,10 @@ final class UILoop {
                 }
             }
             guard running else { break }
-            // Short waits while events flow or the list is on its way (nothing wakes a wait when
-            // it arrives), long ones when idle: near-zero CPU at rest.
+            // Short waits while events flow, shorter while the list is on its way (nothing wakes
+            // a wait when it arrives), long ones when idle: near-zero CPU at rest.
             let idle = engine != nil && ProcessClock.seconds() - lastActivity > 1
-            if let key = terminal.readKey(milliseconds: idle ? 500 : 50) {
+            if let key = terminal.readKey(milliseconds: engine == nil ? 5 : idle ? 500 : 50) {
                 lastActivity = ProcessClock.seconds()
                 take(key)
                 // A paste arrives as a burst: take it all before drawing.
