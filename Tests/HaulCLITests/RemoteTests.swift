@@ -127,6 +127,16 @@ final class RemoteTests: CLITestCase {
         try await tui.waitFor { $0.contains("aria2 ") && $0.contains("@ 127.0.0.1:\(port)") }
         try await tui.send("m")
         try await tui.waitFor { $0.contains("metered mode is not supported by aria2") }
+        // The add dialog: no folder is the engine's own; the name is kept.
+        try await tui.send("a")
+        try await tui.waitFor { $0.contains("URL:") }
+        try await tui.send(nginx.url("big.bin"), literal: true)
+        try await tui.send("Tab")
+        try await tui.send("Tab")
+        try await tui.send("from-ui.bin", literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor { Self.row($0, "from-ui.bin").contains("done") }
+        XCTAssertTrue(FileManager.default.contentsEqual(atPath: folder + "/from-ui.bin", andPath: www + "/big.bin"))
     }
 
     func testTheUIAndCommandsDriveAHaulDaemonServingRPCWithItsMeteredMode() async throws {

@@ -192,7 +192,8 @@ extension TUIController {
                 list.detailed.map { d in
                     DetailsView.lines(
                         for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width),
-                        now: wallClock(), glyphs: glyphs, history: speeds.lives[id], pieces: speeds.pieces[id] ?? [:])
+                        now: wallClock(), glyphs: glyphs, history: speeds.lives[id], pieces: speeds.pieces[id] ?? [:],
+                        meteredMode: network.remote?.engine.isHaul ?? true)
                 } ?? [("Reading the download's details" + glyphs.ellipsis, Style.dim)]
             list.boxScroll = BoxView.draw(
                 title: "Details", lines: lines, scroll: list.boxScroll, into: &grid, glyphs: glyphs)

@@ -52,7 +52,9 @@ extension TUIController {
             if running == 0 || !surroundings.asksToKeepRunning { return [.quit(.leave)] }
             setMode(.confirm(.quitWhileRunning(count: running)))
         case .help: setMode(.help)
-        case .add: setMode(.add(AddForm(directory: surroundings.defaultDirectory)))
+        case .add:
+            // On another machine's engine the folder is that machine's: empty is the engine's own.
+            setMode(.add(AddForm(directory: network.remote == nil ? surroundings.defaultDirectory : "")))
         case .filter: setMode(.prompt(Prompt(.filter, LineEditor(list.filterText))))
         case .cycleSort:
             list.sort = list.sort.next
@@ -197,7 +199,7 @@ extension TUIController {
     /// Puts the folder the rules choose for the URL (and name) typed so far in the directory
     /// field, unless that field was edited by hand.
     func followRules(_ form: inout AddForm) {
-        guard form.fields[1].string == form.chosenDirectory else { return }
+        guard form.fields[1].string == form.chosenDirectory, network.remote == nil else { return }
         let url = try? DownloadURL.validate(form.fields[0].string)
         let typedName = form.fields[2].string.trimmingCharacters(in: .whitespaces)
         let name = typedName.isEmpty ? url.flatMap(FileNaming.nameFromURL) : typedName
@@ -219,6 +221,18 @@ extension TUIController {
             return []
         }
         var directory = form.fields[1].string.trimmingCharacters(in: .whitespaces)
+        if let remote = network.remote {
+            guard directory.isEmpty || directory.hasPrefix("/") else {
+                report(
+                    "the folder is one on \(remote.place): give its absolute path, or none for the engine's own",
+                    isError: true)
+                return []
+            }
+            let name = form.fields[2].string.trimmingCharacters(in: .whitespaces)
+            setMode(.list)
+            report("adding \(url)")
+            return [.send(.add([AddRequest(url: url, directory: directory, fileName: name.isEmpty ? nil : name)]))]
+        }
         if directory.isEmpty { directory = surroundings.defaultDirectory }
         if directory == "~" {
             directory = surroundings.home

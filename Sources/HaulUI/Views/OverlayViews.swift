@@ -80,7 +80,7 @@ enum DetailsView {
     /// The lines for `d`, each at most `width` columns (the last line of a value cut to fit).
     static func lines(
         for d: Download, sample: ProgressSample?, width: Int, now: Date, glyphs: Glyphs = .unicode,
-        history: SpeedHistory? = nil, pieces: [Int64: SpeedHistory] = [:]
+        history: SpeedHistory? = nil, pieces: [Int64: SpeedHistory] = [:], meteredMode: Bool = true
     ) -> [(String, Style)] {
         func safe(_ s: String?) -> String { s.map { TerminalText.sanitize($0) } ?? "—" }
         let size =
@@ -173,7 +173,8 @@ enum DetailsView {
             ),
         ]
         var lines: [(String, Style)] = []
-        for (label, value, style) in fields {
+        // An engine without metered mode (aria2) has no allowance to show.
+        for (label, value, style) in fields where meteredMode || label != "Metered" {
             var parts = DisplayWidth.wrap(value, width: max(10, width - labelWidth))
             if parts.count > maxValueLines {
                 // The last line keeps the rest, for the box to cut with an ellipsis.

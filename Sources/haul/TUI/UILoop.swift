@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulEngine
+import HaulRPCClient
 import HaulTerminal
 import HaulUI
 
@@ -193,8 +194,9 @@ final class UILoop {
         Task {
             for var command in commands {
                 do {
-                    // The add dialog makes its folder and takes netrc's logins as `haul add` does.
-                    if case .add(var requests) = command {
+                    // The add dialog makes its folder and takes netrc's logins as `haul add` does
+                    // (not for another machine's engine: the folder is there, the logins here).
+                    if case .add(var requests) = command, !(engine is RPCSession) {
                         let netrc = NetrcFile.defaultPath(environment: ProcessInfo.processInfo.environment)
                         let outcome = netrc.map(NetrcFile.read)
                         if let netrc, let outcome, let warning = NetrcFile.warning(outcome, path: netrc) {
