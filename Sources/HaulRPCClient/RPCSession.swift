@@ -71,9 +71,6 @@ public actor RPCSession: EngineSession {
     /// Which engine answers: haul (its own features work) or aria2.
     public var engine: RemoteLink.Engine { link.engine }
 
-    /// Requests sent so far, for `HAUL_TRACE` and the benchmark.
-    public nonisolated var requestsSent: Int { transport.requestsSent.load(ordering: .relaxed) }
-
     // MARK: EngineSession
 
     public func attach(ui: Bool) async throws -> EngineAttachment {

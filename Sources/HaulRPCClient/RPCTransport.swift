@@ -45,13 +45,11 @@ struct RemoteCall: Sendable, Equatable {
 }
 
 /// Sends calls to an engine's JSON-RPC over HTTP POST (AsyncHTTPClient: keep-alive, TLS with
-/// the system's certificates or `SSL_CERT_FILE`). Counts what it sends, for `HAUL_TRACE`.
+/// the system's certificates or `SSL_CERT_FILE`).
 final class RPCTransport: Sendable {
     let address: RPCAddress
     private let token: JSONValue?
     private let client: HTTPClient
-    /// Requests sent so far (a multicall is one).
-    let requestsSent = Atomic<Int>(0)
     /// The most an answer may be: 1,000 downloads are about 1 MB.
     static let largestAnswer = 64 << 20
 
@@ -139,7 +137,6 @@ final class RPCTransport: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: body.bytes))
-        requestsSent.add(1, ordering: .relaxed)
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {

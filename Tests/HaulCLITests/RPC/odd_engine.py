@@ -41,7 +41,8 @@ def answer(method, params):
     if method == "aria2.getVersion":
         return {"version": "9.9.9", "enabledFeatures": []}
     if method == "aria2.getGlobalStat":
-        return {"numActive": "1", "numWaiting": "1", "numStopped": "0", "downloadSpeed": "100"}
+        waiting = "5000" if mode() == "huge" else "1"
+        return {"numActive": "1", "numWaiting": waiting, "numStopped": "0", "downloadSpeed": "100"}
     if method == "aria2.tellActive":
         return ODD[1:]
     if method == "aria2.tellWaiting":
