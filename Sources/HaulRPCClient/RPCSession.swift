@@ -230,6 +230,11 @@ public actor RPCSession: EngineSession {
         for sender in subscribers.values { sender.send(events) }
     }
 
+    /// A look is taking long; a link already failing stays as it is.
+    private func markSlow() {
+        if link.state == .connected { setLink(.slow) }
+    }
+
     /// The link's state changed: the header says so.
     func setLink(_ state: RemoteLink.State) {
         guard link.state != state else { return }
@@ -249,13 +254,21 @@ public actor RPCSession: EngineSession {
         while !Task.isCancelled {
             let started = ContinuousClock.now
             woken = false
+            // An answer that takes more than two seconds is shown as slow while it is awaited.
+            let slowWatch = Task { [weak self] in
+                try await Task.sleep(for: RemoteLink.slowAnswer)
+                await self?.markSlow()
+            }
+            defer { slowWatch.cancel() }
             do {
                 try await look(full: needsFullLook || started - lastFullLook > .seconds(30))
-                if failures > 0 {
+                slowWatch.cancel()
+                if failures > 0 || link.state == .slow {
                     failures = 0
                     setLink(.connected)
                 }
             } catch {
+                slowWatch.cancel()
                 if error.isLinkProblem {
                     failures += 1
                     needsFullLook = true

@@ -190,12 +190,14 @@ final class RemoteTests: CLITestCase {
             screen = try await tui.waitFor { !$0.split(separator: "\n")[0].contains("reconnecting") }
             XCTAssertTrue(screen.contains("odd"), screen)
         }
-        // A slow answer: the UI keeps answering keys meanwhile.
+        // A slow answer: the header says so, and the UI keeps answering keys meanwhile.
         try "slow".write(toFile: mode, atomically: true, encoding: .utf8)
-        try await Task.sleep(for: .seconds(1))
+        try await tui.waitFor { $0.split(separator: "\n")[0].contains("slow to answer") }
         try await tui.send("?")
         try await tui.waitFor(timeout: 2) { $0.contains("Keys") }
         try await tui.send("Escape")
+        try "good".write(toFile: mode, atomically: true, encoding: .utf8)
+        try await tui.waitFor { !$0.split(separator: "\n")[0].contains("slow to answer") }
         // A huge list arrives whole.
         try "huge".write(toFile: mode, atomically: true, encoding: .utf8)
         try await tui.waitFor(timeout: 30) { $0.contains("of 5001 shown") || $0.contains("of 5002 shown") }

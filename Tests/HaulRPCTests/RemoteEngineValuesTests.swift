@@ -226,6 +226,8 @@ final class RemoteEngineValuesTests: XCTestCase {
         var link = RemoteLink(place: "nas", engine: .aria2(version: "1.37.0"))
         XCTAssertEqual(link.label, "aria2 1.37.0 @ nas")
         XCTAssertEqual(link.unsupported("metered mode"), "metered mode is not supported by aria2")
+        link.state = .slow
+        XCTAssertEqual(link.label, "aria2 1.37.0 @ nas · slow to answer…")
         link.state = .reconnecting(problem: "connection refused")
         XCTAssertEqual(link.label, "aria2 1.37.0 @ nas · reconnecting…")
         XCTAssertNil(RemoteLink(place: "nas", engine: .haul(version: "1.0")).unsupported("metered mode"))

@@ -25,11 +25,16 @@ public struct RemoteLink: Codable, Sendable, Equatable {
     /// The link's state: a lost connection is retried with growing waits.
     public enum State: Codable, Sendable, Equatable {
         case connected
+        /// An answer has been awaited for longer than ``RemoteLink/slowAnswer``.
+        case slow
         /// Retrying; `problem` is the sentence that says what went wrong.
         case reconnecting(problem: String)
     }
 
     /// Where the engine is, as the user named it (`nas:6800`, or a saved remote's name).
+    /// How long an answer may take before the header says the engine is slow.
+    public static let slowAnswer: Duration = .seconds(2)
+
     public var place: String
     public var engine: Engine
     public var state: State
@@ -48,7 +53,10 @@ public struct RemoteLink: Codable, Sendable, Equatable {
     /// What the header shows on its right: "aria2 1.37.0 @ nas:6800", "… · reconnecting…".
     public var label: String {
         let base = "\(engine.label) @ \(place)"
-        if case .reconnecting = state { return base + " · reconnecting…" }
-        return base
+        switch state {
+        case .connected: return base
+        case .slow: return base + " · slow to answer…"
+        case .reconnecting: return base + " · reconnecting…"
+        }
     }
 }

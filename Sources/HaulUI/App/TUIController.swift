@@ -90,8 +90,9 @@ public final class TUIController {
             if let link = status.remote, link.state != network.remote?.state {
                 switch link.state {
                 case .reconnecting(let problem): report(problem + "; reconnecting…", isError: true)
-                case .connected where network.remote != nil: report("connected to \(link.place) again")
-                case .connected: break
+                case .connected where network.remote?.state != .slow && network.remote != nil:
+                    report("connected to \(link.place) again")
+                case .connected, .slow: break
                 }
             }
             network = status
