@@ -16,14 +16,7 @@ struct AddPlan {
     {
         if remote { return try makeRemote(command) }
         let headers = try command.header.map { h throws(InputError) in try RequestHeader.parse(h) }
-        let checksum: Checksum? =
-            if let text = command.checksum {
-                try Checksum(parsing: text)
-            } else if let hex = command.sha256 {
-                try Checksum(.sha256, hex: hex)
-            } else {
-                nil
-            }
+        let checksum = try checksum(command)
         let checksums = try command.checksumFile.map { path throws(InputError) in
             try ChecksumList(parsing: TextFile.read(path, what: "checksum file"))
         }
@@ -116,14 +109,7 @@ struct AddPlan {
                 "with --connect, files on this machine (--load-cookies, --checksum-file, --netrc-file) cannot be used")
         }
         let headers = try command.header.map { h throws(InputError) in try RequestHeader.parse(h) }
-        let checksum: Checksum? =
-            if let text = command.checksum {
-                try Checksum(parsing: text)
-            } else if let hex = command.sha256 {
-                try Checksum(.sha256, hex: hex)
-            } else {
-                nil
-            }
+        let checksum = try checksum(command)
         var urls = command.urls
         if let file = command.inputFile { urls += try URLListFile.read(file).entries.map(\.url) }
         let requests = try urls.map { url throws(InputError) in
@@ -139,6 +125,13 @@ struct AddPlan {
             return request
         }
         return AddPlan(requests: requests)
+    }
+
+    /// `--checksum TYPE=HEX` or `--sha256 HEX`.
+    private static func checksum(_ command: AddCommand) throws(InputError) -> Checksum? {
+        if let text = command.checksum { return try Checksum(parsing: text) }
+        if let hex = command.sha256 { return try Checksum(.sha256, hex: hex) }
+        return nil
     }
 
     /// The netrc file to take logins from: `--netrc-file` (which must exist), else `NETRC` or
