@@ -68,6 +68,8 @@ final class RPCTransport: Sendable {
             var configuration = HTTPClient.Configuration()
             configuration.decompression = .disabled
             configuration.timeout = .init(connect: .seconds(5), read: .seconds(15))
+            // A refused connection is said at once: the session retries with its own waits.
+            configuration.connectionPool.retryConnectionEstablishment = false
             if let file {
                 var tls = TLSConfiguration.makeClientConfiguration()
                 tls.trustRoots = .file(file)
