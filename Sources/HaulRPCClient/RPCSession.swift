@@ -306,6 +306,8 @@ public actor RPCSession: EngineSession {
                     })
                 failures = 0
             } catch {}
+            // A WebSocket that closes is often the engine going away: look now, not in 5 s.
+            if hearsNotifications { woken = true }
             hearsNotifications = false
             failures += 1
             try? await Task.sleep(for: ReconnectSchedule.wait(afterFailures: failures))

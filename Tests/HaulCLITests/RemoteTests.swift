@@ -26,11 +26,11 @@ final class RemoteTests: CLITestCase {
     }
 
     /// aria2c with RPC on a free port, downloading into `folder`.
-    func startAria2c(folder: String) async throws -> Int {
+    func startAria2c(folder: String, port chosen: Int? = nil) async throws -> Int {
         let aria2c = try XCTUnwrap(
             ["/usr/bin/aria2c", "/usr/local/bin/aria2c"].first { FileManager.default.isExecutableFile(atPath: $0) },
             "aria2c is not installed (apt-get install aria2)")
-        let port = FreePort.find()
+        let port = chosen ?? FreePort.find()
         let server = try ChildProcess(
             aria2c,
             [
@@ -137,6 +137,12 @@ final class RemoteTests: CLITestCase {
         try await tui.send("Enter")
         try await tui.waitFor { Self.row($0, "from-ui.bin").contains("done") }
         XCTAssertTrue(FileManager.default.contentsEqual(atPath: folder + "/from-ui.bin", andPath: www + "/big.bin"))
+        // The engine goes away and comes back: the header says so, and the UI finds it again.
+        for child in children { await child.terminate() }
+        try await tui.waitFor { $0.split(separator: "\n")[0].contains("reconnecting…") }
+        _ = try await startAria2c(folder: folder, port: port)
+        try await tui.waitFor { !$0.split(separator: "\n")[0].contains("reconnecting") }
+        try await tui.waitFor { $0.contains("connected to 127.0.0.1:\(port) again") }
     }
 
     func testTheUIAndCommandsDriveAHaulDaemonServingRPCWithItsMeteredMode() async throws {
