@@ -1,5 +1,6 @@
 import ArgumentParser
 import HaulCore
+import HaulRPCClient
 import Synchronization
 
 #if canImport(Glibc)
@@ -92,6 +93,14 @@ extension Console {
     /// bad input for an ``InputError`` (a refused command, or a lost connection), else as is.
     static func failure(_ error: any Error) -> any Error {
         if let input = error as? InputError { return input.reported() }
+        if let remote = error as? RemoteFailure {
+            // Another machine's engine: what it refused is bad input, what broke is unavailable.
+            Console.error(remote.description)
+            switch remote {
+            case .refused, .unsupported: return ExitStatus.badInput
+            case .unreachable, .malformed: return ExitStatus.stateUnavailable
+            }
+        }
         return error
     }
 }
