@@ -8,8 +8,9 @@ struct ProxyCommand: AsyncParsableCommand {
         commandName: "proxy",
         abstract: "Show or set the proxy downloads go through (saved), for all hosts or --for some.",
         discussion: """
-            PROXY is http://[user:password@]host:port (https origins through CONNECT), socks5://host:port or \
-            socks5h://host:port (names resolved by the proxy), or none (directly). A download's own \
+            PROXY is http://[user:password@]host:port (https origins through CONNECT), \
+            socks5://[user:password@]host:port (names resolved here), socks5h://… (names resolved by the \
+            proxy), or none (directly). A download's own \
             (haul add --proxy) comes first, then the first --for rule matching its host, then this one, then \
             http_proxy, https_proxy, all_proxy and no_proxy. A password is kept in the 0600 state file and shown \
             as ***.

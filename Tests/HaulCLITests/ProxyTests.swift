@@ -170,6 +170,49 @@ final class ProxyTests: NginxCLITestCase {
         XCTAssertFalse(log(dir.path + "/microsocks-veth.log").contains("192.0.2.1"))
     }
 
+    /// microsocks asking for a login: haul logs in (RFC 1929) for socks5h and socks5, a segmented
+    /// download included; `socks5://` resolves the name here and sends the proxy an address,
+    /// `socks5h://` sends the name; a wrong or missing login is named.
+    func testASOCKSProxyWithALoginAndNamesResolvedHereOrThere() async throws {
+        let port = FreePort.find()
+        let logPath = dir.path + "/microsocks-login.log"
+        children.append(
+            try ChildProcess(
+                "/usr/bin/microsocks", ["-i", "127.0.0.1", "-p", String(port), "-u", "socksuser", "-P", "sockspass"],
+                environment: [:], stdout: logPath, stderr: logPath))
+        try await waitUntil { FreePort.isListening(port) }
+        try TestFiles.random(www + "/named.bin", size: 12_000_000)
+        let byName = nginx.url("named.bin").replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        let nginxPort = try XCTUnwrap(URLComponents(string: byName)?.port)
+        try await succeed([
+            "add", "-o", "there.bin", "--proxy", "socks5h://socksuser:sockspass@127.0.0.1:\(port)", byName,
+        ])
+        try await succeed([
+            "add", "-o", "here.bin", "--proxy", "socks5://socksuser:sockspass@127.0.0.1:\(port)", byName,
+        ])
+        var result = try await haul("run")
+        XCTAssertEqual(result.status, 0, result.stderr + result.stdout)
+        XCTAssertTrue(sameFile(www + "/named.bin", downloads + "/there.bin"))
+        XCTAssertTrue(sameFile(www + "/named.bin", downloads + "/here.bin"))
+        let carried = log(logPath)
+        XCTAssertTrue(carried.contains("connected to localhost:\(nginxPort)"), "socks5h sent the name: \(carried)")
+        XCTAssertTrue(carried.contains("connected to 127.0.0.1:\(nginxPort)"), "socks5 sent an address: \(carried)")
+        let listed = try await haul("ls", "--json")
+        XCTAssertFalse(listed.stdout.contains("sockspass"), "the password is not shown")
+
+        try await succeed(["add", "-o", "wrong.bin", "--proxy", "socks5h://socksuser:nope@127.0.0.1:\(port)", byName])
+        try await succeed(["add", "-o", "none.bin", "--proxy", "socks5h://127.0.0.1:\(port)", byName])
+        result = try await haul("run", env: ["HAUL_MAX_RETRIES": "1"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(
+            result.stdout.contains(
+                "wrong.bin: cannot connect to the proxy 127.0.0.1:\(port): it refused the user name "
+                    + "and password"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("none.bin: cannot connect to the proxy 127.0.0.1:\(port): it asks for credentials"),
+            result.stdout)
+    }
+
     func testAHostRuleBeatsTheGlobalProxyAndAProxyThatFailsIsNamed() async throws {
         try TestFiles.random(www + "/a.bin", size: 100_000)
         let dead = FreePort.find()

@@ -10,11 +10,11 @@ final class ProxySettingsTests: XCTestCase {
         XCTAssertEqual(http.display, "http://me:***@proxy.lan:3128")
         XCTAssertEqual(try ProxyAddress(parsing: "proxy.lan").port, 8080, "a bare host is an http proxy")
         XCTAssertEqual(try ProxyAddress(parsing: "socks5h://[::1]").display, "socks5h://[::1]:1080")
+        XCTAssertEqual(try ProxyAddress(parsing: "socks5://u:p@p:1").display, "socks5://u:***@p:1")
         XCTAssertEqual(try ProxyChoice(parsing: "none"), .direct)
         for (bad, sentence) in [
             ("ftp://p:1", "haul speaks to http://, socks5:// and socks5h:// proxies"),
             ("https://p:1", "TLS to the proxy itself (https://) is not supported"),
-            ("socks5://u:p@p:1", "a SOCKS proxy with a password is not supported"),
             ("http://p:1/path", "is not a proxy"),
         ] {
             XCTAssertThrowsError(try ProxyAddress(parsing: bad)) { error in

@@ -38,9 +38,6 @@ public struct ProxyAddress: Codable, Sendable, Hashable {
         default:
             throw InputError("'\(shown)': haul speaks to http://, socks5:// and socks5h:// proxies")
         }
-        if kind != .http, components.user != nil {
-            throw InputError("'\(shown)': a SOCKS proxy with a password is not supported; use an http:// proxy")
-        }
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         port = components.port ?? (kind == .http ? 8080 : 1080)
         user = components.user

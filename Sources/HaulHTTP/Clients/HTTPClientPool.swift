@@ -118,9 +118,14 @@ public final class HTTPClientPool: Sendable {
                 }
                 config.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
             case .socks5, .socks5h:
-                // AsyncHTTPClient sends the SOCKS proxy the host name (what socks5h asks for):
-                // a socks5 proxy resolves it too, so nothing is looked up here.
-                config.proxy = .socksServer(host: proxy.host, port: proxy.port)
+                // AsyncHTTPClient's SOCKS client sends the name and no credentials: a proxy that
+                // needs either goes through the relay, which does its handshake (else, should the
+                // relay not start, the proxy itself, to fail in its own words).
+                if SOCKSRelay.isNeeded(for: proxy), let relay = try? SOCKSRelay.relay(for: proxy) {
+                    config.proxy = .socksServer(host: "127.0.0.1", port: relay.port)
+                } else {
+                    config.proxy = .socksServer(host: proxy.host, port: proxy.port)
+                }
             }
         }
         let readSize = settings.readSize

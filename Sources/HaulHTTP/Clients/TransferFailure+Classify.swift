@@ -79,6 +79,10 @@ extension TransferFailure {
         } else {
             return nil
         }
+        // Through the SOCKS relay, what the proxy said is what happened, whatever the client saw.
+        if let proxy, SOCKSRelay.isNeeded(for: proxy), let problem = SOCKSRelay.problem(for: proxy) {
+            return TransferFailure(.cannotConnect(host: host, port: port, why: problem))
+        }
         switch error {
         case let e as IOError where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(e.errnoCode):
             return TransferFailure(.cannotConnect(host: host, port: port, why: describe(errno: e.errnoCode)))
@@ -99,6 +103,14 @@ extension TransferFailure {
             default:
                 return nil
             }
+        case _ where proxy != nil && String(reflecting: type(of: error)).hasPrefix("NIOSOCKS."):
+            // NIO's SOCKS client's errors (its module is AsyncHTTPClient's, not imported here).
+            let text = String(describing: error)
+            let why =
+                text.contains("InvalidAuthenticationSelection")
+                ? "it asks for credentials (user:password@ in its URL)"
+                : "it refused the connection (\(TerminalText.sanitize(String(text.prefix(80)))))"
+            return TransferFailure(.cannotConnect(host: host, port: port, why: why))
         default:
             return nil
         }
