@@ -96,10 +96,16 @@ final class ProxyTests: NginxCLITestCase {
         try await succeed([
             "add", "--proxy", "socks5h://127.0.0.1:\(socksPort)", "-o", "via-socks.bin", secure.url("s.bin"),
         ])
+        // socks5:// goes through haul's relay (the name resolved here): TLS is end to end there too.
+        try await succeed([
+            "add", "--proxy", "socks5://127.0.0.1:\(socksPort)", "-o", "via-relay.bin",
+            secure.url("s.bin").replacingOccurrences(of: "127.0.0.1", with: "localhost"),
+        ])
         let result = try await haul("run", env: ["SSL_CERT_FILE": certificate.certificatePath])
         XCTAssertEqual(result.status, 0, result.stderr + result.stdout)
         XCTAssertTrue(sameFile(www + "/s.bin", downloads + "/via-http.bin"))
         XCTAssertTrue(sameFile(www + "/s.bin", downloads + "/via-socks.bin"))
+        XCTAssertTrue(sameFile(www + "/s.bin", downloads + "/via-relay.bin"))
         XCTAssertTrue(log(tinyproxyLog).contains("CONNECT 127.0.0.1:\(secure.port)"), log(tinyproxyLog))
         XCTAssertTrue(log(microsocksLog).contains("connected to 127.0.0.1:\(secure.port)"), log(microsocksLog))
     }
@@ -202,7 +208,12 @@ final class ProxyTests: NginxCLITestCase {
 
         try await succeed(["add", "-o", "wrong.bin", "--proxy", "socks5h://socksuser:nope@127.0.0.1:\(port)", byName])
         try await succeed(["add", "-o", "none.bin", "--proxy", "socks5h://127.0.0.1:\(port)", byName])
+        let dead = FreePort.find()
+        try await succeed(["add", "-o", "down.bin", "--proxy", "socks5://u:p@127.0.0.1:\(dead)", byName])
         result = try await haul("run", env: ["HAUL_MAX_RETRIES": "1"])
+        XCTAssertTrue(
+            result.stdout.contains("down.bin: cannot connect to the proxy 127.0.0.1:\(dead): connection refused"),
+            result.stdout)
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(
             result.stdout.contains(
