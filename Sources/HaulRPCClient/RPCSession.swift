@@ -141,7 +141,7 @@ public actor RPCSession: EngineSession {
     public func waitUntilIdle() async throws {
         while true {
             try await look(full: true)
-            if !list.ordered.contains(where: { $0.state == .waiting || $0.state == .downloading }) { return }
+            if !list.downloads.values.contains(where: { $0.state == .waiting || $0.state == .downloading }) { return }
             try await Task.sleep(for: .seconds(1))
         }
     }
@@ -169,9 +169,9 @@ public actor RPCSession: EngineSession {
             calls += [
                 RemoteCall("aria2.tellWaiting", [.int(0), .int(100_000), Self.keys]),
                 RemoteCall("aria2.tellStopped", [.int(0), .int(100_000), Self.keys]),
-                RemoteCall("aria2.getGlobalOption"),
+                // The header's status: a haul's own, else aria2's global limit.
+                RemoteCall(link.engine.isHaul ? "haul.getNetwork" : "aria2.getGlobalOption"),
             ]
-            if link.engine.isHaul { calls.append(RemoteCall("haul.getNetwork")) }
         }
         let answers = try await transport.multicall(calls)
         let stat = try answers[0].get()
@@ -194,18 +194,17 @@ public actor RPCSession: EngineSession {
             needsFullLook = false
             lastFullLook = .now
             var status = network
-            if link.engine.isHaul, answers.count > 5, case .success(.string(let json)) = answers[5],
-                let haul = try? JSONDecoder().decode(NetworkStatus.self, from: Data(json.utf8))
-            {
-                status = haul
-                status.rpcAddress = nil
-            }
-            if case .success(let options) = answers[4] {
-                let limit = RemoteDownload.number(options["max-overall-download-limit"]) ?? 0
-                if !link.engine.isHaul {
-                    status.speedLimit = limit > 0 ? SpeedLimit(rate: limit) : nil
-                    status.speedLimitActive = limit > 0
+            if link.engine.isHaul {
+                if case .success(.string(let json)) = answers[4],
+                    let haul = try? JSONDecoder().decode(NetworkStatus.self, from: Data(json.utf8))
+                {
+                    status = haul
+                    status.rpcAddress = nil
                 }
+            } else if case .success(let options) = answers[4] {
+                let limit = RemoteDownload.number(options["max-overall-download-limit"]) ?? 0
+                status.speedLimit = limit > 0 ? SpeedLimit(rate: limit) : nil
+                status.speedLimitActive = limit > 0
             }
             status.remote = link
             if status != network {
@@ -275,7 +274,7 @@ public actor RPCSession: EngineSession {
                     setLink(.reconnecting(problem: error.description))
                 }
             }
-            let running = list.ordered.contains { $0.state == .downloading }
+            let running = list.downloads.values.contains { $0.state == .downloading }
             let wait =
                 failures > 0
                 ? ReconnectSchedule.wait(afterFailures: failures)

@@ -103,7 +103,7 @@ struct RemoteCommands: Sendable {
 
     private func ids(_ selection: DownloadSelection) -> [DownloadID] {
         switch selection {
-        case .all: list.ordered.map(\.id)
+        case .all: list.order
         case .ids(let ids): ids
         }
     }
@@ -127,12 +127,7 @@ struct RemoteCommands: Sendable {
         return [.array(urls.map(JSONValue.string)), .object(options)]
     }
 
-    private func gids(_ selection: DownloadSelection) -> [String] {
-        switch selection {
-        case .all: list.ordered.map { list.gid(for: $0.id) }
-        case .ids(let ids): ids.map { list.gid(for: $0) }
-        }
-    }
+    private func gids(_ selection: DownloadSelection) -> [String] { ids(selection).map(list.gid(for:)) }
 
     /// `method` for each selected download in one request (`all` for every download when there
     /// is such a call). A download `applies` rejects is left out; should every call fail, the
@@ -144,11 +139,8 @@ struct RemoteCommands: Sendable {
             _ = try await transport.call(RemoteCall(all))
             return
         }
-        let chosen = gids(selection).filter { gid in
-            guard let d = list.ordered.first(where: { list.gid(for: $0.id) == gid }) else { return true }
-            return applies(d.state)
-        }
-        try await succeedOnce(chosen.map { RemoteCall(method, [.string($0)]) })
+        let chosen = ids(selection).filter { id in list.downloads[id].map { applies($0.state) } ?? true }
+        try await succeedOnce(chosen.map { RemoteCall(method, [.string(list.gid(for: $0))]) })
     }
 
     private func succeedOnce(_ calls: [RemoteCall]) async throws(RemoteFailure) {
@@ -176,9 +168,9 @@ struct RemoteCommands: Sendable {
     /// Stops what runs and forgets the results (aria2 keeps a stopped download as a result).
     private func remove(_ selection: DownloadSelection) async throws(RemoteFailure) {
         var calls: [RemoteCall] = []
-        for gid in gids(selection) {
-            let d = list.ordered.first { list.gid(for: $0.id) == gid }
-            if let d, d.state == .finished || d.state.isFailed {
+        for id in ids(selection) {
+            let gid = list.gid(for: id)
+            if let d = list.downloads[id], d.state == .finished || d.state.isFailed {
                 calls.append(RemoteCall("aria2.removeDownloadResult", [.string(gid)]))
             } else {
                 calls.append(RemoteCall("aria2.forceRemove", [.string(gid)]))
@@ -195,8 +187,9 @@ struct RemoteCommands: Sendable {
     /// aria2 has no retry: a failed download is added again with its URLs and options, and its
     /// result forgotten; a paused one is resumed.
     private func retry(_ selection: DownloadSelection) async throws(RemoteFailure) {
-        for gid in gids(selection) {
-            guard let d = list.ordered.first(where: { list.gid(for: $0.id) == gid }) else { continue }
+        for id in ids(selection) {
+            guard let d = list.downloads[id] else { continue }
+            let gid = list.gid(for: id)
             if d.state.isPaused {
                 _ = try await transport.call(RemoteCall("aria2.unpause", [.string(gid)]))
                 continue
