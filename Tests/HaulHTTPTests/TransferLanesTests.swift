@@ -80,11 +80,26 @@ final class TransferLanesTests: XCTestCase {
         let www = dir.subdirectory("www")
         try TestFiles.random(www + "/a.bin", size: 5000)
         let nginx = try await NginxServer(root: www, workDirectory: dir.subdirectory("nginx"))
+        let target = try XCTUnwrap(CleartextHTTPClient.Target(url: nginx.url("a.bin")))
+        // A machine busy with other tests can delay a connection's hand-back to the pool past the
+        // next round's start, and the pool then lends the other loop's idle one (as it should);
+        // so the rounds are taken again, up to three times, and one clean set must show it.
+        var onItsLoop: [Bool] = []
+        for _ in 0..<3 {
+            onItsLoop = try await requestsInRounds(to: target)
+            if onItsLoop == Array(repeating: true, count: 8) { break }
+        }
+        await nginx.stop()
+        XCTAssertEqual(onItsLoop, Array(repeating: true, count: 8))
+    }
+
+    /// Four rounds of two requests at once, one per lane, on a fresh client: for each request,
+    /// whether its connection is on its lane's loop.
+    private func requestsInRounds(to target: CleartextHTTPClient.Target) async throws -> [Bool] {
         let client = CleartextHTTPClient(
             group: group, connectTimeout: .seconds(5), stallTimeout: .seconds(5), idleTimeout: .seconds(5),
             readSize: 64 * 1024)
         let lanes = TransferLanes(group: group)
-        let target = try XCTUnwrap(CleartextHTTPClient.Target(url: nginx.url("a.bin")))
         let onItsLoop = Mutex<[Bool]>([])
         // Rounds of two requests at once, one per lane: the first round makes a connection on
         // each loop, the later ones find the idle connection of their own loop.
@@ -113,7 +128,6 @@ final class TransferLanesTests: XCTestCase {
             try await Task.sleep(for: .milliseconds(50))
         }
         await client.shutdown()
-        await nginx.stop()
-        XCTAssertEqual(onItsLoop.withLock { $0 }, Array(repeating: true, count: 8))
+        return onItsLoop.withLock { $0 }
     }
 }
