@@ -24,7 +24,9 @@ struct KeySurvey: Decodable {
     init(from decoder: Decoder) throws {
         let root = try decoder.container(keyedBy: AnyKey.self)
         version = try root.decodeIfPresent(Int.self, forKey: AnyKey(stringValue: "version")) ?? 1
-        var unknown = Set(root.allKeys.map(\.stringValue)).subtracting(["version", "settings", "downloads", "away"])
+        var unknown = Set(root.allKeys.map(\.stringValue)).subtracting([
+            "version", "settings", "downloads", "away", "journalMark",
+        ])
         if let settings = try? root.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey(stringValue: "settings")) {
             unknown.formUnion(
                 Set(settings.allKeys.map(\.stringValue)).subtracting(Self.settingsKeys).map { "settings.\($0)" })

@@ -11,6 +11,9 @@ public struct StateDocument: Codable, Sendable, Equatable {
     public var downloads: ChunkedArray<Download>
     /// What a daemon did while no UI was attached, kept until a UI shows it.
     public var away: AwayReport?
+    /// The journal's count when this was written: the journal's records numbered up to it are
+    /// in this document already, so a load applies only the later ones (see ``StateJournal``).
+    public var journalMark: Int?
 
     public init(settings: Settings = Settings(), downloads: ChunkedArray<Download>, away: AwayReport? = nil) {
         self.version = Self.currentVersion

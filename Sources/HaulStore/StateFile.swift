@@ -84,7 +84,7 @@ public struct StateFile: Sendable {
             guard error.isMissing else { throw LoadError.unreadable(path: path, reason: error.reason) }
             document = StateDocument()
         }
-        StateJournal.apply(StateJournal.read(statePath: path), to: &document.downloads)
+        StateJournal.apply(StateJournal.read(statePath: path), to: &document)
         return document
     }
 

@@ -14,6 +14,12 @@ import Synchronization
 /// Appended to from any thread (a transfer journals its own claim and finish, so the engine
 /// actor does not wait on the file system); an entry replayed twice changes nothing.
 ///
+/// What a command changed is journaled too, so that what haul answered is on disk before the
+/// answer: ``appendRecords(_:removed:settings:)`` writes the changed downloads whole, the ids
+/// taken off the list and the settings, numbered by the journal's count, and waits for the disk.
+/// A save notes the count it covers (``StateDocument/journalMark``), so a load applies only the
+/// records written after it, never an older record over a newer save.
+///
 /// A claim must be in the file before its `.part` exists, so ``append(_:)`` writes at once. A
 /// finish need not: the load finds a finished file at its claimed name without it (see
 /// `Engine.reconcileWithDisk`), so ``appendSoon(_:)`` keeps it until the next write or save. With
@@ -48,8 +54,11 @@ public final class StateJournal: Sendable {
     }
     private let file = Mutex(File())
 
-    public init(statePath: String) {
+    /// `count`: the count the state file notes (``StateDocument/journalMark``), so records
+    /// written from here on are numbered after everything already journaled.
+    public init(statePath: String, count: Int = 0) {
         path = statePath + ".journal"
+        file.withLock { $0.appendCount = count }
     }
 
     deinit {
@@ -77,6 +86,21 @@ public final class StateJournal: Sendable {
         let line = entry.jsonLine()
         file.withLock { f in
             f.appendCount += 1
+            Self.write(&f, path, line)
+            if f.fd >= 0 { fdatasync(f.fd) }
+        }
+    }
+
+    /// Writes what a command changed, numbered, in one `write`, and waits until it is on disk
+    /// (`fdatasync`): the command's answer follows. Nothing to write returns at once.
+    public func appendRecords(
+        _ downloads: [Download], removed: [DownloadID] = [], settings: StateDocument.Settings? = nil
+    ) {
+        guard !downloads.isEmpty || !removed.isEmpty || settings != nil else { return }
+        file.withLock { f in
+            f.appendCount += 1
+            let line = Record.line(
+                sequence: f.appendCount, downloads: downloads, removed: removed, settings: settings)
             Self.write(&f, path, line)
             if f.fd >= 0 { fdatasync(f.fd) }
         }
@@ -141,15 +165,132 @@ public final class StateJournal: Sendable {
         }
     }
 
-    /// The entries on disk, skipping a line cut short by a crash.
-    public static func read(statePath: String) -> [Entry] {
-        guard let data = try? FileContents.read(statePath + ".journal") else { return [] }
-        let decoder = JSONDecoder()
-        return data.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(Entry.self, from: Data($0)) }
+    /// One line of the journal: a transfer's claim or finish, or what a command changed.
+    public enum Line: Sendable, Equatable {
+        case claim(Entry)
+        case record(Record)
     }
 
-    /// Applies `entries` to `downloads` (later entries win).
-    public static func apply(_ entries: [Entry], to downloads: inout ChunkedArray<Download>) {
+    /// What one command changed: downloads whole (new ones and changed ones), ids taken off the
+    /// list, the settings; numbered by the journal's count.
+    public struct Record: Codable, Sendable, Equatable {
+        public var sequence: Int
+        public var downloads: [Download]?
+        public var removed: [DownloadID]?
+        public var settings: StateDocument.Settings?
+
+        /// The record as one JSON line: downloads as the state file writes them.
+        static func line(
+            sequence: Int, downloads: [Download], removed: [DownloadID], settings: StateDocument.Settings?
+        ) -> [UInt8] {
+            var out: [UInt8] = []
+            out.reserveCapacity(64 + downloads.count * 320)
+            out.append(contentsOf: #"{"sequence":"#.utf8)
+            out.append(contentsOf: String(sequence).utf8)
+            if !downloads.isEmpty {
+                out.append(contentsOf: #","downloads":["#.utf8)
+                for (i, d) in downloads.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    DownloadRecord.write(d, into: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+            if !removed.isEmpty {
+                out.append(contentsOf: #","removed":["#.utf8)
+                for (i, id) in removed.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    JSONBytes.quoted(id.rawValue, into: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+            if let settings {
+                out.append(contentsOf: #","settings":"#.utf8)
+                SettingsJSON.write(settings, into: &out)
+            }
+            out.append(contentsOf: "}\n".utf8)
+            return out
+        }
+    }
+
+    /// The lines on disk, skipping a line cut short by a crash.
+    public static func read(statePath: String) -> [Line] {
+        guard let data = try? FileContents.read(statePath + ".journal") else { return [] }
+        let decoder = StateCoding.decoder()
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { bytes in
+            let line = Data(bytes)
+            // A record starts with its number; a claim with its id.
+            if bytes.starts(with: #"{"sequence""#.utf8) {
+                return (try? decoder.decode(Record.self, from: line)).map(Line.record)
+            }
+            return (try? decoder.decode(Entry.self, from: line)).map(Line.claim)
+        }
+    }
+
+    /// The highest record number in `lines` (0 for none).
+    public static func lastSequence(_ lines: [Line]) -> Int {
+        lines.reduce(0) { last, line in
+            guard case .record(let record) = line else { return last }
+            return max(last, record.sequence)
+        }
+    }
+
+    /// Applies `lines` to `document` in order (later lines win): records numbered after its
+    /// ``StateDocument/journalMark`` only, claims always (a claim's download may not have been in
+    /// the save taken just after it).
+    public static func apply(_ lines: [Line], to document: inout StateDocument) {
+        guard !lines.isEmpty else { return }
+        let mark = document.journalMark ?? 0
+        var entries: [Entry] = []
+        var records = false
+        for line in lines {
+            switch line {
+            case .claim(let entry): entries.append(entry)
+            case .record(let record) where record.sequence > mark:
+                // Claims before a record go first, in order.
+                apply(entries, to: &document.downloads)
+                entries.removeAll()
+                apply(record, to: &document)
+                records = true
+            case .record: continue
+            }
+        }
+        apply(entries, to: &document.downloads)
+        if records {
+            // The list is in order-key order: a moved download's record moves it.
+            var sorted = Array(document.downloads)
+            if !zip(sorted, sorted.dropFirst()).allSatisfy({ $0.queueOrder <= $1.queueOrder }) {
+                sorted = sorted.enumerated().sorted {
+                    ($0.element.queueOrder, $0.offset) < ($1.element.queueOrder, $1.offset)
+                }
+                .map(\.element)
+                document.downloads = ChunkedArray(sorted)
+            }
+        }
+    }
+
+    private static func apply(_ record: Record, to document: inout StateDocument) {
+        if let settings = record.settings { document.settings = settings }
+        if let removed = record.removed, !removed.isEmpty {
+            let gone = Set(removed)
+            var kept: ChunkedArray<Download> = []
+            for d in document.downloads where !gone.contains(d.id) { kept.append(d) }
+            document.downloads = kept
+        }
+        guard let changed = record.downloads, !changed.isEmpty else { return }
+        var index: [DownloadID: Int] = [:]
+        for (i, d) in document.downloads.enumerated() { index[d.id] = i }
+        for d in changed {
+            if let i = index[d.id] {
+                document.downloads[i] = d
+            } else {
+                index[d.id] = document.downloads.count
+                document.downloads.append(d)
+            }
+        }
+    }
+
+    /// Applies claims and finishes to `downloads` (later entries win).
+    static func apply(_ entries: [Entry], to downloads: inout ChunkedArray<Download>) {
         guard !entries.isEmpty else { return }
         var index: [DownloadID: Int] = [:]
         for (i, d) in downloads.enumerated() { index[d.id] = i }

@@ -43,18 +43,14 @@ struct AddPlan {
         }
         if let listed, let file = command.inputFile { warnAboutIgnored(listed, file: file) }
 
-        let defaultDirectory = try directory(command.directory, environment: environment)
-        // Without -d, a folder rule may choose by the name known now (-o, else the URL's).
-        let rules =
-            command.directory == nil ? try FolderRulesFile.read(StatePaths.folderRules(environment: environment)) : nil
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        // Without -d the folder is left to the add path: a folder rule, else the download directory.
+        let directory = command.directory.map { StatePaths.absolute($0, environment: environment) } ?? ""
         let speedLimit = command.limit.flatMap(Formatting.parseRate)
-        var created = Set<String>()
         var requests: [AddRequest] = []
         for entry in entries {
             let url = try DownloadURL.validate(entry.url)
             var request = AddRequest(
-                url: url, directory: defaultDirectory, fileName: command.output, headers: headers,
+                url: url, directory: directory, fileName: command.output, headers: headers,
                 checksum: checksum, allowMetered: command.allowMetered, paused: command.paused,
                 connections: command.connections, speedLimit: speedLimit, cookieFile: cookieFile)
             if !entry.mirrors.isEmpty {
@@ -62,20 +58,10 @@ struct AddPlan {
                     DownloadSource(url: try DownloadURL.validate(mirror), origin: .user)
                 }
             }
-            if let folder = rules?.folder(
-                name: command.output ?? FileNaming.nameFromURL(url), host: URLParts(url)?.host, home: home)
-            {
-                request.directory = folder
-            }
             if command.noMirrors { request.ignoresMirrorHeaders = true }
-            request.netrcFile = netrcFile
+            request.login = netrcFile.map { .netrcFile($0) }
             request.proxy = proxy
             try apply(entry, to: &request, environment: environment)
-            if created.insert(request.directory).inserted {
-                try DownloadDirectory.create(request.directory)
-                // Before the state is read: 0.6 s with 100,000 downloads.
-                try Engine.checkDirectory(request.directory)
-            }
             if let checksums, request.checksum == nil {
                 // The name it is saved as (`-o`, `out=`), else the name the server has it by.
                 let names = [request.fileName, FileNaming.nameFromURL(url)].compactMap { $0 }
@@ -89,12 +75,12 @@ struct AddPlan {
         }
         for metalink in metalinks {
             requests += MetalinkFile.requests(
-                metalink, directory: defaultDirectory, checksum: checksum, command: command, speedLimit: speedLimit)
+                metalink, directory: directory, checksum: checksum, command: command, speedLimit: speedLimit)
         }
-        if !metalinks.isEmpty, !created.contains(defaultDirectory) {
-            try DownloadDirectory.create(defaultDirectory)
-            try Engine.checkDirectory(defaultDirectory)
-        }
+        // The engine's own add path, here before the (possibly large) state is read: a folder that
+        // cannot be made is said at once, and the list printed names each file's folder.
+        var path = AddPath(environment: environment)
+        requests = try requests.map { request throws(InputError) in try path.resolve(request) }
         return AddPlan(requests: requests)
     }
 
@@ -148,12 +134,6 @@ struct AddPlan {
         }
         if let warning = NetrcFile.warning(outcome, path: path) { Console.warn(warning) }
         return path
-    }
-
-    /// `-d` made absolute, or the XDG download directory.
-    private static func directory(_ given: String?, environment: [String: String]) throws(InputError) -> String {
-        guard let given else { return StatePaths.downloadDirectory(environment: environment) }
-        return StatePaths.absolute(given, environment: environment)
     }
 
     /// An aria2 entry's own options, over the command line's.

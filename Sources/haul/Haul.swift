@@ -7,7 +7,7 @@ struct Haul: AsyncParsableCommand {
         commandName: "haul",
         abstract:
             "A terminal download manager: resumable, crash-proof, keyboard-driven. With no command, opens the "
-            + "full-screen UI.",
+            + "full-screen UI; 'haul URL…' downloads into the current directory, as wget does.",
         discussion: """
             Downloads are kept in a state file and resume where they stopped, even after a crash.
             Exit codes: 0 success, 1 a download failed, 2 bad input, 3 the state file is busy or \
@@ -23,7 +23,7 @@ struct Haul: AsyncParsableCommand {
             VerifyCommand.self,
             RefreshCommand.self, RPCCommand.self, DaemonCommand.self, ServiceCommand.self, HooksCommand.self,
             RulesCommand.self, ProxyCommand.self, HostsCommand.self, RemoteCommand.self,
-            DemoCommand.self,
+            DemoCommand.self, GetCommand.self,
         ]
     )
 
@@ -35,7 +35,7 @@ struct Haul: AsyncParsableCommand {
         help: "Leave the mouse to the terminal: no clicks or wheel in the UI (as HAUL_NO_MOUSE=1 does).")
     var noMouse = false
 
-    /// No subcommand: the full-screen UI.
+    /// No subcommand: the full-screen UI. (`haul URL…` is ``GetCommand``, see ``main()``.)
     func run() async throws {
         try await TUIApp.run(stateOptions, remote: connectOptions, hooks: hookOptions, mouse: !noMouse)
     }
@@ -45,7 +45,7 @@ struct Haul: AsyncParsableCommand {
         MallocArenas.useOne()
         Signals.unblockAll()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(GetCommand.arguments(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

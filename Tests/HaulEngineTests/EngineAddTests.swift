@@ -9,7 +9,10 @@ final class EngineAddTests: EngineTestCase {
     func testABatchWithOneBadRequestAddsNothing() async throws {
         let engine = try makeEngine()
         let good = AddRequest(url: "http://127.0.0.1:9/a.bin", directory: downloadDirectory, paused: true)
-        let badDirectory = AddRequest(url: "http://127.0.0.1:9/b.bin", directory: dir.path + "/missing", paused: true)
+        // A folder that cannot be made: the path runs through a file.
+        _ = FileManager.default.createFile(atPath: dir.path + "/plain-file", contents: Data("x".utf8))
+        let badDirectory = AddRequest(
+            url: "http://127.0.0.1:9/b.bin", directory: dir.path + "/plain-file/sub", paused: true)
         let badName = AddRequest(
             url: "http://127.0.0.1:9/c.bin", directory: downloadDirectory, fileName: "../up", paused: true)
         for bad in [badDirectory, badName] {
@@ -18,7 +21,7 @@ final class EngineAddTests: EngineTestCase {
                 XCTFail("a batch with a bad request was accepted")
             } catch {
                 XCTAssertTrue(
-                    error.message.contains("does not exist") || error.message.contains("not a plain file name"),
+                    error.message.contains("is a file") || error.message.contains("not a plain file name"),
                     error.message)
             }
         }

@@ -303,7 +303,7 @@ final class StateJournalTests: XCTestCase {
         XCTAssertEqual(document.downloads[1].fileName, "b.iso")
 
         journal.clear()
-        XCTAssertEqual(StateJournal.read(statePath: path), [])
+        XCTAssertEqual(StateJournal.claims(statePath: path), [])
     }
 
     /// A save clears the journal only when nothing was appended since its snapshot: an entry
@@ -319,9 +319,9 @@ final class StateJournalTests: XCTestCase {
         let mark = journal.appendCount
         journal.append(late)
         XCTAssertFalse(journal.clear(ifNothingAppendedSince: mark))
-        XCTAssertEqual(StateJournal.read(statePath: path), [early, late])
+        XCTAssertEqual(StateJournal.claims(statePath: path), [early, late])
         XCTAssertTrue(journal.clear(ifNothingAppendedSince: journal.appendCount))
-        XCTAssertEqual(StateJournal.read(statePath: path), [])
+        XCTAssertEqual(StateJournal.claims(statePath: path), [])
 
         await withTaskGroup(of: Void.self) { group in
             for i in 0..<200 {
@@ -333,7 +333,7 @@ final class StateJournalTests: XCTestCase {
                 }
             }
         }
-        let lines = StateJournal.read(statePath: path)
+        let lines = StateJournal.claims(statePath: path)
         XCTAssertEqual(Set(lines.map(\.fileName)), Set((0..<200).map { "f\($0)" }), "every line whole, none lost")
         XCTAssertEqual(journal.appendCount, mark + 1 + 200)
     }
@@ -349,27 +349,27 @@ final class StateJournalTests: XCTestCase {
             id: DownloadID(rawValue: "bbbbbb"), fileName: "b", totalBytes: nil, finished: false)
         var journal: StateJournal? = StateJournal(statePath: path)
         journal!.appendSoon(finish)
-        XCTAssertEqual(StateJournal.read(statePath: path), [], "kept, not written")
+        XCTAssertEqual(StateJournal.claims(statePath: path), [], "kept, not written")
         journal!.append(claim)
-        XCTAssertEqual(StateJournal.read(statePath: path), [finish, claim])
+        XCTAssertEqual(StateJournal.claims(statePath: path), [finish, claim])
 
         XCTAssertTrue(journal!.clear(ifNothingAppendedSince: journal!.appendCount))
         journal!.appendSoon(finish)
         XCTAssertTrue(journal!.clear(ifNothingAppendedSince: journal!.appendCount), "the save covers the kept finish")
         journal!.flush()
-        XCTAssertEqual(StateJournal.read(statePath: path), [], "dropped with the clear")
+        XCTAssertEqual(StateJournal.claims(statePath: path), [], "dropped with the clear")
 
         journal!.appendSoon(finish)
         let mark = journal!.appendCount
         journal!.appendSoon(claim)
         XCTAssertFalse(journal!.clear(ifNothingAppendedSince: mark), "one came after the snapshot")
         journal!.flush()
-        XCTAssertEqual(StateJournal.read(statePath: path), [finish, claim])
+        XCTAssertEqual(StateJournal.claims(statePath: path), [finish, claim])
 
         journal!.clear()
         journal!.appendSoon(finish)
         journal = nil
-        XCTAssertEqual(StateJournal.read(statePath: path), [finish], "written when the journal goes away")
+        XCTAssertEqual(StateJournal.claims(statePath: path), [finish], "written when the journal goes away")
     }
 
     /// The journal's lines are written by hand; Foundation must read back exactly what was written.
@@ -384,7 +384,7 @@ final class StateJournalTests: XCTestCase {
         }
         let journal = StateJournal(statePath: path)
         entries.forEach(journal.append)
-        XCTAssertEqual(StateJournal.read(statePath: path), entries)
+        XCTAssertEqual(StateJournal.claims(statePath: path), entries)
     }
 }
 
@@ -398,5 +398,15 @@ final class StatePathsTests: XCTestCase {
         XCTAssertEqual(StatePaths.absolute("~", environment: environment), "/home/me")
         let here = FileManager.default.currentDirectoryPath
         XCTAssertEqual(StatePaths.absolute("x/../y.json", environment: environment), here + "/y.json")
+    }
+}
+
+extension StateJournal {
+    /// The claims and finishes on disk, leaving out commands' records.
+    static func claims(statePath: String) -> [Entry] {
+        read(statePath: statePath).compactMap { line in
+            guard case .claim(let entry) = line else { return nil }
+            return entry
+        }
     }
 }

@@ -4,10 +4,21 @@ public enum DownloadSelection: Codable, Sendable, Equatable {
     case ids([DownloadID])
 }
 
-/// What a user wants a new download to be.
+/// Where the login for a new download's URL comes from.
+public enum LoginSource: Codable, Sendable, Equatable {
+    /// The engine's user's usual netrc file (`NETRC`, else `~/.netrc`), when there is one.
+    case usualNetrc
+    /// This netrc file (absolute).
+    case netrcFile(String)
+}
+
+/// What a door (a command, the UI, an RPC client, a Metalink) asks for a new download. The
+/// engine resolves every request through one add path (`AddPath`), so what a door leaves out is
+/// decided the same way whoever asked.
 public struct AddRequest: Codable, Sendable, Equatable {
     public var url: String
-    /// Absolute directory; created if missing is *not* done: a missing directory is an error.
+    /// Absolute directory, created when missing; empty: none was chosen, so the folder rules
+    /// decide, else the download directory.
     public var directory: String
     public var fileName: String?
     public var headers: [RequestHeader]
@@ -27,9 +38,10 @@ public struct AddRequest: Codable, Sendable, Equatable {
     public var pieceHashes: PieceHashes?
     /// `--no-mirrors`: mirrors and digests servers name in headers are not used.
     public var ignoresMirrorHeaders: Bool?
-    /// The netrc file whose login for the URL's host is used, set by whoever adds a URL the user
-    /// named (`haul add`, the UI): nil for URLs a server or a Metalink named.
-    public var netrcFile: String?
+    /// Where the login for the URL's host comes from, set by whoever adds a URL a person or a
+    /// client named (`haul add`, the UI, `aria2.addUri`): nil for URLs a server or a Metalink
+    /// named. Never used for a mirror or a redirect to another host.
+    public var login: LoginSource?
     /// `--proxy`: its own proxy, or none; nil follows the saved ones and the environment.
     public var proxy: ProxyChoice?
 

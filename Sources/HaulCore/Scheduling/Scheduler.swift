@@ -6,4 +6,11 @@ public enum Scheduler {
         guard free > 0 else { return [] }
         return waiting.first(free)
     }
+
+    /// As ``downloadsToStart(waiting:running:limit:)``, among `only` of them.
+    public static func downloadsToStart(waiting: WaitingQueue, among only: Set<DownloadID>, running: Int, limit: Int)
+        -> [DownloadID]
+    {
+        waiting.first(limit - running, among: only)
+    }
 }

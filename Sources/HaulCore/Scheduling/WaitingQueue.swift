@@ -47,6 +47,13 @@ public struct WaitingQueue: Sendable, Equatable {
         return taken.map(\.id)
     }
 
+    /// The first `k` of `ids` that are waiting, in queue order (for a run that fetches only
+    /// some downloads, as `haul URL` does).
+    public func first(_ k: Int, among ids: Set<DownloadID>) -> [DownloadID] {
+        let waiting = ids.compactMap { id in positions[id].map { Entry(order: $0, id: id) } }
+        return waiting.sorted().prefix(max(k, 0)).map(\.id)
+    }
+
     public static func == (a: WaitingQueue, b: WaitingQueue) -> Bool { a.positions == b.positions }
 
     // MARK: Heap

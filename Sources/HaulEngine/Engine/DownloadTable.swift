@@ -30,6 +30,14 @@ struct DownloadTable {
     private(set) var changeCount = 0
     /// The order key the next download added (or moved to the bottom) takes: after every other.
     private var nextQueueOrder = DownloadTable.firstQueueOrder
+    /// What commands under way changed, for the journal (see ``beginTracking()``).
+    private var tracked = TrackedChanges()
+
+    struct TrackedChanges {
+        var depth = 0
+        var written: Set<DownloadID> = []
+        var removed: [DownloadID] = []
+    }
 
     /// Reads a download (with its latest progress); setting replaces it in place, appends a
     /// new one at the end of the list, or (nil) removes it, which is O(n) (see ``remove(_:)``).
@@ -43,6 +51,7 @@ struct DownloadTable {
         set {
             guard let new = newValue else { return remove([id]) }
             changeCount += 1
+            if tracked.depth > 0 { tracked.written.insert(id) }
             progress[id] = nil
             if let position = positions[id] {
                 unindex(stored[position])
@@ -72,6 +81,10 @@ struct DownloadTable {
     mutating func remove(_ ids: Set<DownloadID>) {
         guard !ids.isEmpty else { return }
         changeCount += 1
+        if tracked.depth > 0 {
+            tracked.written.subtract(ids)
+            tracked.removed += ids.filter { positions[$0] != nil }
+        }
         var kept: ChunkedArray<Download> = []
         for d in stored {
             if ids.contains(d.id) {
@@ -89,6 +102,11 @@ struct DownloadTable {
     /// The waiting downloads to start now, given how many run and the limit (see ``Scheduler``).
     mutating func downloadsToStart(running: Int, limit: Int) -> [DownloadID] {
         Scheduler.downloadsToStart(waiting: &waiting, running: running, limit: limit)
+    }
+
+    /// As ``downloadsToStart(running:limit:)``, among `only` of them.
+    func downloadsToStart(among only: Set<DownloadID>, running: Int, limit: Int) -> [DownloadID] {
+        Scheduler.downloadsToStart(waiting: waiting, among: only, running: running, limit: limit)
     }
 
     /// Records a running download's byte count without touching ``stored``.
@@ -216,7 +234,29 @@ struct DownloadTable {
         if row.state == .waiting { waiting.insert(row.id, order: row.queueOrder) }
         stored.insert(row, at: to)
         for p in min(from, to)...max(from, to) { positions[stored[p].id] = p }
+        if tracked.depth > 0 {
+            tracked.written.insert(id)
+            // Renumbered keys: every row from its new place on.
+            if upper != nil, row.queueOrder == upper {
+                for p in to..<stored.count { tracked.written.insert(stored[p].id) }
+            }
+        }
         return to
+    }
+
+    /// Starts noting the downloads written and removed, for the journal record of a command;
+    /// commands may overlap (the engine awaits inside some), so tracking nests.
+    mutating func beginTracking() { tracked.depth += 1 }
+
+    /// Ends one command's tracking: the downloads written (as they are now) and the ids removed
+    /// since tracking began or was last taken.
+    mutating func endTracking() -> (written: [Download], removed: [DownloadID]) {
+        tracked.depth -= 1
+        let written = tracked.written.compactMap { self[$0] }.sorted { $0.queueOrder < $1.queueOrder }
+        let removed = tracked.removed
+        tracked.written.removeAll()
+        tracked.removed.removeAll()
+        return (written, removed)
     }
 
     /// Whether the row at `position` sorts between its neighbours by order key.

@@ -7,15 +7,33 @@ import HaulStore
 #endif
 
 extension Engine {
-    /// Carries out a command and returns the downloads it applied to.
+    /// Carries out a command and returns the downloads it applied to. What it changed is on disk
+    /// (the journal, synced) before it returns: an answer given is never lost to a crash.
     /// Every command is idempotent: repeating it changes nothing more.
     @discardableResult
     public func perform(_ command: EngineCommand) async throws(InputError) -> [DownloadID] {
         guard !isShutDown else { throw InputError("the engine has shut down; the command was not applied") }
-        let ids = try await apply(command)
+        let settingsBefore = settings
+        downloads.beginTracking()
+        let outcome: Result<[DownloadID], InputError>
+        do {
+            outcome = .success(try await apply(command))
+        } catch {
+            outcome = .failure(error)
+        }
         if phase == .running { await enforceHolds() }
+        keepChanges(settingsBefore: settingsBefore)
         schedule()
-        return ids
+        return try outcome.get()
+    }
+
+    /// Journals what the command changed (downloads whole, removals, settings) in one synced
+    /// write; the coalesced save that follows makes the state file catch up.
+    private func keepChanges(settingsBefore: StateDocument.Settings) {
+        let (written, removed) = downloads.endTracking()
+        guard persistence.lock.isHeld else { return }
+        persistence.journal.appendRecords(
+            written, removed: removed, settings: settings == settingsBefore ? nil : settings)
     }
 
     private func apply(_ command: EngineCommand) async throws(InputError) -> [DownloadID] {
@@ -163,32 +181,11 @@ extension Engine {
         }
     }
 
-    /// Checks every request before adding any (each directory once), then adds them in order.
+    /// Resolves every request through the one add path (``AddPath``) before adding any, then adds
+    /// them in order.
     func add(_ requests: [AddRequest]) throws(InputError) -> [DownloadID] {
-        var checkedDirectories = Set<String>()
-        var lastChecked: String?
-        var netrcFiles: [String: Netrc?] = [:]
-        let valid = try requests.map { request throws(InputError) in
-            // A list usually shares one directory: compared, not hashed, per request.
-            if request.directory != lastChecked {
-                if checkedDirectories.insert(request.directory).inserted { try Self.checkDirectory(request.directory) }
-                lastChecked = request.directory
-            }
-            var request = try Self.validated(request)
-            // netrc's login for the host the user named; never for a mirror (nor, as for any
-            // credentials in the URL, a redirect to another host).
-            if let path = request.netrcFile {
-                let netrc =
-                    netrcFiles[path]
-                    ?? {
-                        guard case .loaded(let netrc) = NetrcFile.read(path) else { return nil }
-                        return netrc
-                    }()
-                netrcFiles[path] = netrc
-                if let netrc { request.url = NetrcFile.url(request.url, headers: request.headers, netrc: netrc) }
-            }
-            return request
-        }
+        var path = AddPath(environment: configuration.environment)
+        let valid = try requests.map { request throws(InputError) in try path.resolve(request) }
         var rng = SplitMix64()
         downloads.reserveCapacity(adding: valid.count)
         return valid.map { request in
@@ -210,45 +207,9 @@ extension Engine {
         }
     }
 
-    /// `request` with its URL in canonical form, or the reason it cannot be added.
-    private static func validated(_ request: AddRequest) throws(InputError) -> AddRequest {
-        var request = request
-        request.url = try DownloadURL.validate(request.url)
-        if let mirrors = request.mirrors {
-            request.mirrors = try mirrors.map { mirror throws(InputError) in
-                var mirror = mirror
-                mirror.url = try DownloadURL.validate(mirror.url)
-                return mirror
-            }
-            request.mirrors = DownloadSource.ordered(request.mirrors ?? [], excluding: request.url)
-        }
-        if let name = request.fileName {
-            guard let safe = FileNameSanitizer.sanitize(name), safe == name else {
-                throw InputError(
-                    "'\(TerminalText.sanitize(name))' is not a plain file name (no '/', no leading dot, no control "
-                        + "characters)"
-                )
-            }
-        }
-        if let connections = request.connections, !StateDocument.Settings.connectionRange.contains(connections) {
-            throw InputError("--connections must be between 1 and 32")
-        }
-        if let rate = request.speedLimit, rate < SpeedLimit.minimumRate {
-            throw InputError("--limit must be at least \(Formatting.rate(Double(SpeedLimit.minimumRate)))")
-        }
-        return request
-    }
-
     /// Refuses a download directory that is relative, missing, not a directory or not writable.
     public static func checkDirectory(_ path: String) throws(InputError) {
-        let shown = TerminalText.sanitize(path)
-        guard path.hasPrefix("/") else { throw InputError("directory '\(shown)' must be an absolute path") }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InputError("directory '\(shown)' does not exist")
-        }
-        guard isDirectory.boolValue else { throw InputError("'\(shown)' is not a directory") }
-        guard access(path, W_OK | X_OK) == 0 else { throw InputError("directory '\(shown)' is not writable") }
+        try AddPath.checkDirectory(path)
     }
 
     /// `haul refresh`: the download goes on from `url`; a running one starts again from it.

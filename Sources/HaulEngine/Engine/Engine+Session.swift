@@ -23,3 +23,12 @@ extension Engine: EngineSession {
         if let error = persistence.error { throw InputError("could not save the state file: \(error)") }
     }
 }
+
+extension Engine {
+    /// Starts only `ids` from now on (`haul URL` fetches what it was given, and leaves the rest
+    /// of the queue to whoever runs it).
+    public func focus(on ids: Set<DownloadID>) {
+        focus = ids
+        schedule()
+    }
+}

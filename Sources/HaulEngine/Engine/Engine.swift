@@ -28,6 +28,8 @@ public actor Engine {
     /// What every transfer shares, made when the engine starts.
     var resources: TransferResources?
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The only downloads this engine starts, when set (``focus(on:)``).
+    var focus: Set<DownloadID>?
     /// Downloads that failed while this engine ran (for `haul run`'s exit code).
     public internal(set) var failedThisRun: Set<DownloadID> = []
 
@@ -41,19 +43,24 @@ public actor Engine {
         try file.prepareDirectory()
         let lock = try StateLock(statePath: configuration.statePath)
         let loaded = try file.load()
-        var persistence = StatePersistence(file: file, lock: lock, now: configuration.clock.now)
-        let journaled = StateJournal.read(statePath: configuration.statePath)
         recoveryMessage = loaded.recoveryMessage
-        settings = loaded.document.settings
-        bandwidth = BandwidthControl(clock: configuration.clock, environment: configuration.environment)
-        let away = loaded.document.away ?? (configuration.recordsAway ? AwayReport(since: Date()) : nil)
-        attachments = Attachments(report: away)
-        // The decoded array becomes the table's storage: with `loaded` gone it is uniquely
-        // referenced, so reconciling edits it in place instead of copying 100,000 downloads.
-        var restored = loaded.document.downloads
-        let storedAway = loaded.document.away
+        var document = loaded.document
         _ = consume loaded
-        StateJournal.apply(journaled, to: &restored)
+        let journaled = StateJournal.read(statePath: configuration.statePath)
+        // Numbered on from the last record written, whether or not a save covered it.
+        let journalCount = max(document.journalMark ?? 0, StateJournal.lastSequence(journaled))
+        var persistence = StatePersistence(
+            file: file, lock: lock, journalCount: journalCount, now: configuration.clock.now)
+        StateJournal.apply(journaled, to: &document)
+        settings = document.settings
+        bandwidth = BandwidthControl(clock: configuration.clock, environment: configuration.environment)
+        let away = document.away ?? (configuration.recordsAway ? AwayReport(since: Date()) : nil)
+        attachments = Attachments(report: away)
+        // The decoded array becomes the table's storage: with `document` gone it is uniquely
+        // referenced, so reconciling edits it in place instead of copying 100,000 downloads.
+        var restored = document.downloads
+        let storedAway = document.away
+        _ = consume document
         var reconciled = false
         for i in restored.indices {
             if Self.reconcileWithDisk(&restored[i]) { reconciled = true }
@@ -68,7 +75,9 @@ public actor Engine {
         restored = []
         let savedNow = recoveryMessage != nil || !journaled.isEmpty
         if savedNow {
-            try file.save(StateDocument(settings: settings, downloads: downloads.stored, away: away))
+            var saving = StateDocument(settings: settings, downloads: downloads.stored, away: away)
+            saving.journalMark = journalCount
+            try file.save(saving)
             persistence.journal.clear()
         }
         // Up to date, unless the disk changed a download since the file was written.
@@ -234,7 +243,11 @@ public actor Engine {
 
     func schedule() {
         if phase == .running {
-            let toStart = downloads.downloadsToStart(running: transfers.count, limit: settings.concurrency)
+            let toStart =
+                focus.map {
+                    downloads.downloadsToStart(among: $0, running: transfers.count, limit: settings.concurrency)
+                }
+                ?? downloads.downloadsToStart(running: transfers.count, limit: settings.concurrency)
             for id in toStart { startTransfer(id) }
         }
         if isIdle { resumeIdleWaiters() }
@@ -324,7 +337,8 @@ public actor Engine {
         let sequence = persistence.sequence
         let mark = currentMark()
         // The rows as stored (shared, not copied) and the newer byte counts of running downloads.
-        let document = StateDocument(settings: settings, downloads: downloads.stored, away: attachments.report)
+        var document = StateDocument(settings: settings, downloads: downloads.stored, away: attachments.report)
+        document.journalMark = mark.journal
         let error = await persistence.saver.write(document, progress: downloads.progress, sequence: sequence)
         persistence.error = error
         guard error == nil else { return }

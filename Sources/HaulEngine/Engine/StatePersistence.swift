@@ -28,10 +28,10 @@ struct StatePersistence {
         var journal: Int
     }
 
-    init(file: StateFile, lock: StateLock, now: Duration) {
+    init(file: StateFile, lock: StateLock, journalCount: Int, now: Duration) {
         self.file = file
         self.lock = lock
-        journal = StateJournal(statePath: file.path)
+        journal = StateJournal(statePath: file.path, count: journalCount)
         saver = StateSaver(file: file)
         lastSave = now
     }

@@ -23,6 +23,51 @@ extension Aria2Service {
     /// `addUri([uri, …], {options}?, position?)`: answers the new download's GID. The URIs are
     /// sources of one file (the first names it); a call that cannot be carried out adds nothing.
     func addUri(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
+        let (request, position) = try uriRequest(call)
+        let ids = try await add([request], &scope)
+        if let position, let id = ids.first { _ = try await move(id, to: Int(clamping: position), &scope) }
+        return .string(GID.of(ids[0]))
+    }
+
+    /// Several `addUri` calls in a row (of one `system.multicall` or batch), added as one command:
+    /// one write to the journal for all of them. Each call still answers for itself: a call
+    /// that cannot be read fails alone, and should the engine refuse the lot, each is added
+    /// on its own so the one it refuses is named.
+    func addUris(_ calls: [RPCCall], _ scope: inout RequestScope) async -> [Result<JSONValue, RPCError>] {
+        var outcomes = [Result<JSONValue, RPCError>](repeating: .failure(.failed("not added")), count: calls.count)
+        var read: [(index: Int, request: AddRequest, position: Int64?)] = []
+        for (index, call) in calls.enumerated() {
+            do {
+                let (request, position) = try uriRequest(call)
+                read.append((index, request, position))
+            } catch {
+                outcomes[index] = .failure(error)
+            }
+        }
+        guard !read.isEmpty else { return outcomes }
+        if let ids = try? await add(read.map(\.request), &scope), ids.count == read.count {
+            for (entry, id) in zip(read, ids) {
+                outcomes[entry.index] = .success(.string(GID.of(id)))
+                if let position = entry.position { _ = try? await move(id, to: Int(clamping: position), &scope) }
+            }
+            return outcomes
+        }
+        for entry in read {
+            do {
+                let ids = try await add([entry.request], &scope)
+                if let position = entry.position, let id = ids.first {
+                    _ = try await move(id, to: Int(clamping: position), &scope)
+                }
+                outcomes[entry.index] = .success(.string(GID.of(ids[0])))
+            } catch {
+                outcomes[entry.index] = .failure(error)
+            }
+        }
+        return outcomes
+    }
+
+    /// What an `addUri` call asks for, its options applied, and where in the queue.
+    private func uriRequest(_ call: RPCCall) throws(RPCError) -> (AddRequest, Int64?) {
         let uris = try call.required(0) { $0.array }
         guard let first = uris.first else { throw .failed("No URI to download.") }
         guard let url = first.string, uris.allSatisfy({ $0.string != nil }) else { throw .wrongType(at: 0) }
@@ -30,11 +75,12 @@ extension Aria2Service {
         let position = try call.optional(2) { $0.int }
         if let position, position < 0 { throw .failed("Position must be greater than or equal to 0.") }
         var request = AddRequest(url: url, directory: "")
+        // The client named this URL, as a user names one to `haul add`: netrc's login for its host
+        // goes with it (never to the mirrors).
+        request.login = .usualNetrc
         let mirrors = uris.dropFirst().compactMap(\.string).map { DownloadSource(url: $0, origin: .user) }
         if !mirrors.isEmpty { request.mirrors = mirrors }
-        let ids = try await add([request], options: options, &scope)
-        if let position, let id = ids.first { _ = try await move(id, to: Int(clamping: position), &scope) }
-        return .string(GID.of(ids[0]))
+        return (try prepared(request, options: options), position)
     }
 
     /// `addMetalink(base64, {options}?, position?)`: one download per file of the document, with
@@ -53,9 +99,11 @@ extension Aria2Service {
         } catch {
             throw .failed(error.message)
         }
-        let requests = metalink.files.compactMap { $0.request(into: "") }
+        let requests = try metalink.files.compactMap { $0.request(into: "") }.map { request throws(RPCError) in
+            try prepared(request, options: options)
+        }
         guard !requests.isEmpty else { throw .failed("The Metalink gives no http or https URL.") }
-        let ids = try await add(requests, options: options, &scope)
+        let ids = try await add(requests, &scope)
         if let position {
             for (offset, id) in ids.enumerated() {
                 _ = try await move(id, to: Int(clamping: position) + offset, &scope)
@@ -64,20 +112,12 @@ extension Aria2Service {
         return .array(ids.map { .string(GID.of($0)) })
     }
 
-    /// Adds `requests` (all or none) with the global options, then `options`, applied to each.
-    private func add(_ requests: [AddRequest], options: [(name: String, value: String)], _ scope: inout RequestScope)
-        async throws(RPCError) -> [DownloadID]
-    {
-        var prepared: [AddRequest] = []
-        for var request in requests {
-            request.directory = configuration.settings.globalOptions["dir"] ?? configuration.downloadDirectory
-            try prepare(&request, options: options)
-            prepared.append(request)
-        }
+    /// Adds `requests` (all or none) as one command.
+    private func add(_ requests: [AddRequest], _ scope: inout RequestScope) async throws(RPCError) -> [DownloadID] {
         scope.snapshot = nil
         do {
-            let ids = try await session.perform(.add(prepared))
-            guard ids.count == prepared.count else { throw RPCError.failed("The download was not added.") }
+            let ids = try await session.perform(.add(requests))
+            guard ids.count == requests.count else { throw RPCError.failed("The download was not added.") }
             return ids
         } catch let error as RPCError {
             throw error
@@ -86,7 +126,14 @@ extension Aria2Service {
         }
     }
 
-    private func prepare(_ request: inout AddRequest, options: [(name: String, value: String)]) throws(RPCError) {
+    /// `request` with the global options, then the call's `options`, applied. A folder the call
+    /// names must be one a client may write to; with none, the engine's add path picks it (the
+    /// folder rules, else the download directory), as for `haul add`.
+    private func prepared(_ request: AddRequest, options: [(name: String, value: String)]) throws(RPCError)
+        -> AddRequest
+    {
+        var request = request
+        request.directory = configuration.settings.globalOptions["dir"] ?? ""
         let globals = configuration.settings.globalOptions.filter { $0.key != "dir" }
             .sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         let base = configuration.downloadDirectory
@@ -95,12 +142,8 @@ extension Aria2Service {
         } catch {
             throw .failed("\(error.option): \(error.message)")
         }
-        try checkDirectory(request.directory)
-        do {
-            try FileManager.default.createDirectory(atPath: request.directory, withIntermediateDirectories: true)
-        } catch {
-            throw .failed("haul could not create the directory \(request.directory)")
-        }
+        if !request.directory.isEmpty { try checkDirectory(request.directory) }
+        return request
     }
 
     /// An options struct as (name, value) pairs in order; `header` may be a list of values.

@@ -127,14 +127,23 @@ public actor Aria2Service {
             return Answer(
                 body: RPCEnvelope.reply(id: id, outcome).bytes, httpStatus: status, unauthorized: unauthorized)
         case .batch(let entries):
-            var replies: [JSONValue] = []
+            var replies: [JSONValue?] = Array(repeating: nil, count: entries.count)
             var anyUnauthorized = false
-            for entry in entries {
-                let (id, outcome, unauthorized) = await answer(entry, &scope)
-                replies.append(RPCEnvelope.reply(id: id, outcome))
+            var calls: [(index: Int, call: RPCCall)] = []
+            for (index, entry) in entries.enumerated() {
+                switch entry {
+                case .invalid(let error, let id): replies[index] = RPCEnvelope.reply(id: id, .failure(error))
+                case .call(let call): calls.append((index, call))
+                }
+            }
+            let outcomes = await performInOrder(calls.map(\.call), &scope)
+            for ((index, call), (outcome, unauthorized)) in zip(calls, outcomes) {
+                replies[index] = RPCEnvelope.reply(id: call.id, outcome)
                 anyUnauthorized = anyUnauthorized || unauthorized
             }
-            return Answer(body: JSONValue.array(replies).bytes, httpStatus: 200, unauthorized: anyUnauthorized)
+            return Answer(
+                body: JSONValue.array(replies.map { $0 ?? .null }).bytes, httpStatus: 200,
+                unauthorized: anyUnauthorized)
         }
     }
 
@@ -177,26 +186,69 @@ public actor Aria2Service {
         } catch {
             return (.failure(error), false)
         }
-        var results: [JSONValue] = []
+        var results: [JSONValue?] = Array(repeating: nil, count: calls.count)
         var anyUnauthorized = false
-        for entry in calls {
+        var inner: [(index: Int, call: RPCCall)] = []
+        for (index, entry) in calls.enumerated() {
             guard let method = entry["methodName"]?.string else {
-                results.append(Self.fault(.failed("Missing methodName.")))
+                results[index] = Self.fault(.failed("Missing methodName."))
                 continue
             }
             guard method != "system.multicall" else {
-                results.append(Self.fault(.failed("Recursive system.multicall forbidden.")))
+                results[index] = Self.fault(.failed("Recursive system.multicall forbidden."))
                 continue
             }
-            let params = entry["params"]?.array ?? []
-            let (outcome, unauthorized) = await perform(RPCCall(method: method, params: params, id: .null), &scope)
+            inner.append((index, RPCCall(method: method, params: entry["params"]?.array ?? [], id: .null)))
+        }
+        let outcomes = await performInOrder(inner.map(\.call), &scope)
+        for ((index, _), (outcome, unauthorized)) in zip(inner, outcomes) {
             anyUnauthorized = anyUnauthorized || unauthorized
             switch outcome {
-            case .success(let value): results.append(.array([value]))
-            case .failure(let error): results.append(Self.fault(error))
+            case .success(let value): results[index] = .array([value])
+            case .failure(let error): results[index] = Self.fault(error)
             }
         }
-        return (.success(.array(results)), anyUnauthorized)
+        return (.success(.array(results.map { $0 ?? .null })), anyUnauthorized)
+    }
+
+    /// Carries out `calls` in order; a run of `aria2.addUri` calls is added as one command, so a
+    /// client adding 1,000 URLs in one request costs one write to the journal, not 1,000.
+    private func performInOrder(_ calls: [RPCCall], _ scope: inout RequestScope) async -> [(
+        Result<JSONValue, RPCError>, Bool
+    )] {
+        var outcomes: [(Result<JSONValue, RPCError>, Bool)] = []
+        outcomes.reserveCapacity(calls.count)
+        var index = 0
+        while index < calls.count {
+            var end = index
+            while end < calls.count, calls[end].method == "aria2.addUri" { end += 1 }
+            guard end - index > 1 else {
+                outcomes.append(await perform(calls[index], &scope))
+                index += 1
+                continue
+            }
+            var allowed: [RPCCall] = []
+            var refused = Set<Int>()
+            for offset in index..<end {
+                var call = calls[offset]
+                let token = call.takeToken() ?? ""
+                if SecretCheck.matches(token, configuration.settings.secret) {
+                    allowed.append(call)
+                } else {
+                    refused.insert(offset)
+                }
+            }
+            var added = await addUris(allowed, &scope).makeIterator()
+            for offset in index..<end {
+                if refused.contains(offset) {
+                    outcomes.append((.failure(.unauthorized), true))
+                } else {
+                    outcomes.append((added.next() ?? .failure(.failed("not added")), false))
+                }
+            }
+            index = end
+        }
+        return outcomes
     }
 
     private static func fault(_ error: RPCError) -> JSONValue {

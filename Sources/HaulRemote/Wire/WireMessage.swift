@@ -152,7 +152,7 @@ public enum Wire {
     /// 1: hellos without a version, `add` with one request; 2: `add` with a list;
     /// 3: snapshots as ``WireSnapshot``; 4: `download`, a state with its cause; 5: the RPC
     /// endpoint's settings and commands, moving a download before another.
-    public static let version = 5
+    public static let version = 6
 
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         var bytes = Array(try JSONEncoder().encode(value))

@@ -48,6 +48,7 @@ enum StateJSONReader {
                         _ = try s.rawValue()
                     }
                 }
+            case "journalMark": document.journalMark = Int(try s.int64())
             case "away": document.away = try s.null() ? nil : try foundation(AwayReport.self, s.rawValue())
             case "downloads":
                 try s.array { s throws(JSONScanner.Unsupported) in

@@ -28,6 +28,10 @@ enum StateJSONWriter {
         out.append(contentsOf: String(document.version).utf8)
         out.append(contentsOf: #","settings":"#.utf8)
         SettingsJSON.write(document.settings, into: &out)
+        if let mark = document.journalMark {
+            out.append(contentsOf: #","journalMark":"#.utf8)
+            out.append(contentsOf: String(mark).utf8)
+        }
         if let away = document.away {
             out.append(contentsOf: #","away":"#.utf8)
             out.append(contentsOf: try StateCoding.encoder().encode(away))

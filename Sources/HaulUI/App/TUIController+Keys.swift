@@ -233,13 +233,13 @@ extension TUIController {
             report("adding \(url)")
             return [.send(.add([AddRequest(url: url, directory: directory, fileName: name.isEmpty ? nil : name)]))]
         }
-        if directory.isEmpty { directory = surroundings.defaultDirectory }
+        // An empty folder is left to the engine's add path: the folder rules, else the download directory.
         if directory == "~" {
             directory = surroundings.home
         } else if directory.hasPrefix("~/") {
             directory = surroundings.home + directory.dropFirst(1)
         }
-        guard directory.hasPrefix("/") else {
+        guard directory.isEmpty || directory.hasPrefix("/") else {
             report("the directory must be an absolute path (or start with ~/)", isError: true)
             return []
         }

@@ -194,18 +194,14 @@ final class UILoop {
         Task {
             for var command in commands {
                 do {
-                    // The add dialog makes its folder and takes netrc's logins as `haul add` does
-                    // (not for another machine's engine: the folder is there, the logins here).
+                    // The add dialog's URL is one the user named: netrc's login goes with it, as
+                    // with `haul add` (not to another machine's engine: the logins are here).
                     if case .add(var requests) = command, !(engine is RPCSession) {
                         let netrc = NetrcFile.defaultPath(environment: ProcessInfo.processInfo.environment)
-                        let outcome = netrc.map(NetrcFile.read)
-                        if let netrc, let outcome, let warning = NetrcFile.warning(outcome, path: netrc) {
+                        if let netrc, let warning = NetrcFile.warning(NetrcFile.read(netrc), path: netrc) {
                             inbox.push(.report(warning, isError: true))
                         }
-                        for index in requests.indices {
-                            try DownloadDirectory.create(requests[index].directory)
-                            if outcome != .missing { requests[index].netrcFile = netrc }
-                        }
+                        for index in requests.indices { requests[index].login = .usualNetrc }
                         command = .add(requests)
                     }
                     let ids = try await engine.perform(command)

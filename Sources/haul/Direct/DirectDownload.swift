@@ -1,0 +1,165 @@
+import Foundation
+import HaulCore
+import HaulEngine
+import HaulRemote
+
+/// `haul URL…`: downloads the URLs into the current directory and returns when they are done, as
+/// `wget URL` and `aria2c URL` do. The downloads go through the same add path as `haul add`
+/// (folder rules, netrc, proxies) into the same state, so a Ctrl-C keeps every byte and the same
+/// command resumes them. Only these downloads run: the rest of the queue is left to whoever runs
+/// it. When a daemon or a UI already owns the state, the downloads are handed to it and followed
+/// here.
+struct DirectDownload {
+    let urls: [String]
+    let stateOptions: StateOptions
+    let hooks: ProcessHooks
+
+    func run() async throws {
+        let requests: [AddRequest]
+        do throws(InputError) {
+            requests = try resolvedRequests()
+        } catch {
+            throw error.reported()
+        }
+        Engine.warmUpNetworking()
+        switch try await EngineAccess.open(stateOptions) {
+        case .local(let engine): try await runHere(engine, requests)
+        case .remote(let owner): try await handOver(requests, to: owner)
+        case .injected, .rpc: throw InputError("'haul URL' downloads on this machine").reported()
+        }
+    }
+
+    /// The requests, resolved here as the engine would (the current directory where no folder
+    /// rule matches), so a rerun finds the downloads it started.
+    private func resolvedRequests() throws(InputError) -> [AddRequest] {
+        let environment = stateOptions.environment
+        var path = AddPath(environment: environment, defaultDirectory: FileManager.default.currentDirectoryPath)
+        var seen = Set<String>()
+        var requests: [AddRequest] = []
+        for url in urls {
+            var request = AddRequest(url: try DownloadURL.validate(url), directory: "")
+            request.login = .usualNetrc
+            guard seen.insert(request.url).inserted else { continue }
+            requests.append(try path.resolve(request))
+        }
+        return requests
+    }
+
+    /// Adds what is new and takes up what an earlier run of the same command left unfinished:
+    /// the same URL into the same folder.
+    private static func adopt(_ requests: [AddRequest], known: [Download], session: any EngineSession) async throws
+        -> [DownloadID]
+    {
+        var unfinished: [String: Download] = [:]
+        for d in known where d.state != .finished {
+            unfinished[d.directory + "\n" + d.url] = d
+        }
+        var ids: [DownloadID?] = []
+        var toAdd: [AddRequest] = []
+        var toResume: [DownloadID] = []
+        var toRetry: [DownloadID] = []
+        for request in requests {
+            if let earlier = unfinished[request.directory + "\n" + request.url] {
+                ids.append(earlier.id)
+                if earlier.state.isPaused { toResume.append(earlier.id) }
+                if earlier.state.isFailed { toRetry.append(earlier.id) }
+            } else {
+                ids.append(nil)
+                toAdd.append(request)
+            }
+        }
+        if !toResume.isEmpty { try await session.perform(.resume(.ids(toResume))) }
+        if !toRetry.isEmpty { try await session.perform(.retry(.ids(toRetry))) }
+        let addedIDs = toAdd.isEmpty ? [] : try await session.perform(.add(toAdd))
+        var added = addedIDs.makeIterator()
+        return ids.compactMap { $0 ?? added.next() }
+    }
+
+    /// No haul owns the state: this process runs the downloads and stops when they are done.
+    private func runHere(_ engine: Engine, _ requests: [AddRequest]) async throws {
+        let ids: [DownloadID]
+        do {
+            ids = try await Self.adopt(requests, known: engine.allDownloads, session: engine)
+        } catch {
+            throw Console.failure(error)
+        }
+        var followed = FollowedDownloads(ids)
+        let events = await engine.subscribe()
+        await engine.focus(on: followed.ids)
+        let known = await engine.allDownloads.filter { followed.ids.contains($0.id) }
+        followed.apply(known)
+        let (shown, sender) = EngineEvents.makeStream()
+        let printing = Task {
+            await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: nil).consume(shown)
+        }
+        let host = await EngineHost.start(
+            engine, options: stateOptions, kind: .run, hooks: hooks, log: { Console.warn($0) },
+            onShutdownRequest: { Task { await engine.shutdown() } })
+        let termination = Signals.onTermination { _ in Task { await engine.shutdown() } }
+        await engine.start()
+        let watching = Task { [followed] in
+            var followed = followed
+            if followed.allDone { return followed }
+            for await burst in events.bursts {
+                let mine = burst.filter(followed.concerns)
+                for event in mine { followed.apply(event) }
+                sender.send(mine)
+                if followed.allDone { break }
+            }
+            return followed
+        }
+        let outcome = await watching.value
+        let interrupted = !outcome.allDone
+        await engine.shutdown()
+        sender.finish()
+        await host.stop()
+        await printing.value
+        termination.cancel()
+        let all = await engine.allDownloads.filter { followed.ids.contains($0.id) }
+        RunReporter.summary(all, failedIDs: outcome.failed, interrupted: interrupted)
+        if interrupted { throw ExitStatus.interrupted }
+        if !outcome.failed.isEmpty { throw ExitStatus.downloadFailed }
+    }
+
+    /// A daemon or a UI owns the state: it takes the downloads, and this process follows them
+    /// until they are done (Ctrl-C stops following, not the downloads).
+    private func handOver(_ requests: [AddRequest], to owner: RemoteEngine) async throws {
+        Console.warn(
+            "haul (pid \(owner.pid), \(owner.kind.rawValue)) took the downloads; following them here (Ctrl-C stops "
+                + "following, not the downloads)")
+        let termination = Signals.onTermination { _ in owner.close() }
+        defer { termination.cancel() }
+        var followed: FollowedDownloads
+        var interrupted = false
+        do {
+            let attachment = try await owner.attach(ui: false)
+            let ids = try await Self.adopt(requests, known: attachment.snapshot.downloads.all, session: owner)
+            followed = FollowedDownloads(ids)
+            let known = try await owner.snapshot().downloads.all.filter { followed.ids.contains($0.id) }
+            followed.apply(known)
+            let (shown, sender) = EngineEvents.makeStream()
+            let printing = Task {
+                await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: nil).consume(shown)
+            }
+            if !followed.allDone {
+                for await burst in attachment.events.bursts {
+                    let mine = burst.filter(followed.concerns)
+                    for event in mine { followed.apply(event) }
+                    sender.send(mine)
+                    if followed.allDone { break }
+                }
+            }
+            interrupted = !followed.allDone
+            sender.finish()
+            await printing.value
+            let all = interrupted ? known : try await owner.snapshot().downloads.all
+            owner.close()
+            RunReporter.summary(
+                all.filter { followed.ids.contains($0.id) }, failedIDs: followed.failed, interrupted: interrupted)
+        } catch {
+            throw Console.failure(error)
+        }
+        if interrupted { throw ExitStatus.interrupted }
+        if !followed.failed.isEmpty { throw ExitStatus.downloadFailed }
+    }
+}
