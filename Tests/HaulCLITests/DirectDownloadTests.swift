@@ -1,0 +1,105 @@
+import Foundation
+import HaulTestSupport
+import XCTest
+
+/// `haul URL…` as a wget user types it: in a real terminal (tmux) against nginx, and with its
+/// output going to a file.
+final class DirectDownloadTests: NginxCLITestCase {
+    override var slowRate: String { "400k" }
+    var sessions: [TmuxSession] = []
+
+    override func tearDown() async throws {
+        for session in sessions { await session.kill() }
+        try await super.tearDown()
+    }
+
+    /// A shell in tmux in `cwd`, where each command typed is followed by its exit code.
+    func shell(in cwd: String) async throws -> TmuxSession {
+        let session = try await TmuxSession(
+            command: "/bin/sh", width: 120, height: 30,
+            environment: environment(["TERM": "xterm-256color", "PS1": "$ "]), workDirectory: cwd)
+        sessions.append(session)
+        _ = try await session.waitFor { $0.contains("$") }
+        try await session.send("cd '\(cwd)' && clear", literal: true)
+        try await session.send("Enter")
+        return session
+    }
+
+    /// `haul` with `arguments`, run in `cwd` (a child process starts in the test's own folder).
+    func haul(in cwd: String, _ arguments: [String]) async throws -> CommandResult {
+        try await ChildProcess.run(
+            "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path] + arguments,
+            environment: environment(), in: cwd, timeout: 60)
+    }
+
+    /// The shell printed the exit code (the command line itself shows `EXIT=$?`).
+    static func exited(_ screen: String) -> Bool { screen.range(of: #"EXIT=\d"#, options: .regularExpression) != nil }
+
+    func type(_ session: TmuxSession, _ line: String) async throws {
+        try await session.send("'\(HaulBinary.path)' \(line); echo \"EXIT=$?\"", literal: true)
+        try await session.send("Enter")
+    }
+
+    func testCtrlCKeepsTheBytesAndTheSameCommandResumesWithARangeRequest() async throws {
+        try TestFiles.random(www + "/movie.bin", size: 3_000_000)
+        // One connection to this host, so the download is still going when Ctrl-C comes.
+        let oneConnection = try await haul("connections", "1", "--for", "127.0.0.1")
+        XCTAssertEqual(oneConnection.status, 0, oneConnection.stderr)
+        let cwd = dir.subdirectory("work")
+        let url = nginx.url("slow/movie.bin")
+        let tui = try await shell(in: cwd)
+        try await type(tui, url)
+        // A live line with the name and a percentage, then Ctrl-C part way.
+        _ = try await tui.waitFor { screen in
+            // The live line, not the command line typed above it.
+            let live = screen.split(separator: "\n").filter { !$0.hasPrefix("$") }.joined(separator: "\n")
+            return (TUITests.percent(in: live, row: "movie.bin") ?? 0) >= 10
+        }
+        try await tui.send("C-c")
+        var screen = try await tui.waitFor(Self.exited)
+        XCTAssertTrue(screen.contains("EXIT=130"), screen)
+        XCTAssertTrue(screen.contains("interrupted; progress saved"), screen)
+        let partial = fileSize(cwd + "/movie.bin.part") ?? 0
+        XCTAssertGreaterThan(partial, 0, "the .part stays")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cwd + "/movie.bin"))
+
+        try await tui.send("clear", "Enter")
+        try await type(tui, url)
+        screen = try await tui.waitFor(timeout: 30, Self.exited)
+        XCTAssertTrue(screen.contains("EXIT=0"), screen)
+        XCTAssertTrue(screen.contains("done: 1 finished"), screen)
+        XCTAssertTrue(sameFile(www + "/movie.bin", cwd + "/movie.bin"))
+        let requests = nginx.accessLog().filter { $0.uri == "/slow/movie.bin" }
+        XCTAssertTrue(
+            requests.contains { ($0.range ?? "").hasPrefix("bytes=") && $0.range != "bytes=0-" },
+            "the rerun asked for the rest: \(requests.map { $0.range ?? "-" })")
+        let listed = try await listJSON()
+        XCTAssertEqual(listed.count, 1, "the rerun took up the same download")
+    }
+
+    func testTwoURLsAnExistingFileAndPlainLinesWhenNotATerminal() async throws {
+        try TestFiles.random(www + "/a.bin", size: 200_000)
+        try TestFiles.random(www + "/b.bin", size: 300_000)
+        let cwd = dir.subdirectory("work")
+        try "mine".write(toFile: cwd + "/a.bin", atomically: true, encoding: .utf8)
+        let result = try await haul(in: cwd, [nginx.url("a.bin"), nginx.url("b.bin")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try String(contentsOfFile: cwd + "/a.bin", encoding: .utf8), "mine", "never overwritten")
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/a (1).bin"))
+        XCTAssertTrue(sameFile(www + "/b.bin", cwd + "/b.bin"))
+        // Not a terminal: a log line per event, no cursor movement.
+        XCTAssertTrue(result.stdout.contains("finished \(cwd)/a (1).bin"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("finished \(cwd)/b.bin"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("done: 2 finished"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("\u{1B}["), result.stdout)
+
+        // A download that fails: exit 1, named; the rest of the queue is not run.
+        let queued = try await haul("add", "--paused", nginx.url("b.bin"))
+        XCTAssertEqual(queued.status, 0, queued.stderr)
+        let missing = try await haul(in: cwd, [nginx.url("missing.bin")])
+        XCTAssertEqual(missing.status, 1, missing.stdout + missing.stderr)
+        XCTAssertTrue(missing.stdout.contains("1 failed"), missing.stdout)
+        let states = try await listJSON().map { $0["state"] as? String ?? "" }
+        XCTAssertEqual(states.filter { $0 == "paused" }.count, 1, "the rest of the queue is left alone")
+    }
+}

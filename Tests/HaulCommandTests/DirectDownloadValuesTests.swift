@@ -1,0 +1,54 @@
+import Foundation
+import HaulCore
+import XCTest
+
+@testable import haul
+
+/// `haul URL…`: which words name it, and when the downloads it follows are done.
+final class DirectDownloadValuesTests: XCTestCase {
+    func testAURLAfterTheRootsOptionsNamesGetAndACommandsNameStays() {
+        let url = "https://example.org/a.iso"
+        XCTAssertEqual(GetCommand.arguments([url]), ["get", url])
+        XCTAssertEqual(
+            GetCommand.arguments(["--state", "/s.json", "--on-complete", "notify", url, "http://b/c"]),
+            ["--state", "/s.json", "--on-complete", "notify", "get", url, "http://b/c"])
+        XCTAssertEqual(GetCommand.arguments(["--no-mouse", url]), ["--no-mouse", "get", url])
+        XCTAssertEqual(GetCommand.arguments(["--state", "/s.json", "ls"]), ["--state", "/s.json", "ls"])
+        XCTAssertEqual(GetCommand.arguments(["add", url]), ["add", url], "a command's own URL stays its")
+        XCTAssertEqual(GetCommand.arguments([]), [])
+        XCTAssertEqual(GetCommand.arguments(["--", url]), ["--", url])
+    }
+
+    func testDownloadsAreDoneWhenFinishedFailedPausedByAPersonOrRemoved() {
+        let (a, b, c) = (DownloadID(rawValue: "aaaaaa"), DownloadID(rawValue: "bbbbbb"), DownloadID(rawValue: "cccccc"))
+        var followed = FollowedDownloads([a, b, c])
+        XCTAssertFalse(followed.allDone, "nothing known yet")
+        /// A download brought to `state` by its transitions.
+        func download(_ id: DownloadID, _ state: DownloadState) -> Download {
+            var d = Download(id: id, url: "http://h/\(id.rawValue)", directory: "/tmp", queueOrder: 0)
+            switch state {
+            case .waiting: break
+            case .downloading: _ = d.start()
+            case .paused(let cause): _ = d.pause(cause)
+            case .finished: _ = d.finish(fileName: "x", size: 1)
+            case .failed(let reason): _ = d.fail(reason)
+            }
+            XCTAssertEqual(d.state, state)
+            return d
+        }
+        followed.apply([download(a, .downloading), download(b, .waiting), download(c, .paused(by: .metered))])
+        XCTAssertFalse(followed.allDone)
+        followed.apply(.updated(download(a, .finished)))
+        followed.apply(.updated(download(b, .failed(.status(404)))))
+        XCTAssertFalse(followed.allDone, "a download a policy holds is waited for")
+        followed.apply(.updated(download(c, .paused(by: .user))))
+        XCTAssertTrue(followed.allDone)
+        XCTAssertEqual(followed.failed, [b])
+
+        var removed = FollowedDownloads([a])
+        removed.apply(.removedMany([a]))
+        XCTAssertTrue(removed.allDone)
+        XCTAssertTrue(removed.concerns(.network(NetworkStatus(mode: .off))), "the engine's own events are shown")
+        XCTAssertFalse(removed.concerns(.removed(b)))
+    }
+}
