@@ -260,33 +260,26 @@ public actor Engine {
         let limit = ConnectionLimit(connections(for: download))
         let gate = RateGate(clock: clock)
         gate.setRate(speedLimit(for: download))
-        let job = TransferJob(
-            id: id, generation: generation, queueOrder: download.queueOrder, directory: download.directory,
-            requestedName: download.requestedName,
-            fileName: download.fileName, checksum: download.checksum,
-            cookieFile: download.cookieFile ?? settings.cookieFile,
-            target: TransferTarget(
-                url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified,
-                proxy: download.ownProxy, proxies: settings.proxies ?? ProxySettings(),
-                hosts: settings.hosts ?? HostSettings()),
-            totalBytes: download.totalBytes, segments: download.segments, sourceURL: download.finalURL,
-            connections: limit,
+        let start = TransferStart(
+            download: download, generation: generation, connections: limit,
             throttle: Throttle(global: bandwidth.globalGate, own: gate, metered: bandwidth.meteredCounter),
-            linkUnchecked: download.linkUnchecked,
-            mirrors: DownloadSource.forNewRun(download.sources), pieceHashes: download.pieceHashes,
-            ignoresMirrorHeaders: download.ignoresMirrorHeaders
-        )
-        let runner = TransferRunner(
-            reports: RunReports(engine: self, id: id, generation: generation), resources: resources,
-            throttle: job.throttle, configuration: configuration)
+            resources: resources, reports: RunReports(engine: self, id: id, generation: generation))
+        let transfer = makeTransfer(start)
         let previous = transfers.stillStopping(id)
         let task = resources.pool.lanes.run {
             await previous?.value
-            await runner.run(job)
+            await transfer.run()
         }
         transfers.add(id, .init(generation: generation, task: task, connections: limit, gate: gate))
         bandwidth.globalGate.setSharers(transfers.count)
         changed(download)
+    }
+
+    /// The transfer for a download of its kind: the one place the engine names a protocol.
+    private func makeTransfer(_ start: TransferStart) -> any Transfer {
+        switch TransferKind(start.download) {
+        case .http: return HTTPTransfer(start, settings: settings, configuration: configuration)
+        }
     }
 
     /// Cancels the transfer of `id`, if any, and waits until it has stopped writing.

@@ -13,7 +13,7 @@ import Synchronization
 actor SegmentedTransfer {
     /// What a segmented run needs; the job's target carries the first response's validators.
     struct Setup: Sendable {
-        let reports: any TransferReports
+        let reports: any HTTPTransferReports
         let resources: TransferResources
         let transport: ClientTransport
         let policy: TransferPolicy

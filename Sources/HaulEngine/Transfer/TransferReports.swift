@@ -1,33 +1,38 @@
 import HaulCore
 
-/// How a running transfer tells the engine what happens to its download: the one path for its
-/// news, on one connection or on several. The engine side is ``RunReports``; it names the run,
-/// so the report of a run that was paused, cancelled or replaced changes nothing.
+/// How a running transfer tells the engine what happens to its download, whatever its protocol:
+/// the one path for its news. The engine side is ``RunReports``; it names the run, so the report
+/// of a run that was paused, cancelled or replaced changes nothing.
 protocol TransferReports: Sendable {
     /// Picks a free name based on `suggestion` (the transfer journals the claim before it
     /// creates the `.part`); nil when the run is stale.
     func claimName(_ suggestion: String, total: Int64?, keepingPart: String?) async -> String?
-    /// The response is good and its body is about to be written: the file's name (claimed now
-    /// when the download has none yet); nil when the run is stale.
-    func began(_ info: ResponseInfo) async -> String?
     /// Bytes written so far, with its connections and pieces for a download in pieces.
     func progress(_ progress: TransferProgress) async
     /// A map of a download in pieces was made durable: the state file stores it from now on.
     func segmentsSaved(_ segments: [Segment], name: String) async
+    func notice(_ notice: Notice) async
+    /// The download's sources as they stand (found, dropped, bytes served), and the checksum and
+    /// piece hashes a source gave when the user gave none.
+    func sourcesChanged(_ mirrors: [DownloadSource], checksum: Checksum?, pieceHashes: PieceHashes?) async
+    /// Counts a transient failure; returns the wait before the next attempt, nil to give up.
+    func willRetry(_ failure: TransferFailure, madeProgress: Bool) async -> Duration?
+    func ended(_ outcome: TransferOutcome) async
+}
+
+/// What only a transfer over HTTP tells: what a response head said, a new link's check, a file
+/// started over, a Metalink followed.
+protocol HTTPTransferReports: TransferReports {
+    /// The response is good and its body is about to be written: the file's name (claimed now
+    /// when the download has none yet); nil when the run is stale.
+    func began(_ info: ResponseInfo) async -> String?
     /// The `.part` was emptied to fetch the file from its first byte; `why` is told to the user.
     func startedOver(_ why: StartOverReason?) async
     /// A new link's first answer was compared with the file on disk.
     func checkedLink(etag: String?, lastModified: String?) async
-    func notice(_ notice: Notice) async
-    /// The download's mirrors as they stand (found in headers, dropped, bytes served), and the
-    /// checksum and piece hashes a server or Metalink gave when the user gave none.
-    func sourcesChanged(_ mirrors: [DownloadSource], checksum: Checksum?, pieceHashes: PieceHashes?) async
     /// The download's URL served a Metalink document: the download becomes its first file (from
     /// `url`, named `name`), the other files are added after it. False when the run is stale.
     func followedMetalink(_ metalink: Metalink, url: String) async -> Bool
-    /// Counts a transient failure; returns the wait before the next attempt, nil to give up.
-    func willRetry(_ failure: TransferFailure, madeProgress: Bool) async -> Duration?
-    func ended(_ outcome: TransferOutcome) async
 }
 
 /// How far a transfer has got.
@@ -40,7 +45,7 @@ struct TransferProgress: Sendable, Equatable {
 }
 
 /// The reports of one run of one download, to the engine.
-struct RunReports: TransferReports {
+struct RunReports: HTTPTransferReports {
     let engine: Engine
     let id: DownloadID
     let generation: UInt64

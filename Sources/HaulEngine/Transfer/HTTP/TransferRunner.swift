@@ -13,7 +13,7 @@ import HaulStore
 struct MetalinkFollowed: Error {}
 
 struct TransferRunner: Sendable {
-    let reports: any TransferReports
+    let reports: any HTTPTransferReports
     let resources: TransferResources
     let transport: ClientTransport
     let policy: TransferPolicy
@@ -21,7 +21,7 @@ struct TransferRunner: Sendable {
 
     /// A runner for one transfer, whose reads draw from `throttle`.
     init(
-        reports: any TransferReports, resources: TransferResources, throttle: Throttle,
+        reports: any HTTPTransferReports, resources: TransferResources, throttle: Throttle,
         configuration: EngineConfiguration
     ) {
         self.reports = reports
