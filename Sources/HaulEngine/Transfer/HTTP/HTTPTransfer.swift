@@ -1,6 +1,6 @@
 import HaulCore
-import HaulStore
 import HaulHTTP
+import HaulStore
 
 /// A download over HTTP or HTTPS: ``TransferRunner``'s attempts and retries on one connection,
 /// or in pieces over several (``SegmentedTransfer``), from the download's URL and its mirrors.
