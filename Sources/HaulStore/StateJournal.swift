@@ -179,6 +179,16 @@ public final class StateJournal: Sendable {
         public var removed: [DownloadID]?
         public var settings: StateDocument.Settings?
 
+        public init(
+            sequence: Int, downloads: [Download]? = nil, removed: [DownloadID]? = nil,
+            settings: StateDocument.Settings? = nil
+        ) {
+            self.sequence = sequence
+            self.downloads = downloads
+            self.removed = removed
+            self.settings = settings
+        }
+
         /// The record as one JSON line: downloads as the state file writes them.
         static func line(
             sequence: Int, downloads: [Download], removed: [DownloadID], settings: StateDocument.Settings?
@@ -220,7 +230,8 @@ public final class StateJournal: Sendable {
             let line = Data(bytes)
             // A record starts with its number; a claim with its id.
             if bytes.starts(with: #"{"sequence""#.utf8) {
-                return (try? decoder.decode(Record.self, from: line)).map(Line.record)
+                let fast = bytes.withUnsafeBytes { try? StateJSONReader.record($0.bindMemory(to: UInt8.self)) }
+                return (fast ?? (try? decoder.decode(Record.self, from: line))).map(Line.record)
             }
             return (try? decoder.decode(Entry.self, from: line)).map(Line.claim)
         }

@@ -145,8 +145,12 @@ struct AddCommand: AsyncParsableCommand {
         let engine = access.session
         var added: [(DownloadID, AddRequest)] = []
         do {
+            // The URLs asked for, looked up in one pass over the list (not a table of every URL in it).
+            let asked = Set(plan.requests.map(\.url))
             var existing: [String: DownloadID] = [:]
-            for d in try await engine.snapshot().downloads.all { existing[d.url] = d.id }
+            try await engine.snapshot().downloads.forEachDownload { d in
+                if asked.contains(d.url) { existing[d.url] = d.id }
+            }
             var seen = Set<String>()
             for url in plan.requests.map(\.url) {
                 if let duplicate = existing[url] {
@@ -159,7 +163,8 @@ struct AddCommand: AsyncParsableCommand {
             // One command: all are added or none, and a daemon gets one message, not one per URL.
             let ids = try await engine.perform(.add(plan.requests))
             added = Array(zip(ids, plan.requests))
-            try await engine.save()
+            // The add is journaled and synced: the next haul that opens the state folds it in,
+            // so this command does not rewrite the whole state file.
         } catch {
             try? await engine.save()
             throw Console.failure(error)

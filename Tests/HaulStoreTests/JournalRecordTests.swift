@@ -14,7 +14,7 @@ final class JournalRecordTests: XCTestCase {
             directory: "/tmp", queueOrder: order)
     }
 
-    func testRecordsAddChangeRemoveAndMoveDownloadsAndSetSettingsInOrder() {
+    func testRecordsAddChangeRemoveAndMoveDownloadsAndSetSettingsInOrder() throws {
         let dir = TestDirectory()
         let path = dir.path + "/state.json"
         let journal = StateJournal(statePath: path)
@@ -28,6 +28,14 @@ final class JournalRecordTests: XCTestCase {
         settings.concurrency = 7
         journal.appendRecords([], settings: settings)
         journal.appendRecords([]) // nothing changed: nothing written
+
+        // The one-pass reader and Foundation read each record the same.
+        let text = try String(contentsOfFile: path + ".journal", encoding: .utf8)
+        for line in text.split(separator: "\n") {
+            let bytes = Array(line.utf8)
+            let fast = try bytes.withUnsafeBufferPointer { try StateJSONReader.record($0) }
+            XCTAssertEqual(fast, try StateCoding.decoder().decode(StateJournal.Record.self, from: Data(bytes)))
+        }
 
         var document = StateDocument()
         let lines = StateJournal.read(statePath: path)

@@ -76,9 +76,48 @@ extension JSONValue: Decodable {
         }
     }
 
-    /// The value `bytes` hold; nil when they are not JSON.
+    /// The value `bytes` hold; nil when they are not JSON. Read in one pass with the state file's
+    /// scanner; what it does not take (or nests deeper than ``mostDepth``) goes to Foundation.
     public static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        let array = Array(bytes)
+        let scanned: JSONValue? = array.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(buffer)
+            guard let value = try? scan(&scanner, depth: 0) else { return nil }
+            scanner.skipWhitespace()
+            return scanner.isAtEnd ? value : nil
+        }
+        return scanned ?? (try? JSONDecoder().decode(JSONValue.self, from: Data(array)))
+    }
+
+    /// How deeply arrays and objects may nest in a request read in one pass (aria2's calls nest three).
+    static let mostDepth = 64
+
+    private static func scan(_ s: inout JSONScanner, depth: Int) throws(JSONScanner.Unsupported) -> JSONValue {
+        guard depth < mostDepth else { throw JSONScanner.Unsupported() }
+        switch try s.peek() {
+        case UInt8(ascii: "{"):
+            var members: [Member] = []
+            try s.object { s, key throws(JSONScanner.Unsupported) in
+                members.append(Member(key, try scan(&s, depth: depth + 1)))
+            }
+            return .object(members)
+        case UInt8(ascii: "["):
+            var elements: [JSONValue] = []
+            try s.array { s throws(JSONScanner.Unsupported) in elements.append(try scan(&s, depth: depth + 1)) }
+            return .array(elements)
+        case UInt8(ascii: "\""): return .string(try s.string())
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool(try s.bool())
+        case UInt8(ascii: "n"):
+            _ = try s.null()
+            return .null
+        default:
+            // As Foundation reads a number: a whole one that fits is an integer, whatever its form.
+            let text = String(decoding: try s.rawValue(), as: UTF8.self)
+            if let int = Int64(text) { return .int(int) }
+            guard let double = Double(text) else { throw JSONScanner.Unsupported() }
+            if double == double.rounded(), let int = Int64(exactly: double) { return .int(int) }
+            return .double(double)
+        }
     }
 }
 

@@ -64,6 +64,41 @@ enum StateJSONReader {
         return Result(document: document, unknownFields: unknown.sorted())
     }
 
+    /// A command's record from the journal (see ``StateJournal/Record``), read as the state
+    /// file is: a batch of 10,000 new downloads is one line.
+    static func record(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONScanner.Unsupported) -> StateJournal.Record {
+        var s = JSONScanner(bytes)
+        var record = StateJournal.Record(sequence: 0)
+        var unknown = Set<String>()
+        var context = DownloadReadContext()
+        try s.object { s, key throws(JSONScanner.Unsupported) in
+            switch key {
+            case "sequence": record.sequence = Int(try s.int64())
+            case "downloads":
+                var downloads: [Download] = []
+                try s.array { s throws(JSONScanner.Unsupported) in
+                    downloads.append(try download(&s, unknown: &unknown, context: &context))
+                }
+                record.downloads = downloads
+            case "removed":
+                var removed: [DownloadID] = []
+                try s.array { s throws(JSONScanner.Unsupported) in removed.append(DownloadID(rawValue: try s.string()))
+                }
+                record.removed = removed
+            case "settings":
+                let raw = try s.rawValue()
+                do throws(JSONScanner.Unsupported) {
+                    record.settings = try SettingsJSON.read(raw)
+                } catch {
+                    record.settings = try foundation(StateDocument.Settings.self, raw)
+                }
+            default: _ = try s.rawValue()
+            }
+        }
+        guard s.isAtEnd else { throw JSONScanner.Unsupported() }
+        return record
+    }
+
     static func download(_ s: inout JSONScanner, unknown: inout Set<String>, context: inout DownloadReadContext)
         throws(JSONScanner.Unsupported) -> Download
     {
