@@ -45,6 +45,33 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
             .add([AddRequest(url: nginx.url(path), directory: downloadDirectory, allowMetered: true)]))[0]
     }
 
+    /// The times a daemon records while no UI is attached come from the engine's clock too: the
+    /// report starts when the engine does, a download added and finished an hour and a half
+    /// later is dated then, without waiting an hour and a half.
+    func testTheAwayReportAndADownloadsDatesFollowTheEnginesClock() async throws {
+        try TestFiles.random(www + "/away.bin", size: 100_000)
+        let engine = try makeEngine {
+            $0.clock = self.clock
+            $0.environment = ["TZ": "UTC", "HAUL_CLOCK": today(at: "12:00:00")]
+            $0.recordsAway = true
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let noon = calendar.date(bySettingHour: 12, minute: 0, second: 0, of: Date())!
+        clock.advance(by: .seconds(90 * 60))
+        let id = try await add(engine, nginx.url("away.bin"))
+        await engine.start()
+        let done = try await waitFor(engine, id) { $0.state == .finished }
+        let later = noon.addingTimeInterval(90 * 60)
+        XCTAssertEqual(done.addedAt.timeIntervalSince(later), 0, accuracy: 30)
+        XCTAssertEqual(try XCTUnwrap(done.finishedAt).timeIntervalSince(later), 0, accuracy: 30)
+        let attached = await engine.attachUI()
+        let report = try XCTUnwrap(attached, "a UI attaching gets what happened")
+        XCTAssertEqual(report.since.timeIntervalSince(noon), 0, accuracy: 30, "the report began with the engine")
+        XCTAssertEqual(report.entries.map(\.id), [id])
+        XCTAssertEqual(try XCTUnwrap(report.entries.first).at.timeIntervalSince(later), 0, accuracy: 30)
+    }
+
     func testABudgetStopsAnAllowedDownloadAtItAndLiftingItResumes() async throws {
         try TestFiles.random(www + "/budget.bin", size: 32 << 20)
         let engine = try engine()

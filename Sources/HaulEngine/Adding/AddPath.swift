@@ -27,6 +27,8 @@ public struct AddPath {
     /// directory. `haul URL` makes it the current directory, as wget does.
     public let defaultDirectory: String?
     private var rules: FolderRules?
+    /// The folder for requests no rule places, read once per batch.
+    private var fallback: String?
     private var netrcs: [String: Netrc?] = [:]
     private var checked: Set<String> = []
     private var lastChecked: String?
@@ -61,12 +63,16 @@ public struct AddPath {
     /// else the download directory.
     private mutating func folder(for request: AddRequest) throws(InputError) -> String {
         if rules == nil { rules = try FolderRulesFile.read(StatePaths.folderRules(environment: environment)) }
-        let name = request.fileName ?? FileNaming.nameFromURL(request.url)
-        if let folder = rules?.folder(name: name, host: URLParts(request.url)?.host, home: StatePaths.home(environment))
-        {
-            return folder
+        if let rules, !rules.rules.isEmpty {
+            let name = request.fileName ?? FileNaming.nameFromURL(request.url)
+            if let folder = rules.folder(
+                name: name, host: URLParts(request.url)?.host, home: StatePaths.home(environment))
+            {
+                return folder
+            }
         }
-        return defaultDirectory ?? StatePaths.downloadDirectory(environment: environment)
+        if fallback == nil { fallback = defaultDirectory ?? StatePaths.downloadDirectory(environment: environment) }
+        return fallback ?? ""
     }
 
     /// The netrc a login source names, read once per batch; nil when there is none or it may not

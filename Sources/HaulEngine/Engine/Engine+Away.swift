@@ -7,8 +7,9 @@ import HaulCore
 extension Engine {
     func recordAway(_ download: Download) {
         guard configuration.recordsAway, attachments.count == 0 else { return }
-        var report = attachments.report ?? AwayReport(since: Date())
-        if report.record(download) { attachments.report = report }
+        let now = bandwidth.wallClock.now()
+        var report = attachments.report ?? AwayReport(since: now)
+        if report.record(download, at: now) { attachments.report = report }
     }
 
     /// A UI attaches: it gets the report (which is cleared) and recording pauses until it leaves.
@@ -26,7 +27,9 @@ extension Engine {
     /// A UI left; with none left, a daemon records again from now on.
     public func detachUI() {
         attachments.count = max(0, attachments.count - 1)
-        if attachments.count == 0, configuration.recordsAway { attachments.report = AwayReport(since: Date()) }
+        if attachments.count == 0, configuration.recordsAway {
+            attachments.report = AwayReport(since: bandwidth.wallClock.now())
+        }
     }
 
     public var attachedUICount: Int { attachments.count }

@@ -188,6 +188,7 @@ extension Engine {
         let valid = try requests.map { request throws(InputError) in try path.resolve(request) }
         var rng = SplitMix64()
         downloads.reserveCapacity(adding: valid.count)
+        let now = bandwidth.wallClock.now().toTheMicrosecond
         return valid.map { request in
             let id = DownloadID.generate(avoiding: { downloads.contains($0) }, using: &rng)
             var download = Download(
@@ -195,7 +196,7 @@ extension Engine {
                 headers: request.headers,
                 checksum: request.checksum, allowMetered: request.allowMetered, paused: request.paused,
                 connections: request.connections, speedLimit: request.speedLimit,
-                cookieFile: request.cookieFile, queueOrder: downloads.takeQueueOrder()
+                cookieFile: request.cookieFile, queueOrder: downloads.takeQueueOrder(), addedAt: now
             )
             if let mirrors = request.mirrors { download.sources = mirrors }
             download.pieceHashes = request.pieceHashes

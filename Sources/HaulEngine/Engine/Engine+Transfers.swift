@@ -232,7 +232,7 @@ extension Engine {
         download.activeConnections = nil
         switch outcome {
         case .finished(let fileName, let size):
-            download.finish(fileName: fileName, size: size)
+            download.finish(fileName: fileName, size: size, at: bandwidth.wallClock.now().toTheMicrosecond)
         case .failed(let failure) where failure.isDiskFull:
             // Not a failure: the download waits for room and resumes by itself.
             download.pause(.diskFull)

@@ -54,7 +54,8 @@ public actor Engine {
         StateJournal.apply(journaled, to: &document)
         settings = document.settings
         bandwidth = BandwidthControl(clock: configuration.clock, environment: configuration.environment)
-        let away = document.away ?? (configuration.recordsAway ? AwayReport(since: Date()) : nil)
+        let started = bandwidth.wallClock.now()
+        let away = document.away ?? (configuration.recordsAway ? AwayReport(since: started) : nil)
         attachments = Attachments(report: away)
         // The decoded array becomes the table's storage: with `document` gone it is uniquely
         // referenced, so reconciling edits it in place instead of copying 100,000 downloads.
