@@ -35,8 +35,9 @@ run: deps build
 # and the real binary driven end to end; run as root, the tests that depend on who runs haul once
 # more as nobody. Most suites wait on servers and child processes, so they run four at a time;
 # those that measure rates (or connections that follow them) or kill haul at byte counts run
-# alone after them. It ends with the slowest tests, so what the suite's time goes to stays in view.
-ALONE := SpeedLimitEngineTests|BudgetAndScheduleEngineTests|MeteredEngineTests|ChaosTests|SegmentedChaosTests|ConnectionRoomTests
+# alone after them, and so do the 160 daemons killed after an answer, whose starts would load the
+# machine under the parallel ones. It ends with the slowest tests, so what the suite's time goes to stays in view.
+ALONE := SpeedLimitEngineTests|BudgetAndScheduleEngineTests|MeteredEngineTests|ChaosTests|SegmentedChaosTests|ConnectionRoomTests|AnsweredIsKeptTests
 test: deps $(PYTHON_CLIENTS)
 	swift build --build-tests
 	swift build --product generate-manual

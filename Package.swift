@@ -53,11 +53,14 @@ let package = Package(
         // The Unix socket between haul processes: the owner of the state file serves its engine,
         // the TUI and every command reach it as a `RemoteEngine`.
         .target(name: "HaulRemote", dependencies: ["HaulCore", "HaulStore"], swiftSettings: swiftSettings),
+        // aria2's JSON-RPC on the wire: JSON values, GIDs, bitfields; what the endpoint and the
+        // client share.
+        .target(name: "HaulAria2Wire", dependencies: ["HaulCore", "HaulStore"], swiftSettings: swiftSettings),
         // The aria2-compatible JSON-RPC endpoint (HTTP and WebSocket) over any `EngineSession`.
         .target(
             name: "HaulRPC",
             dependencies: [
-                "HaulCore", "HaulStore",
+                "HaulCore", "HaulStore", "HaulAria2Wire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -70,7 +73,7 @@ let package = Package(
         .target(
             name: "HaulRPCClient",
             dependencies: [
-                "HaulCore", "HaulRPC",
+                "HaulCore", "HaulAria2Wire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -99,6 +102,7 @@ let package = Package(
                 "HaulHTTP",
                 "HaulEngine",
                 "HaulRemote",
+                "HaulAria2Wire",
                 "HaulRPC",
                 "HaulRPCClient",
                 "HaulUI",
@@ -147,7 +151,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HaulRPCTests",
-            dependencies: ["HaulCore", "HaulStore", "HaulEngine", "HaulRPC", "HaulRPCClient", "HaulTestSupport"],
+            dependencies: [
+                "HaulCore", "HaulStore", "HaulEngine", "HaulAria2Wire", "HaulRPC", "HaulRPCClient", "HaulTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         // Goldens/: the golden screens, read by path from the source tree (not resources).

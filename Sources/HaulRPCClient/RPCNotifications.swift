@@ -1,6 +1,6 @@
 import Foundation
+import HaulAria2Wire
 import HaulCore
-import HaulRPC
 import NIOCore
 import NIOHTTP1
 import NIOPosix

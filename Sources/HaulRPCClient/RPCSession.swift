@@ -1,6 +1,6 @@
 import Foundation
+import HaulAria2Wire
 import HaulCore
-import HaulRPC
 
 /// An engine on another machine (a haul serving RPC, or aria2c) as an ``EngineSession``: what
 /// the UI and every command use, through aria2's JSON-RPC.

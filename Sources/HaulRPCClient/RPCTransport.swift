@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import HaulAria2Wire
 import HaulCore
-import HaulRPC
 import NIOCore
 import NIOHTTP1
 import NIOSSL

@@ -1,6 +1,6 @@
 import Foundation
+import HaulAria2Wire
 import HaulCore
-import HaulRPC
 
 /// What each ``EngineCommand`` is as aria2 calls. A command aria2 has no call for says so in a
 /// sentence; haul's own (metered mode and its allowance) go to a haul as `haul.command`.

@@ -1,6 +1,6 @@
 import Foundation
+import HaulAria2Wire
 import HaulCore
-import HaulRPC
 
 /// One download as an aria2 engine reports it (`tellStatus` and the list calls), turned into
 /// haul's values: the ``Download`` a row shows and the ``ProgressSample`` that moves it.

@@ -163,8 +163,10 @@ struct AddCommand: AsyncParsableCommand {
             // One command: all are added or none, and a daemon gets one message, not one per URL.
             let ids = try await engine.perform(.add(plan.requests))
             added = Array(zip(ids, plan.requests))
-            // The add is journaled and synced: the next haul that opens the state folds it in,
-            // so this command does not rewrite the whole state file.
+            // The add is journaled and synced either way. A long list is left there for the next
+            // haul that opens the state to fold in, rather than rewriting a large state file now;
+            // a few are saved into the state file at once, as every other command saves.
+            if ids.count < Self.batchLeftToTheJournal { try await engine.save() }
         } catch {
             try? await engine.save()
             throw Console.failure(error)
@@ -184,6 +186,9 @@ struct AddCommand: AsyncParsableCommand {
             Console.error("nothing runs the downloads yet: open 'haul', run 'haul run', or add with --start")
         }
     }
+
+    /// Adds this many or more are not followed by a save of the whole state file.
+    static let batchLeftToTheJournal = 1_000
 
     /// One line per download; one write for the lot: `haul add -i` may list thousands.
     private func printAdded(_ added: [(DownloadID, AddRequest)]) {

@@ -1,6 +1,7 @@
 import HaulCore
 import XCTest
 
+@testable import HaulAria2Wire
 @testable import HaulRPC
 
 /// How haul's values read as aria2's: GIDs, bitfields, error codes, notifications.

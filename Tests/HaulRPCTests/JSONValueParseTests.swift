@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import HaulAria2Wire
 @testable import HaulRPC
 
 /// Request bodies read in one pass give the values Foundation reads, and what the pass does not

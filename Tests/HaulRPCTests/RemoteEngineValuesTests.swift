@@ -1,6 +1,7 @@
 import HaulCore
 import XCTest
 
+@testable import HaulAria2Wire
 @testable import HaulRPC
 @testable import HaulRPCClient
 

@@ -1,4 +1,5 @@
 import Foundation
+import HaulAria2Wire
 import HaulCore
 
 /// The methods that change something: adding, removing, pausing, moving, options. Each lets the

@@ -1,4 +1,5 @@
 import Foundation
+import HaulAria2Wire
 import HaulCore
 
 /// haul's own methods beside aria2's, for a haul TUI driving this haul from another machine:

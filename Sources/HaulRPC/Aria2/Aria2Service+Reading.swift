@@ -1,3 +1,4 @@
+import HaulAria2Wire
 import HaulCore
 
 /// The methods that read: a download by GID, the lists, options and totals.

@@ -1,4 +1,5 @@
 import Foundation
+import HaulAria2Wire
 import HaulCore
 
 /// aria2's JSON-RPC methods over any ``EngineSession``: reads a request body, carries out its

@@ -1,3 +1,4 @@
+import HaulAria2Wire
 import HaulCore
 
 /// A download as aria2 reports one (`tellStatus`, the lists, `getFiles`, `getUris`): every value

@@ -1,3 +1,4 @@
+import HaulAria2Wire
 import HaulStore
 
 /// Writes one JSON object member by member straight into bytes: for the structs a list answers

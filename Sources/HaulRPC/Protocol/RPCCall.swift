@@ -1,3 +1,5 @@
+import HaulAria2Wire
+
 /// One method call of a request: its name, its parameters (the secret still first, if sent)
 /// and the id its reply carries.
 public struct RPCCall: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import HaulAria2Wire
+
 /// A request body as JSON-RPC 2.0 frames it (one call, or a batch of them) and the replies as
 /// aria2 writes them: `{"id":…,"jsonrpc":"2.0","result":…}` or `…"error":{"code":…,"message":…}}`.
 public enum RPCEnvelope {

@@ -5,6 +5,8 @@ import HaulCore
 /// scrolled, and the orders worked out for the last filter and names (recomputed when the model
 /// says the list changed).
 public struct ListState {
+    /// True until the downloads are given (the screen is up before the state is read).
+    public internal(set) var isLoading = false
     public internal(set) var visible: [DownloadID] = []
     public internal(set) var sort: SortOrder = .queue
     public internal(set) var filterText = ""

@@ -28,7 +28,10 @@ public final class TUIController {
     public internal(set) var defaultConnections = 8
     /// True until ``load(_:network:connections:)`` gives the downloads (the screen is up before
     /// the state is read).
-    public internal(set) var isLoading = false
+    public internal(set) var isLoading: Bool {
+        get { list.isLoading }
+        set { list.isLoading = newValue }
+    }
     /// The wall clock a retry's countdown and the log's times are shown against (tests set their own).
     public var wallClock: @Sendable () -> Date = { Date() }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HaulAria2Wire
 import HaulCore
 import HaulEngine
 import HaulRPC

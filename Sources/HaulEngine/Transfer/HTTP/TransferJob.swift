@@ -1,19 +1,16 @@
 import HaulCore
 import HaulHTTP
 
-/// What a transfer task needs to know about its download, copied when it starts.
+/// What one HTTP run of a download works from: the download as it was when the run started, and
+/// what the run learns and changes as it goes (its name, size, map, validators, sources).
 struct TransferJob: Sendable {
-    let id: DownloadID
+    /// The download as it was when this run started.
+    let download: Download
     /// Distinguishes this run of the download from later ones; stale reports are ignored.
     let generation: UInt64
-    /// Its place in the queue when the run started: a server's connections are shared in this order.
-    let queueOrder: UInt64
-    let directory: String
     var requestedName: String?
     var fileName: String?
     var checksum: Checksum?
-    /// The cookies.txt file its requests carry the cookies of, read when the run starts.
-    let cookieFile: String?
     /// What the requests ask for; its validators follow the responses.
     var target: TransferTarget
     /// The file's size, when known from an earlier run.
@@ -33,8 +30,13 @@ struct TransferJob: Sendable {
     /// Other places the file is fetched from; connections go to them too.
     var mirrors: [DownloadSource] = []
     var pieceHashes: PieceHashes?
+
+    var id: DownloadID { download.id }
+    /// Its place in the queue when the run started: a server's connections are shared in this order.
+    var queueOrder: UInt64 { download.queueOrder }
+    var directory: String { download.directory }
     /// `--no-mirrors`: `Link` and `Digest` headers are not used.
-    var ignoresMirrorHeaders = false
+    var ignoresMirrorHeaders: Bool { download.ignoresMirrorHeaders }
 }
 
 /// What the engine learns from a response head that will be written.

@@ -31,10 +31,11 @@ struct TransferRunner: Sendable {
         self.configuration = configuration
     }
 
-    func run(_ initialJob: TransferJob) async {
+    /// Runs `initialJob` with the cookies of `cookieFile`, read afresh for each run: a browser may
+    /// have written the file again.
+    func run(_ initialJob: TransferJob, cookieFile: String?) async {
         var job = initialJob
-        if let path = job.cookieFile {
-            // Read afresh for each run: a browser may have written the file again.
+        if let path = cookieFile {
             do {
                 job.target.cookies = CookieJar(try CookieFile.load(path))
             } catch {

@@ -30,8 +30,8 @@ final class CleartextConnectionHandler: ChannelInboundHandler {
 
     private let stallTimeout: TimeAmount
     private let idleTimeout: TimeAmount
-    private let onReusable: (Channel) -> Void
-    private let onClosed: (Channel) -> Void
+    /// What the pool is told: the connection can take the next request, or it closed.
+    private let pool: (reusable: (Channel) -> Void, closed: (Channel) -> Void)
 
     private var context: ChannelHandlerContext?
     private var phase = Phase.idle
@@ -58,8 +58,7 @@ final class CleartextConnectionHandler: ChannelInboundHandler {
     ) {
         self.stallTimeout = stallTimeout
         self.idleTimeout = idleTimeout
-        self.onReusable = onReusable
-        self.onClosed = onClosed
+        pool = (onReusable, onClosed)
     }
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
@@ -114,7 +113,7 @@ final class CleartextConnectionHandler: ChannelInboundHandler {
         pending.append(.ended(TransferFailure(.serverClosedConnection)))
         deliver()
         stopWatching()
-        onClosed(context.channel)
+        pool.closed(context.channel)
         context.fireChannelInactive()
     }
 
@@ -189,7 +188,7 @@ final class CleartextConnectionHandler: ChannelInboundHandler {
             // otherwise drop it now and add it back for the next request (two `epoll_ctl`s per
             // response), and a server closing the idle connection is noticed when it does.
             context.read()
-            onReusable(context.channel)
+            pool.reusable(context.channel)
         } else {
             closeQuietly()
         }

@@ -90,7 +90,7 @@ extension JSONValue: Decodable {
     }
 
     /// How deeply arrays and objects may nest in a request read in one pass (aria2's calls nest three).
-    static let mostDepth = 64
+    public static let mostDepth = 64
 
     private static func scan(_ s: inout JSONScanner, depth: Int) throws(JSONScanner.Unsupported) -> JSONValue {
         guard depth < mostDepth else { throw JSONScanner.Unsupported() }

@@ -16,24 +16,15 @@ public enum GID {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// What a caller may name a download by: a GID or a prefix of one, as aria2 accepts.
-    /// Throws aria2's error when `text` cannot be one.
-    static func checked(_ text: String) throws(RPCError) -> String {
-        let lower = text.lowercased()
-        guard !lower.isEmpty, lower.count <= 16, lower.utf8.allSatisfy(isLowerHex) else {
-            throw .failed("Invalid GID \(text)")
-        }
-        return lower
-    }
-
     /// The id `gid` names when it is a whole GID of one of haul's own ids; nil otherwise (a
     /// prefix, or a hashed id, is then looked for in the list).
-    static func directID(_ gid: String) -> DownloadID? {
+    public static func directID(_ gid: String) -> DownloadID? {
         guard gid.count == 16, gid.hasPrefix("0000000000") else { return nil }
         return DownloadID(rawValue: String(gid.dropFirst(10)))
     }
 
-    private static func isLowerHex(_ byte: UInt8) -> Bool {
+    /// Whether `byte` is a lower-case hex digit, as a GID is written.
+    public static func isLowerHex(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
 }
