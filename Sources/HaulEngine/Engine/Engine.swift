@@ -11,7 +11,7 @@ import HaulStore
 /// (``StatePersistence``), the running transfers (``RunningTransfers``), the limits and the
 /// metered budget (``BandwidthControl``), the watches, the attached UIs.
 public actor Engine {
-    public let configuration: EngineConfiguration
+    public nonisolated let configuration: EngineConfiguration
     /// Set when the state file had to be recovered at start: tell the user.
     public nonisolated let recoveryMessage: String?
 

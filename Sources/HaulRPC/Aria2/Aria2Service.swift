@@ -49,12 +49,20 @@ public actor Aria2Service {
     var listeners: [Int: @Sendable ([UInt8]) -> Void] = [:]
     var nextListener = 0
     /// When a call was last answered or a WebSocket came or went.
-    var lastActivity = ContinuousClock.now
+    /// When a call or a WebSocket was last seen, by ``clock``.
+    var lastActivity: Duration
+    /// What activity is timed by (the engine's clock, so tests move it).
+    let clock: any MonotonicClock
     let sessionID: String
     var following: Task<Void, Never>?
 
     /// `onShutdown` is called after `aria2.shutdown` has been answered.
-    public init(session: any EngineSession, configuration: Configuration, onShutdown: (@Sendable () -> Void)?) {
+    public init(
+        session: any EngineSession, configuration: Configuration, onShutdown: (@Sendable () -> Void)?,
+        clock: any MonotonicClock = SystemClock()
+    ) {
+        self.clock = clock
+        lastActivity = clock.now
         self.session = session
         self.configuration = configuration
         self.onShutdown = onShutdown
@@ -94,18 +102,18 @@ public actor Aria2Service {
     public func listen(_ send: @escaping @Sendable ([UInt8]) -> Void) -> Int {
         nextListener += 1
         listeners[nextListener] = send
-        lastActivity = .now
+        lastActivity = clock.now
         return nextListener
     }
 
     public func unlisten(_ key: Int) {
         listeners[key] = nil
-        lastActivity = .now
+        lastActivity = clock.now
     }
 
     /// How many WebSockets listen now, and when a call or a WebSocket was last seen: an owner
     /// that exits when idle stays while a client such as AriaNg is connected or has just called.
-    public var activity: (listening: Int, last: ContinuousClock.Instant) { (listeners.count, lastActivity) }
+    public var activity: (listening: Int, quietFor: Duration) { (listeners.count, clock.now - lastActivity) }
 
     // MARK: Requests
 
@@ -115,8 +123,8 @@ public actor Aria2Service {
             return Answer(
                 body: RPCEnvelope.reply(id: .null, .failure(.parse)).bytes, httpStatus: 500, unauthorized: false)
         }
-        lastActivity = .now
-        defer { lastActivity = .now }
+        lastActivity = clock.now
+        defer { lastActivity = clock.now }
         var scope = RequestScope()
         switch request {
         case .single(let entry):

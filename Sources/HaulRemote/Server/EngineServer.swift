@@ -28,14 +28,20 @@ public final class EngineServer: Sendable {
         var commandClients: Set<Int> = []
         var clients: [Int: LineConnection] = [:]
         var nextClient = 0
-        var lastChange = ContinuousClock.now
+        /// When a client last came or went, by ``clock``.
+        var lastChange: Duration
     }
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+    /// What connection times are told by (the engine's clock, so tests move it).
+    private let clock: any MonotonicClock
 
     public init(
         engine: any EngineSession, location: SocketLocation, kind: HostKind, allowedUID: uid_t = geteuid(),
-        log: @escaping @Sendable (String) -> Void = { _ in }, onShutdownRequest: @escaping @Sendable () -> Void = {}
+        log: @escaping @Sendable (String) -> Void = { _ in }, onShutdownRequest: @escaping @Sendable () -> Void = {},
+        clock: any MonotonicClock = SystemClock()
     ) {
+        self.clock = clock
+        state = Mutex(State(lastChange: clock.now))
         self.engine = engine
         self.location = location
         self.kind = kind
@@ -88,8 +94,9 @@ public final class EngineServer: Sendable {
 
     /// Whether any client is connected now, and when one last came or went: an owner that exits
     /// when idle waits until no one is connected and no one has been for a moment.
-    public var connections: (count: Int, lastChange: ContinuousClock.Instant) {
-        state.withLock { ($0.clients.count, $0.lastChange) }
+    public var connections: (count: Int, quietFor: Duration) {
+        let now = clock.now
+        return state.withLock { ($0.clients.count, now - $0.lastChange) }
     }
 
     /// Stops accepting, removes the socket file and ends every connection.
@@ -115,9 +122,9 @@ public final class EngineServer: Sendable {
     /// must hear that it worked rather than see the connection drop. UIs and followers, which
     /// stay connected, do not hold it up.
     public func stop(draining seconds: Double) async {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while state.withLock({ $0.inFlight > 0 || !$0.commandClients.isEmpty }), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        while state.withLock({ $0.inFlight > 0 || !$0.commandClients.isEmpty }), clock.now < deadline {
+            try? await clock.sleep(for: .milliseconds(5))
         }
         stop(gently: true)
     }
@@ -175,7 +182,7 @@ public final class EngineServer: Sendable {
             guard !state.stopped else { return nil }
             state.nextClient += 1
             state.clients[state.nextClient] = connection
-            state.lastChange = .now
+            state.lastChange = clock.now
             state.commandClients.insert(state.nextClient)
             return state.nextClient
         }
@@ -211,7 +218,7 @@ public final class EngineServer: Sendable {
                 state.withLock {
                     _ = $0.clients.removeValue(forKey: key)
                     _ = $0.commandClients.remove(key)
-                    $0.lastChange = .now
+                    $0.lastChange = clock.now
                 }
             }
         )

@@ -25,7 +25,7 @@ final class EngineHost: Sendable {
     ) async -> EngineHost {
         let server = EngineServer(
             engine: engine, location: options.socketLocation, kind: kind, log: log,
-            onShutdownRequest: onShutdownRequest ?? {}
+            onShutdownRequest: onShutdownRequest ?? {}, clock: engine.configuration.clock
         )
         do {
             try server.start(adopting: passed.first { $0.role == .control }?.fd)
@@ -55,9 +55,9 @@ final class EngineHost: Sendable {
     /// `quiet`: an owner that exits when idle waits for neither.
     func hasClients(within quiet: Duration) async -> Bool {
         let control = server.connections
-        if control.count > 0 || control.lastChange.duration(to: .now) < quiet { return true }
+        if control.count > 0 || control.quietFor < quiet { return true }
         guard let rpc = await rpc.activity else { return false }
-        return rpc.listening > 0 || rpc.last.duration(to: .now) < quiet
+        return rpc.listening > 0 || rpc.quietFor < quiet
     }
 
     /// Stops serving, stops the engine (every byte kept), and lets go of the state file.

@@ -47,7 +47,7 @@ actor RPCHost {
     }
 
     /// How many WebSockets are connected and when a client was last seen; nil while not serving.
-    var activity: (listening: Int, last: ContinuousClock.Instant)? {
+    var activity: (listening: Int, quietFor: Duration)? {
         get async { await server?.service.activity }
     }
 
@@ -65,7 +65,8 @@ actor RPCHost {
         await stopServing()
         let configuration = Aria2Service.Configuration(
             settings: settings, downloadDirectory: downloadDirectory, version: Haul.configuration.version)
-        let service = Aria2Service(session: engine, configuration: configuration, onShutdown: onShutdown)
+        let service = Aria2Service(
+            session: engine, configuration: configuration, onShutdown: onShutdown, clock: engine.configuration.clock)
         do {
             try await service.start()
             server = try await listen(settings, service: service)
