@@ -89,8 +89,10 @@ struct DirectDownload {
         let known = await engine.allDownloads.filter { followed.ids.contains($0.id) }
         followed.apply(known)
         let (shown, sender) = EngineEvents.makeStream()
+        // The network as it is now: only a change of it is worth a line.
+        let network = await engine.networkStatus
         let printing = Task {
-            await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: nil).consume(shown)
+            await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: network).consume(shown)
         }
         let host = await EngineHost.start(
             engine, options: stateOptions, kind: .run, hooks: hooks, log: { Console.warn($0) },
@@ -138,8 +140,10 @@ struct DirectDownload {
             let known = try await owner.snapshot().downloads.all.filter { followed.ids.contains($0.id) }
             followed.apply(known)
             let (shown, sender) = EngineEvents.makeStream()
+            let network = attachment.snapshot.network
             let printing = Task {
-                await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: nil).consume(shown)
+                await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: network).consume(
+                    shown)
             }
             if !followed.allDone {
                 for await burst in attachment.events.bursts {
