@@ -208,11 +208,6 @@ extension Engine {
         }
     }
 
-    /// Refuses a download directory that is relative, missing, not a directory or not writable.
-    public static func checkDirectory(_ path: String) throws(InputError) {
-        try AddPath.checkDirectory(path)
-    }
-
     /// `haul refresh`: the download goes on from `url`; a running one starts again from it.
     private func refresh(_ id: DownloadID, to url: String) async throws(InputError) -> [DownloadID] {
         let url = try DownloadURL.validate(url)
