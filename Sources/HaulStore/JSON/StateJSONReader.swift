@@ -36,18 +36,7 @@ enum StateJSONReader {
         try s.object { s, key throws(JSONScanner.Unsupported) in
             switch key {
             case "version": version = Int(try s.int64())
-            case "settings":
-                let raw = try s.rawValue()
-                do throws(JSONScanner.Unsupported) {
-                    document.settings = try SettingsJSON.read(raw)
-                } catch {
-                    document.settings = try foundation(StateDocument.Settings.self, raw)
-                    var inner = JSONScanner(raw)
-                    try inner.object { s, key throws(JSONScanner.Unsupported) in
-                        if !settingsKeys.contains(key) { unknown.insert("settings.\(key)") }
-                        _ = try s.rawValue()
-                    }
-                }
+            case "settings": document.settings = try settings(s.rawValue(), unknown: &unknown)
             case "journalMark": document.journalMark = Int(try s.int64())
             case "away": document.away = try s.null() ? nil : try foundation(AwayReport.self, s.rawValue())
             case "downloads":
@@ -85,18 +74,29 @@ enum StateJSONReader {
                 try s.array { s throws(JSONScanner.Unsupported) in removed.append(DownloadID(rawValue: try s.string()))
                 }
                 record.removed = removed
-            case "settings":
-                let raw = try s.rawValue()
-                do throws(JSONScanner.Unsupported) {
-                    record.settings = try SettingsJSON.read(raw)
-                } catch {
-                    record.settings = try foundation(StateDocument.Settings.self, raw)
-                }
+            case "settings": record.settings = try settings(s.rawValue(), unknown: &unknown)
             default: _ = try s.rawValue()
             }
         }
         guard s.isAtEnd else { throw JSONScanner.Unsupported() }
         return record
+    }
+
+    /// The settings in `raw`: in one pass, else through Foundation, noting keys this build does
+    /// not know (only Foundation's path can meet them).
+    private static func settings(_ raw: UnsafeBufferPointer<UInt8>, unknown: inout Set<String>)
+        throws(JSONScanner.Unsupported) -> StateDocument.Settings
+    {
+        do throws(JSONScanner.Unsupported) {
+            return try SettingsJSON.read(raw)
+        } catch {
+            var inner = JSONScanner(raw)
+            try inner.object { s, key throws(JSONScanner.Unsupported) in
+                if !settingsKeys.contains(key) { unknown.insert("settings.\(key)") }
+                _ = try s.rawValue()
+            }
+            return try foundation(StateDocument.Settings.self, raw)
+        }
     }
 
     static func download(_ s: inout JSONScanner, unknown: inout Set<String>, context: inout DownloadReadContext)
