@@ -187,7 +187,10 @@ final class SegmentedDownloadTests: EngineTestCase {
         let changed: [UInt8] = body.map { $0 ^ 0x5A }
         let afterPause = Atomic<Bool>(false)
         let server = try FaultServer { [body] request, _ in
-            FaultServer.throttled(afterPause.load(ordering: .relaxed) ? changed : body, for: request, etag: nil)
+            // Slow until the pause, so the wait below sees the download split before it ends.
+            let resumed = afterPause.load(ordering: .relaxed)
+            return FaultServer.throttled(
+                resumed ? changed : body, for: request, etag: nil, pause: resumed ? 0.02 : 0.25)
         }
         defer { server.stop() }
         let engine = try makeEngine()
@@ -250,7 +253,11 @@ final class SegmentedDownloadTests: EngineTestCase {
     }
 
     func testAPausedSegmentedDownloadResumesEveryPieceWhereItStopped() async throws {
-        let server = try FaultServer { [body] request, _ in FaultServer.throttled(body, for: request) }
+        let resumed = Atomic<Bool>(false)
+        let server = try FaultServer { [body] request, _ in
+            // Slow until the pause, so the wait below sees the download split before it ends.
+            FaultServer.throttled(body, for: request, pause: resumed.load(ordering: .relaxed) ? 0.02 : 0.25)
+        }
         defer { server.stop() }
         let engine = try makeEngine()
         await engine.start()
@@ -269,6 +276,7 @@ final class SegmentedDownloadTests: EngineTestCase {
             XCTAssertEqual(Array(part[range]), Array(body[range]), "piece at \(segment.start)")
         }
         let before = server.requests.count
+        resumed.store(true, ordering: .relaxed)
         try await engine.perform(.resume(.ids([id])))
         let d = try await finished(engine, id)
         XCTAssertEqual(d.state, .finished)
