@@ -2,7 +2,10 @@
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
-    .swiftLanguageMode(.v6)
+    .swiftLanguageMode(.v6),
+    // A member is used only from a module the file imports: no Foundation API reaches haul
+    // through a dependency's import, which would link ICU's data back in.
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -16,10 +19,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
+        // Without its Foundation trait: haul links FoundationEssentials only (no ICU data).
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.0", traits: []),
     ],
     targets: [
         // Value types and pure logic: no I/O, no terminal.
-        .target(name: "HaulCore", swiftSettings: swiftSettings),
+        .target(name: "HaulCore", dependencies: ["CLibXML2"], swiftSettings: swiftSettings),
+        // libxml2's reader, for Metalink documents.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // The JSON state file: schema, atomic save, lock, recovery.
         .target(name: "HaulStore", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
         // HTTP: the transport seam, the transfer policy (what a response means for a download),
@@ -47,6 +54,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -92,7 +100,7 @@ let package = Package(
         // The thin curses backend: draws HaulUI's grid and reads keys. The only code calling ncurses.
         .target(name: "HaulTerminal", dependencies: ["CNcurses", "HaulUI"], swiftSettings: swiftSettings),
         // A tiny HTTP/1.1 server on loopback: the demo's generated files and the tests' scripted faults.
-        .target(name: "HaulLoopback", swiftSettings: swiftSettings),
+        .target(name: "HaulLoopback", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
         // The executable: argument parsing and wiring.
         .executableTarget(
             name: "haul",

@@ -37,4 +37,13 @@ static inline int haul_use_one_malloc_arena(void) {
     return mallopt(M_ARENA_MAX, 1);
 }
 
+#include <pthread.h>
+
+extern int haul_pthread_setname_np(pthread_t thread, const char *name) __asm__("pthread_setname_np");
+
+/// Names the calling thread (at most 15 bytes), as `ps -L` and /proc/self/task/*/comm show it.
+static inline int haul_name_this_thread(const char *name) {
+    return haul_pthread_setname_np(pthread_self(), name);
+}
+
 #endif

@@ -24,14 +24,7 @@ public enum Bitfield {
                 piece += 1
             }
         }
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return Hex.lowercase(bytes)
     }
 
     /// What of `d` is on disk: its segments' received bytes, or its first bytes.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulStore
 
 /// A JSON value as a call brings it and a reply carries it. An object keeps its members in the

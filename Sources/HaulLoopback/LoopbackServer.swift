@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HaulCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -44,7 +45,7 @@ public final class LoopbackServer: Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
         listener = fd
         let server = self
-        Thread.detachNewThread { server.acceptLoop() }
+        DetachedThread.start { server.acceptLoop() }
     }
 
     /// The address of `path` (which starts with `/`) on this server.
@@ -64,7 +65,7 @@ public final class LoopbackServer: Sendable {
                 return
             }
             let server = self
-            Thread.detachNewThread { server.serve(client) }
+            DetachedThread.start { server.serve(client) }
         }
     }
 
@@ -129,14 +130,13 @@ public struct LoopbackConnection: Sendable {
             data += buffer[..<n]
             if data.count > 1 << 20 { return nil }
         }
-        let lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n")
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
         let first = lines[0].split(separator: " ")
         guard first.count >= 2 else { return nil }
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmed()
         }
         return LoopbackRequest(method: String(first[0]), path: String(first[1]), headers: headers)
     }

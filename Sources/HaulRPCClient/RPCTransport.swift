@@ -1,5 +1,6 @@
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
+import Glibc
 import HaulAria2Wire
 import HaulCore
 import NIOCore

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// The list of a remote engine's downloads as a UI last heard it, and the events that bring a

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HaulCore
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +22,7 @@ public enum AtomicFile {
         to path: String, mode: mode_t = 0o600,
         _ produce: (_ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.folder(of: path)
         let temporary = "\(path).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw WriteError(description: "cannot write \(temporary): \(errnoText())") }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -6,15 +6,18 @@ import Foundation
 
 /// Whole files read with `open`, `fstat` and `read`, which also tell a missing file from an
 /// unreadable one by its errno.
-enum FileContents {
+public enum FileContents {
     /// A read that failed, with its errno.
-    struct Failure: Error {
-        let code: Int32
-        var reason: String { String(cString: strerror(code)) }
-        var isMissing: Bool { code == ENOENT || code == ENOTDIR }
+    public struct Failure: Error {
+        public let code: Int32
+
+        public init(code: Int32) { self.code = code }
+
+        public var reason: String { String(cString: strerror(code)) }
+        public var isMissing: Bool { code == ENOENT || code == ENOTDIR }
     }
 
-    static func read(_ path: String) throws(Failure) -> Data {
+    public static func read(_ path: String) throws(Failure) -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(code: errno) }
         defer { close(fd) }

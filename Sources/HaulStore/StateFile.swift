@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 #if canImport(Glibc)
@@ -130,7 +130,7 @@ public struct StateFile: Sendable {
 
     /// The slow path for a damaged file: keep every download that can still be read.
     private func salvage(_ data: Data, now: Date, repair: Bool) throws -> Loaded {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let root = try? StateCoding.decoder().decode(SalvagedDocument.self, from: data) else {
             guard repair else {
                 throw LoadError.unreadable(
                     path: path,
@@ -144,31 +144,21 @@ public struct StateFile: Sendable {
                     + "and haul starts with an empty list"
             )
         }
-        let version = root["version"] as? Int ?? 1
+        let version = root.version ?? 1
         if version > StateDocument.currentVersion { throw LoadError.newerVersion(path: path, version: version) }
-
-        let decoder = StateCoding.decoder()
-        var settings = StateDocument.Settings()
-        if let raw = root["settings"], let json = try? JSONSerialization.data(withJSONObject: raw),
-            let decoded = try? decoder.decode(StateDocument.Settings.self, from: json)
-        {
-            settings = decoded
-        }
+        let settings = root.settings ?? StateDocument.Settings()
         var downloads: [Download] = []
         var unreadable = 0
-        let entries = root["downloads"] as? [Any] ?? []
+        let entries = root.downloads ?? []
         for entry in entries {
-            if let json = try? JSONSerialization.data(withJSONObject: entry),
-                let download = try? decoder.decode(Download.self, from: json),
-                !downloads.contains(where: { $0.id == download.id })
-            {
+            if let download = entry.download, !downloads.contains(where: { $0.id == download.id }) {
                 downloads.append(download)
             } else {
                 unreadable += 1
             }
         }
         var message: String?
-        if repair, unreadable > 0 || (root["downloads"] != nil && !(root["downloads"] is [Any])) {
+        if repair, unreadable > 0 || root.downloadsUnreadable {
             let aside = try copyAside(now: now)
             message =
                 "\(unreadable) of \(entries.count) downloads in \(path) could not be read and were left out; the "
@@ -188,14 +178,13 @@ public struct StateFile: Sendable {
     }
 
     private func asidePath(now: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        var candidate = "\(path).corrupt-\(formatter.string(from: now))"
+        // "2026-11-28T21:22:33Z" as 20261128-212233.
+        let digits = now.formatted(.iso8601).filter(\.isNumber)
+        let stamp = "\(digits.prefix(8))-\(digits.dropFirst(8).prefix(6))"
+        var candidate = "\(path).corrupt-\(stamp)"
         var n = 1
         while FileManager.default.fileExists(atPath: candidate) {
-            candidate = "\(path).corrupt-\(formatter.string(from: now))-\(n)"
+            candidate = "\(path).corrupt-\(stamp)-\(n)"
             n += 1
         }
         return candidate
@@ -216,8 +205,38 @@ public struct StateFile: Sendable {
             try FileManager.default.copyItem(atPath: path, toPath: target)
         } catch {
             throw LoadError.unreadable(
-                path: path, reason: "it is damaged and could not be copied aside: \(error.localizedDescription)")
+                path: path, reason: "it is damaged and could not be copied aside: \(error)")
         }
         return target
+    }
+}
+
+/// A damaged state document read field by field: what can be read of it, each download alone.
+private struct SalvagedDocument: Decodable {
+    var version: Int?
+    var settings: StateDocument.Settings?
+    var downloads: [Entry]?
+    /// There is a `downloads` field, but not a list.
+    var downloadsUnreadable = false
+
+    /// One download, or nil when it cannot be read.
+    struct Entry: Decodable {
+        var download: Download?
+
+        init(from decoder: any Decoder) throws {
+            download = try? Download(from: decoder)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, settings, downloads
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try? container.decode(Int.self, forKey: .version)
+        settings = try? container.decode(StateDocument.Settings.self, forKey: .settings)
+        downloads = try? container.decode([Entry].self, forKey: .downloads)
+        downloadsUnreadable = downloads == nil && container.contains(.downloads)
     }
 }

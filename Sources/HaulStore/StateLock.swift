@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HaulCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -105,6 +106,6 @@ public final class StateLock: Sendable {
         var buffer = [UInt8](repeating: 0, count: 32)
         let n = pread(fd, &buffer, buffer.count, 0)
         guard n > 0 else { return nil }
-        return Int32(String(decoding: buffer[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return Int32(String(decoding: buffer[..<n], as: UTF8.self).trimmed())
     }
 }

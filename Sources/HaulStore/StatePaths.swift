@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HaulCore
 
 /// Where haul keeps its state and puts downloads, following the XDG base directories.
@@ -21,9 +22,8 @@ public enum StatePaths {
         if let dir = environment["XDG_DOWNLOAD_DIR"], dir.hasPrefix("/") { return dir }
         if let text = try? String(contentsOfFile: configHome(environment) + "/user-dirs.dirs", encoding: .utf8) {
             for line in text.split(separator: "\n") where line.hasPrefix("XDG_DOWNLOAD_DIR=") {
-                var value = line.dropFirst("XDG_DOWNLOAD_DIR=".count).trimmingCharacters(
-                    in: CharacterSet(charactersIn: "\""))
-                value = value.replacingOccurrences(of: "$HOME", with: home)
+                var value = String(line.dropFirst("XDG_DOWNLOAD_DIR=".count)).trimmingCharacters(where: { $0 == "\"" })
+                value = value.replacing("$HOME", with: home)
                 if value.hasPrefix("/") { return value }
             }
         }
@@ -46,7 +46,13 @@ public enum StatePaths {
     }
 
     public static func home(_ environment: [String: String]) -> String {
-        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? accountHome()
+    }
+
+    /// The home folder the password database gives the user haul runs as ("/" when it gives none).
+    static func accountHome() -> String {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
+        return String(cString: directory)
     }
 
     /// Makes `path` absolute against the current directory, expanding a leading `~/`.

@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 
 /// A real terminal for end-to-end tests: a private tmux server (its socket in a temp
 /// directory), driven with send-keys and read with capture-pane.
@@ -56,7 +57,7 @@ public final class TmuxSession: Sendable {
         let r = try await Self.tmux(
             ["-S", socket, "display-message", "-p", "-t", "0", "#{mouse_any_flag} #{mouse_sgr_flag}"],
             workDirectory: workDirectory)
-        let flags = r.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let flags = r.stdout.split(separator: " ").map { $0.trimmed() }
         return (flags.first == "1", flags.dropFirst().first == "1")
     }
 
@@ -64,7 +65,7 @@ public final class TmuxSession: Sendable {
     public func paneIsDead() async throws -> Bool {
         let r = try await Self.tmux(
             ["-S", socket, "display-message", "-p", "-t", "0", "#{pane_dead}"], workDirectory: workDirectory)
-        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+        return r.stdout.trimmed() == "1"
     }
 
     /// Polls the pane until `predicate` holds; returns the last capture.

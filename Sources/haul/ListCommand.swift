@@ -1,6 +1,8 @@
 import ArgumentParser
 import HaulCore
 import HaulHTTP
+import HaulRemote
+import HaulStore
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HaulCore
 import HaulStore
 
@@ -94,8 +94,8 @@ struct RPCCommand: AsyncParsableCommand {
     private func allowedDirectories() throws -> [String] {
         try allowDir.map { given in
             let path = StatePaths.absolute(given, environment: stateOptions.environment)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            var isDirectory = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory else {
                 throw InputError("\(TerminalText.sanitize(path)) is not a directory").reported()
             }
             return URL(fileURLWithPath: path).resolvingSymlinksInPath().path

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HaulCore
 import HaulStore
 
@@ -114,7 +114,7 @@ struct RulesTestCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let rules = try RulesCommand.read()
         let (fileName, host) = Self.nameAndHost(name)
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = StatePaths.home(environment)
         let folder = rules.folder(name: fileName, host: host, home: home)
         let index = rules.rules.firstIndex { $0.pattern.matches(name: fileName ?? "", host: host) }
         let shownName = TerminalText.sanitize(fileName ?? name)

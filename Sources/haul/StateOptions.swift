@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import HaulCore
 import HaulEngine
 import HaulRemote
@@ -48,10 +49,9 @@ struct StateOptions: ParsableArguments {
             for i in downloads.indices where downloads[i].state != .finished {
                 if idle {
                     Engine.reconcileWithDisk(&downloads[i])
-                } else if let part = downloads[i].partPath,
-                    let size = try? FileManager.default.attributesOfItem(atPath: part)[.size] as? NSNumber
-                {
-                    downloads[i].receivedBytes = size.int64Value
+                } else if let part = downloads[i].partPath {
+                    var info = stat()
+                    if stat(part, &info) == 0 { downloads[i].receivedBytes = Int64(info.st_size) }
                 }
             }
             return (DownloadList(downloads), document.settings)

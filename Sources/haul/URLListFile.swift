@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HaulCore
+import HaulStore
 
 /// `haul add -i FILE`: one URL per line, or aria2's input-file format (see ``InputFile``). `-`
 /// reads standard input.
@@ -14,17 +16,16 @@ enum URLListFile {
 enum TextFile {
     static func read(_ path: String, what: String) throws(InputError) -> String {
         let shown = TerminalText.sanitize(path)
-        let data: Data?
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw InputError("cannot read the \(what) \(shown): no such file")
+        let data: Data
+        do throws(FileContents.Failure) {
+            var isDirectory = false
+            if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory {
+                throw FileContents.Failure(code: EISDIR)
             }
-            data = FileHandle(forReadingAtPath: path)?.readDataToEndOfFile()
+            data = try FileContents.read(path == "-" ? "/dev/stdin" : path)
+        } catch {
+            throw InputError("cannot read the \(what) \(shown): \(error.isMissing ? "no such file" : error.reason)")
         }
-        guard let data else { throw InputError("cannot read the \(what) \(shown): permission denied") }
         guard let text = String(data: data, encoding: .utf8) else {
             throw InputError("the \(what) \(shown) is not UTF-8 text")
         }

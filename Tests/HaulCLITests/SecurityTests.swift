@@ -1,4 +1,5 @@
 import Foundation
+import HaulLoopback
 import HaulTestSupport
 import XCTest
 

@@ -74,20 +74,20 @@ final class BandwidthPolicyTests: XCTestCase {
         XCTAssertEqual(DataBudget("10G/month")?.period, .month)
         XCTAssertEqual(DataBudget("8M/day")?.label, "8.0 MiB/day")
         for bad in ["8M", "8M/week", "0/day", "/day", "x/month"] { XCTAssertNil(DataBudget(bad), bad) }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let utc = LocalZone(tz: "UTC")
         let date = Date(timeIntervalSince1970: 1_796_083_195) // 2026-11-30 23:59:55 UTC
-        XCTAssertEqual(BudgetPeriod.day.key(for: date, in: calendar), "2026-11-30")
-        XCTAssertEqual(BudgetPeriod.day.key(for: date + 10, in: calendar), "2026-12-01")
-        XCTAssertEqual(BudgetPeriod.month.key(for: date, in: calendar), "2026-11")
-        XCTAssertEqual(BudgetPeriod.month.key(for: date + 10, in: calendar), "2026-12")
+        XCTAssertEqual(BudgetPeriod.day.key(for: date, in: utc), "2026-11-30")
+        XCTAssertEqual(BudgetPeriod.day.key(for: date + 10, in: utc), "2026-12-01")
+        XCTAssertEqual(BudgetPeriod.month.key(for: date, in: utc), "2026-11")
+        XCTAssertEqual(BudgetPeriod.month.key(for: date + 10, in: utc), "2026-12")
     }
 
     func testTheClockOverrideStartsAtTheGivenLocalTime() {
-        let clock = WallClock(environment: ["HAUL_CLOCK": "2026-11-26T23:59:55", "TZ": "Asia/Tokyo"])
+        let clock = WallClock(environment: ["HAUL_CLOCK": "2026-11-26T23:59:55", "TZ": "JST-9"])
+        XCTAssertEqual(clock.now().timeIntervalSince1970, 1_795_705_195, accuracy: 1, "14:59:55 UTC")
         XCTAssertEqual(clock.minuteOfDay(clock.now()), 23 * 60 + 59)
-        XCTAssertEqual(BudgetPeriod.day.key(for: clock.now(), in: clock.calendar), "2026-11-26")
-        XCTAssertEqual(BudgetPeriod.day.key(for: clock.now() + 6, in: clock.calendar), "2026-11-27")
+        XCTAssertEqual(BudgetPeriod.day.key(for: clock.now(), in: clock.zone), "2026-11-26")
+        XCTAssertEqual(BudgetPeriod.day.key(for: clock.now() + 6, in: clock.zone), "2026-11-27")
         let real = WallClock(environment: [:])
         XCTAssertEqual(real.now().timeIntervalSinceNow, 0, accuracy: 1)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulTestSupport
 import XCTest
 
 @testable import HaulEngine

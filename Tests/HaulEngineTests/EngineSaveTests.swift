@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulStore
+import HaulTestSupport
 import XCTest
 
 @testable import HaulEngine

@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulHTTP
+import HaulLoopback
 import HaulTestSupport
 import XCTest
 

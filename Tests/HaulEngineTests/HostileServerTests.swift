@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulLoopback
 import HaulTestSupport
 import XCTest
 

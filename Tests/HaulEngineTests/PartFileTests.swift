@@ -2,6 +2,7 @@ import Foundation
 import HaulCore
 import HaulTestSupport
 import NIOCore
+import Synchronization
 import XCTest
 
 @testable import HaulEngine

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HaulCore
+import HaulLoopback
 import HaulTestSupport
 import Synchronization
 import XCTest

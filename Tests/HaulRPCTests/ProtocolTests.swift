@@ -1,4 +1,5 @@
 import Foundation
+import HaulAria2Wire
 import XCTest
 
 @testable import HaulRPC

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Validation of URLs that users hand to haul.
 public enum DownloadURL {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The credentials of a netrc file (`~/.netrc`, as curl, wget and ftp read it): `machine NAME
 /// login USER password PASS` entries and one `default` entry, tokens separated by any white
@@ -131,7 +132,7 @@ public enum NetrcFile {
         guard let parts = URLParts(url), parts.credentials == nil, parts.userinfo == nil,
             !headers.contains(where: { $0.name.lowercased() == "authorization" }),
             let found = netrc.credentials(for: parts.host),
-            let separator = url.range(of: "://")
+            let separator = url.firstRange(of: "://")
         else { return url }
         let literal = Set("-._~!$&'()*+,;=".unicodeScalars)
         let user = PastedURL.escaped(found.login[...], keeping: literal, keepingEscapes: false)

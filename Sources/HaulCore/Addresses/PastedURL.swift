@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A URL as people paste it from chats and documents (raw non-ASCII, spaces, a `|`, beside valid
 /// `%XX` escapes: an IRI, RFC 3987) made into the URI a server expects (RFC 3986), as browsers
@@ -11,8 +11,8 @@ public enum PastedURL {
     /// The URI for `text` (trimmed), or nil when no URL can be made of it (no `scheme://`, an
     /// empty host, or a host with spaces or characters no host name holds).
     public static func uri(from text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let schemeEnd = trimmed.range(of: "://") else { return nil }
+        let trimmed = text.trimmed()
+        guard let schemeEnd = trimmed.firstRange(of: "://") else { return nil }
         let scheme = trimmed[..<schemeEnd.lowerBound]
         guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
             scheme.unicodeScalars.allSatisfy({ $0.isASCII && (isAlphanumeric($0) || "+-.".unicodeScalars.contains($0)) }

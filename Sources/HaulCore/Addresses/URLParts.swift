@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An absolute URL split into the parts a request needs, by `URLComponents` (RFC 3986 §3).
 ///
@@ -29,7 +29,7 @@ public struct URLParts: Sendable, Equatable {
     public init?(_ url: String) {
         // The authority is checked as written: `URLComponents` would encode a space in a host,
         // or decode an escape, into a name no resolver should be asked for.
-        guard let separator = url.range(of: "://") else { return nil }
+        guard let separator = url.firstRange(of: "://") else { return nil }
         let authority = url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
         guard !authority.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What happened to downloads while no UI was attached to the engine (a daemon running on
 /// its own): haul's answer to `handleEventsForBackgroundURLSession`. The next UI to attach

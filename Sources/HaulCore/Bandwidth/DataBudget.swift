@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How often a metered data budget starts afresh.
 public enum BudgetPeriod: String, Codable, Sendable, CaseIterable {
@@ -12,13 +12,11 @@ public enum BudgetPeriod: String, Codable, Sendable, CaseIterable {
 
     /// Names the period `date` falls in ("2026-11-26", "2026-11"): a count made under another
     /// key belongs to an earlier period.
-    public func key(for date: Date, in calendar: Calendar) -> String {
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        let year = c.year ?? 0
-        let month = c.month ?? 0
+    public func key(for date: Date, in zone: LocalZone) -> String {
+        let c = zone.civil(date)
+        let (year, month, day) = (c.year, c.month, c.day)
         let monthKey = "\(year)-\(month < 10 ? "0" : "")\(month)"
         guard self == .day else { return monthKey }
-        let day = c.day ?? 0
         return "\(monthKey)-\(day < 10 ? "0" : "")\(day)"
     }
 }

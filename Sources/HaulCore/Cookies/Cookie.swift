@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One HTTP cookie (RFC 6265): what is sent, and to which requests.
 public struct Cookie: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The cookies of one download's transfer: those of its cookies.txt file, and those its

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The Netscape cookies.txt format that curl `-b`/`-c`, wget `--load-cookies` and aria2c
 /// `--load-cookies` read: one cookie a line, seven tab-separated fields (domain, whether
@@ -16,7 +16,7 @@ public enum CookiesText {
                 continue
             }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count >= 7, let expiry = Int64(fields[4].trimmingCharacters(in: .whitespaces)),
+            guard fields.count >= 7, let expiry = Int64(fields[4].trimmed()),
                 !fields[0].isEmpty, !fields[5].isEmpty
             else {
                 unreadable += 1

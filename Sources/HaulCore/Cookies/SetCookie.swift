@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A `Set-Cookie` header value read as RFC 6265 §5.2 says.
 enum SetCookie {
@@ -7,8 +7,8 @@ enum SetCookie {
     static func parse(_ line: String, from parts: URLParts, at now: Date) -> (Cookie, expired: Bool)? {
         var attributes = line.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
         guard let pair = attributes.next(), let equals = pair.firstIndex(of: "=") else { return nil }
-        let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
-        let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        let name = pair[..<equals].trimmed()
+        let value = pair[pair.index(after: equals)...].trimmed()
         guard !name.isEmpty else { return nil }
         let host = parts.host.lowercased()
         var cookie = Cookie(
@@ -51,24 +51,14 @@ enum SetCookie {
 
     private static func split(_ attribute: Substring) -> (String, String) {
         guard let equals = attribute.firstIndex(of: "=") else {
-            return (attribute.trimmingCharacters(in: .whitespaces).lowercased(), "")
+            return (attribute.trimmed().lowercased(), "")
         }
         return (
-            attribute[..<equals].trimmingCharacters(in: .whitespaces).lowercased(),
-            attribute[attribute.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            attribute[..<equals].trimmed().lowercased(),
+            attribute[attribute.index(after: equals)...].trimmed()
         )
     }
 
-    /// `Sun, 06 Nov 1994 08:49:37 GMT` and the dashed form servers still send.
-    static func httpDate(_ text: String) -> Date? {
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, dd-MMM-yyyy HH:mm:ss zzz", "EEE, dd-MMM-yy HH:mm:ss zzz"]
-        {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
-    }
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` and the dashed forms servers still send.
+    static func httpDate(_ text: String) -> Date? { HTTPDate.parse(text) }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A hash function a download's file can be checked with, by aria2's names.
 public enum ChecksumAlgorithm: String, CaseIterable, Sendable, Codable {
@@ -12,8 +12,8 @@ public enum ChecksumAlgorithm: String, CaseIterable, Sendable, Codable {
     /// The algorithm called `name`: aria2's names, with or without the dash, any case
     /// (`sha-256`, `SHA256`).
     public init?(name: String) {
-        let plain = name.lowercased().replacingOccurrences(of: "-", with: "")
-        guard let found = Self.allCases.first(where: { $0.rawValue.replacingOccurrences(of: "-", with: "") == plain })
+        let plain = name.lowercased().replacing("-", with: "")
+        guard let found = Self.allCases.first(where: { $0.rawValue.replacing("-", with: "") == plain })
         else { return nil }
         self = found
     }
@@ -60,7 +60,7 @@ public struct Checksum: Sendable, Equatable, Hashable {
 
     /// `TYPE=HEX`, as `--checksum` and aria2's `checksum=` take it.
     public init(parsing text: String) throws(InputError) {
-        let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
         guard parts.count == 2 else {
             throw InputError("a checksum is written TYPE=HEX, e.g. sha-256=9f86d0…")
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The user's metered-network setting.
 public enum MeteredMode: String, Codable, Sendable, CaseIterable {
@@ -28,8 +28,7 @@ public enum MeteredVerdict: String, Codable, Sendable {
     /// `yes`, `guess-yes`, `no`, `guess-no`, `unknown` as nmcli prints them.
     public init(probeOutput: String) {
         // nmcli says "yes (guessed)" for GUESS_YES.
-        let text = probeOutput.lowercased().replacingOccurrences(of: "(guessed)", with: "").trimmingCharacters(
-            in: .whitespacesAndNewlines)
+        let text = probeOutput.lowercased().replacing("(guessed)", with: "").trimmed()
         let last = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ":" }).last.map(String.init) ?? ""
         switch last {
         case "1", "3", "yes", "guess-yes", "metered": self = .metered

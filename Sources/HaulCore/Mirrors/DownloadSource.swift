@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One more place a download's file is fetched from, besides its own URL: a mirror the user
 /// gave, one a server named in a `Link` header, or one a Metalink document lists.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One link of a `Link` header field (RFC 8288): a target and its parameters. Mirror servers name
 /// other copies of the file with `rel=duplicate` (RFC 6249) and its Metalink with `rel=describedby`.
@@ -26,7 +26,7 @@ public struct LinkHeader: Sendable, Equatable {
         var rest = Substring(value)
         while let open = rest.firstIndex(of: "<") {
             guard let close = rest[open...].firstIndex(of: ">") else { break }
-            let target = String(rest[rest.index(after: open)..<close]).trimmingCharacters(in: .whitespaces)
+            let target = String(rest[rest.index(after: open)..<close]).trimmed()
             rest = rest[rest.index(after: close)...]
             var parameters: [String: String] = [:]
             // Parameters up to the comma that ends this link (a quoted value may hold commas).
@@ -58,10 +58,10 @@ public struct LinkHeader: Sendable, Equatable {
                     } else {
                         let token = rest.prefix { $0 != ";" && $0 != "," }
                         rest = rest.dropFirst(token.count)
-                        parameterValue = token.trimmingCharacters(in: .whitespaces)
+                        parameterValue = token.trimmed()
                     }
                 }
-                let key = name.trimmingCharacters(in: .whitespaces).lowercased()
+                let key = name.trimmed().lowercased()
                 if !key.isEmpty, parameters[key] == nil { parameters[key] = parameterValue }
             }
             if !target.isEmpty { links.append(LinkHeader(target: target, parameters: parameters)) }
@@ -81,10 +81,10 @@ public enum DigestHeader {
         var found: [ChecksumAlgorithm: Checksum] = [:]
         for value in values {
             for item in value.split(separator: ",") {
-                let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
                 guard pair.count == 2, let algorithm = algorithm(pair[0]),
                     let bytes = Data(base64Encoded: pair[1]), bytes.count * 2 == algorithm.hexDigits,
-                    let checksum = try? Checksum(algorithm, hex: bytes.map { String(format: "%02x", $0) }.joined())
+                    let checksum = try? Checksum(algorithm, hex: Hex.lowercase(bytes))
                 else { continue }
                 found[algorithm] = found[algorithm] ?? checksum
             }

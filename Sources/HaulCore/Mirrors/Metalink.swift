@@ -1,5 +1,4 @@
-import Foundation
-import FoundationXML
+import FoundationEssentials
 
 /// A Metalink document (RFC 5854, `.meta4`; Metalink 3 too): the files it describes, each with
 /// the URLs it is served from, its size and hashes, and hashes of its pieces.
@@ -44,17 +43,8 @@ public struct Metalink: Sendable, Equatable {
         guard data.count <= Self.mostBytes else {
             throw InputError("the Metalink document is larger than \(Formatting.bytes(Int64(Self.mostBytes)))")
         }
-        let reader = MetalinkReader()
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let problem = reader.problem { throw InputError(problem) }
-        guard parsed, parser.parserError == nil, reader.sawRoot, !reader.isInsideFile else {
-            let line = parser.lineNumber
-            throw InputError("this is not a Metalink document (XML that cannot be read, near line \(line))")
-        }
+        var reader = MetalinkReader()
+        try reader.read(data)
         let files = reader.files.compactMap(\.finished)
         guard !files.isEmpty else { throw InputError("the Metalink document describes no file haul can download") }
         self.files = files
@@ -62,7 +52,7 @@ public struct Metalink: Sendable, Equatable {
 
     /// Whether a response's `Content-Type` is a Metalink document's.
     public static func isMetalink(contentType: String?) -> Bool {
-        guard let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let type = contentType?.split(separator: ";").first?.trimmed().lowercased()
         else { return false }
         return type == mediaType || type == "application/metalink+xml"
     }
@@ -91,116 +81,5 @@ public struct PieceHashes: Codable, Sendable, Equatable, Hashable {
     /// Whether they cover a file of `total` bytes exactly, one hash per piece.
     public func fit(total: Int64) -> Bool {
         length > 0 && Int64(hashes.count) == (total + length - 1) / length
-    }
-}
-
-/// Reads Metalink 4 and 3 elements as they come; an element's text is kept until it ends.
-private final class MetalinkReader: NSObject, XMLParserDelegate {
-    struct Draft {
-        var name: String?
-        var size: Int64?
-        var hashes: [(String, String)] = []
-        var pieceType: String?
-        var pieceLength: Int64?
-        var pieceHashes: [String] = []
-        var urls: [(String, Int?)] = []
-        var skipped: [String] = []
-
-        var finished: Metalink.File? {
-            guard let raw = name, let name = FileNameSanitizer.sanitize(String(raw.split(separator: "/").last ?? ""))
-            else { return nil }
-            let strength: [ChecksumAlgorithm] = [.sha512, .sha384, .sha256, .sha224, .sha1, .md5]
-            let checksums = hashes.compactMap { type, hex in
-                ChecksumAlgorithm(name: type).flatMap { try? Checksum($0, hex: hex) }
-            }
-            let checksum = strength.lazy.compactMap { a in checksums.first { $0.algorithm == a } }.first
-            var pieces: PieceHashes?
-            if let type = pieceType.flatMap(ChecksumAlgorithm.init(name:)), let length = pieceLength, length > 0,
-                !pieceHashes.isEmpty, pieceHashes.allSatisfy({ $0.count == type.hexDigits })
-            {
-                let read = PieceHashes(algorithm: type, length: length, hashes: pieceHashes.map { $0.lowercased() })
-                // Hashes that do not cover the file exactly are of another file: the whole-file hash still holds.
-                if size.map(read.fit(total:)) ?? false { pieces = read }
-            }
-            let sources = urls.map { DownloadSource(url: $0.0, origin: .metalink, priority: $0.1) }
-            return Metalink.File(
-                name: name, size: size, checksum: checksum, pieces: pieces,
-                sources: DownloadSource.ordered(sources, excluding: ""), skippedSchemes: skipped)
-        }
-    }
-
-    var files: [Draft] = []
-    var sawRoot = false
-    var problem: String?
-    private var current: Draft?
-    private var text = ""
-    private var attributes: [String: String] = [:]
-    private var inPieces = false
-
-    /// A `<file>` began and did not end: the document was cut short.
-    var isInsideFile: Bool { current != nil }
-
-    func parser(
-        _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
-        text = ""
-        self.attributes = attributes
-        switch element {
-        case "metalink":
-            sawRoot = true
-        case "file":
-            guard files.count < Metalink.mostFiles else {
-                problem = "the Metalink document lists more than \(Metalink.mostFiles) files"
-                parser.abortParsing()
-                return
-            }
-            current = Draft(name: attributes["name"])
-        case "pieces":
-            inPieces = true
-            current?.pieceType = attributes["type"]
-            current?.pieceLength = attributes["length"].flatMap { Int64($0) }
-        default:
-            break
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if text.utf8.count < 64 * 1024 { text += string }
-    }
-
-    func parser(
-        _ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?
-    ) {
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        switch element {
-        case "file":
-            if let current { files.append(current) }
-            current = nil
-        case "size":
-            current?.size = Int64(value)
-        case "pieces":
-            inPieces = false
-        case "hash":
-            if inPieces {
-                current?.pieceHashes.append(value)
-            } else if let type = attributes["type"] {
-                current?.hashes.append((type, value))
-            }
-        case "url":
-            let scheme = value.split(separator: ":").first.map { $0.lowercased() } ?? ""
-            if ["http", "https"].contains(scheme), URLParts(value) != nil {
-                // Metalink 4's priority: 1 is first; Metalink 3's preference: 100 is first.
-                let priority =
-                    attributes["priority"].flatMap { Int($0) }
-                    ?? attributes["preference"].flatMap { Int($0) }.map { 101 - $0 }
-                current?.urls.append((value, priority))
-            } else if !scheme.isEmpty {
-                current?.skipped.append(scheme)
-            }
-        default:
-            break
-        }
-        text = ""
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One download: what to fetch, where it goes, and how far it got.
 ///

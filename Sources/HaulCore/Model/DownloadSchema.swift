@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every stored field of a ``Download``, by the key it is stored under, with how its value is read
 /// and set: the one list its `Codable` form, the state file's one-pass reader and writer

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a download is in its life, with the cause where one belongs: a pause says who paused
 /// it, a failure why it failed. Only the transitions (`DownloadTransitions.swift`) change it.

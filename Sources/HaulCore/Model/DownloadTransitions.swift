@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every change of a download's state. Each returns whether anything changed, so repeating a
 /// command is harmless (idempotent) and callers know when to save; nothing else sets ``state``.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Date {
     /// Now, to the microsecond: the moments haul records (added, finished). Digits past the

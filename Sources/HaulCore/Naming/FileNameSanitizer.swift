@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns a name suggested by a server or a URL into one safe to create in the destination.
 ///
@@ -60,14 +60,6 @@ public enum FileNameSanitizer {
 }
 
 extension String {
-    /// The string without leading and trailing characters that match `predicate`.
-    public func trimmingCharacters(where predicate: (Character) -> Bool) -> String {
-        var slice = Substring(self)
-        while let first = slice.first, predicate(first) { slice.removeFirst() }
-        while let last = slice.last, predicate(last) { slice.removeLast() }
-        return String(slice)
-    }
-
     /// The last non-empty part between the ASCII separators, as `split(whereSeparator:).last`
     /// gives it, without building every part first (a name is taken from each download's URL).
     public func lastComponent(separatedBy first: Unicode.Scalar, or second: Unicode.Scalar? = nil) -> String? {

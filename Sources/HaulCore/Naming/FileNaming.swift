@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decides the name a download's file gets.
 public enum FileNaming {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A proxy as a user names it: `http://[user:password@]host[:port]` (CONNECT for https
 /// origins), `socks5://` or `socks5h://host[:port]` (the name resolved by the proxy).
@@ -23,7 +23,7 @@ public struct ProxyAddress: Codable, Sendable, Hashable {
 
     /// The proxy `text` names, or why it cannot be one, in a sentence.
     public init(parsing text: String) throws(InputError) {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        let text = text.trimmed()
         let shown = Redaction.url(TerminalText.sanitize(text))
         let withScheme = text.contains("://") ? text : "http://" + text
         guard let components = URLComponents(string: withScheme), let host = components.host, !host.isEmpty,
@@ -60,7 +60,7 @@ public enum ProxyChoice: Codable, Sendable, Hashable {
 
     /// `none` or a proxy URL.
     public init(parsing text: String) throws(InputError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmed().lowercased()
         if trimmed == "none" || trimmed == "direct" {
             self = .direct
         } else {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A failed file operation, with errno kept so disk-full can be told apart.
 public struct FileError: Error, CustomStringConvertible {

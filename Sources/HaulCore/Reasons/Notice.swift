@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Something about a download the user should know while it goes on, as a value; ``ReasonText``
 /// turns it into words when it is shown, so a retry's countdown is always current. Indirect for

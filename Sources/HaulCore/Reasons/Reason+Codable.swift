@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reasons are stored as flat objects with a `kind` (`{"kind":"status","status":404}`), readable
 /// by anything that reads the state file. A plain string is what an older haul stored: it reads

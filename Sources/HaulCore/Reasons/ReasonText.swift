@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The words for every reason the engine reports: the one place that turns ``FailureReason``,
 /// ``Notice`` and ``StartOverReason`` values into sentences for the TUI, `haul run` and `haul ls`.

@@ -13,16 +13,16 @@ public struct FolderRules: Sendable, Equatable {
 
         /// The pattern as written: a group's name, `host:GLOB`, or globs separated by commas.
         public init?(_ text: String) {
-            let text = text.trimmingCharacters(in: .whitespaces)
+            let text = text.trimmed()
             guard !text.isEmpty else { return nil }
             if let group = FileGroup(rawValue: text.lowercased()) {
                 self = .group(group)
             } else if text.lowercased().hasPrefix("host:") {
-                let host = text.dropFirst(5).trimmingCharacters(in: .whitespaces).lowercased()
+                let host = text.dropFirst(5).trimmed().lowercased()
                 guard !host.isEmpty else { return nil }
                 self = .host(host)
             } else {
-                let globs = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                let globs = text.split(separator: ",").map { $0.trimmed() }
                 guard !globs.isEmpty, globs.allSatisfy({ !$0.isEmpty }) else { return nil }
                 self = .names(globs)
             }

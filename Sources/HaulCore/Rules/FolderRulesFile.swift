@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The folder rules as a text file the user may also edit (`~/.config/haul/folders`, see
 /// `StatePaths.folderRules`), one `PATTERN = FOLDER` per line, `#` starting a comment. It is
@@ -9,7 +9,7 @@ public enum FolderRulesFile {
     public static func parse(_ text: String) throws(InputError) -> FolderRules {
         var rules: [FolderRules.Rule] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmed()
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             guard let equals = line.lastIndex(of: "="),
                 let pattern = FolderRules.Pattern(String(line[..<equals])),
@@ -25,7 +25,7 @@ public enum FolderRulesFile {
 
     /// A rule's folder as written: absolute, or under `~`.
     public static func folder(_ text: String) -> String? {
-        let folder = text.trimmingCharacters(in: .whitespaces)
+        let folder = text.trimmed()
         guard folder.hasPrefix("/") || folder == "~" || folder.hasPrefix("~/") else { return nil }
         return folder
     }

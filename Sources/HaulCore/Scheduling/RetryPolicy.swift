@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// When to try a failed transfer again: exponential back-off with jitter, honouring `Retry-After`.
 public struct RetryPolicy: Sendable, Equatable {
@@ -36,16 +37,5 @@ public struct RetryPolicy: Sendable, Equatable {
         if let seconds = Int(text) { return seconds >= 0 ? .seconds(seconds) : nil }
         guard let date = HTTPDate.parse(text) else { return nil }
         return .seconds(max(0, date.timeIntervalSince(now)))
-    }
-}
-
-/// IMF-fixdate, the HTTP date format ("Sun, 06 Nov 1994 08:49:37 GMT").
-public enum HTTPDate {
-    public static func parse(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Hides secrets before text is shown or logged.
 public enum Redaction {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 import HaulStore
 
@@ -125,11 +125,11 @@ public struct AddPath {
     static func checkDirectory(_ path: String) throws(InputError) {
         let shown = TerminalText.sanitize(path)
         guard path.hasPrefix("/") else { throw InputError("directory '\(shown)' must be an absolute path") }
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputError("directory '\(shown)' does not exist")
         }
-        guard isDirectory.boolValue else { throw InputError("'\(shown)' is not a directory") }
+        guard isDirectory else { throw InputError("'\(shown)' is not a directory") }
         guard access(path, W_OK | X_OK) == 0 else { throw InputError("directory '\(shown)' is not writable") }
     }
 }

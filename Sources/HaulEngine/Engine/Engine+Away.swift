@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// The engine's side of re-attaching: while no UI is attached to a daemon, notable outcomes

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 import HaulStore
 
@@ -24,7 +24,7 @@ extension Engine {
 
     /// The period the count is for now, and what the state file holds for it.
     static func savedUsage(_ settings: StateDocument.Settings, clock: WallClock) -> (period: String, used: Int64) {
-        let key = (settings.meteredBudget?.period ?? .day).key(for: clock.now(), in: clock.calendar)
+        let key = (settings.meteredBudget?.period ?? .day).key(for: clock.now(), in: clock.zone)
         let usage = settings.meteredUsage
         return (key, usage?.period == key ? usage?.bytes ?? 0 : 0)
     }
@@ -98,7 +98,7 @@ extension Engine {
 
     private func bandwidthTick() async {
         guard phase == .running else { return }
-        let key = budgetPeriod.key(for: bandwidth.wallClock.now(), in: bandwidth.wallClock.calendar)
+        let key = budgetPeriod.key(for: bandwidth.wallClock.now(), in: bandwidth.wallClock.zone)
         let counter = bandwidth.meteredCounter
         if key != bandwidth.usagePeriod {
             bandwidth.usagePeriod = key
@@ -153,7 +153,7 @@ extension Engine {
         settings.meteredBudget = budget
         if periodChanged {
             // A count kept per day means nothing for a month: start the new period's count afresh.
-            bandwidth.usagePeriod = budgetPeriod.key(for: bandwidth.wallClock.now(), in: bandwidth.wallClock.calendar)
+            bandwidth.usagePeriod = budgetPeriod.key(for: bandwidth.wallClock.now(), in: bandwidth.wallClock.zone)
             bandwidth.meteredCounter.set(counting: networkStatus.isMetered, used: 0, budget: budget?.bytes)
         }
         publishNetworkStatus()

@@ -1,4 +1,5 @@
 import HaulCore
+import HaulStore
 
 /// The per-host settings as the engine applies them: a download's own setting first, then the
 /// host's (``HostSettings``), then the global one.

@@ -1,4 +1,5 @@
 import HaulCore
+import HaulStore
 
 /// The aria2-compatible endpoint as the engine sees it: the engine keeps its settings in the
 /// state file and tells the process hosting it of every change; that process serves it and

@@ -1,4 +1,5 @@
 import HaulCore
+import HaulStore
 
 /// The engine in-process, as the UI and the commands see it.
 extension Engine: EngineSession {

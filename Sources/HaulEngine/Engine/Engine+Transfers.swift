@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HaulCore
 
 /// The engine's side of ``TransferReports``. Each call names the generation its run was started

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// A cookies.txt file a download's requests carry the cookies of (`--load-cookies`).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HaulCore
 
 /// Folders downloads land in, made on request as `wget -P`, `aria2c -d` and `curl --create-dirs`
@@ -7,8 +8,8 @@ public enum DownloadDirectory {
     /// Creates `path` (absolute) and every missing folder above it. Says in one sentence why not:
     /// most often a path that runs through a file.
     public static func create(_ path: String) throws(InputError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory { return }
         let shown = TerminalText.sanitize(path)
         let (deepest, file) = walk(path)
         if let file {
@@ -18,10 +19,12 @@ public enum DownloadDirectory {
         guard access(deepest, W_OK | X_OK) == 0 else {
             throw InputError("cannot create the folder \(shown): \(TerminalText.sanitize(deepest)) is not writable")
         }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw InputError("cannot create the folder \(shown): \(error.localizedDescription)")
+        var prefix = ""
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o777) != 0, errno != EEXIST {
+                throw InputError("cannot create the folder \(shown): \(String(cString: strerror(errno)))")
+            }
         }
     }
 
@@ -32,9 +35,9 @@ public enum DownloadDirectory {
         var deepest = "/"
         for component in path.split(separator: "/") {
             prefix += "/" + component
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: prefix, isDirectory: &isDirectory) else { break }
-            if !isDirectory.boolValue { return (deepest, prefix) }
+            if !isDirectory { return (deepest, prefix) }
             deepest = prefix
         }
         return (deepest, nil)

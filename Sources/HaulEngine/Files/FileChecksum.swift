@@ -61,15 +61,7 @@ public enum FileChecksum {
         }
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func hex(_ bytes: some Sequence<UInt8>) -> String { Hex.lowercase(bytes) }
 }
 
 /// A hash fed a file chunk by chunk.

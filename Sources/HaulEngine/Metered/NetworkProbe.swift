@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
+import Subprocess
+import SystemPackage
 
 /// Asks NetworkManager whether the network is metered.
 ///
@@ -27,29 +29,26 @@ struct NetworkProbe: Sendable {
     /// Runs the probe (at most ~2 s) and parses its answer.
     func check() async -> MeteredVerdict {
         guard let command else { return .unknown }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        var environment = ProcessInfo.processInfo.environment
-        environment["LC_ALL"] = "C"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        // Told when the probe exits, rather than polled for: `haul run` waits for the verdict
-        // before it starts anything, and a 10 ms poll made that wait 10 ms for a 3 ms probe.
-        let (exit, exited) = AsyncStream<Never>.makeStream()
-        process.terminationHandler = { _ in exited.finish() }
-        do { try process.run() } catch { return .unknown }
-        guard await TimeLimit.run(.seconds(2), { for await _ in exit {} }) else {
-            // SIGKILL, not terminate()'s SIGTERM: Foundation starts children with every signal
-            // blocked (swift-corelibs-foundation #4772), so a hung probe outlived SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            return .unknown
+        let output = await withTaskGroup(of: String?.self) { group in
+            group.addTask { await Self.output(of: command) }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(2))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            // A probe still running is cancelled, which Subprocess ends with SIGKILL.
+            group.cancelAll()
+            return first
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        guard process.terminationStatus == 0 else { return .unknown }
-        return MeteredVerdict(probeOutput: String(decoding: data, as: UTF8.self))
+        return output.map(MeteredVerdict.init(probeOutput:)) ?? .unknown
+    }
+
+    /// What `command` prints when it exits with status 0, else nil.
+    private static func output(of command: [String]) async -> String? {
+        let result = try? await Subprocess.run(
+            .path(FilePath(command[0])), arguments: Arguments(Array(command.dropFirst())),
+            environment: .inherit.updating(["LC_ALL": "C"]), output: .string(limit: 64 * 1024))
+        guard let result, result.terminationStatus.isSuccess else { return nil }
+        return result.standardOutput
     }
 }

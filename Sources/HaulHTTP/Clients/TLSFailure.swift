@@ -47,7 +47,7 @@ enum TLSFailure {
 
     /// "TLS handshake failed: no shared cipher", from `NO_SHARED_CIPHER`.
     private static func described(_ what: String, _ reasons: [String]) -> String {
-        let words = reasons.map { $0.lowercased().replacingOccurrences(of: "_", with: " ") }
+        let words = reasons.map { $0.lowercased().replacing("_", with: " ") }
         return what + (words.isEmpty ? "" : ": " + words.joined(separator: "; "))
     }
 
@@ -64,9 +64,9 @@ enum TLSFailure {
     }
 
     static func reason(in description: String) -> String? {
-        guard let start = description.range(of: "error:") else { return nil }
+        guard let start = description.firstRange(of: "error:") else { return nil }
         var rest = description[start.upperBound...]
-        if let at = rest.range(of: " at ") { rest = rest[..<at.lowerBound] }
+        if let at = rest.firstRange(of: " at ") { rest = rest[..<at.lowerBound] }
         guard let name = rest.split(separator: ":").last,
             !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
         else { return nil }

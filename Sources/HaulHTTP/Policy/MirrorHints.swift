@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// What the responses to a request, redirects included, say about other copies of the file:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// What a transfer asks the server for: the download's address, its own headers, and what it

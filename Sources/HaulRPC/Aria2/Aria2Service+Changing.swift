@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import HaulAria2Wire
 import HaulCore
+import HaulStore
 
 /// The methods that change something: adding, removing, pausing, moving, options. Each lets the
 /// request's snapshot go, so a later call of the same batch reads the change.
@@ -175,9 +176,9 @@ extension Aria2Service {
     func absolute(_ path: String) -> String { Self.absolute(path, in: configuration.downloadDirectory) }
 
     static func absolute(_ path: String, in directory: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
+        let expanded = PathText.expandingTilde(path, home: StatePaths.home(ProcessInfo.processInfo.environment))
         guard !expanded.hasPrefix("/") else { return expanded }
-        return (directory as NSString).appendingPathComponent(expanded)
+        return PathText.joined(directory, expanded)
     }
 
     /// Refuses a directory outside the download directory and the ones the user allowed.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulAria2Wire
 import HaulCore
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a call may put files: in the download directory or a directory the user allowed, after
 /// `..` and symbolic links are resolved. aria2 lets any call write anywhere, which is how its

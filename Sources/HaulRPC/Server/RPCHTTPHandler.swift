@@ -1,3 +1,4 @@
+import HaulAria2Wire
 import NIOCore
 import NIOHTTP1
 

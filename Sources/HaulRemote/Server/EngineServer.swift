@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 import Synchronization
 
@@ -66,7 +66,7 @@ public final class EngineServer: Sendable {
                     "the control socket passed in is \(TerminalText.sanitize(bound)), but haul's commands look for "
                         + "\(TerminalText.sanitize(location.path)); run haul service install again")
             }
-            Thread.detachNewThread { [self] in acceptLoop() }
+            DetachedThread.start { [self] in acceptLoop() }
             return
         }
         guard location.fitsSocketAddress else {
@@ -89,7 +89,7 @@ public final class EngineServer: Sendable {
         } catch {
             throw StartError(description: String(describing: error))
         }
-        Thread.detachNewThread { [self] in acceptLoop() }
+        DetachedThread.start { [self] in acceptLoop() }
     }
 
     /// Whether any client is connected now, and when one last came or went: an owner that exits

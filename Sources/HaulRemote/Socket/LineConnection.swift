@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import HaulCore
 import Synchronization
 
@@ -27,7 +27,7 @@ final class LineConnection: Sendable {
     /// Starts the reading thread. `onLine` returns the length of the next line when it knows it
     /// (room is made for it at once). `onClose` runs once, after the descriptor is closed.
     func start(onLine: @escaping @Sendable ([UInt8]) -> Int?, onClose: @escaping @Sendable () -> Void) {
-        Thread.detachNewThread { [self] in
+        DetachedThread.start { [self] in
             readLoop(onLine)
             close()
             writer.sync {}

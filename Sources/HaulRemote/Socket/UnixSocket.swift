@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HaulCore
 
 #if canImport(Glibc)
     import Glibc
@@ -65,7 +66,7 @@ enum UnixSocket {
     /// request still unread would reset the connection and could lose our last message.
     static func closeGently(_ fd: Int32) {
         shutdown(fd, Int32(SHUT_WR))
-        Thread.detachNewThread {
+        DetachedThread.start {
             var timeout = timeval(tv_sec: 0, tv_usec: 300_000)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var sink = [UInt8](repeating: 0, count: 4096)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// What a client asks of the haul process that owns the state file, over its Unix socket.

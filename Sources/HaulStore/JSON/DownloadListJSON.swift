@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// A list of downloads as JSON bytes, in the state file's own form and on one line: how a

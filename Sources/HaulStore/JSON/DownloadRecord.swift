@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HaulCore
 
 /// A download as the state file stores it: one object, the schema's fields in its order, written

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// JSON values written straight into bytes, for output too large to build through `JSONEncoder`
@@ -61,46 +61,26 @@ public enum JSONBytes {
     /// `date` as a quoted ISO 8601 UTC time to the second, rounded down, as `JSONEncoder`'s
     /// `.iso8601` writes it: `"2026-11-22T23:48:32Z"`.
     public static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        var days = seconds / 86_400
-        var second = seconds % 86_400
-        if second < 0 {
-            second += 86_400
-            days -= 1
-        }
-        let (year, month, day) = civil(fromDays: days)
+        let c = CivilDate(secondsSince1970: Int(date.timeIntervalSince1970.rounded(.down)))
         out.append(UInt8(ascii: "\""))
-        if year < 0 { out.append(UInt8(ascii: "-")) }
-        appendPadded(abs(year), width: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendPadded(month, width: 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendPadded(day, width: 2, to: &out)
-        out.append(UInt8(ascii: "T"))
-        appendPadded(second / 3600, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendPadded(second / 60 % 60, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendPadded(second % 60, width: 2, to: &out)
+        if c.year < 0 { out.append(UInt8(ascii: "-")) }
+        appendPadded(Int64(abs(c.year)), width: 4, to: &out)
+        appendTwoDigits(after: "-", c.month, to: &out)
+        appendTwoDigits(after: "-", c.day, to: &out)
+        appendTwoDigits(after: "T", c.hour, to: &out)
+        appendTwoDigits(after: ":", c.minute, to: &out)
+        appendTwoDigits(after: ":", c.second, to: &out)
         out.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
+    }
+
+    private static func appendTwoDigits(after separator: Unicode.Scalar, _ value: Int, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: separator))
+        appendPadded(Int64(value), width: 2, to: &out)
     }
 
     private static func appendPadded(_ value: Int64, width: Int, to out: inout [UInt8]) {
         let digits = decimalDigits(UInt64(value))
         for _ in digits..<max(digits, width) { out.append(UInt8(ascii: "0")) }
         appendDecimal(value, to: &out)
-    }
-
-    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

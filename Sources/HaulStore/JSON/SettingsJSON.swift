@@ -1,3 +1,4 @@
+import FoundationEssentials
 import HaulCore
 
 /// The settings object of the state file, read and written in the same pass as the downloads.

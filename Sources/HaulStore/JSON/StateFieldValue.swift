@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// A value a download's field can hold, as the state file's one-pass reader and writer read and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// Reads a sound state file in one pass over its bytes, several times faster than

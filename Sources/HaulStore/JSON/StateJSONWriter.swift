@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// Writes the state document straight into bytes: the whole file is rewritten on every save,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// Where the user is in the list: what it shows and in which order, what is selected, opened and
@@ -58,12 +58,12 @@ struct Messages {
     var status: (text: String, isError: Bool)?
     /// Everything this session said, oldest first (see `TUIController+Log.swift`).
     var log: [LogEntry] = []
-    /// Formats the time of each log entry as it is recorded.
-    let clockFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter
-    }()
+
+    /// The local time of a log entry as it is recorded: `14:02:09`.
+    static func clockText(_ date: Date) -> String {
+        let c = LocalZone.system.civil(date)
+        return [c.hour, c.minute, c.second].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+    }
 }
 
 /// The `:` command line's history and the names Tab completes.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// `:` opens a command line on the status line that takes the command-line interface's own
@@ -14,7 +14,7 @@ extension TUIController {
     }
 
     func submitCommandLine(_ text: String) -> [Effect] {
-        let line = text.trimmingCharacters(in: .whitespaces)
+        let line = text.trimmed()
         guard !line.isEmpty else { return [] }
         if commands.history.last != line { commands.history.append(line) }
         if commands.history.count > Self.historyLimit { commands.history.removeFirst() }
@@ -38,7 +38,7 @@ extension TUIController {
                 mode = .prompt(Prompt(.command, LineEditor(matches[0] + " ")))
                 redraw.status = true
             } else if matches.count > 1 {
-                let common = matches.dropFirst().reduce(matches[0]) { $0.commonPrefix(with: $1) }
+                let common = matches.dropFirst().reduce(matches[0]) { String(zip($0, $1).prefix { $0 == $1 }.map(\.0)) }
                 mode = .prompt(Prompt(.command, LineEditor(common)))
                 redraw.status = true
             }

@@ -201,7 +201,7 @@ extension TUIController {
     func followRules(_ form: inout AddForm) {
         guard form.fields[1].string == form.chosenDirectory, network.remote == nil else { return }
         let url = try? DownloadURL.validate(form.fields[0].string)
-        let typedName = form.fields[2].string.trimmingCharacters(in: .whitespaces)
+        let typedName = form.fields[2].string.trimmed()
         let name = typedName.isEmpty ? url.flatMap(FileNaming.nameFromURL) : typedName
         let host = url.flatMap { URLParts($0)?.host }
         let folder =
@@ -220,7 +220,7 @@ extension TUIController {
             report(error.message, isError: true)
             return []
         }
-        var directory = form.fields[1].string.trimmingCharacters(in: .whitespaces)
+        var directory = form.fields[1].string.trimmed()
         if let remote = network.remote {
             guard directory.isEmpty || directory.hasPrefix("/") else {
                 report(
@@ -228,7 +228,7 @@ extension TUIController {
                     isError: true)
                 return []
             }
-            let name = form.fields[2].string.trimmingCharacters(in: .whitespaces)
+            let name = form.fields[2].string.trimmed()
             setMode(.list)
             report("adding \(url)")
             return [.send(.add([AddRequest(url: url, directory: directory, fileName: name.isEmpty ? nil : name)]))]
@@ -243,7 +243,7 @@ extension TUIController {
             report("the directory must be an absolute path (or start with ~/)", isError: true)
             return []
         }
-        let name = form.fields[2].string.trimmingCharacters(in: .whitespaces)
+        let name = form.fields[2].string.trimmed()
         setMode(.list)
         report("adding \(url)")
         return [.send(.add([AddRequest(url: url, directory: directory, fileName: name.isEmpty ? nil : name)]))]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// The speed-limit and new-link prompts, and the keys that move a download in the queue.
@@ -19,8 +19,8 @@ extension TUIController {
 
     /// 2097152 → "2M": what the prompts show of a rate, as it would be typed.
     static func editable(_ rate: Int64) -> String {
-        Formatting.bytes(rate).replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "iB", with: "")
-            .replacingOccurrences(of: "B", with: "")
+        Formatting.bytes(rate).replacing(" ", with: "").replacing("iB", with: "")
+            .replacing("B", with: "")
     }
 
     func submitSpeedLimit(_ text: String) -> [Effect] {
@@ -52,7 +52,7 @@ extension TUIController {
 
     /// `u`: Enter gives the download the typed link (the engine checks it and says why not).
     func submitNewLink(_ text: String, for id: DownloadID) -> [Effect] {
-        let url = text.trimmingCharacters(in: .whitespaces)
+        let url = text.trimmed()
         guard !url.isEmpty else { return [] }
         let name = model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue
         report("\(name): new link; it goes on from there if it is the same file")
@@ -61,7 +61,7 @@ extension TUIController {
 
     func submitDownloadLimit(_ typed: String, for id: DownloadID) -> [Effect] {
         let name = model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue
-        let text = typed.trimmingCharacters(in: .whitespaces)
+        let text = typed.trimmed()
         if text.isEmpty || text.lowercased() == "none" {
             report("\(name): no limit of its own")
             return [.send(.setDownloadSpeedLimit(.ids([id]), nil))]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// One thing the session said: what a key or a command did, an error, a notice of the engine.
@@ -21,7 +21,7 @@ extension TUIController {
     func record(_ text: String, isError: Bool) {
         let now = wallClock()
         messages.log.append(
-            LogEntry(at: now, clock: messages.clockFormatter.string(from: now), text: text, isError: isError))
+            LogEntry(at: now, clock: Messages.clockText(now), text: text, isError: isError))
         if messages.log.count > Self.logLimit { messages.log.removeFirst(messages.log.count - Self.logLimit) }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// The mouse: a click selects the row under it, a second click on it within ``doubleClick``

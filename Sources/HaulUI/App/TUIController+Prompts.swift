@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// The lines typed on the status line (see ``Prompt``): one way of editing for every kind, and
@@ -60,7 +60,7 @@ extension TUIController {
     }
 
     private func submitMeteredLimit(_ typed: String) -> [Effect] {
-        let text = typed.trimmingCharacters(in: .whitespaces)
+        let text = typed.trimmed()
         if text.isEmpty || text == "0" || text.lowercased() == "none" {
             report("no speed cap on metered networks")
             return [.send(.setMeteredLimit(nil))]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// The whole TUI as pure logic: it takes engine events and keys, keeps the screen model,

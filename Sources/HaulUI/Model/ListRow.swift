@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// What the list keeps of one download: what its row, its opened lines, the sorts, the filter and

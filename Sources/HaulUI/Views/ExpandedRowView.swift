@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// The lines under an opened row (`x`, `→`, or a click on its marker): its pieces, its

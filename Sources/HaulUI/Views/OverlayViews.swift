@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// A bordered box in the middle of the screen with a title and lines. Lines that do not fit

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// One download on one line: name, bar, percent, received/total, speed, ETA, state.

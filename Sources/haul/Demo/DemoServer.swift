@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HaulLoopback
 
 /// The server of `haul demo`: generated files on 127.0.0.1 at a limited rate (so progress is
@@ -57,7 +58,7 @@ final class DemoServer: Sendable {
             let end = min(body.upperBound, offset + chunk)
             guard connection.send(content(of: file, offset..<end)) else { return }
             offset = end
-            Thread.sleep(forTimeInterval: 0.1)
+            usleep(100_000)
         }
     }
 

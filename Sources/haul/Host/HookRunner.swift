@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 import Synchronization
 
@@ -42,7 +42,7 @@ final class HookRunner: Sendable {
             throw error
         }
         let reader = ends[0]
-        Thread.detachNewThread { Self.relay(reader, label: label, log: log) }
+        DetachedThread.start { Self.relay(reader, label: label, log: log) }
         let limit = Task { [self] in
             try? await Task.sleep(for: .seconds(seconds))
             guard signal(SIGTERM) else { return }

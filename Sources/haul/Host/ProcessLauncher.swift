@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HaulCore
 
 #if canImport(Glibc)
     import Glibc
@@ -64,14 +65,50 @@ enum ProcessLauncher {
         return child
     }
 
+    /// Runs `arguments` to its end: its exit status (128+N for signal N) and what it wrote to
+    /// its output and error streams together.
+    static func run(_ arguments: [String], environment: [String: String]) throws(Failure) -> (Int32, String) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0
+        else {
+            throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(errno)))")
+        }
+        let pid: pid_t
+        do {
+            pid = try spawn(arguments, environment: environment, outputDescriptor: ends[1])
+        } catch {
+            close(ends[0])
+            close(ends[1])
+            throw error
+        }
+        close(ends[1])
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(ends[0], &buffer, buffer.count)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            output += buffer[..<n]
+        }
+        close(ends[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return (exitCode(status), String(decoding: output, as: UTF8.self))
+    }
+
     /// Reaps `pid` on a thread of its own; `done` gets the exit status (128+N for signal N).
     static func reap(_ pid: pid_t, done: @escaping @Sendable (Int32) -> Void = { _ in }) {
-        Thread.detachNewThread {
+        DetachedThread.start {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            let signal = status & 0x7F
-            done(signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+            done(exitCode(status))
         }
+    }
+
+    /// A `waitpid` status as a shell shows it: the exit status, or 128+N for signal N.
+    private static func exitCode(_ status: Int32) -> Int32 {
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
     /// Whether `name` is an executable in `PATH`.

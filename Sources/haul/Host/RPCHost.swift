@@ -1,4 +1,6 @@
-import Foundation
+import ArgumentParser
+import FoundationEssentials
+import Glibc
 import HaulCore
 import HaulEngine
 import HaulRPC

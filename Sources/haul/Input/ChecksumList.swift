@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// A checksum file as `sha256sum`, `sha512sum`, `sha1sum` and `md5sum` write it (`HEX  NAME`,
@@ -17,7 +17,7 @@ public struct ChecksumList: Sendable, Equatable {
     public init(parsing text: String) throws(InputError) {
         entries = []
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { continue }
+            if line.trimmed().isEmpty || line.hasPrefix("#") { continue }
             guard let entry = Self.entry(line) else {
                 throw InputError("line \(index + 1) of the checksum file is not 'HEX  NAME' as sha256sum writes it")
             }
@@ -30,7 +30,7 @@ public struct ChecksumList: Sendable, Equatable {
     /// line whose path ends in it.
     public func checksum(for fileName: String) -> Checksum? {
         if let exact = entries.first(where: { $0.name == fileName }) { return exact.checksum }
-        return entries.first { ($0.name as NSString).lastPathComponent == fileName }?.checksum
+        return entries.first { PathText.lastComponent(of: $0.name) == fileName }?.checksum
     }
 
     private static func entry(_ line: Substring) -> Entry? {
@@ -53,7 +53,7 @@ public struct ChecksumList: Sendable, Equatable {
 
     /// `SHA256 (name) = hex`.
     private static func taggedEntry(_ line: Substring) -> Entry? {
-        guard let open = line.range(of: " ("), let close = line.range(of: ") = ", options: .backwards),
+        guard let open = line.firstRange(of: " ("), let close = line.ranges(of: ") = ").last,
             open.upperBound <= close.lowerBound,
             let algorithm = ChecksumAlgorithm(name: String(line[..<open.lowerBound])),
             let checksum = try? Checksum(algorithm, hex: String(line[close.upperBound...]))

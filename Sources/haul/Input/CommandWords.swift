@@ -47,7 +47,7 @@ public enum CommandWords {
     public static func join(_ words: [String]) -> String {
         words.map { word in
             guard word.isEmpty || word.contains(where: { " \t\n'\"\\".contains($0) }) else { return word }
-            return "'" + word.replacingOccurrences(of: "'", with: "'\"'\"'") + "'"
+            return "'" + word.replacing("'", with: "'\"'\"'") + "'"
         }.joined(separator: " ")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// `haul add FILE.meta4`: a Metalink document on disk becomes one download per `<file>`, with its

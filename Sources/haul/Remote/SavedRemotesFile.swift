@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 import HaulStore
 
@@ -15,7 +15,7 @@ enum SavedRemotesFile {
 
     static func write(_ remotes: SavedRemotes, to path: String) throws(InputError) {
         do {
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = PathText.folder(of: path)
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let encoder = JSONEncoder()

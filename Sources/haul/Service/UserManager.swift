@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import HaulCore
 
 /// The user's systemd manager, reached through `systemctl --user` (whichever `systemctl` is
 /// first on `PATH`) and the linger flag `loginctl enable-linger` sets.
@@ -15,24 +16,12 @@ struct UserManager {
         guard let program = ProcessLauncher.locate("systemctl", environment: environment) else {
             return Outcome(status: 127, output: "systemctl is not installed")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = ["--user"] + arguments
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
         do {
-            try process.run()
+            let (status, output) = try ProcessLauncher.run([program, "--user"] + arguments, environment: environment)
+            return Outcome(status: status, output: output.trimmed())
         } catch {
-            return Outcome(status: 127, output: "cannot run \(program): \(error.localizedDescription)")
+            return Outcome(status: 127, output: error.description)
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus,
-            output: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Nil when a user manager answers; else why not, in a sentence.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HaulCore
 
 /// `o` and `O` in the UI: hands a file or folder to the desktop's handler, `xdg-open`, run

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Frame timings for the benchmark (`HAUL_TRACE=path`): kept in memory, written at exit.
 /// Each frame's wall time and the UI thread's CPU time within it: on a busy machine the
@@ -110,5 +111,11 @@ struct FrameTrace {
         try? text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    private static func ms(_ v: Double?) -> String { v.map { String(format: "%.3f", $0 * 1000) } ?? "-" }
+    /// Seconds as milliseconds with three decimals: `12.345`.
+    private static func ms(_ v: Double?) -> String {
+        guard let v else { return "-" }
+        let microseconds = Int((v * 1_000_000).rounded())
+        let fraction = String(microseconds % 1000)
+        return "\(microseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
 }

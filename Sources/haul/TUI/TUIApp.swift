@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import HaulCore
 import HaulEngine
 import HaulRPCClient
@@ -154,7 +155,7 @@ enum TUIApp {
         let startMessage = startMessage ?? rulesProblem
 
         let outcome: Result<UIExit, InputError> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
+            DetachedThread.start {
                 let terminal: CursesTerminal
                 do {
                     terminal = try CursesTerminal(environment: environment, mouse: mouse)

@@ -1,4 +1,6 @@
-import Foundation
+import CLinux
+import FoundationEssentials
+import Glibc
 import HaulCore
 import HaulEngine
 import HaulRPCClient
@@ -28,7 +30,7 @@ final class UILoop {
 
     /// Runs until the user quits, a signal asks to stop, or the engine's owner goes away.
     func run() -> UIExit {
-        Thread.current.name = "haul-ui" // Foundation sets the pthread name too: the benchmark finds the UI thread by it
+        _ = haul_name_this_thread("haul-ui") // the benchmark finds the UI thread by its name
         // The clock starts near zero when the process does: no frame yet means the first is due.
         var lastFrame = -Double.infinity
         var trace = FrameTrace(path: ProcessInfo.processInfo.environment["HAUL_TRACE"])
@@ -136,7 +138,7 @@ final class UILoop {
         guard engine != nil, !rankingInFlight, let request = controller.nameRankRequest else { return }
         rankingInFlight = true
         let inbox = self.inbox
-        Thread.detachNewThread {
+        DetachedThread.start {
             let ranks = ListOrdering.nameRanks(request.searchKeyList)
             inbox.push(.nameRanks(ranks, version: request.version))
         }

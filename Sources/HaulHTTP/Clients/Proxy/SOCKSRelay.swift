@@ -1,4 +1,5 @@
-import Foundation
+import CNIOLinux
+import FoundationEssentials
 import HaulCore
 import Synchronization
 
@@ -74,7 +75,7 @@ public final class SOCKSRelay: Sendable {
         listener = fd
         port = Int(UInt16(bigEndian: address.sin_port))
         let relay = self
-        Thread.detachNewThread { relay.acceptLoop() }
+        DetachedThread.start { relay.acceptLoop() }
     }
 
     private func acceptLoop() {
@@ -86,7 +87,7 @@ public final class SOCKSRelay: Sendable {
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let relay = self
-            Thread.detachNewThread { relay.serve(client) }
+            DetachedThread.start { relay.serve(client) }
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import CNIOLinux
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
