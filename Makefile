@@ -1,6 +1,7 @@
 # haul — build, run and test. `make run` and `make test` install what they need first.
 
-SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev pkg-config aria2 python3-venv man-db systemd tinyproxy microsocks
+SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev libxml2-dev pkg-config aria2 python3-venv man-db systemd \
+	tinyproxy microsocks lintian gdb binutils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL := /bin/bash
 BIN := .build/debug/haul
@@ -37,10 +38,13 @@ run: deps build
 # those that measure rates (or connections that follow them) or kill haul at byte counts run
 # alone after them, and so do the 160 daemons killed after an answer, whose starts would load the
 # machine under the parallel ones. It ends with the slowest tests, so what the suite's time goes to stays in view.
-ALONE := SpeedLimitEngineTests|BudgetAndScheduleEngineTests|MeteredEngineTests|ChaosTests|SegmentedChaosTests|ConnectionRoomTests|AnsweredIsKeptTests
+ALONE := SpeedLimitEngineTests|BudgetAndScheduleEngineTests|MeteredEngineTests|ChaosTests|SegmentedChaosTests|ConnectionRoomTests|AnsweredIsKeptTests|DebianPackageTests
+# The package tests build a Debian package from haul linked as the release is (PACKAGED_BINARY).
+PACKAGED_BINARY := .build/debug/haul-packaged
 test: deps $(PYTHON_CLIENTS)
 	swift build --build-tests
 	swift build --product generate-manual
+	scripts/link-packaged .build/debug $(PACKAGED_BINARY)
 	swift test --skip-build --parallel --num-workers 4 --skip '$(ALONE)' --xunit-output .build/tests-parallel.xml
 	set -o pipefail; swift test --skip-build --filter '$(ALONE)' 2>&1 | tee .build/tests-alone.log
 	scripts/test-unprivileged
@@ -95,7 +99,7 @@ bench-mirrors: deps release
 # rebuilds every dependency (~5 minutes on 2 cores).
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdc++
 RELEASE_FLAGS := -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-	-Xlinker --no-export-dynamic -Xlinker -L$(STATIC_CXX_DIR)
+	-Xlinker --no-export-dynamic -Xlinker --build-id=sha1 -Xlinker -z -Xlinker now -Xlinker -L$(STATIC_CXX_DIR)
 release:
 	@mkdir -p $(STATIC_CXX_DIR); rm -f $(STATIC_CXX_DIR)/libstdc++.a; \
 	archive="$$(c++ -print-file-name=libstdc++.a 2>/dev/null)"; \
@@ -117,8 +121,11 @@ man: $(if $(filter .build/release/haul,$(INSTALL_BINARY)),release) $(MANUAL_TOOL
 	mkdir -p .build/man
 	.build/debug/generate-manual $(INSTALL_BINARY) --section 1 --output-directory .build/man
 
+# The installed binary is stripped, as every Linux package's is; STRIP= keeps its symbols.
+STRIP ?= strip
 install: man
 	install -D -m 0755 $(INSTALL_BINARY) $(DESTDIR)$(PREFIX)/bin/haul
+	$(if $(STRIP),$(STRIP) --strip-unneeded --remove-section=.comment --remove-section=.note $(DESTDIR)$(PREFIX)/bin/haul)
 	install -D -m 0644 .build/man/haul.1 $(DESTDIR)$(PREFIX)/share/man/man1/haul.1
 	install -D -m 0644 Resources/completions/haul.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/haul
 	install -D -m 0644 Resources/completions/haul.zsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_haul
@@ -129,7 +136,8 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 
 # A Debian package of the same files under /usr (.build/haul_VERSION_ARCH.deb), installable with
-# apt install ./.build/haul_*.deb; its dependencies are the packages of the libraries it links.
+# apt install ./.build/haul_*.deb, with the user units in /usr/lib/systemd/user and the debug
+# symbols in .build/haul-dbgsym_VERSION_ARCH.deb; its dependencies are what dpkg-shlibdeps finds.
 deb: man
 	scripts/make-deb $(INSTALL_BINARY)
 

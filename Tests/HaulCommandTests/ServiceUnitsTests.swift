@@ -1,4 +1,5 @@
 import Foundation
+import HaulRemote
 import XCTest
 
 @testable import haul
@@ -29,6 +30,26 @@ final class ServiceUnitsTests: XCTestCase {
         units.rpc = ("127.0.0.1", 6800)
         XCTAssertEqual(units.files.map(\.name), ["haul.socket", "haul-rpc.socket", "haul.service"])
         XCTAssertTrue(units.service.contains("Sockets=haul.socket haul-rpc.socket\n"))
+    }
+
+    /// The package's units serve whoever enables them: their state file is found through `%h`
+    /// (a specifier, so not escaped), their socket is the one the usual state file's clients
+    /// look for, and the service does not pull the RPC port in.
+    func testThePackagedUnitsNameTheUsualStateFileOfWhoeverEnablesThem() {
+        let units = ServiceUnits.packaged(binary: "/usr/bin/haul")
+        XCTAssertEqual(units.files.map(\.name), ["haul.socket", "haul-rpc.socket", "haul.service"])
+        XCTAssertTrue(
+            units.service.contains(
+                "ExecStart=/usr/bin/haul daemon --exit-when-idle --state %h/.local/state/haul/state.json\n"),
+            units.service)
+        XCTAssertTrue(units.service.contains("Sockets=haul.socket\n"), units.service)
+        XCTAssertTrue(units.socket.contains("ListenStream=%t/haul/default.sock\n"), units.socket)
+        XCTAssertTrue(units.rpcSocket?.contains("ListenStream=127.0.0.1:6800\n") ?? false)
+        XCTAssertTrue(units.socket.hasPrefix("# Installed with haul's package"))
+        let client = SocketLocation(
+            statePath: "/home/u/.local/state/haul/state.json",
+            environment: ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/1000"])
+        XCTAssertEqual(client.path, "/run/user/1000/haul/default.sock", "where the packaged socket listens")
     }
 
     func testJoinedWordsSplitBackToTheSameWords() throws {

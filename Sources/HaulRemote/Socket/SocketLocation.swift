@@ -6,17 +6,25 @@ import HaulCore
 
 /// Where the socket of the haul process owning a state file lives:
 /// `$XDG_RUNTIME_DIR/haul/<hash>.sock`, or `<state directory>/run/<hash>.sock` without a
-/// runtime directory. The hash of the state path keeps two state files apart.
+/// runtime directory. The hash of the state path keeps two state files apart; the usual state
+/// file (`~/.local/state/haul/state.json`) has the fixed name `default.sock`, which the units
+/// the Debian package ships can name without knowing the user.
 public struct SocketLocation: Sendable, Equatable {
     public let directory: String
     public let path: String
+
+    /// The socket's name for the usual state file, inside the runtime directory.
+    public static let defaultName = "default.sock"
+    /// The usual state file, below the home folder.
+    public static let defaultStateBelowHome = "/.local/state/haul/state.json"
 
     public init(statePath: String, environment: [String: String]) {
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         let stateDirectory = PathText.directory(of: statePath)
         directory =
             runtime.map { ($0.hasSuffix("/") ? String($0.dropLast()) : $0) + "/haul" } ?? stateDirectory + "/run"
-        path = directory + "/" + Self.hash(statePath) + ".sock"
+        let usual = environment["HOME"].map { PathText.joined($0, String(Self.defaultStateBelowHome.dropFirst())) }
+        path = directory + "/" + (statePath == usual ? Self.defaultName : Self.hash(statePath) + ".sock")
     }
 
     /// 64-bit FNV-1a as 16 hex digits: stable across runs and builds (Swift's `Hasher` is not).

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import HaulCore
 import HaulRemote
 import HaulStore
@@ -11,7 +11,10 @@ struct ServiceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "service",
         abstract: "Run haul as a systemd user service, started on demand by its sockets.",
-        subcommands: [ServiceInstallCommand.self, ServiceUninstallCommand.self, ServiceStatusCommand.self]
+        subcommands: [
+            ServiceInstallCommand.self, ServiceUninstallCommand.self, ServiceStatusCommand.self,
+            ServicePackageUnitsCommand.self,
+        ]
     )
 }
 

@@ -1,4 +1,5 @@
 import HaulCore
+import HaulRemote
 
 /// The systemd user units `haul service install` writes: `haul.socket` (the control socket),
 /// `haul-rpc.socket` (the RPC port, while `haul rpc` is on) and `haul.service`, which a
@@ -19,10 +20,24 @@ struct ServiceUnits: Equatable {
     var socketInRuntimeDirectory: String
     /// Where the RPC endpoint listens, while it is on.
     var rpc: (listen: String, port: Int)?
+    /// The units a package installs for every user (`/usr/lib/systemd/user`): the state file is
+    /// the usual one below the home folder of whoever enables them (`%h`), and the service does
+    /// not pull the RPC socket in (a user enables `haul-rpc.socket` with `haul rpc on`).
+    var forEveryUser = false
+
+    /// The units Debian's package ships: `binary` installed by it, the RPC socket on aria2's port.
+    static func packaged(binary: String) -> ServiceUnits {
+        var units = ServiceUnits(
+            binary: binary, statePath: "%h" + SocketLocation.defaultStateBelowHome,
+            socketInRuntimeDirectory: "haul/" + SocketLocation.defaultName,
+            rpc: (RPCSettings.loopback, RPCSettings.defaultPort))
+        units.forEveryUser = true
+        return units
+    }
 
     static func == (a: ServiceUnits, b: ServiceUnits) -> Bool {
         a.binary == b.binary && a.statePath == b.statePath && a.socketInRuntimeDirectory == b.socketInRuntimeDirectory
-            && a.rpc?.listen == b.rpc?.listen && a.rpc?.port == b.rpc?.port
+            && a.rpc?.listen == b.rpc?.listen && a.rpc?.port == b.rpc?.port && a.forEveryUser == b.forEveryUser
     }
 
     /// Each unit's file name and text.
@@ -32,10 +47,14 @@ struct ServiceUnits: Equatable {
         return files
     }
 
-    private static let header = "# Written by haul service install; haul service uninstall removes it.\n"
+    private var header: String {
+        forEveryUser
+            ? "# Installed with haul's package; haul service install writes units that take their place.\n"
+            : "# Written by haul service install; haul service uninstall removes it.\n"
+    }
 
     var socket: String {
-        Self.header + """
+        header + """
             [Unit]
             Description=haul download manager: the socket haul's commands and TUI use
             Documentation=man:haul(1)
@@ -55,7 +74,7 @@ struct ServiceUnits: Equatable {
 
     var rpcSocket: String? {
         guard let rpc else { return nil }
-        return Self.header + """
+        return header + """
             [Unit]
             Description=haul download manager: the aria2-compatible RPC port
             Documentation=man:haul(1)
@@ -72,9 +91,11 @@ struct ServiceUnits: Equatable {
     }
 
     var service: String {
-        let command = [binary, "daemon", "--exit-when-idle", "--state", statePath]
-        let sockets = [Self.socketName] + (rpc == nil ? [] : [Self.rpcSocketName])
-        return Self.header + """
+        let words = [binary, "daemon", "--exit-when-idle", "--state"].map(Self.quoted)
+        // The packaged unit's `%h` is a specifier systemd fills in, not text to escape.
+        let command = words + [forEveryUser ? statePath : Self.quoted(statePath)]
+        let sockets = [Self.socketName] + (rpc == nil || forEveryUser ? [] : [Self.rpcSocketName])
+        return header + """
             [Unit]
             Description=haul download manager
             Documentation=man:haul(1)
@@ -84,7 +105,7 @@ struct ServiceUnits: Equatable {
             [Service]
             Type=notify
             NotifyAccess=main
-            ExecStart=\(command.map(Self.quoted).joined(separator: " "))
+            ExecStart=\(command.joined(separator: " "))
             Sockets=\(sockets.joined(separator: " "))
             # 3: another haul owns the downloads; starting again would not change that.
             Restart=on-failure
@@ -116,13 +137,13 @@ struct ServiceUnits: Equatable {
     static func quoted(_ word: String) -> String {
         let plain = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:=,@%".contains($0) }
         guard !plain else { return escaped(word) }
-        let inner = escaped(word).replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"")
+        let inner = escaped(word).replacing("\\", with: "\\\\")
+            .replacing("\"", with: "\\\"")
         return "\"" + inner + "\""
     }
 
     /// `%` starts a specifier in unit files; a literal one is `%%`.
     static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%%")
+        text.replacing("%", with: "%%")
     }
 }
