@@ -33,7 +33,7 @@ enum SetCookie {
             case "max-age":
                 maxAge = Int(raw)
             case "expires":
-                expires = httpDate(raw)
+                expires = HTTPDate.parse(raw)
             default:
                 continue
             }
@@ -58,7 +58,4 @@ enum SetCookie {
             attribute[attribute.index(after: equals)...].trimmed()
         )
     }
-
-    /// `Sun, 06 Nov 1994 08:49:37 GMT` and the dashed forms servers still send.
-    static func httpDate(_ text: String) -> Date? { HTTPDate.parse(text) }
 }

@@ -19,7 +19,7 @@ public enum DetachedThread {
                 Unmanaged<Work>.fromOpaque(argument).takeRetainedValue().body()
                 return nil
             }, work)
-        // Out of threads, the process cannot go on serving (as Foundation's threads, it stops).
+        // Out of threads, haul cannot serve: it stops here rather than drop the work unseen.
         precondition(started == 0, "cannot start a thread (error \(started))")
         pthread_detach(thread)
     }
