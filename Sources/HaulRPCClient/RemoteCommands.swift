@@ -76,7 +76,7 @@ struct RemoteCommands: Sendable {
                 ?? [.string(list.gid(for: id)), .int(0), .string("POS_END")]
             _ = try await transport.call(RemoteCall("aria2.changePosition", params))
         case .refresh(let id, let url):
-            let old = list.downloads[id].map { [$0.url] + $0.sources.map(\.url) } ?? []
+            let old = list.downloads[id].map { [$0.url] + $0.request.sources.map(\.url) } ?? []
             _ = try await transport.call(
                 RemoteCall(
                     "aria2.changeUri",
@@ -109,10 +109,10 @@ struct RemoteCommands: Sendable {
     }
 
     /// aria2.addUri's parameters for `request`: its URLs and the options aria2 names.
-    static func addParameters(_ request: AddRequest) -> [JSONValue] {
+    static func addParameters(_ request: DownloadRequest) -> [JSONValue] {
         var options: [JSONValue.Member] = []
         if !request.directory.isEmpty { options.append(.init("dir", .string(request.directory))) }
-        if let name = request.fileName { options.append(.init("out", .string(name))) }
+        if let name = request.requestedName { options.append(.init("out", .string(name))) }
         if !request.headers.isEmpty {
             options.append(.init("header", .array(request.headers.map { .string("\($0.name): \($0.value)") })))
         }
@@ -123,7 +123,7 @@ struct RemoteCommands: Sendable {
         }
         if let limit = request.speedLimit { options.append(.init("max-download-limit", .string(String(limit)))) }
         if request.paused { options.append(.init("pause", .string("true"))) }
-        let urls = [request.url] + (request.mirrors ?? []).map(\.url)
+        let urls = [request.url] + request.sources.map(\.url)
         return [.array(urls.map(JSONValue.string)), .object(options)]
     }
 

@@ -33,7 +33,7 @@ struct RemoteDownload: Sendable, Equatable {
         var d = Download(
             id: RemoteID.id(forGID: gid), url: unique.first ?? "", directory: directory,
             queueOrder: UInt64(position), addedAt: Self.unknownDate)
-        d.sources = unique.dropFirst().map { DownloadSource(url: $0, origin: .user) }
+        d.request.sources = unique.dropFirst().map { DownloadSource(url: $0, origin: .user) }
         let total = Self.number(status["totalLength"])
         d.totalBytes = total.flatMap { $0 > 0 ? $0 : nil }
         let completed = Self.number(status["completedLength"]) ?? 0

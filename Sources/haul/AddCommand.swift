@@ -143,7 +143,7 @@ struct AddCommand: AsyncParsableCommand {
 
         let access = try await EngineAccess.open(stateOptions, remote: connectOptions)
         let engine = access.session
-        var added: [(DownloadID, AddRequest)] = []
+        var added: [(DownloadID, DownloadRequest)] = []
         do {
             // The URLs asked for, looked up in one pass over the list (not a table of every URL in it).
             let asked = Set(plan.requests.map(\.url))
@@ -191,7 +191,7 @@ struct AddCommand: AsyncParsableCommand {
     static let batchLeftToTheJournal = 1_000
 
     /// One line per download; one write for the lot: `haul add -i` may list thousands.
-    private func printAdded(_ added: [(DownloadID, AddRequest)]) {
+    private func printAdded(_ added: [(DownloadID, DownloadRequest)]) {
         let state = Array((paused ? "  paused   " : "  waiting  ").utf8)
         var lines: [UInt8] = []
         lines.reserveCapacity(added.count * 160)

@@ -7,7 +7,7 @@ import HaulStore
 /// for `-i`, each entry's own aria2 options. Reads the files the options name and creates the
 /// folders; every problem is one ``InputError`` before anything is added.
 struct AddPlan {
-    var requests: [AddRequest]
+    var requests: [DownloadRequest]
 
     /// `remote`: for an engine on another machine (`--connect`), where `-d` names a folder on that
     /// machine, the engine's own folder is the default, and nothing here is created or read.
@@ -46,15 +46,15 @@ struct AddPlan {
         // Without -d the folder is left to the add path: a folder rule, else the download directory.
         let directory = command.directory.map { StatePaths.absolute($0, environment: environment) } ?? ""
         let speedLimit = command.limit.flatMap(Formatting.parseRate)
-        var requests: [AddRequest] = []
+        var requests: [DownloadRequest] = []
         for entry in entries {
             let url = try DownloadURL.validate(entry.url)
-            var request = AddRequest(
-                url: url, directory: directory, fileName: command.output, headers: headers,
+            var request = DownloadRequest(
+                url: url, directory: directory, requestedName: command.output, headers: headers,
                 checksum: checksum, allowMetered: command.allowMetered, paused: command.paused,
                 connections: command.connections, speedLimit: speedLimit, cookieFile: cookieFile)
             if !entry.mirrors.isEmpty {
-                request.mirrors = try entry.mirrors.map { mirror throws(InputError) in
+                request.sources = try entry.mirrors.map { mirror throws(InputError) in
                     DownloadSource(url: try DownloadURL.validate(mirror), origin: .user)
                 }
             }
@@ -64,7 +64,7 @@ struct AddPlan {
             try apply(entry, to: &request, environment: environment)
             if let checksums, request.checksum == nil {
                 // The name it is saved as (`-o`, `out=`), else the name the server has it by.
-                let names = [request.fileName, FileNaming.nameFromURL(url)].compactMap { $0 }
+                let names = [request.requestedName, FileNaming.nameFromURL(url)].compactMap { $0 }
                 guard let listed = names.lazy.compactMap(checksums.checksum(for:)).first else {
                     let name = names.last ?? url
                     throw InputError("the checksum file has no line for '\(TerminalText.sanitize(name))'")
@@ -99,12 +99,12 @@ struct AddPlan {
         var urls = command.urls
         if let file = command.inputFile { urls += try URLListFile.read(file).entries.map(\.url) }
         let requests = try urls.map { url throws(InputError) in
-            var request = AddRequest(
-                url: try DownloadURL.validate(url), directory: command.directory ?? "", fileName: command.output,
+            var request = DownloadRequest(
+                url: try DownloadURL.validate(url), directory: command.directory ?? "", requestedName: command.output,
                 headers: headers, checksum: checksum, paused: command.paused, connections: command.connections,
                 speedLimit: command.limit.flatMap(Formatting.parseRate))
             if !command.mirror.isEmpty {
-                request.mirrors = try command.mirror.map { mirror throws(InputError) in
+                request.sources = try command.mirror.map { mirror throws(InputError) in
                     DownloadSource(url: try DownloadURL.validate(mirror), origin: .user)
                 }
             }
@@ -137,7 +137,9 @@ struct AddPlan {
     }
 
     /// An aria2 entry's own options, over the command line's.
-    private static func apply(_ entry: InputFile.Entry, to request: inout AddRequest, environment: [String: String])
+    private static func apply(
+        _ entry: InputFile.Entry, to request: inout DownloadRequest, environment: [String: String]
+    )
         throws(InputError)
     {
         do {

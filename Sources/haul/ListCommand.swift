@@ -52,9 +52,9 @@ struct ListCommand: AsyncParsableCommand {
                 // Most lists have no proxy anywhere: then no URL is parsed for it.
                 let anyProxy = !saved.isEmpty || environment.http != nil || environment.https != nil
                 let proxy = { (d: Download) -> String? in
-                    guard anyProxy || d.ownProxy != nil else { return nil }
+                    guard anyProxy || d.request.proxy != nil else { return nil }
                     let host = saved.hosts.isEmpty ? nil : URLParts(d.url)?.host
-                    let choice = saved.choice(forHost: host, own: d.ownProxy)
+                    let choice = saved.choice(forHost: host, own: d.request.proxy)
                     return environment.endpoint(for: d.url, choice: choice).map { ProxyAddress($0).display }
                 }
                 try ListingJSON.write(downloads, proxy: proxy) { FileHandleWriter.stdout($0) }

@@ -84,7 +84,7 @@ final class ListingJSONTests: XCTestCase {
         var mirror = DownloadSource(url: "http://bob:pw@mirror/\"x\"", origin: .link, priority: 2)
         mirror.bytes = 1 << 20
         mirror.problem = .sizeDiffers(size: 10, expected: 20)
-        odd.sources = [mirror, DownloadSource(url: "https://m2/y", origin: .user)]
+        odd.request.sources = [mirror, DownloadSource(url: "https://m2/y", origin: .user)]
 
         var paused = Download(
             id: DownloadID(rawValue: "0000ff"), url: "http://h/", directory: "/", paused: true, queueOrder: 1,

@@ -227,7 +227,7 @@ final class MirrorSourcesTests: XCTestCase {
         var mirror = DownloadSource(url: "http://v:secret@b/f", origin: .user)
         mirror.bytes = 30
         mirror.problem = .otherContent
-        d.sources = [mirror]
+        d.request.sources = [mirror]
         let listed = d.listedSources
         XCTAssertEqual(listed.map(\.bytes), [70, 30])
         XCTAssertEqual(listed.map(\.state), ["usable", "dropped"])

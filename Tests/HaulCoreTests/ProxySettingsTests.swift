@@ -39,7 +39,7 @@ final class ProxySettingsTests: XCTestCase {
 
     /// aria2's `all-proxy` option (RPC calls, input files) is the download's own proxy.
     func testAria2sAllProxyOptionIsTheDownloadsOwn() throws {
-        var request = AddRequest(url: "http://h/f", directory: "/d")
+        var request = DownloadRequest(url: "http://h/f", directory: "/d")
         try Aria2Options.apply([("all-proxy", "socks5h://p:1080")], to: &request) { $0 }
         XCTAssertEqual(request.proxy, .through(ProxyAddress(kind: .socks5h, host: "p", port: 1080)))
         try Aria2Options.apply([("all-proxy", "")], to: &request) { $0 }

@@ -42,7 +42,7 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
 
     func addAllowed(_ engine: Engine, _ path: String) async throws -> DownloadID {
         try await engine.perform(
-            .add([AddRequest(url: nginx.url(path), directory: downloadDirectory, allowMetered: true)]))[0]
+            .add([DownloadRequest(url: nginx.url(path), directory: downloadDirectory, allowMetered: true)]))[0]
     }
 
     /// The times a daemon records while no UI is attached come from the engine's clock too: the

@@ -41,9 +41,9 @@ final class DiskFullTests: EngineTestCase {
         try TestFiles.random(www + "/other.bin", size: 1_000_000)
         let engine = try makeEngine { $0.diskRecheckInterval = .seconds(0.2) }
         let big = try await engine.perform(
-            .add([AddRequest(url: nginx.url("slow/big.bin"), directory: small, connections: 1)]))[0]
+            .add([DownloadRequest(url: nginx.url("slow/big.bin"), directory: small, connections: 1)]))[0]
         let other = try await engine.perform(
-            .add([AddRequest(url: nginx.url("slow/other.bin"), directory: downloadDirectory)]))[0]
+            .add([DownloadRequest(url: nginx.url("slow/other.bin"), directory: downloadDirectory)]))[0]
         await engine.start()
         try await waitFor(engine, big) { $0.receivedBytes > 500_000 }
 
@@ -78,7 +78,7 @@ final class DiskFullTests: EngineTestCase {
     func testFreeSpaceIsCheckedBeforeStartingWhenTheSizeIsKnown() async throws {
         try TestFiles.random(www + "/huge.bin", size: 20_000_000)
         let engine = try makeEngine()
-        let id = try await engine.perform(.add([AddRequest(url: nginx.url("huge.bin"), directory: small)]))[0]
+        let id = try await engine.perform(.add([DownloadRequest(url: nginx.url("huge.bin"), directory: small)]))[0]
         await engine.start()
         let d = try await waitFor(engine, id) { $0.state.isPaused }
         XCTAssertEqual(d.pauseCause, .diskFull)

@@ -9,13 +9,13 @@ import XCTest
 final class EngineAddTests: EngineTestCase {
     func testABatchWithOneBadRequestAddsNothing() async throws {
         let engine = try makeEngine()
-        let good = AddRequest(url: "http://127.0.0.1:9/a.bin", directory: downloadDirectory, paused: true)
+        let good = DownloadRequest(url: "http://127.0.0.1:9/a.bin", directory: downloadDirectory, paused: true)
         // A folder that cannot be made: the path runs through a file.
         _ = FileManager.default.createFile(atPath: dir.path + "/plain-file", contents: Data("x".utf8))
-        let badDirectory = AddRequest(
+        let badDirectory = DownloadRequest(
             url: "http://127.0.0.1:9/b.bin", directory: dir.path + "/plain-file/sub", paused: true)
-        let badName = AddRequest(
-            url: "http://127.0.0.1:9/c.bin", directory: downloadDirectory, fileName: "../up", paused: true)
+        let badName = DownloadRequest(
+            url: "http://127.0.0.1:9/c.bin", directory: downloadDirectory, requestedName: "../up", paused: true)
         for bad in [badDirectory, badName] {
             do {
                 try await engine.perform(.add([good, good, bad]))
@@ -34,7 +34,7 @@ final class EngineAddTests: EngineTestCase {
         let engine = try makeEngine()
         let urls = (0..<50).map { "  http://127.0.0.1:9/f\($0).bin " }
         let ids = try await engine.perform(
-            .add(urls.map { AddRequest(url: $0, directory: downloadDirectory, paused: true) }))
+            .add(urls.map { DownloadRequest(url: $0, directory: downloadDirectory, paused: true) }))
         XCTAssertEqual(ids.count, 50)
         XCTAssertEqual(Set(ids).count, 50)
         let all = await engine.allDownloads

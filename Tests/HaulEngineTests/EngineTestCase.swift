@@ -42,8 +42,8 @@ class EngineTestCase: XCTestCase {
     ) async throws -> DownloadID {
         try await engine.perform(
             .add([
-                AddRequest(
-                    url: url, directory: downloadDirectory, fileName: name, checksum: checksum, paused: paused,
+                DownloadRequest(
+                    url: url, directory: downloadDirectory, requestedName: name, checksum: checksum, paused: paused,
                     connections: connections)
             ]))[0]
     }

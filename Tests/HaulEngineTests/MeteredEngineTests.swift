@@ -24,7 +24,8 @@ final class MeteredEngineTests: EngineTestCase {
     func addSlow(_ engine: Engine, _ name: String, allowed: Bool) async throws -> DownloadID {
         try TestFiles.random(www + "/" + name, size: 1_200_000)
         return try await engine.perform(
-            .add([AddRequest(url: nginx.url("slow/" + name), directory: downloadDirectory, allowMetered: allowed)]))[0]
+            .add([DownloadRequest(url: nginx.url("slow/" + name), directory: downloadDirectory, allowMetered: allowed)])
+        )[0]
     }
 
     func received(_ engine: Engine, _ id: DownloadID) async -> Int64 { await engine.download(id)?.receivedBytes ?? -1 }
@@ -142,7 +143,7 @@ final class MeteredEngineTests: EngineTestCase {
         try await engine.perform(.setMeteredMode(.on))
         try await engine.perform(.setMeteredLimit(100 * 1024))
         let id = try await engine.perform(
-            .add([AddRequest(url: nginx.url("fast.bin"), directory: downloadDirectory, allowMetered: true)]))[0]
+            .add([DownloadRequest(url: nginx.url("fast.bin"), directory: downloadDirectory, allowMetered: true)]))[0]
         await engine.start()
         try await Task.sleep(for: .seconds(2))
         let capped = await received(engine, id)
@@ -165,11 +166,11 @@ final class MeteredEngineTests: EngineTestCase {
         let engine = try makeEngine()
         try await engine.perform(.setMeteredMode(.on))
         try await engine.perform(.setMeteredLimit(100 * 1024))
-        var requests: [AddRequest] = []
+        var requests: [DownloadRequest] = []
         for i in 0..<6 {
             try TestFiles.random(www + "/small\(i).bin", size: 60 * 1024)
             requests.append(
-                AddRequest(url: nginx.url("small\(i).bin"), directory: downloadDirectory, allowMetered: true))
+                DownloadRequest(url: nginx.url("small\(i).bin"), directory: downloadDirectory, allowMetered: true))
         }
         let ids = try await engine.perform(.add(requests))
         let started = SystemClock().now.seconds

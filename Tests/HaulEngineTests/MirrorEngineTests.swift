@@ -24,8 +24,8 @@ final class MirrorEngineTests: FaultServerTestCase {
         _ engine: Engine, _ url: String, mirrors: [String], origin: DownloadSource.Origin = .user,
         headers: [RequestHeader] = [], checksum: Checksum? = nil, pieces: PieceHashes? = nil
     ) async throws -> DownloadID {
-        var request = AddRequest(url: url, directory: downloadDirectory, headers: headers, checksum: checksum)
-        request.mirrors = mirrors.map { DownloadSource(url: $0, origin: origin) }
+        var request = DownloadRequest(url: url, directory: downloadDirectory, headers: headers, checksum: checksum)
+        request.sources = mirrors.map { DownloadSource(url: $0, origin: origin) }
         request.pieceHashes = pieces
         return try await engine.perform(.add([request]))[0]
     }
@@ -68,8 +68,8 @@ final class MirrorEngineTests: FaultServerTestCase {
         for (index, server) in servers.enumerated() {
             XCTAssertGreaterThan(bytesServed(server), 256 << 10, "source \(index) served a share")
         }
-        XCTAssertEqual(d.sources.map(\.isUsable), [true, true])
-        XCTAssertTrue(d.sources.allSatisfy { $0.bytes > 0 }, "\(d.sources)")
+        XCTAssertEqual(d.request.sources.map(\.isUsable), [true, true])
+        XCTAssertTrue(d.request.sources.allSatisfy { $0.bytes > 0 }, "\(d.request.sources)")
         // A mirror's requests carry no If-Range: its ETag is its own server's.
         XCTAssertTrue(servers[1].requests.allSatisfy { $0.headers["if-range"] == nil })
     }
@@ -78,23 +78,24 @@ final class MirrorEngineTests: FaultServerTestCase {
         let good = try mirror(etag: "\"a\"")
         let other = try mirror(Array(body.prefix(body.count - 1)), etag: "\"b\"")
         let d = try await fetchIdentical(good.url("f.bin"), mirrors: [other.url("f.bin")])
-        XCTAssertEqual(d.sources.first?.problem, .sizeDiffers(size: Int64(body.count - 1), expected: Int64(body.count)))
-        XCTAssertEqual(d.sources.first?.bytes, 0)
+        XCTAssertEqual(
+            d.request.sources.first?.problem, .sizeDiffers(size: Int64(body.count - 1), expected: Int64(body.count)))
+        XCTAssertEqual(d.request.sources.first?.bytes, 0)
     }
 
     func testAMirrorThatAnswers404IsDroppedAndTheDownloadGoesOn() async throws {
         let good = try mirror(etag: "\"a\"")
         let missing = try serve { _, _ in [.send(FaultServer.head(404, [("Content-Length", "0")]))] }
         let d = try await fetchIdentical(good.url("f.bin"), mirrors: [missing.url("f.bin")])
-        XCTAssertEqual(d.sources.first?.problem, .failed(.status(404)))
+        XCTAssertEqual(d.request.sources.first?.problem, .failed(.status(404)))
     }
 
     func testAMirrorWithOtherBytesOfTheSameSizeIsCaughtByTheOverlapAndDropped() async throws {
         let good = try mirror(etag: "\"a\"")
         let other = try mirror(TestFiles.randomBytes(body.count), etag: "\"b\"")
         let d = try await fetchIdentical(good.url("f.bin"), mirrors: [other.url("f.bin")])
-        XCTAssertEqual(d.sources.first?.problem, .otherContent)
-        XCTAssertEqual(d.sources.first?.bytes, 0, "none of its bytes were kept")
+        XCTAssertEqual(d.request.sources.first?.problem, .otherContent)
+        XCTAssertEqual(d.request.sources.first?.bytes, 0, "none of its bytes were kept")
     }
 
     func testCredentialsNeverReachAMirror() async throws {
@@ -149,8 +150,8 @@ final class MirrorEngineTests: FaultServerTestCase {
             ]
         }
         let d = try await fetchIdentical(redirector.url("get/f.bin"), mirrors: [])
-        XCTAssertEqual(d.sources.map(\.url), [b.url("f.bin")], "the ftp mirror is skipped")
-        XCTAssertEqual(d.sources.first?.origin, .link)
+        XCTAssertEqual(d.request.sources.map(\.url), [b.url("f.bin")], "the ftp mirror is skipped")
+        XCTAssertEqual(d.request.sources.first?.origin, .link)
         XCTAssertGreaterThan(bytesServed(b), 0)
         XCTAssertEqual(d.checksum?.algorithm, .sha256, "the Digest header became the checksum")
     }
@@ -171,12 +172,12 @@ final class MirrorEngineTests: FaultServerTestCase {
         }
         let engine = try makeEngine()
         await engine.start()
-        var request = AddRequest(url: redirector.url("get/f.bin"), directory: downloadDirectory)
+        var request = DownloadRequest(url: redirector.url("get/f.bin"), directory: downloadDirectory)
         request.ignoresMirrorHeaders = true
         let id = try await engine.perform(.add([request]))[0]
         let d = try await finished(engine, id)
         XCTAssertEqual(d.state, .finished)
-        XCTAssertTrue(d.sources.isEmpty)
+        XCTAssertTrue(d.request.sources.isEmpty)
         XCTAssertTrue(b.requests.isEmpty)
     }
 
@@ -217,10 +218,10 @@ final class MirrorEngineTests: FaultServerTestCase {
         XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
         assertSameContents(try XCTUnwrap(d.path), expectedFile())
         XCTAssertTrue(servedBadBytes(servers[2]), "the corrupt mirror was used")
-        XCTAssertEqual(d.sources[1].banned, true, "\(d.sources)")
-        guard case .badPiece? = d.sources[1].problem else { return XCTFail("\(d.sources)") }
-        XCTAssertFalse(d.sources[0].banned)
-        XCTAssertLessThan(d.sources[1].bytes, 1 << 20, "the banned mirror's bad pieces are not counted")
+        XCTAssertEqual(d.request.sources[1].banned, true, "\(d.request.sources)")
+        guard case .badPiece? = d.request.sources[1].problem else { return XCTFail("\(d.request.sources)") }
+        XCTAssertFalse(d.request.sources[0].banned)
+        XCTAssertLessThan(d.request.sources[1].bytes, 1 << 20, "the banned mirror's bad pieces are not counted")
     }
 
     func testWithOnlyAWholeFileHashACorruptMirrorFailsTheDownloadNamingTheSources() async throws {
@@ -296,8 +297,8 @@ final class MirrorEngineTests: FaultServerTestCase {
         XCTAssertEqual(
             d.notice.map { ReasonText.notice($0) },
             "the Metalink's ftp URLs are skipped: haul fetches over http and https")
-        XCTAssertEqual(d.sources.map(\.url), [b.url("f.bin")])
-        XCTAssertNotNil(d.pieceHashes)
+        XCTAssertEqual(d.request.sources.map(\.url), [b.url("f.bin")])
+        XCTAssertNotNil(d.request.pieceHashes)
         assertSameContents(try XCTUnwrap(d.path), expectedFile())
         XCTAssertTrue(a.requests.allSatisfy { $0.headers["cookie"] == nil }, "the Metalink's URLs get no cookie")
         let all = try await engine.snapshot().downloads.all
@@ -329,9 +330,9 @@ final class MirrorEngineTests: FaultServerTestCase {
             return steps
         }
         let d = try await fetchIdentical(a.url("f.bin"), mirrors: [])
-        XCTAssertEqual(Set(d.sources.map(\.url)), [b.url("f.bin"), c.url("f.bin")])
-        XCTAssertEqual(d.sources.first?.origin, .metalink)
-        XCTAssertNotNil(d.pieceHashes)
+        XCTAssertEqual(Set(d.request.sources.map(\.url)), [b.url("f.bin"), c.url("f.bin")])
+        XCTAssertEqual(d.request.sources.first?.origin, .metalink)
+        XCTAssertNotNil(d.request.pieceHashes)
         XCTAssertEqual(d.checksum?.algorithm, .sha256)
     }
 
@@ -347,7 +348,7 @@ final class MirrorEngineTests: FaultServerTestCase {
                 : FaultServer.throttled(changed, for: request, etag: "\"new\"")
         }
         let d = try await fetchIdentical(good.url("f.bin"), mirrors: [flaky.url("f.bin")])
-        if flaky.requests.count > 2 { XCTAssertEqual(d.sources.first?.problem, .otherContent) }
+        if flaky.requests.count > 2 { XCTAssertEqual(d.request.sources.first?.problem, .otherContent) }
     }
 
     func testAMirrorThatNeverAnswersDoesNotHoldItsPieceAndTheDownloadFinishes() async throws {
@@ -363,7 +364,7 @@ final class MirrorEngineTests: FaultServerTestCase {
         let d = try await finished(engine, id, timeout: 4.5)
         XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
         assertSameContents(try XCTUnwrap(d.path), expectedFile())
-        XCTAssertEqual(d.sources.first?.bytes, 0)
+        XCTAssertEqual(d.request.sources.first?.bytes, 0)
     }
 
     /// `steps` with `field: value` added to the response head.
@@ -387,7 +388,7 @@ final class MirrorEngineTests: FaultServerTestCase {
                 to: FaultServer.throttled(body, for: request, etag: "\"b\""))
         }
         let d = try await fetchIdentical(first.url("f.bin"), mirrors: [older.url("f.bin")])
-        XCTAssertEqual(d.sources.first?.problem, .dateDiffers)
+        XCTAssertEqual(d.request.sources.first?.problem, .dateDiffers)
     }
 
     func testAResumedDownloadChecksEachMirrorAgainstTheBytesOnDiskAndEndsIdentical() async throws {

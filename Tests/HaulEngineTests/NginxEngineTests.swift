@@ -90,7 +90,7 @@ final class NginxEngineTests: EngineTestCase {
         try "mine".write(toFile: shm.path + "/data.bin", atomically: false, encoding: .utf8)
         let engine = try makeEngine()
         let ids = try await engine.perform(
-            .add(["a.bin", "data.bin"].map { AddRequest(url: nginx.url($0), directory: shm.path) }))
+            .add(["a.bin", "data.bin"].map { DownloadRequest(url: nginx.url($0), directory: shm.path) }))
         await engine.start()
         let a = try await finished(engine, ids[0])
         let data = try await finished(engine, ids[1])

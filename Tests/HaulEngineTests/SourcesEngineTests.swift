@@ -208,7 +208,7 @@ final class SourcesEngineTests: FaultServerTestCase {
         """.write(toFile: cookies, atomically: true, encoding: .utf8)
         let engine = try makeEngine()
         let id = try await engine.perform(
-            .add([AddRequest(url: server.url("login"), directory: downloadDirectory, cookieFile: cookies)]))[0]
+            .add([DownloadRequest(url: server.url("login"), directory: downloadDirectory, cookieFile: cookies)]))[0]
         await engine.start()
         let done = try await finished(engine, id)
         XCTAssertEqual(done.state, .finished, done.reason ?? "")

@@ -32,7 +32,7 @@ final class RemoteEngineValuesTests: XCTestCase {
         XCTAssertEqual(d.state, .downloading)
         XCTAssertEqual(d.fileName, "sub/a.iso", "the path below the download's folder")
         XCTAssertEqual(d.url, "http://a/x")
-        XCTAssertEqual(d.sources.map(\.url), ["http://b/x"])
+        XCTAssertEqual(d.request.sources.map(\.url), ["http://b/x"])
         XCTAssertEqual(d.totalBytes, 1000)
         XCTAssertEqual(d.receivedBytes, 250)
         XCTAssertEqual(d.activeConnections, 3)
@@ -175,10 +175,10 @@ final class RemoteEngineValuesTests: XCTestCase {
     }
 
     func testAnAddIsAddUriWithAria2sOptionNames() throws {
-        var request = AddRequest(
-            url: "http://h/a.iso", directory: "/srv/isos", fileName: "b.iso",
+        var request = DownloadRequest(
+            url: "http://h/a.iso", directory: "/srv/isos", requestedName: "b.iso",
             headers: [try RequestHeader.parse("X-A: 1")], paused: true, connections: 24, speedLimit: 1000)
-        request.mirrors = [DownloadSource(url: "http://m/a.iso", origin: .user)]
+        request.sources = [DownloadSource(url: "http://m/a.iso", origin: .user)]
         let params = RemoteCommands.addParameters(request)
         XCTAssertEqual(params[0], .array([.string("http://h/a.iso"), .string("http://m/a.iso")]))
         XCTAssertEqual(params[1]["dir"], .string("/srv/isos"))
@@ -188,7 +188,7 @@ final class RemoteEngineValuesTests: XCTestCase {
         XCTAssertEqual(params[1]["max-connection-per-server"], .string("16"), "aria2's most")
         XCTAssertEqual(params[1]["max-download-limit"], .string("1000"))
         XCTAssertEqual(params[1]["pause"], .string("true"))
-        let plain = RemoteCommands.addParameters(AddRequest(url: "http://h/x", directory: ""))
+        let plain = RemoteCommands.addParameters(DownloadRequest(url: "http://h/x", directory: ""))
         XCTAssertEqual(plain[1], .object([]), "no folder: the engine's own")
     }
 

@@ -41,7 +41,7 @@ final class EngineServerTests: XCTestCase {
 
     func add(_ session: any EngineSession, _ name: String) async throws -> DownloadID {
         try await session.perform(
-            .add([AddRequest(url: "http://127.0.0.1:9/\(name)", directory: dir.path, paused: true)]))[0]
+            .add([DownloadRequest(url: "http://127.0.0.1:9/\(name)", directory: dir.path, paused: true)]))[0]
     }
 
     func testSocketLocationFollowsTheRuntimeDirectoryAndKeepsStateFilesApart() {

@@ -40,10 +40,11 @@ final class DownloadSchemaTests: XCTestCase {
         var mirror = DownloadSource(url: "https://mirror2.example.org/x.iso", origin: .link, priority: 1)
         mirror.bytes = 1_048_576
         mirror.problem = .failed(.status(503))
-        d.sources = [mirror, DownloadSource(url: "http://m3.example.org/x.iso", origin: .metalink)]
-        d.pieceHashes = PieceHashes(algorithm: .sha1, length: 2_097_152, hashes: [String(repeating: "ab", count: 20)])
-        d.ignoresMirrorHeaders = true
-        d.ownProxy = .through(ProxyAddress(kind: .http, host: "proxy.lan", port: 3128, user: "u", password: "p"))
+        d.request.sources = [mirror, DownloadSource(url: "http://m3.example.org/x.iso", origin: .metalink)]
+        d.request.pieceHashes = PieceHashes(
+            algorithm: .sha1, length: 2_097_152, hashes: [String(repeating: "ab", count: 20)])
+        d.request.ignoresMirrorHeaders = true
+        d.request.proxy = .through(ProxyAddress(kind: .http, host: "proxy.lan", port: 3128, user: "u", password: "p"))
         d.finishedAt = Date(timeIntervalSince1970: 1_795_000_200)
         return d
     }
@@ -67,13 +68,31 @@ final class DownloadSchemaTests: XCTestCase {
         }
     }
 
-    /// A download's stored properties in order, those kept out of line among them (at their
-    /// defaults when the download has none).
+    /// A download's stored properties in order, by the key each is stored under: its request's
+    /// and those kept out of line among them (at their defaults when the download has none). A
+    /// request's login and paused flag are what it came in with and are not stored.
     static func storedFields(_ d: Download) -> [(label: String, value: Any)] {
         Mirror(reflecting: d).children.flatMap { child -> [(label: String, value: Any)] in
-            guard child.label == "extras" else { return [(child.label ?? "", child.value)] }
-            let extras = (child.value as? Download.ExtrasBox)?.value ?? Download.Extras()
-            return Mirror(reflecting: extras).children.map { ($0.label ?? "", $0.value) }
+            switch child.label {
+            case "extras":
+                let extras = (child.value as? Download.ExtrasBox)?.value ?? Download.Extras()
+                return Mirror(reflecting: extras).children.map { ($0.label ?? "", $0.value) }
+            case "request":
+                return Mirror(reflecting: child.value).children.flatMap { part -> [(label: String, value: Any)] in
+                    guard part.label == "options" else { return [(part.label ?? "", part.value)] }
+                    let options =
+                        (part.value as? DownloadRequest.OptionsBox)?.value ?? DownloadRequest.Options()
+                    return Mirror(reflecting: options).children.compactMap { option in
+                        switch option.label {
+                        case "login", "paused": return nil
+                        case "proxy": return ("ownProxy", option.value)
+                        default: return (option.label ?? "", option.value)
+                        }
+                    }
+                }
+            default:
+                return [(child.label ?? "", child.value)]
+            }
         }
     }
 

@@ -70,7 +70,13 @@ final class KeyHandlingTests: XCTestCase {
         for ch in "x.iso" { _ = c.handle(.character(ch)) }
         XCTAssertEqual(
             c.handle(.enter),
-            [.send(.add([AddRequest(url: "https://example.org/a.iso", directory: "/home/u/isos", fileName: "x.iso")]))])
+            [
+                .send(
+                    .add([
+                        DownloadRequest(
+                            url: "https://example.org/a.iso", directory: "/home/u/isos", requestedName: "x.iso")
+                    ]))
+            ])
         XCTAssertEqual(c.mode, .list)
     }
 
@@ -93,7 +99,7 @@ final class KeyHandlingTests: XCTestCase {
         guard case .add(let form) = c.mode else { return XCTFail("\(c.mode)") }
         XCTAssertEqual(form.fields[1].string, "/dl", "no rule for a .txt from there")
         XCTAssertEqual(
-            c.handle(.enter), [.send(.add([AddRequest(url: "https://mirror.net/debian.txt", directory: "/dl")]))])
+            c.handle(.enter), [.send(.add([DownloadRequest(url: "https://mirror.net/debian.txt", directory: "/dl")]))])
 
         _ = c.handle(.character("a"))
         for ch in "https://files.example.org/notes" { _ = c.handle(.character(ch)) }
@@ -104,7 +110,7 @@ final class KeyHandlingTests: XCTestCase {
         for ch in ".iso" { _ = c.handle(.character(ch)) }
         XCTAssertEqual(
             c.handle(.enter),
-            [.send(.add([AddRequest(url: "https://files.example.org/notes.iso", directory: "/mine")]))])
+            [.send(.add([DownloadRequest(url: "https://files.example.org/notes.iso", directory: "/mine")]))])
     }
 
     /// The list keeps rows; the details box asks the engine for the whole download and keeps it

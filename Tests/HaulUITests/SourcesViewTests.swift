@@ -18,8 +18,9 @@ final class SourcesViewTests: XCTestCase {
         var bad = DownloadSource(url: "http://third.example/f.iso", origin: .metalink)
         bad.problem = .badPiece(index: 4)
         bad.banned = true
-        d.sources = [good, bad]
-        d.pieceHashes = PieceHashes(algorithm: .sha256, length: 1 << 20, hashes: Array(repeating: "00", count: 8))
+        d.request.sources = [good, bad]
+        d.request.pieceHashes = PieceHashes(
+            algorithm: .sha256, length: 1 << 20, hashes: Array(repeating: "00", count: 8))
         return d
     }
 
@@ -35,7 +36,7 @@ final class SourcesViewTests: XCTestCase {
 
     func testADownloadWithoutMirrorsShowsNoSourcesLine() {
         var d = download()
-        d.sources = []
+        d.request.sources = []
         let text = DetailsView.lines(for: d, sample: nil, width: 120, now: Date()).map(\.0).joined(separator: "\n")
         XCTAssertFalse(text.contains("Sources"))
     }
@@ -43,7 +44,7 @@ final class SourcesViewTests: XCTestCase {
     func testTheRowCountsTheSourcesInUse() {
         XCTAssertEqual(ListRow(download()).sources, 2, "the banned one is not counted")
         var plain = download()
-        plain.sources = []
+        plain.request.sources = []
         XCTAssertNil(ListRow(plain).sources)
     }
 }

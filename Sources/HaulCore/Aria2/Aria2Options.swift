@@ -1,5 +1,5 @@
 /// aria2's options for a new download, as its input files' option lines and its RPC's option
-/// structs give them, applied to an ``AddRequest``: one reading of them for `haul add -i` and
+/// structs give them, applied to an ``DownloadRequest``: one reading of them for `haul add -i` and
 /// for the RPC endpoint.
 public enum Aria2Options {
     /// The options haul carries out. aria2 itself skips options that do not apply; so do the
@@ -18,7 +18,7 @@ public enum Aria2Options {
     /// Applies `options` in order (a name may come more than once: `header`). `directory`
     /// makes a `dir` value absolute.
     public static func apply(
-        _ options: [(name: String, value: String)], to request: inout AddRequest, directory: (String) -> String
+        _ options: [(name: String, value: String)], to request: inout DownloadRequest, directory: (String) -> String
     ) throws(Problem) {
         for (name, value) in options {
             do {
@@ -34,13 +34,13 @@ public enum Aria2Options {
     }
 
     private static func apply(
-        _ name: String, _ value: String, to request: inout AddRequest, directory: (String) -> String
+        _ name: String, _ value: String, to request: inout DownloadRequest, directory: (String) -> String
     ) throws(InputError) {
         switch name {
         case "dir":
             request.directory = directory(value)
         case "out":
-            request.fileName = value
+            request.requestedName = value
         case "checksum":
             request.checksum = try Checksum(parsing: value)
         case "header":

@@ -19,11 +19,11 @@ public struct Metalink: Sendable, Equatable {
         /// names it, with its other URLs as mirrors and its hashes (`checksum` wins over its
         /// own); nil when it has no http or https URL. No headers: its URLs are not hosts the
         /// user named.
-        public func request(into directory: String, checksum: Checksum? = nil) -> AddRequest? {
+        public func request(into directory: String, checksum: Checksum? = nil) -> DownloadRequest? {
             guard let first = sources.first else { return nil }
-            var request = AddRequest(
-                url: first.url, directory: directory, fileName: name, checksum: checksum ?? self.checksum)
-            request.mirrors = Array(sources.dropFirst())
+            var request = DownloadRequest(
+                url: first.url, directory: directory, requestedName: name, checksum: checksum ?? self.checksum)
+            request.sources = Array(sources.dropFirst())
             request.pieceHashes = pieces
             return request
         }

@@ -24,11 +24,11 @@ public struct SourceListing: Sendable, Equatable, Encodable {
 extension Download {
     /// Where the file comes from: the URL the first response came from, then each mirror.
     public var listedSources: [SourceListing] {
-        let served = sources.reduce(Int64(0)) { $0 + $1.bytes }
+        let served = request.sources.reduce(Int64(0)) { $0 + $1.bytes }
         let first = SourceListing(
             url: Redaction.url(finalURL ?? url), bytes: max(0, receivedBytes - served), state: "usable", reason: nil)
         return [first]
-            + sources.map {
+            + request.sources.map {
                 SourceListing(
                     url: Redaction.url($0.url), bytes: $0.bytes, state: $0.stateName, reason: $0.problem?.text)
             }

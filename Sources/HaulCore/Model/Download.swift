@@ -7,10 +7,9 @@ import FoundationEssentials
 /// ``EngineEvent``s.
 public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var id: DownloadID
-    /// The URL the user asked for. Resumes start here again, not at a redirect target.
-    public var url: String
-    /// The directory the file lands in (absolute).
-    public var directory: String
+    /// What it was asked to be: its URL, folder and every option, as the add path resolved them.
+    /// Kept whole, never copied field by field: a transfer reads its options from here.
+    public var request: DownloadRequest
     /// The final file name, decided at the first response (or from `-o`); unique in ``directory``.
     public var fileName: String?
     /// Changed only by the transitions (`DownloadTransitions.swift`).
@@ -18,7 +17,6 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var receivedBytes: Int64
     /// Nil while unknown.
     public var totalBytes: Int64?
-    public var allowMetered: Bool
     /// Validators of the remote file, used for `If-Range` on resume.
     public var etag: String?
     public var lastModified: String?
@@ -28,8 +26,6 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var finalURL: String?
     /// Transient failures retried in a row, reset when bytes arrive.
     public var retries: Int
-    /// Most connections to fetch it over; nil: the saved default.
-    public var connections: Int?
     /// Connections fetching it right now (nil when none or not running).
     public var activeConnections: Int?
     /// The download's place in the list, which is the order waiting downloads start in: rises
@@ -37,9 +33,53 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var queueOrder: UInt64
     public var addedAt: Date
     public var finishedAt: Date?
-    /// The fields few downloads have, out of line: a download without any of them carries one
-    /// empty reference for them all (100,000 downloads are held in memory at once).
+    /// What few downloads have, out of line: a download without any of it carries one empty
+    /// reference (100,000 downloads are held in memory at once).
     private var extras: ExtrasBox?
+
+    /// The URL asked for (``DownloadRequest/url``). Resumes start here again, not at a redirect target.
+    public var url: String {
+        get { request.url }
+        set { request.url = newValue }
+    }
+    /// The directory the file lands in (absolute).
+    public var directory: String {
+        get { request.directory }
+        set { request.directory = newValue }
+    }
+    public var allowMetered: Bool {
+        get { request.allowMetered }
+        set { request.allowMetered = newValue }
+    }
+    /// Most connections to fetch it over; nil: the saved default.
+    public var connections: Int? {
+        get { request.connections }
+        set { request.connections = newValue }
+    }
+    /// Its own speed limit in bytes per second, on top of the global one; nil for none.
+    public var speedLimit: Int64? {
+        get { request.speedLimit }
+        set { request.speedLimit = newValue }
+    }
+    /// The name the user asked for with `-o`, if any.
+    public var requestedName: String? {
+        get { request.requestedName }
+        set { request.requestedName = newValue }
+    }
+    public var headers: [RequestHeader] {
+        get { request.headers }
+        set { request.headers = newValue }
+    }
+    /// A cookies.txt file its requests carry the cookies of; nil: the saved default, if any.
+    public var cookieFile: String? {
+        get { request.cookieFile }
+        set { request.cookieFile = newValue }
+    }
+    /// The digest the finished file must have, checked before it gets its final name.
+    public var checksum: Checksum? {
+        get { request.checksum }
+        set { request.checksum = newValue }
+    }
 
     /// Addresses it had before `haul refresh` gave it this one, oldest first: where it came from.
     public var previousURLs: [String] {
@@ -50,25 +90,6 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var linkUnchecked: Bool {
         get { extras?.value.linkUnchecked ?? false }
         set { changeExtras { $0.linkUnchecked = newValue } }
-    }
-    /// The name the user asked for with `-o`, if any.
-    public var requestedName: String? {
-        get { extras?.value.requestedName }
-        set { changeExtras { $0.requestedName = newValue } }
-    }
-    public var headers: [RequestHeader] {
-        get { extras?.value.headers ?? [] }
-        set { changeExtras { $0.headers = newValue } }
-    }
-    /// A cookies.txt file its requests carry the cookies of; nil: the saved default, if any.
-    public var cookieFile: String? {
-        get { extras?.value.cookieFile }
-        set { changeExtras { $0.cookieFile = newValue } }
-    }
-    /// The digest the finished file must have, checked before it gets its final name.
-    public var checksum: Checksum? {
-        get { extras?.value.checksum }
-        set { changeExtras { $0.checksum = newValue } }
     }
     /// The most recent error, kept after a retry succeeds (for the details view).
     public var lastError: FailureReason? {
@@ -85,11 +106,6 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         get { extras?.value.diskShortfall }
         set { changeExtras { $0.diskShortfall = newValue } }
     }
-    /// Its own speed limit in bytes per second, on top of the global one; nil for none.
-    public var speedLimit: Int64? {
-        get { extras?.value.speedLimit }
-        set { changeExtras { $0.speedLimit = newValue } }
-    }
     /// For a download fetched over several connections: which byte ranges are on disk. Only
     /// ever what was synced to disk; nil for a download fetched over one connection, whose
     /// `.part` holds the file's first bytes.
@@ -98,47 +114,14 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         set { changeExtras { $0.segments = newValue } }
     }
 
-    /// Further places the file is fetched from besides ``url``, with what each served and why
-    /// one is no longer used; kept so a resumed download uses them again.
-    public var sources: [DownloadSource] {
-        get { extras?.value.sources ?? [] }
-        set { changeExtras { $0.sources = newValue } }
-    }
-    /// Hashes of the file's pieces (from a Metalink): a piece that fails its hash is fetched again.
-    public var pieceHashes: PieceHashes? {
-        get { extras?.value.pieceHashes }
-        set { changeExtras { $0.pieceHashes = newValue } }
-    }
-    /// Set by `--no-mirrors`: mirrors and checksums that servers name in headers are not used.
-    public var ignoresMirrorHeaders: Bool {
-        get { extras?.value.ignoresMirrorHeaders ?? false }
-        set { changeExtras { $0.ignoresMirrorHeaders = newValue } }
-    }
-
-    /// Its own proxy (`haul add --proxy`): a proxy, or none; nil follows the host rules, the
-    /// global setting and the environment.
-    public var ownProxy: ProxyChoice? {
-        get { extras?.value.ownProxy }
-        set { changeExtras { $0.ownProxy = newValue } }
-    }
-
     /// The fields kept out of line, each at what a new download has.
     struct Extras: Equatable, Sendable {
         var previousURLs: [String] = []
         var linkUnchecked = false
-        var requestedName: String?
-        var headers: [RequestHeader] = []
-        var cookieFile: String?
-        var checksum: Checksum?
         var lastError: FailureReason?
         var notice: Notice?
         var diskShortfall: Int64?
-        var speedLimit: Int64?
         var segments: [Segment]?
-        var sources: [DownloadSource] = []
-        var pieceHashes: PieceHashes?
-        var ignoresMirrorHeaders = false
-        var ownProxy: ProxyChoice?
     }
 
     /// Immutable, so shared between copies of a download; a change makes a new one.
@@ -152,6 +135,22 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         var value = extras?.value ?? Extras()
         change(&value)
         extras = value == Extras() ? nil : ExtrasBox(value)
+    }
+
+    /// A new download of `request`, waiting (or paused, when the request asks so); a request's
+    /// login and paused flag are what it came in with, so the download keeps neither.
+    public init(id: DownloadID, request: DownloadRequest, queueOrder: UInt64, addedAt: Date = .nowToTheMicrosecond()) {
+        self.id = id
+        var request = request
+        // The final name is claimed when the transfer starts (unique in the directory), also for `-o`.
+        self.state = request.paused ? .paused(by: .user) : .waiting
+        request.paused = false
+        request.login = nil
+        self.request = request
+        self.receivedBytes = 0
+        self.retries = 0
+        self.queueOrder = queueOrder
+        self.addedAt = addedAt
     }
 
     public init(
@@ -169,21 +168,13 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         queueOrder: UInt64,
         addedAt: Date = .nowToTheMicrosecond()
     ) {
-        self.id = id
-        self.url = url
-        self.directory = directory
-        // The final name is claimed when the transfer starts (unique in the directory), also for `-o`.
-        self.state = paused ? .paused(by: .user) : .waiting
-        self.receivedBytes = 0
-        self.allowMetered = allowMetered
-        self.retries = 0
-        self.connections = connections
-        self.queueOrder = queueOrder
-        self.addedAt = addedAt
-        let extras = Extras(
-            requestedName: requestedName, headers: headers, cookieFile: cookieFile, checksum: checksum,
-            speedLimit: speedLimit)
-        self.extras = extras == Extras() ? nil : ExtrasBox(extras)
+        self.init(
+            id: id,
+            request: DownloadRequest(
+                url: url, directory: directory, requestedName: requestedName, headers: headers, checksum: checksum,
+                allowMetered: allowMetered, paused: paused, connections: connections, speedLimit: speedLimit,
+                cookieFile: cookieFile),
+            queueOrder: queueOrder, addedAt: addedAt)
     }
 
     /// How many connections one download may have.

@@ -4,27 +4,43 @@ import FoundationEssentials
 /// and set: the one list its `Codable` form, the state file's one-pass reader and writer
 /// (HaulStore) and the socket go by.
 ///
-/// Adding a field to a download is a property on `Download` and one line here; the schema tests
+/// Adding a field to a download (or an option to its request) is a property on `Download` (or
+/// `DownloadRequest`) and one line here; the schema tests
 /// fail when a stored property has no line. Only the identity is required: fields added later
 /// must read from older files, so a missing one keeps the value a new download starts with.
 extension Download {
     public static let schema: [any DownloadFieldProtocol] = [
         DownloadField("id", required: true, get: { $0.id }, set: { $0.id = $1 }),
+        // What it was asked to be (its request), each option under its own key.
         DownloadField("url", required: true, get: { $0.url }, set: { $0.url = $1 }),
         DownloadField("directory", required: true, get: { $0.directory }, set: { $0.directory = $1 }),
+        DownloadField("allowMetered", get: { $0.allowMetered }, set: { $0.allowMetered = $1 }),
+        DownloadField("requestedName", get: { $0.requestedName }, set: { $0.requestedName = $1 }),
+        DownloadField("headers", get: { $0.headers.isEmpty ? nil : $0.headers }, set: { $0.headers = $1 }),
+        DownloadField("checksum", get: { $0.checksum }, set: { $0.checksum = $1 }),
+        DownloadField("connections", get: { $0.connections }, set: { $0.connections = $1 }),
+        DownloadField("speedLimit", get: { $0.speedLimit }, set: { $0.speedLimit = $1 }),
+        DownloadField("cookieFile", get: { $0.cookieFile }, set: { $0.cookieFile = $1 }),
+        DownloadField(
+            "sources", get: { $0.request.sources.isEmpty ? nil : $0.request.sources },
+            set: { $0.request.sources = $1 }),
+        DownloadField("pieceHashes", get: { $0.request.pieceHashes }, set: { $0.request.pieceHashes = $1 }),
+        DownloadField(
+            "ignoresMirrorHeaders", get: { $0.request.ignoresMirrorHeaders ? true : nil },
+            set: { $0.request.ignoresMirrorHeaders = $1 }),
+        DownloadField("ownProxy", get: { $0.request.proxy }, set: { $0.request.proxy = $1 }),
+        // How far it got.
         DownloadField("fileName", get: { $0.fileName }, set: { $0.fileName = $1 }),
         DownloadField("state", get: { $0.state.kind }, setPart: { $0.kind = $1 }),
         DownloadField("pauseCause", get: { $0.state.pauseCause }, setPart: { $0.pauseCause = $1 }),
         DownloadField("failureReason", get: { $0.state.failureReason }, setPart: { $0.failureReason = $1 }),
         DownloadField("receivedBytes", get: { $0.receivedBytes }, set: { $0.receivedBytes = $1 }),
         DownloadField("totalBytes", get: { $0.totalBytes }, set: { $0.totalBytes = $1 }),
-        DownloadField("allowMetered", get: { $0.allowMetered }, set: { $0.allowMetered = $1 }),
         DownloadField("etag", get: { $0.etag }, set: { $0.etag = $1 }),
         DownloadField("lastModified", get: { $0.lastModified }, set: { $0.lastModified = $1 }),
         DownloadField("resumable", get: { $0.resumable }, set: { $0.resumable = $1 }),
         DownloadField("finalURL", get: { $0.finalURL }, set: { $0.finalURL = $1 }),
         DownloadField("retries", get: { $0.retries }, set: { $0.retries = $1 }),
-        DownloadField("connections", get: { $0.connections }, set: { $0.connections = $1 }),
         DownloadField("activeConnections", get: { $0.activeConnections }, set: { $0.activeConnections = $1 }),
         DownloadField("queueOrder", get: { $0.queueOrder }, set: { $0.queueOrder = $1 }),
         DownloadField("addedAt", get: { $0.addedAt }, set: { $0.addedAt = $1 }),
@@ -32,21 +48,10 @@ extension Download {
         DownloadField(
             "previousURLs", get: { $0.previousURLs.isEmpty ? nil : $0.previousURLs }, set: { $0.previousURLs = $1 }),
         DownloadField("linkUnchecked", get: { $0.linkUnchecked ? true : nil }, set: { $0.linkUnchecked = $1 }),
-        DownloadField("requestedName", get: { $0.requestedName }, set: { $0.requestedName = $1 }),
-        DownloadField("headers", get: { $0.headers.isEmpty ? nil : $0.headers }, set: { $0.headers = $1 }),
-        DownloadField("cookieFile", get: { $0.cookieFile }, set: { $0.cookieFile = $1 }),
-        DownloadField("checksum", get: { $0.checksum }, set: { $0.checksum = $1 }),
         DownloadField("lastError", get: { $0.lastError }, set: { $0.lastError = $1 }),
         DownloadField("notice", get: { $0.notice }, set: { $0.notice = $1 }),
         DownloadField("diskShortfall", get: { $0.diskShortfall }, set: { $0.diskShortfall = $1 }),
-        DownloadField("speedLimit", get: { $0.speedLimit }, set: { $0.speedLimit = $1 }),
         DownloadField("segments", get: { $0.segments }, set: { $0.segments = $1 }),
-        DownloadField("sources", get: { $0.sources.isEmpty ? nil : $0.sources }, set: { $0.sources = $1 }),
-        DownloadField("pieceHashes", get: { $0.pieceHashes }, set: { $0.pieceHashes = $1 }),
-        DownloadField(
-            "ignoresMirrorHeaders", get: { $0.ignoresMirrorHeaders ? true : nil },
-            set: { $0.ignoresMirrorHeaders = $1 }),
-        DownloadField("ownProxy", get: { $0.ownProxy }, set: { $0.ownProxy = $1 }),
     ]
 
     /// What a download read from a file starts as, before its fields are read: what a missing

@@ -12,61 +12,10 @@ public enum LoginSource: Codable, Sendable, Equatable {
     case netrcFile(String)
 }
 
-/// What a door (a command, the UI, an RPC client, a Metalink) asks for a new download. The
-/// engine resolves every request through one add path (`AddPath`), so what a door leaves out is
-/// decided the same way whoever asked.
-public struct AddRequest: Codable, Sendable, Equatable {
-    public var url: String
-    /// Absolute directory, created when missing; empty: none was chosen, so the folder rules
-    /// decide, else the download directory.
-    public var directory: String
-    public var fileName: String?
-    public var headers: [RequestHeader]
-    /// The digest the finished file must have.
-    public var checksum: Checksum?
-    public var allowMetered: Bool
-    public var paused: Bool
-    /// Most connections for the download; nil: the saved default.
-    public var connections: Int?
-    /// Its own speed limit in bytes per second; nil for none.
-    public var speedLimit: Int64?
-    /// A cookies.txt file (absolute); nil: the saved default.
-    public var cookieFile: String?
-    /// Further places to fetch the same file from.
-    public var mirrors: [DownloadSource]?
-    /// Hashes of the file's pieces (from a Metalink).
-    public var pieceHashes: PieceHashes?
-    /// `--no-mirrors`: mirrors and digests servers name in headers are not used.
-    public var ignoresMirrorHeaders: Bool?
-    /// Where the login for the URL's host comes from, set by whoever adds a URL a person or a
-    /// client named (`haul add`, the UI, `aria2.addUri`): nil for URLs a server or a Metalink
-    /// named. Never used for a mirror or a redirect to another host.
-    public var login: LoginSource?
-    /// `--proxy`: its own proxy, or none; nil follows the saved ones and the environment.
-    public var proxy: ProxyChoice?
-
-    public init(
-        url: String, directory: String, fileName: String? = nil, headers: [RequestHeader] = [],
-        checksum: Checksum? = nil, allowMetered: Bool = false, paused: Bool = false, connections: Int? = nil,
-        speedLimit: Int64? = nil, cookieFile: String? = nil
-    ) {
-        self.cookieFile = cookieFile
-        self.speedLimit = speedLimit
-        self.connections = connections
-        self.url = url
-        self.directory = directory
-        self.fileName = fileName
-        self.headers = headers
-        self.checksum = checksum
-        self.allowMetered = allowMetered
-        self.paused = paused
-    }
-}
-
 /// A request to the engine. Codable so the same engine can sit behind a socket.
 public enum EngineCommand: Codable, Sendable, Equatable {
     /// Adds the downloads in order, all or none: one bad request adds nothing. Answers their ids.
-    case add([AddRequest])
+    case add([DownloadRequest])
     case pause(DownloadSelection)
     case resume(DownloadSelection)
     /// Stops and deletes the `.part`; finished downloads are untouched.

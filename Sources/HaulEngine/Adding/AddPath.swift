@@ -8,7 +8,7 @@ import HaulStore
 
 /// The one way a download comes in. Every door (`haul add` and its `-i` files, `haul URL`, the
 /// UI's add dialog, `aria2.addUri` and `aria2.addMetalink`, a Metalink's files) hands the engine
-/// ``AddRequest``s, and the engine resolves each here, in one order:
+/// ``DownloadRequest``s, and the engine resolves each here, in one order:
 ///
 /// 1. the door's own options, already in the request;
 /// 2. a request that names no folder: the first folder rule that matches its name or host, else
@@ -39,7 +39,7 @@ public struct AddPath {
     }
 
     /// `request` as the engine keeps it, or the one sentence that says why it cannot be added.
-    public mutating func resolve(_ request: AddRequest) throws(InputError) -> AddRequest {
+    public mutating func resolve(_ request: DownloadRequest) throws(InputError) -> DownloadRequest {
         var request = try Self.validated(request)
         if request.directory.isEmpty { request.directory = try folder(for: request) }
         // A list usually shares one folder: compared, not hashed, per request.
@@ -61,10 +61,10 @@ public struct AddPath {
 
     /// The folder a request that names none goes to: the folder rules' (read once per batch),
     /// else the download directory.
-    private mutating func folder(for request: AddRequest) throws(InputError) -> String {
+    private mutating func folder(for request: DownloadRequest) throws(InputError) -> String {
         if rules == nil { rules = try FolderRulesFile.read(StatePaths.folderRules(environment: environment)) }
         if let rules, !rules.rules.isEmpty {
-            let name = request.fileName ?? FileNaming.nameFromURL(request.url)
+            let name = request.requestedName ?? FileNaming.nameFromURL(request.url)
             if let folder = rules.folder(
                 name: name, host: URLParts(request.url)?.host, home: StatePaths.home(environment))
             {
@@ -93,18 +93,18 @@ public struct AddPath {
     }
 
     /// `request` with its URL in canonical form, or the reason it cannot be added.
-    static func validated(_ request: AddRequest) throws(InputError) -> AddRequest {
+    static func validated(_ request: DownloadRequest) throws(InputError) -> DownloadRequest {
         var request = request
         request.url = try DownloadURL.validate(request.url)
-        if let mirrors = request.mirrors {
-            request.mirrors = try mirrors.map { mirror throws(InputError) in
-                var mirror = mirror
-                mirror.url = try DownloadURL.validate(mirror.url)
-                return mirror
-            }
-            request.mirrors = DownloadSource.ordered(request.mirrors ?? [], excluding: request.url)
+        if !request.sources.isEmpty {
+            request.sources = DownloadSource.ordered(
+                try request.sources.map { source throws(InputError) in
+                    var source = source
+                    source.url = try DownloadURL.validate(source.url)
+                    return source
+                }, excluding: request.url)
         }
-        if let name = request.fileName {
+        if let name = request.requestedName {
             guard let safe = FileNameSanitizer.sanitize(name), safe == name else {
                 throw InputError(
                     "'\(TerminalText.sanitize(name))' is not a plain file name (no '/', no leading dot, no control "

@@ -183,7 +183,7 @@ extension Engine {
 
     /// Resolves every request through the one add path (``AddPath``) before adding any, then adds
     /// them in order.
-    func add(_ requests: [AddRequest]) throws(InputError) -> [DownloadID] {
+    func add(_ requests: [DownloadRequest]) throws(InputError) -> [DownloadID] {
         var path = AddPath(environment: configuration.environment)
         let valid = try requests.map { request throws(InputError) in try path.resolve(request) }
         var rng = SplitMix64()
@@ -191,17 +191,8 @@ extension Engine {
         let now = bandwidth.wallClock.now().toTheMicrosecond
         return valid.map { request in
             let id = DownloadID.generate(avoiding: { downloads.contains($0) }, using: &rng)
-            var download = Download(
-                id: id, url: request.url, directory: request.directory, requestedName: request.fileName,
-                headers: request.headers,
-                checksum: request.checksum, allowMetered: request.allowMetered, paused: request.paused,
-                connections: request.connections, speedLimit: request.speedLimit,
-                cookieFile: request.cookieFile, queueOrder: downloads.takeQueueOrder(), addedAt: now
-            )
-            if let mirrors = request.mirrors { download.sources = mirrors }
-            download.pieceHashes = request.pieceHashes
-            download.ignoresMirrorHeaders = request.ignoresMirrorHeaders ?? false
-            download.ownProxy = request.proxy
+            let download = Download(
+                id: id, request: request, queueOrder: downloads.takeQueueOrder(), addedAt: now)
             downloads[id] = download
             publish(.added(download))
             return id

@@ -120,9 +120,9 @@ extension Engine {
         pieceHashes: PieceHashes?
     ) {
         guard var download = current(id, generation) else { return }
-        download.sources = mirrors
+        download.request.sources = mirrors
         if download.checksum == nil, let checksum { download.checksum = checksum }
-        if download.pieceHashes == nil, let pieceHashes { download.pieceHashes = pieceHashes }
+        if download.request.pieceHashes == nil, let pieceHashes { download.request.pieceHashes = pieceHashes }
         downloads[id] = download
         changed(download)
     }
@@ -136,15 +136,15 @@ extension Engine {
         download.url = url
         download.finalURL = nil
         download.requestedName = download.requestedName ?? first.name
-        download.sources = Array(first.sources.dropFirst())
+        download.request.sources = Array(first.sources.dropFirst())
         if download.checksum == nil { download.checksum = first.checksum }
-        download.pieceHashes = first.pieces
+        download.request.pieceHashes = first.pieces
         // Headers and cookies were for the host the user named, not for the Metalink's URLs.
         download.headers = []
         downloads[id] = download
         changed(download)
         // The other files, added as `haul add` adds them, each noting where it came from.
-        let others = metalink.files.dropFirst().compactMap { file -> AddRequest? in
+        let others = metalink.files.dropFirst().compactMap { file -> DownloadRequest? in
             guard var request = file.request(into: download.directory) else { return nil }
             request.allowMetered = download.allowMetered
             request.connections = download.connections

@@ -11,7 +11,8 @@ import Synchronization
 /// written, and writes it), the looks at the clock that add, stop and replace connections, and
 /// the ``MapSaver`` that makes the map of what is on disk durable as the data behind it is synced.
 actor SegmentedTransfer {
-    /// What a segmented run needs; the job's target carries the first response's validators.
+    /// What a segmented run needs besides its job (whose connection limit, throttle and sources it
+    /// uses); the job's target carries the first response's validators.
     struct Setup: Sendable {
         let reports: any HTTPTransferReports
         let resources: TransferResources
@@ -24,14 +25,7 @@ actor SegmentedTransfer {
         let total: Int64
         /// Where the first response came from: further connections go straight there.
         let sourceURL: String
-        let limit: ConnectionLimit
-        /// The speed cap all transfers share: no connection is added to go faster than it.
-        let throttle: Throttle
-        /// The run stays on one connection.
-        var oneConnection = false
         var tuning = SegmentTuning()
-        /// Other places to fetch the file from (usable ones); connections go to them too.
-        var mirrors: [DownloadSource] = []
         /// Set when the first source served bytes that failed a hash: no connection goes to it.
         var primaryBanned: SourceProblem?
     }
@@ -74,14 +68,14 @@ actor SegmentedTransfer {
         var tuning = setup.tuning
         tuning.lookEvery = min(max(setup.configuration.progressInterval, .milliseconds(100)), .milliseconds(500))
         controller = ConnectionController(
-            plan: plan, total: setup.total, tuning: tuning, oneConnection: setup.oneConnection,
+            plan: plan, total: setup.total, tuning: tuning, oneConnection: setup.job.oneConnection,
             resumed: setup.job.segments != nil, now: setup.resources.clock.now)
-        board = SourceBoard(primary: setup.sourceURL, mirrors: setup.mirrors)
+        board = SourceBoard(primary: setup.sourceURL, mirrors: setup.job.mirrors)
         if let problem = setup.primaryBanned { board.drop(0, problem, banned: true) }
         servers = board.entries.map { entry in
             URLParts(entry.source.url).map { "\($0.host.lowercased()):\($0.port ?? 0)" } ?? entry.source.url
         }
-        targets = [setup.job.target] + setup.mirrors.map { MirrorRequests.target(for: $0, of: setup.job.target) }
+        targets = [setup.job.target] + setup.job.mirrors.map { MirrorRequests.target(for: $0, of: setup.job.target) }
         saver = MapSaver(
             journal: setup.resources.journal, writer: setup.writer, id: setup.job.id, name: setup.name,
             total: setup.total)
@@ -445,8 +439,8 @@ actor SegmentedTransfer {
         while !Task.isCancelled, controller.liveCount > 0 {
             try? await clock.sleep(for: controller.nextLook)
             let look = controller.look(
-                now: clock.now, positions: responses.mapValues(\.position), limit: setup.limit.current,
-                speedLimit: setup.throttle.rate, held: setup.throttle.isHolding)
+                now: clock.now, positions: responses.mapValues(\.position), limit: setup.job.connections.current,
+                speedLimit: setup.job.throttle.rate, held: setup.job.throttle.isHolding)
             await setup.reports.progress(look.progress)
             for worker in look.stop { _ = responses[worker]?.stopWriting(at: 0) }
             wakeIdle()

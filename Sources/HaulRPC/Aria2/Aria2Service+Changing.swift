@@ -37,7 +37,7 @@ extension Aria2Service {
     /// on its own so the one it refuses is named.
     func addUris(_ calls: [RPCCall], _ scope: inout RequestScope) async -> [Result<JSONValue, RPCError>] {
         var outcomes = [Result<JSONValue, RPCError>](repeating: .failure(.failed("not added")), count: calls.count)
-        var read: [(index: Int, request: AddRequest, position: Int64?)] = []
+        var read: [(index: Int, request: DownloadRequest, position: Int64?)] = []
         for (index, call) in calls.enumerated() {
             do {
                 let (request, position) = try uriRequest(call)
@@ -69,19 +69,19 @@ extension Aria2Service {
     }
 
     /// What an `addUri` call asks for, its options applied, and where in the queue.
-    private func uriRequest(_ call: RPCCall) throws(RPCError) -> (AddRequest, Int64?) {
+    private func uriRequest(_ call: RPCCall) throws(RPCError) -> (DownloadRequest, Int64?) {
         let uris = try call.required(0) { $0.array }
         guard let first = uris.first else { throw .failed("No URI to download.") }
         guard let url = first.string, uris.allSatisfy({ $0.string != nil }) else { throw .wrongType(at: 0) }
         let options = try optionList(call, at: 1)
         let position = try call.optional(2) { $0.int }
         if let position, position < 0 { throw .failed("Position must be greater than or equal to 0.") }
-        var request = AddRequest(url: url, directory: "")
+        var request = DownloadRequest(url: url, directory: "")
         // The client named this URL, as a user names one to `haul add`: netrc's login for its host
         // goes with it (never to the mirrors).
         request.login = .usualNetrc
         let mirrors = uris.dropFirst().compactMap(\.string).map { DownloadSource(url: $0, origin: .user) }
-        if !mirrors.isEmpty { request.mirrors = mirrors }
+        if !mirrors.isEmpty { request.sources = mirrors }
         return (try prepared(request, options: options), position)
     }
 
@@ -115,7 +115,8 @@ extension Aria2Service {
     }
 
     /// Adds `requests` (all or none) as one command.
-    private func add(_ requests: [AddRequest], _ scope: inout RequestScope) async throws(RPCError) -> [DownloadID] {
+    private func add(_ requests: [DownloadRequest], _ scope: inout RequestScope) async throws(RPCError) -> [DownloadID]
+    {
         scope.snapshot = nil
         do {
             let ids = try await session.perform(.add(requests))
@@ -131,8 +132,8 @@ extension Aria2Service {
     /// `request` with the global options, then the call's `options`, applied. A folder the call
     /// names must be one a client may write to; with none, the engine's add path picks it (the
     /// folder rules, else the download directory), as for `haul add`.
-    private func prepared(_ request: AddRequest, options: [(name: String, value: String)]) throws(RPCError)
-        -> AddRequest
+    private func prepared(_ request: DownloadRequest, options: [(name: String, value: String)]) throws(RPCError)
+        -> DownloadRequest
     {
         var request = request
         request.directory = configuration.settings.globalOptions["dir"] ?? ""

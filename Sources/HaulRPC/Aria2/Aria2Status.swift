@@ -79,7 +79,7 @@ public enum Aria2Status {
         uri.string("status", "used")
         uri.string("uri", d.url)
         var all = [uri.finish()]
-        for mirror in d.sources where mirror.isUsable {
+        for mirror in d.request.sources where mirror.isUsable {
             var more = JSONObjectWriter(capacity: 64 + mirror.url.utf8.count)
             more.string("status", mirror.bytes > 0 ? "used" : "waiting")
             more.string("uri", mirror.url)

@@ -231,7 +231,9 @@ extension TUIController {
             let name = form.fields[2].string.trimmed()
             setMode(.list)
             report("adding \(url)")
-            return [.send(.add([AddRequest(url: url, directory: directory, fileName: name.isEmpty ? nil : name)]))]
+            return [
+                .send(.add([DownloadRequest(url: url, directory: directory, requestedName: name.isEmpty ? nil : name)]))
+            ]
         }
         // An empty folder is left to the engine's add path: the folder rules, else the download directory.
         if directory == "~" {
@@ -246,7 +248,9 @@ extension TUIController {
         let name = form.fields[2].string.trimmed()
         setMode(.list)
         report("adding \(url)")
-        return [.send(.add([AddRequest(url: url, directory: directory, fileName: name.isEmpty ? nil : name)]))]
+        return [
+            .send(.add([DownloadRequest(url: url, directory: directory, requestedName: name.isEmpty ? nil : name)]))
+        ]
     }
 
     func handleConfirm(_ key: Key, _ question: Confirmation) -> [Effect] {

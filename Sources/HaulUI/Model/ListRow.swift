@@ -38,7 +38,7 @@ public struct ListRow: Sendable, Equatable, Identifiable {
             connections = d.connections
             activeConnections = d.activeConnections
             segments = d.segments
-            sources = d.sources.isEmpty ? nil : 1 + d.sources.count { $0.isUsable }
+            sources = d.request.sources.isEmpty ? nil : 1 + d.request.sources.count { $0.isUsable }
         }
 
         init(_ other: Extras?, notice: Notice?) {

@@ -104,7 +104,7 @@ enum DetailsView {
             fields.append((i == 0 ? "Came from" : "", safe(Redaction.url(old)), .plain))
         }
         // Each source with what it served, and why one is no longer used.
-        if !d.sources.isEmpty {
+        if !d.request.sources.isEmpty {
             for (i, source) in d.listedSources.enumerated() {
                 let why = source.reason.map { ": " + $0 } ?? ""
                 let value = "\(SourceNames.host(source.url))  \(Formatting.bytes(source.bytes))  \(source.state)\(why)"
@@ -115,7 +115,7 @@ enum DetailsView {
                     ))
             }
         }
-        if let pieces = d.pieceHashes {
+        if let pieces = d.request.pieceHashes {
             let each = Formatting.bytes(pieces.length)
             fields.append(
                 ("Pieces", "\(pieces.hashes.count) of \(each), each checked by \(pieces.algorithm.displayName)", .plain)

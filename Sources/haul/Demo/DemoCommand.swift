@@ -40,7 +40,7 @@ struct DemoCommand: AsyncParsableCommand {
         let engine = try Engine(configuration: configuration)
         try await engine.perform(.setConcurrency(4))
         for file in files {
-            try await engine.perform(.add([AddRequest(url: server.url(file.path), directory: downloadDirectory)]))
+            try await engine.perform(.add([DownloadRequest(url: server.url(file.path), directory: downloadDirectory)]))
         }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DOWNLOAD_DIR"] = downloadDirectory

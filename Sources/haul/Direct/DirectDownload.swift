@@ -15,7 +15,7 @@ struct DirectDownload {
     let hooks: ProcessHooks
 
     func run() async throws {
-        let requests: [AddRequest]
+        let requests: [DownloadRequest]
         do throws(InputError) {
             requests = try resolvedRequests()
         } catch {
@@ -31,13 +31,13 @@ struct DirectDownload {
 
     /// The requests, resolved here as the engine would (the current directory where no folder
     /// rule matches), so a rerun finds the downloads it started.
-    private func resolvedRequests() throws(InputError) -> [AddRequest] {
+    private func resolvedRequests() throws(InputError) -> [DownloadRequest] {
         let environment = stateOptions.environment
         var path = AddPath(environment: environment, defaultDirectory: FileManager.default.currentDirectoryPath)
         var seen = Set<String>()
-        var requests: [AddRequest] = []
+        var requests: [DownloadRequest] = []
         for url in urls {
-            var request = AddRequest(url: try DownloadURL.validate(url), directory: "")
+            var request = DownloadRequest(url: try DownloadURL.validate(url), directory: "")
             request.login = .usualNetrc
             guard seen.insert(request.url).inserted else { continue }
             requests.append(try path.resolve(request))
@@ -47,7 +47,7 @@ struct DirectDownload {
 
     /// Adds what is new and takes up what an earlier run of the same command left unfinished:
     /// the same URL into the same folder.
-    private static func adopt(_ requests: [AddRequest], known: [Download], session: any EngineSession) async throws
+    private static func adopt(_ requests: [DownloadRequest], known: [Download], session: any EngineSession) async throws
         -> [DownloadID]
     {
         var unfinished: [String: Download] = [:]
@@ -55,7 +55,7 @@ struct DirectDownload {
             unfinished[d.directory + "\n" + d.url] = d
         }
         var ids: [DownloadID?] = []
-        var toAdd: [AddRequest] = []
+        var toAdd: [DownloadRequest] = []
         var toResume: [DownloadID] = []
         var toRetry: [DownloadID] = []
         for request in requests {
@@ -76,7 +76,7 @@ struct DirectDownload {
     }
 
     /// No haul owns the state: this process runs the downloads and stops when they are done.
-    private func runHere(_ engine: Engine, _ requests: [AddRequest]) async throws {
+    private func runHere(_ engine: Engine, _ requests: [DownloadRequest]) async throws {
         let ids: [DownloadID]
         do {
             ids = try await Self.adopt(requests, known: engine.allDownloads, session: engine)
@@ -125,7 +125,7 @@ struct DirectDownload {
 
     /// A daemon or a UI owns the state: it takes the downloads, and this process follows them
     /// until they are done (Ctrl-C stops following, not the downloads).
-    private func handOver(_ requests: [AddRequest], to owner: RemoteEngine) async throws {
+    private func handOver(_ requests: [DownloadRequest], to owner: RemoteEngine) async throws {
         Console.warn(
             "haul (pid \(owner.pid), \(owner.kind.rawValue)) took the downloads; following them here (Ctrl-C stops "
                 + "following, not the downloads)")

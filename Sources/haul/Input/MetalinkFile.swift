@@ -25,9 +25,9 @@ enum MetalinkFile {
     /// wins over the document's hash; headers and cookies are never sent to a Metalink's URLs.
     static func requests(
         _ metalink: Metalink, directory: String, checksum: Checksum?, command: AddCommand, speedLimit: Int64?
-    ) -> [AddRequest] {
+    ) -> [DownloadRequest] {
         var skipped = Set<String>()
-        var requests: [AddRequest] = []
+        var requests: [DownloadRequest] = []
         for file in metalink.files {
             skipped.formUnion(file.skippedSchemes)
             guard var request = file.request(into: directory, checksum: checksum) else {

@@ -13,17 +13,7 @@ struct HTTPTransfer: Transfer {
     /// The transfer for `start`'s download, with the saved settings its requests follow.
     init(_ start: TransferStart, settings: StateDocument.Settings, configuration: EngineConfiguration) {
         let download = start.download
-        job = TransferJob(
-            download: download, generation: start.generation, requestedName: download.requestedName,
-            fileName: download.fileName, checksum: download.checksum,
-            target: TransferTarget(
-                url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified,
-                proxy: download.ownProxy, proxies: settings.proxies ?? ProxySettings(),
-                hosts: settings.hosts ?? HostSettings()),
-            totalBytes: download.totalBytes, segments: download.segments, sourceURL: download.finalURL,
-            connections: start.connections, throttle: start.throttle, linkUnchecked: download.linkUnchecked,
-            mirrors: DownloadSource.forNewRun(download.sources), pieceHashes: download.pieceHashes
-        )
+        job = TransferJob(start, proxies: settings.proxies ?? ProxySettings(), hosts: settings.hosts ?? HostSettings())
         cookieFile = download.cookieFile ?? settings.cookieFile
         runner = TransferRunner(
             reports: start.reports, resources: start.resources, throttle: start.throttle, configuration: configuration)

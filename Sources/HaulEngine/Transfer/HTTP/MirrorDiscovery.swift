@@ -16,19 +16,19 @@ struct MirrorDiscovery {
         skipped: ([String]) async -> Void = { _ in }
     ) async -> Bool {
         var changed = add(hints.duplicates, to: &job, primary: primary)
-        if job.checksum == nil, let digest = DigestHeader.checksum(hints.digests) {
-            job.checksum = digest
+        if job.request.checksum == nil, let digest = DigestHeader.checksum(hints.digests) {
+            job.request.checksum = digest
             changed = true
         }
         if let url = hints.metalinks.first, let file = await metalinkFile(url, total: total, like: job.target) {
             if !file.skippedSchemes.isEmpty { await skipped(file.skippedSchemes) }
             changed = add(file.sources, to: &job, primary: primary) || changed
-            if job.checksum == nil, let checksum = file.checksum {
-                job.checksum = checksum
+            if job.request.checksum == nil, let checksum = file.checksum {
+                job.request.checksum = checksum
                 changed = true
             }
-            if job.pieceHashes == nil, let pieces = file.pieces {
-                job.pieceHashes = pieces
+            if job.request.pieceHashes == nil, let pieces = file.pieces {
+                job.request.pieceHashes = pieces
                 changed = true
             }
         }

@@ -1,16 +1,18 @@
 import HaulCore
 import HaulHTTP
 
-/// What one HTTP run of a download works from: the download as it was when the run started, and
-/// what the run learns and changes as it goes (its name, size, map, validators, sources).
+/// What one HTTP run of a download works from: the download's request, read whole, and what the
+/// run learns and changes as it goes (its name, size, map, validators, sources).
 struct TransferJob: Sendable {
-    /// The download as it was when this run started.
-    let download: Download
+    let id: DownloadID
+    /// Its place in the queue when the run started: a server's connections are shared in this order.
+    let queueOrder: UInt64
     /// Distinguishes this run of the download from later ones; stale reports are ignored.
     let generation: UInt64
-    var requestedName: String?
+    /// The download's request as the run knows it: a served Metalink or a server's `Link` and
+    /// `Digest` headers add sources, a name, a checksum and piece hashes to it.
+    var request: DownloadRequest
     var fileName: String?
-    var checksum: Checksum?
     /// What the requests ask for; its validators follow the responses.
     var target: TransferTarget
     /// The file's size, when known from an earlier run.
@@ -27,16 +29,34 @@ struct TransferJob: Sendable {
     var linkUnchecked: Bool
     /// Set once this run must stay on one connection (the file changed under several).
     var oneConnection = false
-    /// Other places the file is fetched from; connections go to them too.
-    var mirrors: [DownloadSource] = []
-    var pieceHashes: PieceHashes?
 
-    var id: DownloadID { download.id }
-    /// Its place in the queue when the run started: a server's connections are shared in this order.
-    var queueOrder: UInt64 { download.queueOrder }
-    var directory: String { download.directory }
-    /// `--no-mirrors`: `Link` and `Digest` headers are not used.
-    var ignoresMirrorHeaders: Bool { download.ignoresMirrorHeaders }
+    /// The run of `start`'s download, which asks for its request's URL with its headers and
+    /// proxy, resolved against the saved proxies and per-host settings.
+    init(_ start: TransferStart, proxies: ProxySettings, hosts: HostSettings) {
+        let download = start.download
+        id = download.id
+        queueOrder = download.queueOrder
+        generation = start.generation
+        request = download.request
+        request.sources = DownloadSource.forNewRun(download.request.sources)
+        fileName = download.fileName
+        target = TransferTarget(
+            url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified,
+            proxy: download.request.proxy, proxies: proxies, hosts: hosts)
+        totalBytes = download.totalBytes
+        segments = download.segments
+        sourceURL = download.finalURL
+        connections = start.connections
+        throttle = start.throttle
+        linkUnchecked = download.linkUnchecked
+    }
+
+    var directory: String { request.directory }
+    /// Other places the file is fetched from; connections go to them too.
+    var mirrors: [DownloadSource] {
+        get { request.sources }
+        set { request.sources = newValue }
+    }
 }
 
 /// What the engine learns from a response head that will be written.

@@ -119,7 +119,7 @@ struct TransferRunner: Sendable {
             naming = .known(known)
         } else {
             let suggested =
-                job.requestedName
+                job.request.requestedName
                 ?? FileNaming.suggestedName(
                     contentDisposition: body.response.head["content-disposition"], url: body.finalURL)
             naming = .suggested(suggested)
@@ -142,12 +142,13 @@ struct TransferRunner: Sendable {
         job.fileName = name
         job.totalBytes = total
         job.sourceURL = body.finalURL
-        if !job.ignoresMirrorHeaders, !body.hints.isEmpty,
+        if !job.request.ignoresMirrorHeaders, !body.hints.isEmpty,
             await MirrorDiscovery(policy: policy, transport: transport).apply(
                 body.hints, to: &job, primary: body.finalURL, total: total,
                 skipped: { await reports.notice(MirrorDiscovery.skippedNotice($0)) })
         {
-            await reports.sourcesChanged(job.mirrors, checksum: job.checksum, pieceHashes: job.pieceHashes)
+            await reports.sourcesChanged(
+                job.mirrors, checksum: job.request.checksum, pieceHashes: job.request.pieceHashes)
         }
         bodyTaken = true
         if let total, body.resumable == true, !job.oneConnection, job.connections.current > 1,
@@ -193,10 +194,10 @@ struct TransferRunner: Sendable {
         if !skipped.isEmpty { await reports.notice(MirrorDiscovery.skippedNotice(skipped)) }
         job.target = TransferTarget(
             url: url, proxy: job.target.proxy, proxies: job.target.proxies, hosts: job.target.hosts)
-        job.requestedName = job.requestedName ?? first.name
+        job.request.requestedName = job.request.requestedName ?? first.name
         job.mirrors = Array(first.sources.dropFirst())
-        job.checksum = job.checksum ?? first.checksum
-        job.pieceHashes = first.pieces
+        job.request.checksum = job.request.checksum ?? first.checksum
+        job.request.pieceHashes = first.pieces
         job.sourceURL = nil
         throw MetalinkFollowed()
     }
@@ -258,7 +259,7 @@ struct TransferRunner: Sendable {
             let writtenBy = try await runRound(
                 &job, name: name, part: part, total: total, plan: plan, first: first, source: source,
                 primaryBanned: primaryBanned, progressMade: &progressMade)
-            guard let hashes = job.pieceHashes, hashes.fit(total: total) else { return }
+            guard let hashes = job.request.pieceHashes, hashes.fit(total: total) else { return }
             let path = partPath(job, name)
             let bad = try await FileWorkers.run { try PieceCheck.failing(hashes, path: path, total: total) }
             guard !bad.isEmpty else { return }
@@ -310,8 +311,7 @@ struct TransferRunner: Sendable {
         var setup = SegmentedTransfer.Setup(
             reports: reports, resources: resources, transport: transport, policy: policy,
             configuration: configuration, job: job, name: name, writer: part.writer(dropBehind: true), total: total,
-            sourceURL: source, limit: job.connections, throttle: job.throttle, oneConnection: job.oneConnection)
-        setup.mirrors = job.mirrors
+            sourceURL: source)
         setup.primaryBanned = primaryBanned
         let last = LastReported<[Segment]>()
         let seen = LastReported<[DownloadSource]>()
@@ -438,7 +438,7 @@ struct TransferRunner: Sendable {
     /// the trip to a worker thread and back cost more than the rest of the placing.
     private func place(_ job: inout TransferJob, name: String, size: Int64, inMemory: Bool) async throws {
         let part = partPath(job, name)
-        if let expected = job.checksum {
+        if let expected = job.request.checksum {
             let actual = try await FileWorkers.run { try FileChecksum.digest(of: part, expected.algorithm) }
             if actual != expected.hex {
                 // The bad bytes never get the final name; a retry fetches the file again.
