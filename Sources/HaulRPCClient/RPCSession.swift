@@ -30,12 +30,16 @@ public actor RPCSession: EngineSession {
 
     let transport: RPCTransport
     let target: Target
+    /// What looks are paced by.
+    let clock: any MonotonicClock
+    /// The same clock as local time: when a download was first seen.
+    let wallClock: WallClock
     var link: RemoteLink
     var network: NetworkStatus
     var list = RemoteList()
     /// Counts of the last look (`getGlobalStat`): a change means the lists must be read whole.
     var lastCounts: [Int64] = []
-    var lastFullLook = ContinuousClock.now
+    var lastFullLook: Duration
     var needsFullLook = true
     var subscribers: [Int: EngineEvents.Sender] = [:]
     var nextSubscriber = 0
@@ -46,8 +50,10 @@ public actor RPCSession: EngineSession {
     var woken = false
 
     /// Reaches the engine and asks what it is (`aria2.getVersion`); throws the sentence that
-    /// says why it cannot.
-    public static func connect(_ target: Target) async throws(RemoteFailure) -> RPCSession {
+    /// says why it cannot. Looks are timed by `clock`; `environment` gives the local time zone.
+    public static func connect(
+        _ target: Target, clock: any MonotonicClock, environment: [String: String]
+    ) async throws(RemoteFailure) -> RPCSession {
         let transport = RPCTransport(
             address: target.address, secret: target.secret, trustedCertificates: target.trustedCertificates)
         let version = try await transport.call(RemoteCall("aria2.getVersion"))
@@ -57,12 +63,20 @@ public actor RPCSession: EngineSession {
         } else {
             engine = .aria2(version: TerminalText.sanitize(version["version"]?.string ?? "?"))
         }
-        return RPCSession(transport: transport, target: target, engine: engine)
+        return RPCSession(
+            transport: transport, target: target, engine: engine, clock: clock,
+            wallClock: WallClock(environment: environment, clock: clock))
     }
 
-    private init(transport: RPCTransport, target: Target, engine: RemoteLink.Engine) {
+    private init(
+        transport: RPCTransport, target: Target, engine: RemoteLink.Engine, clock: any MonotonicClock,
+        wallClock: WallClock
+    ) {
         self.transport = transport
         self.target = target
+        self.clock = clock
+        self.wallClock = wallClock
+        lastFullLook = clock.now
         link = RemoteLink(place: target.place, engine: engine)
         network = NetworkStatus(mode: .off)
         network.remote = link
@@ -119,7 +133,8 @@ public actor RPCSession: EngineSession {
 
     @discardableResult
     public func perform(_ command: EngineCommand) async throws -> [DownloadID] {
-        let ids = try await RemoteCommands(transport: transport, list: list, engine: link.engine).perform(command)
+        let ids = try await RemoteCommands(transport: transport, list: list, engine: link.engine, clock: clock)
+            .perform(command)
         needsFullLook = true
         if looking != nil {
             woken = true
@@ -142,7 +157,7 @@ public actor RPCSession: EngineSession {
         while true {
             try await look(full: true)
             if !list.downloads.values.contains(where: { $0.state == .waiting || $0.state == .downloading }) { return }
-            try await Task.sleep(for: .seconds(1))
+            try await clock.sleep(for: .seconds(1))
         }
     }
 
@@ -189,10 +204,10 @@ public actor RPCSession: EngineSession {
             statuses += try Self.listed(answers[3])
         }
         let fetched = statuses.enumerated().compactMap { RemoteDownload($0.element, position: $0.offset) }
-        var events = list.apply(fetched, complete: whole)
+        var events = list.apply(fetched, complete: whole, now: wallClock.now())
         if whole {
             needsFullLook = false
-            lastFullLook = .now
+            lastFullLook = clock.now
             var status = network
             if link.engine.isHaul {
                 if case .success(.string(let json)) = answers[4],
@@ -251,11 +266,11 @@ public actor RPCSession: EngineSession {
     private func lookLoop() async {
         var failures = 0
         while !Task.isCancelled {
-            let started = ContinuousClock.now
+            let started = clock.now
             woken = false
             // An answer that takes more than two seconds is shown as slow while it is awaited.
-            let slowWatch = Task { [weak self] in
-                try await Task.sleep(for: RemoteLink.slowAnswer)
+            let slowWatch = Task { [weak self, clock] in
+                try await clock.sleep(for: RemoteLink.slowAnswer)
                 await self?.markSlow()
             }
             defer { slowWatch.cancel() }
@@ -284,9 +299,9 @@ public actor RPCSession: EngineSession {
             let due = started + wait
             let earliest = started + PollPace.shortest
             while !Task.isCancelled {
-                let now = ContinuousClock.now
+                let now = clock.now
                 if now >= due || (woken && failures == 0 && now >= earliest) { break }
-                try? await Task.sleep(for: .milliseconds(50))
+                try? await clock.sleep(for: .milliseconds(50))
             }
         }
     }
@@ -309,7 +324,7 @@ public actor RPCSession: EngineSession {
             if hearsNotifications { woken = true }
             hearsNotifications = false
             failures += 1
-            try? await Task.sleep(for: ReconnectSchedule.wait(afterFailures: failures))
+            try? await clock.sleep(for: ReconnectSchedule.wait(afterFailures: failures))
         }
     }
 

@@ -8,6 +8,8 @@ struct RemoteCommands: Sendable {
     let transport: RPCTransport
     let list: RemoteList
     let engine: RemoteLink.Engine
+    /// What its waits for the engine to settle are timed by.
+    let clock: any MonotonicClock
 
     func perform(_ command: EngineCommand) async throws(RemoteFailure) -> [DownloadID] {
         switch command {
@@ -161,7 +163,7 @@ struct RemoteCommands: Sendable {
             guard let results = try? await transport.multicall(calls) else { return }
             let running = results.contains { (try? $0.get())?["status"]?.string == "active" }
             if !running { return }
-            try? await Task.sleep(for: .milliseconds(100))
+            try? await clock.sleep(for: .milliseconds(100))
         }
     }
 
@@ -180,7 +182,7 @@ struct RemoteCommands: Sendable {
         // A download just stopped becomes a result a moment later: forget that too.
         let stopping = calls.filter { $0.method == "aria2.forceRemove" }
         guard !stopping.isEmpty else { return }
-        try? await Task.sleep(for: .milliseconds(300))
+        try? await clock.sleep(for: .milliseconds(300))
         _ = try? await transport.multicall(stopping.map { RemoteCall("aria2.removeDownloadResult", $0.params) })
     }
 

@@ -20,7 +20,7 @@ struct RemoteList: Sendable {
 
     /// Takes a poll in. `complete` says it listed every download (active, waiting and stopped);
     /// otherwise only the downloads in it are updated and none is taken away.
-    mutating func apply(_ fetched: [RemoteDownload], complete: Bool, now: Date = Date()) -> [EngineEvent] {
+    mutating func apply(_ fetched: [RemoteDownload], complete: Bool, now: Date) -> [EngineEvent] {
         var events: [EngineEvent] = []
         var seen = Set<DownloadID>()
         var fetchedOrder: [DownloadID] = []

@@ -64,7 +64,7 @@ public struct StateFile: Sendable {
 
     /// Reads the file. A missing file is an empty state; a broken one is moved aside
     /// (never overwritten) and whatever could be read is kept.
-    public func load(now: Date = Date()) throws -> Loaded {
+    public func load(now: Date) throws -> Loaded {
         let data: Data
         do {
             data = try FileContents.read(path)
@@ -72,14 +72,14 @@ public struct StateFile: Sendable {
             if error.isMissing { return Loaded(document: StateDocument(), recoveryMessage: nil) }
             throw LoadError.unreadable(path: path, reason: error.reason)
         }
-        return try decode(data, now: now)
+        return try decode(data, repairingAt: now)
     }
 
     /// Reads the file without taking the lock and without repairing anything (for `haul ls`).
     public func loadReadOnly() throws -> StateDocument {
         var document: StateDocument
         do {
-            document = try decode(try FileContents.read(path), now: Date(), repair: false).document
+            document = try decode(try FileContents.read(path), repairingAt: nil).document
         } catch let error as FileContents.Failure {
             guard error.isMissing else { throw LoadError.unreadable(path: path, reason: error.reason) }
             document = StateDocument()
@@ -88,7 +88,10 @@ public struct StateFile: Sendable {
         return document
     }
 
-    func decode(_ data: Data, now: Date, repair: Bool = true) throws -> Loaded {
+    /// The document in `data`. With a time, what cannot be kept is saved aside under a name of
+    /// that time; without one (a reader), nothing on disk changes.
+    func decode(_ data: Data, repairingAt now: Date?) throws -> Loaded {
+        let repair = now != nil
         // A sound file is read in one pass over its bytes, unknown fields noted on the way.
         if let fast = try? StateJSONReader.decode(data) {
             return try accept(fast.document, unknownFields: repair ? fast.unknownFields : [], now: now)
@@ -107,17 +110,17 @@ public struct StateFile: Sendable {
                 return try accept(document, unknownFields: repair ? survey.unknownFields : [], now: now)
             }
         }
-        return try salvage(data, now: now, repair: repair)
+        return try salvage(data, now: now)
     }
 
     /// A document read whole: refused when newer, and with unknown fields the original is kept aside.
-    private func accept(_ document: StateDocument, unknownFields unknown: [String], now: Date) throws -> Loaded {
+    private func accept(_ document: StateDocument, unknownFields unknown: [String], now: Date?) throws -> Loaded {
         if document.version > StateDocument.currentVersion {
             throw LoadError.newerVersion(path: path, version: document.version)
         }
         var document = document
         document.version = StateDocument.currentVersion
-        guard !unknown.isEmpty else { return Loaded(document: document, recoveryMessage: nil) }
+        guard !unknown.isEmpty, let now else { return Loaded(document: document, recoveryMessage: nil) }
         let aside = try copyAside(now: now)
         let listed = unknown.prefix(5).joined(separator: ", ") + (unknown.count > 5 ? ", …" : "")
         return Loaded(
@@ -129,9 +132,9 @@ public struct StateFile: Sendable {
     }
 
     /// The slow path for a damaged file: keep every download that can still be read.
-    private func salvage(_ data: Data, now: Date, repair: Bool) throws -> Loaded {
+    private func salvage(_ data: Data, now: Date?) throws -> Loaded {
         guard let root = try? StateCoding.decoder().decode(SalvagedDocument.self, from: data) else {
-            guard repair else {
+            guard let now else {
                 throw LoadError.unreadable(
                     path: path,
                     reason: "it is damaged; the next haul command that changes it will move it aside and start afresh")
@@ -158,7 +161,7 @@ public struct StateFile: Sendable {
             }
         }
         var message: String?
-        if repair, unreadable > 0 || root.downloadsUnreadable {
+        if let now, unreadable > 0 || root.downloadsUnreadable {
             let aside = try copyAside(now: now)
             message =
                 "\(unreadable) of \(entries.count) downloads in \(path) could not be read and were left out; the "

@@ -33,10 +33,14 @@ public final class StateJournal: Sendable {
         public var finished: Bool
         /// A segmented download's map, as synced to disk.
         public var segments: [Segment]?
+        /// When it was placed, by the engine's clock (older journals leave it out).
+        public var finishedAt: Date?
 
         public init(
-            id: DownloadID, fileName: String, totalBytes: Int64?, finished: Bool, segments: [Segment]? = nil
+            id: DownloadID, fileName: String, totalBytes: Int64?, finished: Bool, segments: [Segment]? = nil,
+            finishedAt: Date? = nil
         ) {
+            self.finishedAt = finishedAt
             self.segments = segments
             self.id = id
             self.fileName = fileName
@@ -314,7 +318,11 @@ public final class StateJournal: Sendable {
                 downloads[i].receivedBytes = segments.received
             }
             if entry.finished {
-                downloads[i].finish(fileName: entry.fileName, size: entry.totalBytes ?? downloads[i].receivedBytes)
+                // A journal from before finish times were journaled: the time it was added is
+                // the closest time known.
+                downloads[i].finish(
+                    fileName: entry.fileName, size: entry.totalBytes ?? downloads[i].receivedBytes,
+                    at: entry.finishedAt ?? downloads[i].addedAt)
             }
         }
     }
@@ -347,6 +355,13 @@ extension StateJournal.Entry {
                 out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "]"))
+        }
+        if let finishedAt,
+            case let seconds = finishedAt.timeIntervalSince1970,
+            JSONBytes.timestampParts(seconds) != nil
+        {
+            out.append(contentsOf: #","finishedAt":"#.utf8)
+            _ = JSONBytes.appendTimestamp(seconds, to: &out)
         }
         out.append(contentsOf: (finished ? #","finished":true}"# : #","finished":false}"#).utf8)
         out.append(UInt8(ascii: "\n"))

@@ -57,7 +57,8 @@ struct ListCommand: AsyncParsableCommand {
                     let choice = saved.choice(forHost: host, own: d.request.proxy)
                     return environment.endpoint(for: d.url, choice: choice).map { ProxyAddress($0).display }
                 }
-                try ListingJSON.write(downloads, proxy: proxy) { FileHandleWriter.stdout($0) }
+                let now = stateOptions.wallClock.now()
+                try ListingJSON.write(downloads, now: now, proxy: proxy) { FileHandleWriter.stdout($0) }
                 return
             }
             guard downloads.count > 0 else {

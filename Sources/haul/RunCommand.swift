@@ -44,7 +44,9 @@ struct RunCommand: AsyncParsableCommand {
         let known = await engine.allDownloads
         let network = await engine.networkStatus
         let printing = Task {
-            await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: network).consume(events)
+            await RunReporter(
+                interactive: Console.stdoutIsTerminal, downloads: known, network: network, clock: stateOptions.wallClock
+            ).consume(events)
         }
         let host = await EngineHost.start(
             engine, options: stateOptions, kind: .run, hooks: hooks, log: { Console.warn($0) },
@@ -83,7 +85,8 @@ struct RunCommand: AsyncParsableCommand {
             before = try attachment.snapshot.downloads.all
             let printing = Task {
                 await RunReporter(
-                    interactive: Console.stdoutIsTerminal, downloads: before, network: attachment.snapshot.network
+                    interactive: Console.stdoutIsTerminal, downloads: before, network: attachment.snapshot.network,
+                    clock: stateOptions.wallClock
                 ).consume(attachment.events)
             }
             do {

@@ -28,9 +28,12 @@ final class RunReporter {
     /// (a notice) before any update about it arrived. (Not the whole list: with 100,000
     /// downloads, mostly finished, that would hold ~30 MB for the whole run.)
     private let known: [Download]
+    /// What a retry's countdown is told against: the engine's wall clock.
+    private let clock: WallClock
 
-    init(interactive: Bool, downloads: [Download], network: NetworkStatus?, journal: Bool = false) {
+    init(interactive: Bool, downloads: [Download], network: NetworkStatus?, clock: WallClock, journal: Bool = false) {
         self.interactive = interactive
+        self.clock = clock
         self.journal = journal && !interactive
         self.network = network
         // One pass by index: `for d in downloads` would copy every download (retaining its
@@ -102,7 +105,7 @@ final class RunReporter {
             guard active[sample.id] != nil else { return }
             active[sample.id] = sample
         case .notice(let id, let message):
-            log("\(id) \(name(of: id)): \(ReasonText.notice(message))", .notice)
+            log("\(id) \(name(of: id)): \(ReasonText.notice(message, now: clock.now()))", .notice)
         case .removed(let id):
             _ = stopTracking(id)
         case .removedMany(let ids):

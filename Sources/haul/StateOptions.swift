@@ -29,6 +29,12 @@ struct StateOptions: ParsableArguments {
     var socketLocation: SocketLocation { SocketLocation(statePath: statePath, environment: environment) }
 
     /// The engine's configuration from the state path and the environment.
+    /// The clock commands time their waits by: the one the engine they start runs on.
+    var clock: any MonotonicClock { EngineConfiguration(statePath: statePath).clock }
+
+    /// The same clock as local time (`HAUL_CLOCK` and `TZ` hold for it).
+    var wallClock: WallClock { WallClock(environment: environment, clock: clock) }
+
     func engineConfiguration() -> EngineConfiguration {
         var configuration = EngineConfiguration(statePath: statePath)
         configuration.apply(environment: environment)
@@ -46,9 +52,10 @@ struct StateOptions: ParsableArguments {
             let document = try StateFile(path: statePath).loadReadOnly()
             var downloads = document.downloads
             let idle = StateLock.currentHolder(statePath: statePath) == nil
+            let now = wallClock.now().toTheMicrosecond
             for i in downloads.indices where downloads[i].state != .finished {
                 if idle {
-                    Engine.reconcileWithDisk(&downloads[i])
+                    Engine.reconcileWithDisk(&downloads[i], now: now)
                 } else if let part = downloads[i].partPath {
                     var info = stat()
                     if stat(part, &info) == 0 { downloads[i].receivedBytes = Int64(info.st_size) }

@@ -30,7 +30,7 @@ final class DirectDownloadValuesTests: XCTestCase {
             case .waiting: break
             case .downloading: _ = d.start()
             case .paused(let cause): _ = d.pause(cause)
-            case .finished: _ = d.finish(fileName: "x", size: 1)
+            case .finished: _ = d.finish(fileName: "x", size: 1, at: Date(timeIntervalSince1970: 1_795_000_000))
             case .failed(let reason): _ = d.fail(reason)
             }
             XCTAssertEqual(d.state, state)

@@ -31,7 +31,7 @@ final class ListingJSONTests: XCTestCase {
             try c.encode(download.directory, forKey: .directory)
             try c.encode(download.resumable, forKey: .resumable)
             try c.encode(download.finalURL.map(Redaction.url), forKey: .finalURL)
-            try c.encode(download.notice.map { ReasonText.notice($0) }, forKey: .notice)
+            try c.encode(download.notice.map { ReasonText.notice($0, now: ListingJSONTests.now) }, forKey: .notice)
             try c.encode(download.checksum?.algorithm == .sha256 ? download.checksum?.hex : nil, forKey: .sha256)
             try c.encode(download.checksum?.text, forKey: .checksum)
             try c.encode(download.previousURLs.map(Redaction.url), forKey: .previousURLs)
@@ -46,6 +46,9 @@ final class ListingJSONTests: XCTestCase {
             try c.encode(nil as String?, forKey: .proxy)
         }
     }
+
+    /// When the listings are made: a retry's notice counts down from it.
+    static let now = Date(timeIntervalSince1970: 1_795_391_500)
 
     private func reference(_ downloads: [Download]) throws -> String {
         let encoder = JSONEncoder()
@@ -98,15 +101,15 @@ final class ListingJSONTests: XCTestCase {
 
     func testTheListingIsWhatJSONEncoderWrote() throws {
         let downloads = sample()
-        XCTAssertEqual(ListingJSON.text(downloads), try reference(downloads))
-        XCTAssertEqual(ListingJSON.text([downloads[1]]), try reference([downloads[1]]))
-        XCTAssertEqual(ListingJSON.text([]), try reference([]))
+        XCTAssertEqual(ListingJSON.text(downloads, now: Self.now), try reference(downloads))
+        XCTAssertEqual(ListingJSON.text([downloads[1]], now: Self.now), try reference([downloads[1]]))
+        XCTAssertEqual(ListingJSON.text([], now: Self.now), try reference([]))
     }
 
     func testChunksAddUpToTheWholeListing() throws {
         let downloads = Array(repeating: sample(), count: 20).joined().map { $0 }
         var chunks: [[UInt8]] = []
-        ListingJSON.write(downloads, chunkSize: 1000) { chunks.append(Array($0)) }
+        ListingJSON.write(downloads, now: Self.now, chunkSize: 1000) { chunks.append(Array($0)) }
         XCTAssertGreaterThan(chunks.count, 5)
         XCTAssertTrue(chunks.dropLast().allSatisfy { $0.count >= 1000 && $0.count < 3000 }, "\(chunks.map(\.count))")
         XCTAssertEqual(String(decoding: chunks.joined(), as: UTF8.self), try reference(downloads))

@@ -11,25 +11,29 @@ final class AwayReportTests: XCTestCase {
     }
 
     func testOneEntryPerDownloadWithItsLatestOutcome() {
-        var report = AwayReport(since: Date())
-        XCTAssertFalse(report.record(download("000001", .downloading)))
-        XCTAssertTrue(report.record(download("000001", .paused, cause: .metered)))
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        var report = AwayReport(since: now)
+        XCTAssertFalse(report.record(download("000001", .downloading), at: now))
+        XCTAssertTrue(report.record(download("000001", .paused, cause: .metered), at: now))
         XCTAssertEqual(report.count(.metered), 1)
         XCTAssertFalse(
-            report.record(download("000001", .paused, cause: .metered)), "the same outcome twice is one entry")
-        XCTAssertTrue(report.record(download("000001", .downloading)), "resumed: no longer waiting")
+            report.record(download("000001", .paused, cause: .metered), at: now), "the same outcome twice is one entry")
+        XCTAssertTrue(report.record(download("000001", .downloading), at: now), "resumed: no longer waiting")
         XCTAssertTrue(report.isEmpty)
-        report.record(download("000001", .finished))
-        report.record(download("000002", .failed))
-        XCTAssertFalse(report.record(download("000003", .paused, cause: .user)), "a user's pause is not news")
+        report.record(download("000001", .finished), at: now)
+        report.record(download("000002", .failed), at: now)
+        XCTAssertFalse(report.record(download("000003", .paused, cause: .user), at: now), "a user's pause is not news")
         XCTAssertEqual(report.entries.map(\.outcome), [.finished, .failed])
         XCTAssertEqual(report.entries.last?.reason, "link expired or removed (HTTP 404)")
         XCTAssertEqual(report.entries.first?.name, "000001.bin")
     }
 
     func testTheReportIsBounded() {
-        var report = AwayReport(since: Date())
-        for i in 0..<(AwayReport.capacity + 10) { report.record(download(String(format: "%06x", i), .finished)) }
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        var report = AwayReport(since: now)
+        for i in 0..<(AwayReport.capacity + 10) {
+            report.record(download(String(format: "%06x", i), .finished), at: now)
+        }
         XCTAssertEqual(report.entries.count, AwayReport.capacity)
         XCTAssertEqual(report.entries.first?.id.rawValue, String(format: "%06x", 10), "the oldest go first")
     }

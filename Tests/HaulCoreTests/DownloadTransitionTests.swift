@@ -76,7 +76,9 @@ final class DownloadTransitionTests: XCTestCase {
     }
 
     func testFinishFailAndCancel() {
-        check("finish", { $0.finish(fileName: "x", size: 10) }, expect: { $0 == .finished ? nil : .finished })
+        check(
+            "finish", { $0.finish(fileName: "x", size: 10, at: Date(timeIntervalSince1970: 1_795_000_000)) },
+            expect: { $0 == .finished ? nil : .finished })
         check(
             "fail", { $0.fail(.stalled(seconds: 30)) },
             expect: { $0 == .finished ? nil : .failed(.stalled(seconds: 30)) })

@@ -61,40 +61,50 @@ final class SourcesPolicyTests: XCTestCase {
         """
 
     func testCookiesTxtCookiesGoByDomainPathAndTheSecureFlag() throws {
-        let jar = CookieJar(try CookiesText.parse(cookiesText))
+        let cookies = try CookiesText.parse(cookiesText)
+        let jar = CookieJar(cookies, clock: Self.clock(at: 2000))
         XCTAssertEqual(jar.all.count, 5)
-        let now = Date(timeIntervalSince1970: 2000)
-        XCTAssertEqual(jar.header(for: "http://example.org/a.iso", at: now), "site=1")
-        XCTAssertEqual(jar.header(for: "https://example.org/a.iso", at: now), "site=1; secret=3", "secure: https only")
-        XCTAssertEqual(jar.header(for: "http://example.org/private/x", at: now), "deep=2; site=1", "longest path first")
-        XCTAssertEqual(jar.header(for: "http://example.org/privately", at: now), "site=1", "a path ends at a '/'")
-        XCTAssertEqual(jar.header(for: "http://cdn.example.org/a", at: now), "site=1", "only the dotted one")
-        XCTAssertNil(jar.header(for: "http://badexample.org/a", at: now))
-        XCTAssertEqual(jar.header(for: "http://other.net/", at: now), "other=4")
+        XCTAssertEqual(jar.header(for: "http://example.org/a.iso"), "site=1")
+        XCTAssertEqual(jar.header(for: "https://example.org/a.iso"), "site=1; secret=3", "secure: https only")
+        XCTAssertEqual(jar.header(for: "http://example.org/private/x"), "deep=2; site=1", "longest path first")
+        XCTAssertEqual(jar.header(for: "http://example.org/privately"), "site=1", "a path ends at a '/'")
+        XCTAssertEqual(jar.header(for: "http://cdn.example.org/a"), "site=1", "only the dotted one")
+        XCTAssertNil(jar.header(for: "http://badexample.org/a"))
+        XCTAssertEqual(jar.header(for: "http://other.net/"), "other=4")
         XCTAssertEqual(
-            jar.header(for: "http://example.org/", at: Date(timeIntervalSince1970: 500)), "site=1; old=5",
+            CookieJar(cookies, clock: Self.clock(at: 500)).header(for: "http://example.org/"), "site=1; old=5",
             "an expiry in Unix seconds")
         XCTAssertThrowsError(try CookiesText.parse("just some text\nnot cookies\n"))
         XCTAssertEqual(try CookiesText.parse("# only comments\n\n"), [])
     }
 
     func testCookiesSetByResponsesAreKeptForLaterRequestsOfTheDownload() {
-        let jar = CookieJar()
-        let now = Date(timeIntervalSince1970: 1_000_000)
+        let jar = CookieJar(clock: Self.clock(at: 1_000_000))
         jar.store(
             [
                 "session=abc; Path=/; HttpOnly", "scoped=1; Domain=.example.org; Path=/",
                 "elsewhere=1; Domain=other.net",
                 "dir=1", "gone=1; Max-Age=0",
-            ], from: "https://login.example.org/auth/step", at: now)
+            ], from: "https://login.example.org/auth/step")
         XCTAssertEqual(
-            jar.header(for: "https://login.example.org/auth/next", at: now), "dir=1; session=abc; scoped=1",
+            jar.header(for: "https://login.example.org/auth/next"), "dir=1; session=abc; scoped=1",
             "a cookie without Path gets the request's folder, and longer paths go first")
         XCTAssertEqual(
-            jar.header(for: "https://cdn.example.org/file", at: now), "scoped=1", "Domain= reaches subdomains")
-        XCTAssertNil(jar.header(for: "https://other.net/", at: now), "a response cannot set cookies for another site")
-        jar.store(["session=; Expires=Thu, 01 Jan 1970 00:00:00 GMT"], from: "https://login.example.org/", at: now)
-        XCTAssertEqual(jar.header(for: "https://login.example.org/x", at: now), "scoped=1", "an expired one removes it")
+            jar.header(for: "https://cdn.example.org/file"), "scoped=1", "Domain= reaches subdomains")
+        XCTAssertNil(jar.header(for: "https://other.net/"), "a response cannot set cookies for another site")
+        jar.store(["session=; Expires=Thu, 01 Jan 1970 00:00:00 GMT"], from: "https://login.example.org/")
+        XCTAssertEqual(jar.header(for: "https://login.example.org/x"), "scoped=1", "an expired one removes it")
+    }
+
+    /// A wall clock standing at `seconds` after 1970.
+    static func clock(at seconds: Double) -> WallClock {
+        WallClock(startingAt: Date(timeIntervalSince1970: seconds), clock: StandingClock())
+    }
+
+    /// A monotonic clock that never moves: what a pure test of time arithmetic stands on.
+    struct StandingClock: MonotonicClock {
+        var now: Duration { .zero }
+        func sleep(until deadline: Duration) async throws { throw CancellationError() }
     }
 
     // MARK: New links
@@ -129,9 +139,10 @@ final class SourcesPolicyTests: XCTestCase {
     func testTheNoticeOfAnotherFileSaysTheSizes() throws {
         let notice = Notice.otherFileAtNewLink(size: 20 << 20, was: 24 << 20)
         XCTAssertEqual(
-            ReasonText.notice(notice), "the new link serves a different file: 20.0 MiB, was 24.0 MiB; started over")
+            ReasonText.notice(notice, now: nil),
+            "the new link serves a different file: 20.0 MiB, was 24.0 MiB; started over")
         XCTAssertEqual(
-            ReasonText.notice(.otherFileAtNewLink(size: 5, was: 5)),
+            ReasonText.notice(.otherFileAtNewLink(size: 5, was: 5), now: nil),
             "the new link serves a different file (its date or ETag differs); started over")
         let data = try JSONEncoder().encode(notice)
         XCTAssertEqual(try JSONDecoder().decode(Notice.self, from: data), notice)

@@ -295,7 +295,7 @@ final class MirrorEngineTests: FaultServerTestCase {
         XCTAssertEqual(d.url, a.url("f.bin"))
         XCTAssertEqual(d.previousURLs, [server.url("f.meta4")], "where it came from")
         XCTAssertEqual(
-            d.notice.map { ReasonText.notice($0) },
+            d.notice.map { ReasonText.notice($0, now: nil) },
             "the Metalink's ftp URLs are skipped: haul fetches over http and https")
         XCTAssertEqual(d.request.sources.map(\.url), [b.url("f.bin")])
         XCTAssertNotNil(d.request.pieceHashes)

@@ -82,7 +82,7 @@ final class SourcesEngineTests: FaultServerTestCase {
         XCTAssertTrue(
             seen.contains(.otherFileAtNewLink(size: 2_000_000, was: 3_000_000)), "\(seen)")
         XCTAssertEqual(
-            ReasonText.notice(.otherFileAtNewLink(size: 2_000_000, was: 3_000_000)),
+            ReasonText.notice(.otherFileAtNewLink(size: 2_000_000, was: 3_000_000), now: nil),
             "the new link serves a different file: 1.9 MiB, was 2.9 MiB; started over")
         let toNew = server.requests.filter { $0.path.hasPrefix("/new") }.map { $0.headers["range"] }
         XCTAssertEqual(toNew, ["bytes=0-0", nil], "after the check, the whole new file")

@@ -15,7 +15,7 @@ final class OlderStateFileTests: XCTestCase {
         let dir = TestDirectory("older-state")
         let path = dir.path + "/state.json"
         try FileManager.default.copyItem(atPath: Self.fixture.path, toPath: path)
-        let loaded = try StateFile(path: path).load()
+        let loaded = try StateFile(path: path).load(now: Date())
         XCTAssertNil(loaded.recoveryMessage, "read as it is, nothing repaired")
         let states = loaded.document.downloads.map(\.state)
         XCTAssertEqual(
@@ -42,7 +42,8 @@ final class OlderStateFileTests: XCTestCase {
         let path = dir.path + "/state.json"
         try FileManager.default.copyItem(atPath: Self.fixture.path, toPath: path)
         XCTAssertEqual(
-            document.downloads.map(\.state), try StateFile(path: path).load().document.downloads.map(\.state))
+            document.downloads.map(\.state), try StateFile(path: path).load(now: Date()).document.downloads.map(\.state)
+        )
     }
 
     /// A state written now and read back is the same state, for every state.
@@ -62,6 +63,6 @@ final class OlderStateFileTests: XCTestCase {
         let file = StateFile(path: dir.path + "/state.json")
         try file.prepareDirectory()
         try file.save(StateDocument(downloads: downloads))
-        XCTAssertEqual(try file.load().document.downloads.map(\.state), states)
+        XCTAssertEqual(try file.load(now: Date()).document.downloads.map(\.state), states)
     }
 }

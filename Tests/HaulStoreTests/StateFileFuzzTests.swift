@@ -45,7 +45,7 @@ final class StateFileFuzzTests: XCTestCase {
             }
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             do {
-                let loaded = try StateFile(path: path).load()
+                let loaded = try StateFile(path: path).load(now: Date())
                 if loaded.recoveryMessage == nil {
                     clean += 1
                 } else {

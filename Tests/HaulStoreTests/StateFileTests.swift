@@ -44,7 +44,7 @@ final class StateFileTests: XCTestCase {
         document.downloads[3].state = .paused(by: .metered)
         document.downloads[4].fail(.status(410))
         try file.save(document)
-        let loaded = try file.load()
+        let loaded = try file.load(now: Date())
         XCTAssertNil(loaded.recoveryMessage)
         XCTAssertEqual(loaded.document.settings, document.settings)
         XCTAssertEqual(loaded.document.downloads.count, 20)
@@ -67,7 +67,7 @@ final class StateFileTests: XCTestCase {
         let path = dir.path + "/state.json"
         try StateFile(path: path).save(StateDocument(downloads: sample(2)))
         try "{ half-written".write(toFile: path + ".tmp-99999", atomically: false, encoding: .utf8)
-        let loaded = try StateFile(path: path).load()
+        let loaded = try StateFile(path: path).load(now: Date())
         XCTAssertEqual(loaded.document.downloads.count, 2)
         XCTAssertNil(loaded.recoveryMessage)
     }
@@ -76,7 +76,7 @@ final class StateFileTests: XCTestCase {
         let dir = TestDirectory()
         let path = dir.path + "/state.json"
         try "this is not json {".write(toFile: path, atomically: false, encoding: .utf8)
-        let loaded = try StateFile(path: path).load()
+        let loaded = try StateFile(path: path).load(now: Date())
         XCTAssertEqual(loaded.document.downloads.count, 0)
         let message = try XCTUnwrap(loaded.recoveryMessage)
         XCTAssertTrue(message.contains("moved to"), message)
@@ -94,7 +94,7 @@ final class StateFileTests: XCTestCase {
             #"{"version":1,"downloads":[{"id":"aaaaaa","url":"http://h/a","directory":"/tmp"},{"id":42},"#
             + #"{"id":"bbbbbb","url":"http://h/b","directory":"/tmp","state":"finished"}]}"#
         try json.write(toFile: path, atomically: false, encoding: .utf8)
-        let loaded = try StateFile(path: path).load()
+        let loaded = try StateFile(path: path).load(now: Date())
         XCTAssertEqual(loaded.document.downloads.map(\.id.rawValue), ["aaaaaa", "bbbbbb"])
         XCTAssertTrue(loaded.recoveryMessage?.contains("1 of 3 downloads") ?? false)
         XCTAssertTrue(
@@ -108,7 +108,9 @@ final class StateFileTests: XCTestCase {
         let path = dir.path + "/state.json"
         let json = #"{"version":99,"downloads":[]}"#
         try json.write(toFile: path, atomically: false, encoding: .utf8)
-        XCTAssertThrowsError(try StateFile(path: path).load()) { XCTAssertTrue("\($0)".contains("newer haul")) }
+        XCTAssertThrowsError(try StateFile(path: path).load(now: Date())) {
+            XCTAssertTrue("\($0)".contains("newer haul"))
+        }
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), json)
     }
 
@@ -204,7 +206,7 @@ final class StateFileEdgeCaseTests: XCTestCase {
             #"{"version":1,"future":true,"settings":{"concurrency":2,"turbo":1},"#
             + #""downloads":[{"id":"aaaaaa","url":"http://h/a","directory":"/tmp","colour":"red"}]}"#
         try json.write(toFile: path, atomically: false, encoding: .utf8)
-        let loaded = try StateFile(path: path).load()
+        let loaded = try StateFile(path: path).load(now: Date())
         XCTAssertEqual(loaded.document.downloads.count, 1)
         XCTAssertEqual(loaded.document.settings.concurrency, 2)
         let message = try XCTUnwrap(loaded.recoveryMessage)
@@ -238,7 +240,7 @@ final class StateFileEdgeCaseTests: XCTestCase {
         d.finishedAt = Date(timeIntervalSince1970: 1_700_000_100)
         try StateFile(path: path).save(
             StateDocument(settings: .init(concurrency: 4, meteredMode: .on, meteredLimit: 100_000), downloads: [d]))
-        let loaded = try StateFile(path: path).load()
+        let loaded = try StateFile(path: path).load(now: Date())
         XCTAssertNil(loaded.recoveryMessage)
         XCTAssertEqual(loaded.document.downloads.first, d)
     }
@@ -252,7 +254,7 @@ final class StateFileEdgeCaseTests: XCTestCase {
         let full = try Data(contentsOf: URL(fileURLWithPath: path))
         for cut in [1, full.count / 3, full.count - 1] {
             try full.prefix(cut).write(to: URL(fileURLWithPath: path))
-            let loaded = try StateFile(path: path).load()
+            let loaded = try StateFile(path: path).load(now: Date())
             XCTAssertTrue(loaded.recoveryMessage?.contains("moved to") ?? false, "cut at \(cut)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: path), "never overwritten in place")
         }
@@ -272,7 +274,7 @@ final class StateFileEdgeCaseTests: XCTestCase {
             return d
         }
         try StateFile(path: path).save(StateDocument(downloads: downloads))
-        let loaded = try StateFile(path: path).load()
+        let loaded = try StateFile(path: path).load(now: Date())
         XCTAssertNil(loaded.recoveryMessage)
         XCTAssertEqual(loaded.document.downloads.count, 100_000)
         XCTAssertEqual(loaded.document.downloads[99_999].fileName, "99999.bin")
@@ -287,9 +289,10 @@ final class StateJournalTests: XCTestCase {
         let b = Download(id: DownloadID(rawValue: "bbbbbb"), url: "http://h/b", directory: "/d", queueOrder: 1)
         try StateFile(path: path).save(StateDocument(downloads: [a, b]))
         let journal = StateJournal(statePath: path)
+        let finishedAt = Date(timeIntervalSince1970: 1_795_000_123.25)
         journal.append(.init(id: a.id, fileName: "a.iso", totalBytes: 10, finished: false))
         journal.append(.init(id: b.id, fileName: "b.iso", totalBytes: nil, finished: false))
-        journal.append(.init(id: a.id, fileName: "a.iso", totalBytes: 10, finished: true))
+        journal.append(.init(id: a.id, fileName: "a.iso", totalBytes: 10, finished: true, finishedAt: finishedAt))
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path + ".journal"))
         handle.seekToEndOfFile()
         handle.write(Data(#"{"id":"bbbbbb","fileN"#.utf8))
@@ -299,6 +302,7 @@ final class StateJournalTests: XCTestCase {
         XCTAssertEqual(document.downloads[0].state, .finished)
         XCTAssertEqual(document.downloads[0].fileName, "a.iso")
         XCTAssertEqual(document.downloads[0].receivedBytes, 10)
+        XCTAssertEqual(document.downloads[0].finishedAt, finishedAt, "dated by the engine's clock when it finished")
         XCTAssertEqual(document.downloads[1].state, .waiting)
         XCTAssertEqual(document.downloads[1].fileName, "b.iso")
 

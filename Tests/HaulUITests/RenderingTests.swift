@@ -240,8 +240,8 @@ final class AwayRenderingTests: XCTestCase {
         failed.fileName = "b\u{1B}[31m.zip"
         failed.state = .failed(.status(410))
         var report = AwayReport(since: Date(timeIntervalSince1970: 0))
-        report.record(finished)
-        report.record(failed)
+        report.record(finished, at: Date(timeIntervalSince1970: 100))
+        report.record(failed, at: Date(timeIntervalSince1970: 100))
         let c = TUIController(
             downloads: [finished, failed], width: 80, height: 24, defaultDirectory: "/dl", home: "/h")
         c.showAway(report)

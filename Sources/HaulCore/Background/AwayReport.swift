@@ -41,7 +41,7 @@ public struct AwayReport: Codable, Sendable, Equatable {
 
     /// Notes the download's new state; returns whether the report changed.
     @discardableResult
-    public mutating func record(_ download: Download, at date: Date = Date()) -> Bool {
+    public mutating func record(_ download: Download, at date: Date) -> Bool {
         let outcome: Outcome?
         switch download.state {
         case .finished: outcome = .finished

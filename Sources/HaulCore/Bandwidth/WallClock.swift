@@ -20,6 +20,14 @@ public struct WallClock: Sendable {
         start = environment["HAUL_CLOCK"].flatMap { Self.parse($0, in: zone) } ?? Date()
     }
 
+    /// A clock that reads `start` now and runs on with `clock` (tests stand it at a moment).
+    public init(startingAt start: Date, zone: LocalZone = LocalZone(tz: "UTC"), clock: any MonotonicClock) {
+        self.zone = zone
+        self.clock = clock
+        self.start = start
+        startedAt = clock.now
+    }
+
     public func now() -> Date { start.addingTimeInterval((clock.now - startedAt).seconds) }
 
     /// Minutes after local midnight at `date`.

@@ -139,7 +139,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
 
     /// A new download of `request`, waiting (or paused, when the request asks so); a request's
     /// login and paused flag are what it came in with, so the download keeps neither.
-    public init(id: DownloadID, request: DownloadRequest, queueOrder: UInt64, addedAt: Date = .nowToTheMicrosecond()) {
+    public init(id: DownloadID, request: DownloadRequest, queueOrder: UInt64, addedAt: Date) {
         self.id = id
         var request = request
         // The final name is claimed when the transfer starts (unique in the directory), also for `-o`.
@@ -153,6 +153,8 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         self.addedAt = addedAt
     }
 
+    /// A new download from its parts (for tests and tools: the engine adds every download from a
+    /// request, dated by its own clock).
     public init(
         id: DownloadID,
         url: String,

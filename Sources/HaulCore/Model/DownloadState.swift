@@ -57,7 +57,7 @@ public enum DownloadState: Sendable, Hashable {
             case .metered: return "waiting for unmetered network"
             case .diskFull: return ReasonText.failure(.diskFull(shortfall: diskShortfall))
             case .budget, .schedule:
-                if let notice, notice.isHold { return ReasonText.notice(notice) }
+                if let notice, notice.isHold { return ReasonText.notice(notice, now: nil) }
                 return cause == .budget ? "metered data budget used up" : "held by the speed limit's schedule"
             }
         case .failed(let reason): return ReasonText.failure(reason)

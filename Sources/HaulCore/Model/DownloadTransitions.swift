@@ -60,7 +60,7 @@ extension Download {
     /// → finished: the file is complete at its final name. From any state but finished: a file
     /// found placed after a crash finishes a download that was only waiting.
     @discardableResult
-    public mutating func finish(fileName: String, size: Int64, at date: Date = .nowToTheMicrosecond()) -> Bool {
+    public mutating func finish(fileName: String, size: Int64, at date: Date) -> Bool {
         guard state != .finished else { return false }
         state = .finished
         self.fileName = fileName

@@ -49,10 +49,12 @@ public enum ReasonText {
         }
     }
 
-    /// `notice` as of `now`: a retry counts down to its next attempt.
-    public static func notice(_ notice: Notice, now: Date = Date()) -> String {
+    /// `notice` as of `now`: a retry counts down to its next attempt (without a time, it says
+    /// only that one is coming).
+    public static func notice(_ notice: Notice, now: Date?) -> String {
         switch notice {
         case .retrying(let why, let at, let attempt, let of):
+            guard let now else { return "\(failure(why)); retrying (attempt \(attempt) of \(of))" }
             let wait = max(0, at.timeIntervalSince(now))
             let when = wait < 0.5 ? "retrying now" : "retrying in \(Formatting.duration(wait))"
             return "\(failure(why)); \(when) (attempt \(attempt) of \(of))"

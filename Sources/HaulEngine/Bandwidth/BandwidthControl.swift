@@ -58,4 +58,6 @@ struct TransferResources: Sendable {
     let volumes: DiskSpace.VolumeCache
     let journal: StateJournal
     let clock: any MonotonicClock
+    /// The same clock as local time: cookie expiry, when a file finished.
+    let wallClock: WallClock
 }

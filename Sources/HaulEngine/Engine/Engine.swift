@@ -42,7 +42,8 @@ public actor Engine {
         let file = StateFile(path: configuration.statePath)
         try file.prepareDirectory()
         let lock = try StateLock(statePath: configuration.statePath)
-        let loaded = try file.load()
+        let control = BandwidthControl(clock: configuration.clock, environment: configuration.environment)
+        let loaded = try file.load(now: control.wallClock.now())
         recoveryMessage = loaded.recoveryMessage
         var document = loaded.document
         _ = consume loaded
@@ -53,7 +54,7 @@ public actor Engine {
             file: file, lock: lock, journalCount: journalCount, now: configuration.clock.now)
         StateJournal.apply(journaled, to: &document)
         settings = document.settings
-        bandwidth = BandwidthControl(clock: configuration.clock, environment: configuration.environment)
+        bandwidth = control
         let started = bandwidth.wallClock.now()
         let away = document.away ?? (configuration.recordsAway ? AwayReport(since: started) : nil)
         attachments = Attachments(report: away)
@@ -64,7 +65,7 @@ public actor Engine {
         _ = consume document
         var reconciled = false
         for i in restored.indices {
-            if Self.reconcileWithDisk(&restored[i]) { reconciled = true }
+            if Self.reconcileWithDisk(&restored[i], now: started.toTheMicrosecond) { reconciled = true }
             // The list is the queue: the order keys rise along it, with room to move one to the top.
             let order = DownloadTable.firstQueueOrder + UInt64(i)
             if restored[i].queueOrder != order {
@@ -94,16 +95,16 @@ public actor Engine {
     }
 
     /// After a restart the `.part` on disk is the truth; a transfer that was running is queued
-    /// again. Returns whether the download changed.
+    /// again, and a file found placed is finished as of `now`. Returns whether the download changed.
     @discardableResult
-    public static func reconcileWithDisk(_ download: inout Download) -> Bool {
+    public static func reconcileWithDisk(_ download: inout Download, now: Date) -> Bool {
         guard download.state != .finished else { return false }
         let before = download
-        reconcileUnfinished(&download)
+        reconcileUnfinished(&download, now: now)
         return download != before
     }
 
-    private static func reconcileUnfinished(_ download: inout Download) {
+    private static func reconcileUnfinished(_ download: inout Download, now: Date) {
         download.stopRunning()
         guard let name = download.fileName, let part = download.partPath, let path = download.path else {
             download.receivedBytes = 0
@@ -120,7 +121,7 @@ public actor Engine {
         {
             // The claimed name was free when claimed, so a file there is this download's: the
             // rename happened but the crash came before the state (and journal) said so.
-            download.finish(fileName: name, size: size)
+            download.finish(fileName: name, size: size, at: now)
         } else {
             download.receivedBytes = 0
             download.segments = nil
@@ -175,7 +176,8 @@ public actor Engine {
         if resources == nil {
             resources = TransferResources(
                 pool: HTTPClientPool(settings: configuration.clientSettings), servers: ServerConnections(),
-                volumes: DiskSpace.VolumeCache(clock: clock), journal: persistence.journal, clock: clock)
+                volumes: DiskSpace.VolumeCache(clock: clock), journal: persistence.journal, clock: clock,
+                wallClock: bandwidth.wallClock)
         }
         if settings.meteredMode == .auto { await probeNow() }
         startProbing()

@@ -48,8 +48,7 @@ public actor Aria2Service {
     var removedResults: [Download] = []
     var listeners: [Int: @Sendable ([UInt8]) -> Void] = [:]
     var nextListener = 0
-    /// When a call was last answered or a WebSocket came or went.
-    /// When a call or a WebSocket was last seen, by ``clock``.
+    /// When a call was last answered or a WebSocket came or went, by ``clock``.
     var lastActivity: Duration
     /// What activity is timed by (the engine's clock, so tests move it).
     let clock: any MonotonicClock
@@ -311,7 +310,7 @@ public actor Aria2Service {
             // Answered first: the engine stops (every byte kept) once the reply is on its way.
             guard let onShutdown else { throw .failed("haul's TUI is open here: quit it from there") }
             Task {
-                try? await Task.sleep(for: .milliseconds(200))
+                try? await clock.sleep(for: .milliseconds(200))
                 onShutdown()
             }
             return .string("OK")

@@ -1,3 +1,4 @@
+import HaulCore
 import NIOCore
 import NIOWebSocket
 
@@ -75,7 +76,7 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
     private static func answer(_ body: [UInt8], service: Aria2Service, on channel: any Channel) {
         Task {
             let answer = await service.answer(body)
-            if answer.unauthorized { try? await Task.sleep(for: .milliseconds(500)) }
+            if answer.unauthorized { try? await service.clock.sleep(for: .milliseconds(500)) }
             sendText(answer.body, on: channel)
         }
     }

@@ -32,8 +32,9 @@ public final class TUIController {
         get { list.isLoading }
         set { list.isLoading = newValue }
     }
-    /// The wall clock a retry's countdown and the log's times are shown against (tests set their own).
-    public var wallClock: @Sendable () -> Date = { Date() }
+    /// The wall clock a retry's countdown and the log's times are shown against: the engine's
+    /// (`HAUL_CLOCK` and `TZ` hold for it too); tests set their own.
+    public var wallClock: @Sendable () -> Date = { [clock = WallClock(environment: [:])] in clock.now() }
 
     public init(
         downloads: [Download], width: Int, height: Int, defaultDirectory: String, home: String, unicode: Bool = true,

@@ -58,12 +58,15 @@ enum EngineAccess {
         configure: (inout EngineConfiguration) -> Void = { _ in }
     ) async throws(Failure) -> EngineAccess {
         if let remote {
-            if let session = try await reach(remote, environment: options.environment) { return .rpc(session) }
+            if let session = try await reach(remote, environment: options.environment, clock: options.clock) {
+                return .rpc(session)
+            }
         }
         var configuration = options.engineConfiguration()
         configure(&configuration)
+        let clock = configuration.clock
         let patience = options.environment["HAUL_LOCK_WAIT"].flatMap(Double.init) ?? 10
-        let deadline = Date().addingTimeInterval(patience)
+        let deadline = clock.now + .milliseconds(Int64(patience * 1000))
         while true {
             do {
                 if connecting, let remote = try await RemoteEngine.connect(options.socketLocation) {
@@ -75,8 +78,8 @@ enum EngineAccess {
             do {
                 return .local(try Engine(configuration: configuration))
             } catch let held as StateLock.Held {
-                if Date() > deadline { throw Failure(message: held.description) }
-                try? await Task.sleep(for: .milliseconds(50))
+                if clock.now > deadline { throw Failure(message: held.description) }
+                try? await clock.sleep(for: .milliseconds(50))
             } catch {
                 throw Failure(message: String(describing: error))
             }
@@ -85,7 +88,9 @@ enum EngineAccess {
 
     /// The engine `--connect` names, reached; nil without `--connect`. A secret about to cross a
     /// network in clear text is warned about first.
-    static func reach(_ remote: ConnectOptions, environment: [String: String]) async throws(Failure) -> RPCSession? {
+    static func reach(
+        _ remote: ConnectOptions, environment: [String: String], clock: any MonotonicClock
+    ) async throws(Failure) -> RPCSession? {
         let target: RPCSession.Target
         do throws(InputError) {
             guard let named = try remote.target(environment: environment) else { return nil }
@@ -95,7 +100,7 @@ enum EngineAccess {
         }
         if let warning = target.address.cleartextWarning(hasSecret: target.secret != nil) { Console.warn(warning) }
         do {
-            return try await RPCSession.connect(target)
+            return try await RPCSession.connect(target, clock: clock, environment: environment)
         } catch {
             throw Failure(message: error.description)
         }

@@ -63,7 +63,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let logging = Task {
             await RunReporter(
                 interactive: false, downloads: await engine.allDownloads, network: await engine.networkStatus,
-                journal: Console.journal
+                clock: stateOptions.wallClock, journal: Console.journal
             ).consume(await engine.subscribe())
         }
         let reporting = notifier.isActive ? Task { await Self.report(engine, to: notifier) } : nil

@@ -92,7 +92,9 @@ struct DirectDownload {
         // The network as it is now: only a change of it is worth a line.
         let network = await engine.networkStatus
         let printing = Task {
-            await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: network).consume(shown)
+            await RunReporter(
+                interactive: Console.stdoutIsTerminal, downloads: known, network: network, clock: stateOptions.wallClock
+            ).consume(shown)
         }
         let host = await EngineHost.start(
             engine, options: stateOptions, kind: .run, hooks: hooks, log: { Console.warn($0) },
@@ -142,7 +144,10 @@ struct DirectDownload {
             let (shown, sender) = EngineEvents.makeStream()
             let network = attachment.snapshot.network
             let printing = Task {
-                await RunReporter(interactive: Console.stdoutIsTerminal, downloads: known, network: network).consume(
+                await RunReporter(
+                    interactive: Console.stdoutIsTerminal, downloads: known, network: network,
+                    clock: stateOptions.wallClock
+                ).consume(
                     shown)
             }
             if !followed.allDone {

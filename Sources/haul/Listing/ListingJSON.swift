@@ -11,27 +11,29 @@ import HaulStore
 public enum ListingJSON {
     /// Hands the listing of `downloads` (ending in a newline) to `sink`, about `chunkSize` bytes at a time.
     public static func write(
-        _ downloads: [Download], chunkSize: Int = 1 << 20, proxy: (Download) -> String? = { _ in nil },
+        _ downloads: [Download], now: Date, chunkSize: Int = 1 << 20, proxy: (Download) -> String? = { _ in nil },
         to sink: (UnsafeRawBufferPointer) -> Void
     ) {
-        write(count: downloads.count, chunkSize: chunkSize, proxy: proxy, sink) { each in
+        write(count: downloads.count, now: now, chunkSize: chunkSize, proxy: proxy, sink) { each in
             for i in downloads.indices { each(downloads[i]) }
         }
     }
 
     /// The same for a list that may be decoded as it is read; throws what reading it throws.
-    /// `proxy` names the proxy a download goes through (its password hidden), nil for none.
+    /// `proxy` names the proxy a download goes through (its password hidden), nil for none; a
+    /// retry's notice counts down from `now`.
     public static func write(
-        _ downloads: DownloadList, chunkSize: Int = 1 << 20, proxy: (Download) -> String? = { _ in nil },
-        to sink: (UnsafeRawBufferPointer) -> Void
+        _ downloads: DownloadList, now: Date, chunkSize: Int = 1 << 20,
+        proxy: (Download) -> String? = { _ in nil }, to sink: (UnsafeRawBufferPointer) -> Void
     ) throws {
-        try write(count: downloads.count, chunkSize: chunkSize, proxy: proxy, sink) { each in
+        try write(count: downloads.count, now: now, chunkSize: chunkSize, proxy: proxy, sink) { each in
             try downloads.forEachDownload(each)
         }
     }
 
     private static func write(
-        count: Int, chunkSize: Int, proxy: (Download) -> String?, _ sink: (UnsafeRawBufferPointer) -> Void,
+        count: Int, now: Date, chunkSize: Int, proxy: (Download) -> String?,
+        _ sink: (UnsafeRawBufferPointer) -> Void,
         _ downloads: (_ each: (Download) -> Void) throws -> Void
     ) rethrows {
         var out: [UInt8] = []
@@ -43,7 +45,7 @@ public enum ListingJSON {
         try withoutActuallyEscaping(sink) { sink in
             try withoutActuallyEscaping(proxy) { proxy in
                 try downloads { d in
-                    append(d, proxy: proxy(d), to: &out)
+                    append(d, proxy: proxy(d), now: now, to: &out)
                     written += 1
                     out.append(contentsOf: (written == count ? "\n" : ",\n").utf8)
                     if out.count >= chunkSize {
@@ -58,13 +60,13 @@ public enum ListingJSON {
     }
 
     /// The whole listing as a string (for tests and small lists).
-    public static func text(_ downloads: [Download]) -> String {
+    public static func text(_ downloads: [Download], now: Date) -> String {
         var all: [UInt8] = []
-        write(downloads) { all.append(contentsOf: $0) }
+        write(downloads, now: now) { all.append(contentsOf: $0) }
         return String(decoding: all, as: UTF8.self)
     }
 
-    private static func append(_ d: Download, proxy: String?, to out: inout [UInt8]) {
+    private static func append(_ d: Download, proxy: String?, now: Date, to out: inout [UInt8]) {
         out.append(contentsOf: "  {\n".utf8)
         var first = true
         /// `name` is the key with its quotes and separator (`"url" : `).
@@ -101,7 +103,7 @@ public enum ListingJSON {
         string(#""finalURL" : "#, d.finalURL.map(Redaction.url))
         date(#""finishedAt" : "#, d.finishedAt)
         string(#""id" : "#, d.id.rawValue)
-        string(#""notice" : "#, d.notice.map { ReasonText.notice($0) })
+        string(#""notice" : "#, d.notice.map { ReasonText.notice($0, now: now) })
         string(#""path" : "#, d.path)
         key(#""previousURLs" : "#)
         append(d.previousURLs.map(Redaction.url), to: &out)

@@ -72,7 +72,8 @@ enum TUIApp {
             mouse: mouse
         ) {
             do {
-                let reached = try await RPCSession.connect(target)
+                let reached = try await RPCSession.connect(
+                    target, clock: options.clock, environment: options.environment)
                 session.withLock { $0 = reached }
                 return reached
             } catch {
@@ -169,6 +170,8 @@ enum TUIApp {
                     defaultDirectory: directory, home: home, unicode: terminal.unicode,
                     asksToKeepRunning: asksToKeepRunning, folderRules: rules
                 )
+                let wallClock = WallClock(environment: environment)
+                controller.wallClock = { wallClock.now() }
                 controller.commandNames = CommandLineRunner.names
                 controller.beginLoading()
                 if let startMessage { controller.report(startMessage, isError: true) }

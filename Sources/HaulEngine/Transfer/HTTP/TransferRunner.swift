@@ -38,7 +38,7 @@ struct TransferRunner: Sendable {
         var job = initialJob
         if let path = cookieFile {
             do {
-                job.target.cookies = CookieJar(try CookieFile.load(path))
+                job.target.cookies = CookieJar(try CookieFile.load(path), clock: resources.wallClock)
             } catch {
                 await reports.ended(.failed(TransferFailure(.file(error.message))))
                 return
@@ -468,7 +468,10 @@ struct TransferRunner: Sendable {
                 }
             switch placement {
             case .placed:
-                resources.journal.appendSoon(.init(id: job.id, fileName: finalName, totalBytes: size, finished: true))
+                resources.journal.appendSoon(
+                    .init(
+                        id: job.id, fileName: finalName, totalBytes: size, finished: true,
+                        finishedAt: resources.wallClock.now().toTheMicrosecond))
                 await reports.ended(.finished(fileName: finalName, size: size))
                 return
             case .nameTaken:
