@@ -36,7 +36,13 @@ struct DownloadTable {
     struct TrackedChanges {
         var depth = 0
         var written: Set<DownloadID> = []
+        /// ``written`` in the order first written: a batch of adds is in list order already.
+        var writtenOrder: [DownloadID] = []
         var removed: [DownloadID] = []
+
+        mutating func wrote(_ id: DownloadID) {
+            if written.insert(id).inserted { writtenOrder.append(id) }
+        }
     }
 
     /// Reads a download (with its latest progress); setting replaces it in place, appends a
@@ -51,7 +57,7 @@ struct DownloadTable {
         set {
             guard let new = newValue else { return remove([id]) }
             changeCount += 1
-            if tracked.depth > 0 { tracked.written.insert(id) }
+            if tracked.depth > 0 { tracked.wrote(id) }
             progress[id] = nil
             if let position = positions[id] {
                 unindex(stored[position])
@@ -235,10 +241,10 @@ struct DownloadTable {
         stored.insert(row, at: to)
         for p in min(from, to)...max(from, to) { positions[stored[p].id] = p }
         if tracked.depth > 0 {
-            tracked.written.insert(id)
+            tracked.wrote(id)
             // Renumbered keys: every row from its new place on.
             if upper != nil, row.queueOrder == upper {
-                for p in to..<stored.count { tracked.written.insert(stored[p].id) }
+                for p in to..<stored.count { tracked.wrote(stored[p].id) }
             }
         }
         return to
@@ -252,9 +258,14 @@ struct DownloadTable {
     /// since tracking began or was last taken.
     mutating func endTracking() -> (written: [Download], removed: [DownloadID]) {
         tracked.depth -= 1
-        let written = tracked.written.compactMap { self[$0] }.sorted { $0.queueOrder < $1.queueOrder }
+        var written = tracked.writtenOrder.compactMap { tracked.written.contains($0) ? self[$0] : nil }
+        // Added downloads come in list order already: sorting a thousand moves them for nothing.
+        if !zip(written, written.dropFirst()).allSatisfy({ $0.queueOrder < $1.queueOrder }) {
+            written.sort { $0.queueOrder < $1.queueOrder }
+        }
         let removed = tracked.removed
         tracked.written.removeAll()
+        tracked.writtenOrder.removeAll()
         tracked.removed.removeAll()
         return (written, removed)
     }
