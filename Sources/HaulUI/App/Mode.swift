@@ -5,7 +5,7 @@ public enum Mode: Equatable, Sendable {
     case list
     /// A line typed on the status line: a filter, a limit, a link, a command.
     case prompt(Prompt)
-    case add(AddForm)
+    case add(AddDialog)
     /// A yes/no question on the status line.
     case confirm(Confirmation)
     case details(DownloadID)
@@ -48,17 +48,6 @@ public struct Prompt: Equatable, Sendable {
         self.kind = kind
         self.editor = editor
     }
-}
-
-public enum Confirmation: Equatable, Sendable {
-    case cancel(DownloadID)
-    case remove(DownloadID)
-    /// Asked after `remove` for a finished download.
-    case deleteFile(DownloadID)
-    /// Resuming a download without the metered allowance while the network is metered.
-    case allowAndResume(DownloadID)
-    /// Quitting while downloads run: keep them going in the background?
-    case quitWhileRunning(count: Int)
 }
 
 /// How the user left the TUI.

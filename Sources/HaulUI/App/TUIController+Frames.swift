@@ -133,7 +133,7 @@ extension TUIController {
         case .prompt(let prompt):
             self.prompt(label(of: prompt.kind), prompt.editor, row: row)
         case .confirm(let question):
-            grid.write(questionText(question), row: row, column: 0, style: Style(color: .yellow, bold: true))
+            grid.write(question.text(in: confirmContext), row: row, column: 0, style: Style(color: .yellow, bold: true))
         default:
             if let status = messages.status {
                 // The latest message, then the others of the last few seconds.
@@ -168,21 +168,6 @@ extension TUIController {
             : "metered data budget nearly used: \(used)"
     }
 
-    func questionText(_ question: Confirmation) -> String {
-        func name(_ id: DownloadID) -> String { model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue }
-        switch question {
-        case .cancel(let id): return "Cancel \(name(id)) and delete its partial data? [y/N]"
-        case .remove(let id): return "Remove \(name(id)) from the list? [y/N]"
-        case .deleteFile(let id):
-            return "Also delete the file \(model[id]?.path.map { TerminalText.sanitize($0) } ?? "")? [y/N] (N keeps it)"
-        case .allowAndResume(let id):
-            return "The network is metered. Allow \(name(id)) on metered networks and resume it? [y/N]"
-        case .quitWhileRunning(let count):
-            let what = count == 1 ? "1 download is" : "\(count) downloads are"
-            return "\(what) running. Keep downloading in the background? [y]es · [n]o, pause · Esc stays"
-        }
-    }
-
     func drawOverlay() {
         switch mode {
         case .details(let id):
@@ -204,11 +189,8 @@ extension TUIController {
             list.boxScroll = BoxView.draw(
                 title: "Keys", lines: HelpView.lines(width: BoxView.textWidth(screenWidth: grid.width)),
                 scroll: list.boxScroll, into: &grid, glyphs: glyphs)
-        case .add(let form):
-            BoxView.draw(
-                title: "Add a download",
-                lines: form.lines(width: min(grid.width - 2, BoxView.maxWidth), glyphs: glyphs), into: &grid,
-                glyphs: glyphs)
+        case .add(let dialog):
+            dialog.draw(into: &grid, glyphs: glyphs)
         case .away(let report):
             BoxView.draw(
                 title: "While you were away", lines: AwayView.lines(report, glyphs: glyphs, height: grid.height - 4),

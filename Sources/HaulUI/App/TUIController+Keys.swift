@@ -11,7 +11,7 @@ extension TUIController {
         switch mode {
         case .list: return handleList(key)
         case .prompt(var prompt): return handlePrompt(key, &prompt)
-        case .add(var form): return handleAdd(key, &form)
+        case .add(var dialog): return handleAdd(key, &dialog)
         case .confirm(let question): return handleConfirm(key, question)
         case .away:
             setMode(.list)
@@ -54,7 +54,7 @@ extension TUIController {
         case .help: setMode(.help)
         case .add:
             // On another machine's engine the folder is that machine's: empty is the engine's own.
-            setMode(.add(AddForm(directory: network.remote == nil ? surroundings.defaultDirectory : "")))
+            setMode(.add(AddDialog(in: addContext)))
         case .filter: setMode(.prompt(Prompt(.filter, LineEditor(list.filterText))))
         case .cycleSort:
             list.sort = list.sort.next
@@ -176,117 +176,54 @@ extension TUIController {
         return []
     }
 
-    func handleAdd(_ key: Key, _ form: inout AddForm) -> [Effect] {
-        switch key {
-        case .escape:
+    /// What the add dialog reads from around it.
+    var addContext: AddDialog.Context {
+        AddDialog.Context(
+            folderRules: surroundings.folderRules, home: surroundings.home,
+            defaultDirectory: surroundings.defaultDirectory, remotePlace: network.remote?.place)
+    }
+
+    func handleAdd(_ key: Key, _ dialog: inout AddDialog) -> [Effect] {
+        switch dialog.handle(key, in: addContext) {
+        case .edited:
+            mode = .add(dialog)
+            redraw.full = true
+        case .ignored:
+            break
+        case .closed:
             setMode(.list)
-            return []
-        case .tab, .down:
-            form.focus = (form.focus + 1) % form.fields.count
-        case .backTab, .up:
-            form.focus = (form.focus + form.fields.count - 1) % form.fields.count
-        case .enter:
-            return submit(form)
-        default:
-            guard form.fields[form.focus].handle(key) else { return [] }
-            if form.focus != 1 { followRules(&form) }
+        case .refused(let why):
+            report(why, isError: true)
+        case .add(let request):
+            setMode(.list)
+            report("adding \(request.url)")
+            return [.send(.add([request]))]
         }
-        mode = .add(form)
-        redraw.full = true
         return []
     }
 
-    /// Puts the folder the rules choose for the URL (and name) typed so far in the directory
-    /// field, unless that field was edited by hand.
-    func followRules(_ form: inout AddForm) {
-        guard form.fields[1].string == form.chosenDirectory, network.remote == nil else { return }
-        let url = try? DownloadURL.validate(form.fields[0].string)
-        let typedName = form.fields[2].string.trimmed()
-        let name = typedName.isEmpty ? url.flatMap(FileNaming.nameFromURL) : typedName
-        let host = url.flatMap { URLParts($0)?.host }
-        let folder =
-            surroundings.folderRules.folder(name: name, host: host, home: surroundings.home)
-            ?? surroundings.defaultDirectory
-        guard folder != form.chosenDirectory else { return }
-        form.fields[1] = LineEditor(folder)
-        form.chosenDirectory = folder
-    }
-
-    func submit(_ form: AddForm) -> [Effect] {
-        let url: String
-        do {
-            url = try DownloadURL.validate(form.fields[0].string)
-        } catch {
-            report(error.message, isError: true)
-            return []
-        }
-        var directory = form.fields[1].string.trimmed()
-        if let remote = network.remote {
-            guard directory.isEmpty || directory.hasPrefix("/") else {
-                report(
-                    "the folder is one on \(remote.place): give its absolute path, or none for the engine's own",
-                    isError: true)
-                return []
-            }
-            let name = form.fields[2].string.trimmed()
-            setMode(.list)
-            report("adding \(url)")
-            return [
-                .send(.add([DownloadRequest(url: url, directory: directory, requestedName: name.isEmpty ? nil : name)]))
-            ]
-        }
-        // An empty folder is left to the engine's add path: the folder rules, else the download directory.
-        if directory == "~" {
-            directory = surroundings.home
-        } else if directory.hasPrefix("~/") {
-            directory = surroundings.home + directory.dropFirst(1)
-        }
-        guard directory.isEmpty || directory.hasPrefix("/") else {
-            report("the directory must be an absolute path (or start with ~/)", isError: true)
-            return []
-        }
-        let name = form.fields[2].string.trimmed()
-        setMode(.list)
-        report("adding \(url)")
-        return [
-            .send(.add([DownloadRequest(url: url, directory: directory, requestedName: name.isEmpty ? nil : name)]))
-        ]
+    /// What a question reads from around it.
+    var confirmContext: Confirmation.Context {
+        Confirmation.Context(
+            name: { [model] id in model[id].map { TerminalText.sanitize($0.displayName) } ?? id.rawValue },
+            // A file on another machine's engine is not this UI's to delete: it stays there.
+            deletableFile: { [model, network] id in
+                guard let d = model[id], d.state == .finished, network.remote == nil else { return nil }
+                return d.path
+            })
     }
 
     func handleConfirm(_ key: Key, _ question: Confirmation) -> [Effect] {
-        let yes = key == .character("y") || key == .character("Y")
-        if case .quitWhileRunning = question {
-            if yes { return [.quit(.background)] }
-            if key == .character("n") || key == .character("N") { return [.quit(.pause)] }
+        switch question.answer(key, in: confirmContext) {
+        case .quit(let choice):
+            return [.quit(choice)]
+        case .ask(let next):
+            setMode(.confirm(next))
+            return []
+        case .done(let message, let commands):
             setMode(.list)
-            report("still here")
-            return []
-        }
-        setMode(.list)
-        guard yes else {
-            if case .deleteFile(let id) = question {
-                report("removed from the list; the file was kept")
-                return [.send(.remove(.ids([id]), deleteFiles: false))]
-            }
-            report("nothing changed")
-            return []
-        }
-        switch question {
-        case .cancel(let id):
-            return [.send(.cancel(.ids([id])))]
-        case .remove(let id):
-            // A file on another machine's engine is not this UI's to delete: it stays there.
-            if model[id]?.state == .finished, model[id]?.path != nil, network.remote == nil {
-                setMode(.confirm(.deleteFile(id)))
-                return []
-            }
-            return [.send(.remove(.ids([id]), deleteFiles: false))]
-        case .deleteFile(let id):
-            return [.send(.remove(.ids([id]), deleteFiles: true))]
-        case .allowAndResume(let id):
-            return [.send(.allowMetered(.ids([id]), true)), .send(.resume(.ids([id])))]
-        case .quitWhileRunning:
-            return []
+            if let message { report(message) }
+            return commands.map(Effect.send)
         }
     }
 

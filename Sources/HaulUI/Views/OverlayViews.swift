@@ -228,37 +228,6 @@ extension DetailsView {
     }
 }
 
-/// The add dialog: URL, directory and name fields.
-public struct AddForm: Equatable, Sendable {
-    public var fields: [LineEditor]
-    public var focus = 0
-    /// The folder the form put in the directory field; while the field still shows it, it
-    /// follows the URL and name (the folder rules' choice). Edited by hand, it stays.
-    public var chosenDirectory: String
-    public static let labels = ["URL", "Directory", "Name"]
-
-    public init(directory: String) {
-        fields = [LineEditor(), LineEditor(directory), LineEditor()]
-        chosenDirectory = directory
-    }
-
-    func lines(width: Int, glyphs: Glyphs) -> [(String, Style)] {
-        var result: [(String, Style)] = [("", .plain)]
-        for (i, field) in fields.enumerated() {
-            let label = DisplayWidth.fit(Self.labels[i] + ":", width: 11)
-            let room = max(4, width - 18)
-            let text = TerminalText.sanitize(field.string)
-            let shown = DisplayWidth.of(text) > room ? glyphs.ellipsis + String(text.suffix(room - 1)) : text
-            let cursor = i == focus ? (glyphs == .unicode ? "▏" : "_") : ""
-            result.append((label + shown + cursor, i == focus ? .bold : .plain))
-        }
-        result.append(("", .plain))
-        result.append(("Paste or type the URL. Name is optional.", .dim))
-        result.append(("Tab next field · Enter add · Esc cancel", .dim))
-        return result
-    }
-}
-
 /// The summary a UI shows on attaching: what finished, failed or waits for an unmetered
 /// network while no UI was there.
 enum AwayView {

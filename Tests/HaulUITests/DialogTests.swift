@@ -1,0 +1,93 @@
+import XCTest
+
+@testable import HaulCore
+@testable import HaulUI
+
+/// The dialogs on their own, without a controller or a screen: each key's outcome.
+final class DialogTests: XCTestCase {
+    private let local = AddDialog.Context(
+        folderRules: FolderRules(), home: "/home/u", defaultDirectory: "/dl", remotePlace: nil)
+
+    private func type(_ text: String, into dialog: inout AddDialog, in context: AddDialog.Context) {
+        for ch in text { XCTAssertEqual(dialog.handle(.character(ch), in: context), .edited) }
+    }
+
+    func testTheAddDialogAddsWhatWasTypedAndRefusesWhatCannotBeAdded() {
+        var dialog = AddDialog(in: local)
+        XCTAssertEqual(dialog.fields[1].string, "/dl", "the download directory to begin with")
+        XCTAssertEqual(dialog.handle(.enter, in: local), .refused("empty URL"))
+        type("https://example.org/a b.iso", into: &dialog, in: local)
+        XCTAssertEqual(dialog.handle(.tab, in: local), .edited)
+        XCTAssertEqual(dialog.focus, 1)
+        XCTAssertEqual(dialog.handle(.control("u"), in: local), .edited)
+        type("~/isos", into: &dialog, in: local)
+        XCTAssertEqual(dialog.handle(.tab, in: local), .edited)
+        type("x.iso", into: &dialog, in: local)
+        XCTAssertEqual(
+            dialog.handle(.enter, in: local),
+            .add(
+                DownloadRequest(
+                    url: "https://example.org/a%20b.iso", directory: "/home/u/isos", requestedName: "x.iso")))
+
+        _ = dialog.handle(.backTab, in: local)
+        _ = dialog.handle(.control("u"), in: local)
+        type("isos", into: &dialog, in: local)
+        XCTAssertEqual(
+            dialog.handle(.enter, in: local), .refused("the directory must be an absolute path (or start with ~/)"))
+        XCTAssertEqual(dialog.handle(.escape, in: local), .closed)
+    }
+
+    func testAnotherMachinesDialogNamesItsFoldersAndFollowsNoRules() throws {
+        let rules = try FolderRulesFile.parse("*.iso = ~/Images\n")
+        let remote = AddDialog.Context(
+            folderRules: rules, home: "/home/u", defaultDirectory: "/dl", remotePlace: "nas:6800")
+        var dialog = AddDialog(in: remote)
+        XCTAssertEqual(dialog.fields[1].string, "", "none: the engine's own folder")
+        type("http://h/a.iso", into: &dialog, in: remote)
+        XCTAssertEqual(dialog.fields[1].string, "", "this machine's rules say nothing of that machine's folders")
+        _ = dialog.handle(.tab, in: remote)
+        type("srv", into: &dialog, in: remote)
+        XCTAssertEqual(
+            dialog.handle(.enter, in: remote),
+            .refused("the folder is one on nas:6800: give its absolute path, or none for the engine's own"))
+
+        var here = AddDialog(
+            in: AddDialog.Context(folderRules: rules, home: "/home/u", defaultDirectory: "/dl", remotePlace: nil))
+        let context = AddDialog.Context(folderRules: rules, home: "/home/u", defaultDirectory: "/dl", remotePlace: nil)
+        type("http://h/a.iso", into: &here, in: context)
+        XCTAssertEqual(here.fields[1].string, "/home/u/Images", "the rule's folder as the URL is typed")
+    }
+
+    func testEachAnswerToEachQuestion() {
+        let id = DownloadID(rawValue: "a1b2c3")
+        var deletable: String? = "/dl/a.iso"
+        let context = Confirmation.Context(name: { _ in "a.iso" }, deletableFile: { _ in deletable })
+        let yes = Key.character("y")
+        let no = Key.character("n")
+
+        XCTAssertEqual(Confirmation.cancel(id).answer(yes, in: context), .done(message: nil, [.cancel(.ids([id]))]))
+        XCTAssertEqual(Confirmation.cancel(id).answer(no, in: context), .done(message: "nothing changed", []))
+        XCTAssertEqual(Confirmation.remove(id).answer(yes, in: context), .ask(.deleteFile(id)))
+        XCTAssertEqual(
+            Confirmation.deleteFile(id).answer(.character("Y"), in: context),
+            .done(message: nil, [.remove(.ids([id]), deleteFiles: true)]))
+        XCTAssertEqual(
+            Confirmation.deleteFile(id).answer(.enter, in: context),
+            .done(message: "removed from the list; the file was kept", [.remove(.ids([id]), deleteFiles: false)]))
+        deletable = nil
+        XCTAssertEqual(
+            Confirmation.remove(id).answer(yes, in: context),
+            .done(message: nil, [.remove(.ids([id]), deleteFiles: false)]), "nothing of this machine's to delete")
+        XCTAssertEqual(
+            Confirmation.allowAndResume(id).answer(yes, in: context),
+            .done(message: nil, [.allowMetered(.ids([id]), true), .resume(.ids([id]))]))
+        XCTAssertEqual(Confirmation.quitWhileRunning(count: 2).answer(yes, in: context), .quit(.background))
+        XCTAssertEqual(Confirmation.quitWhileRunning(count: 2).answer(no, in: context), .quit(.pause))
+        XCTAssertEqual(
+            Confirmation.quitWhileRunning(count: 2).answer(.escape, in: context), .done(message: "still here", []))
+        XCTAssertEqual(
+            Confirmation.quitWhileRunning(count: 1).text(in: context),
+            "1 download is running. Keep downloading in the background? [y]es · [n]o, pause · Esc stays")
+        XCTAssertEqual(Confirmation.remove(id).text(in: context), "Remove a.iso from the list? [y/N]")
+    }
+}
