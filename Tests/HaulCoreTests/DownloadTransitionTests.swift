@@ -89,6 +89,49 @@ final class DownloadTransitionTests: XCTestCase {
             })
     }
 
+    /// What a pause for a full disk, a network hold or a failure says of its cause is written by
+    /// the transition itself, never beside it.
+    func testTheCausesDetailsGoWithTheirTransitions() {
+        let full = FailureReason.diskFull(shortfall: 5_000)
+        check(
+            "waitForRoom", { $0.waitForRoom(full) },
+            expect: { $0 == .waiting || $0 == .downloading ? .paused(by: .diskFull) : nil })
+        var d = download(.downloading)
+        d.waitForRoom(full)
+        XCTAssertEqual(d.diskShortfall, 5_000)
+        XCTAssertEqual(d.lastError, full)
+        XCTAssertEqual(d.reason, "disk full — needs 4.9 KiB more")
+        XCTAssertTrue(d.stillShortOfRoom(by: 7_000))
+        XCTAssertFalse(d.stillShortOfRoom(by: 7_000), "the same shortfall changes nothing")
+        XCTAssertEqual(d.diskShortfall, 7_000)
+        XCTAssertTrue(d.resumeFromPolicy(.diskFull))
+        XCTAssertNil(d.diskShortfall, "the shortfall goes with the pause")
+        XCTAssertFalse(d.stillShortOfRoom(by: 1), "only while paused for the disk")
+
+        var held = download(.downloading)
+        let used = Notice.budgetUsed(used: 100, budget: 100, period: .day)
+        XCTAssertTrue(held.hold(.budget, notice: used))
+        XCTAssertEqual(held.notice, used)
+        XCTAssertTrue(held.hold(.schedule, notice: .heldUntil(minute: 480)), "one network hold becomes another")
+        XCTAssertEqual(held.notice, .heldUntil(minute: 480))
+        XCTAssertTrue(held.hold(.metered, notice: nil))
+        XCTAssertNil(held.notice, "the schedule's notice left with its hold")
+        XCTAssertTrue(held.hold(.budget, notice: .text("not a hold")))
+        XCTAssertNil(held.notice, "only a hold's own notice goes with a hold")
+
+        var retried = download(.downloading)
+        retried.willRetry(after: .status(503), madeProgress: false)
+        retried.willRetry(after: .status(502), madeProgress: false)
+        XCTAssertEqual(retried.retries, 2)
+        retried.willRetry(after: .stalled(seconds: 30), madeProgress: true)
+        XCTAssertEqual(retried.retries, 1, "progress starts the count again")
+        XCTAssertEqual(retried.lastError, .stalled(seconds: 30))
+        XCTAssertTrue(retried.fail(.status(404)))
+        XCTAssertEqual(retried.lastError, .status(404))
+        XCTAssertTrue(retried.cancel())
+        XCTAssertEqual(retried.lastError, .status(404), "a cancel is not an error")
+    }
+
     func testFinishingRecordsTheFileAndForgetsThePieces() {
         var d = download(.downloading)
         d.segments = [Segment(start: 0, end: 10, received: 5)]

@@ -91,8 +91,9 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         get { extras?.value.linkUnchecked ?? false }
         set { changeExtras { $0.linkUnchecked = newValue } }
     }
-    /// The most recent error, kept after a retry succeeds (for the details view).
-    public var lastError: FailureReason? {
+    /// The most recent error, kept after a retry succeeds (for the details view). Set only by the
+    /// transitions that a failure leads to (`DownloadTransitions.swift`).
+    public internal(set) var lastError: FailureReason? {
         get { extras?.value.lastError }
         set { changeExtras { $0.lastError = newValue } }
     }
@@ -101,8 +102,9 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         get { extras?.value.notice }
         set { changeExtras { $0.notice = newValue } }
     }
-    /// While paused for a full disk: how many more bytes the rest of the file needs.
-    public var diskShortfall: Int64? {
+    /// While paused for a full disk: how many more bytes the rest of the file needs. Set only by
+    /// the transitions, with the pause (`DownloadTransitions.swift`).
+    public internal(set) var diskShortfall: Int64? {
         get { extras?.value.diskShortfall }
         set { changeExtras { $0.diskShortfall = newValue } }
     }

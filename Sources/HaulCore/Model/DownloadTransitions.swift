@@ -113,11 +113,51 @@ extension Download {
         return true
     }
 
-    /// → failed for `reason`, from any state but finished.
+    /// → failed for `reason`, from any state but finished; the reason is kept as the last error.
     @discardableResult
     public mutating func fail(_ reason: FailureReason) -> Bool {
         guard state != .finished, state != .failed(reason) else { return false }
         state = .failed(reason)
+        if reason != .cancelled { lastError = reason }
+        return true
+    }
+
+    /// A failed attempt will be tried again: the failure is kept as the last error, the attempt
+    /// counted (from one again when the attempt had made progress), and `notice` says when.
+    public mutating func willRetry(after reason: FailureReason, madeProgress: Bool) {
+        if madeProgress { retries = 0 }
+        retries += 1
+        lastError = reason
+    }
+
+    /// downloading/waiting → paused for a full disk (`reason`, which says how much room is
+    /// missing): it resumes by itself when there is room.
+    @discardableResult
+    public mutating func waitForRoom(_ reason: FailureReason) -> Bool {
+        let paused = pause(.diskFull)
+        lastError = reason
+        if case .diskFull(let shortfall) = reason { diskShortfall = shortfall }
+        return paused
+    }
+
+    /// While paused for a full disk, a new look at the disk: `shortfall` more bytes are needed.
+    @discardableResult
+    public mutating func stillShortOfRoom(by shortfall: Int64) -> Bool {
+        guard state == .paused(by: .diskFull), diskShortfall != shortfall else { return false }
+        diskShortfall = shortfall
+        return true
+    }
+
+    /// → paused by a network hold (`cause`), with the hold's notice (how much of the budget was
+    /// used, until when the schedule holds); a pause without one leaves no hold's notice behind.
+    @discardableResult
+    public mutating func hold(_ cause: PauseCause, notice holdNotice: Notice?) -> Bool {
+        guard pause(cause) else { return false }
+        if let holdNotice, holdNotice.isHold {
+            notice = holdNotice
+        } else if notice?.isHold == true {
+            notice = nil
+        }
         return true
     }
 

@@ -50,18 +50,18 @@ extension Engine {
     }
 
     private func hold(_ id: DownloadID, cause: PauseCause, status: NetworkStatus) async {
-        guard var download = downloads[id], download.pause(cause) else { return }
+        var notice: Notice?
         switch cause {
         case .budget:
-            if let budget = status.budget {
-                download.notice = .budgetUsed(
-                    used: max(status.budgetUsed, budget.bytes), budget: budget.bytes, period: budget.period)
+            notice = status.budget.map {
+                .budgetUsed(used: max(status.budgetUsed, $0.bytes), budget: $0.bytes, period: $0.period)
             }
         case .schedule:
-            if let end = status.speedLimit?.window?.end { download.notice = .heldUntil(minute: end) }
+            notice = status.speedLimit?.window.map { .heldUntil(minute: $0.end) }
         case .user, .metered, .diskFull:
-            if download.notice?.isHold == true { download.notice = nil }
+            notice = nil
         }
+        guard var download = downloads[id], download.hold(cause, notice: notice) else { return }
         downloads[id] = download
         await stopTransfer(id)
         refreshFromDisk(id)

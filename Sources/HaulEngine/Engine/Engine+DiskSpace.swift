@@ -21,8 +21,7 @@ extension Engine {
             let remaining = download.totalBytes.map { $0 - download.receivedBytes } ?? Self.unknownSizeHeadroom
             if let shortfall = DiskSpace.shortfall(writing: remaining, into: download.directory) {
                 stillWaiting = true
-                if download.diskShortfall != shortfall, download.totalBytes != nil {
-                    download.diskShortfall = shortfall
+                if download.totalBytes != nil, download.stillShortOfRoom(by: shortfall) {
                     downloads[download.id] = download
                     changed(download)
                 }

@@ -204,9 +204,7 @@ extension Engine {
         -> Duration?
     {
         guard var download = current(id, generation) else { return nil }
-        if madeProgress { download.retries = 0 }
-        download.retries += 1
-        download.lastError = failure.reason
+        download.willRetry(after: failure.reason, madeProgress: madeProgress)
         if let part = download.partPath, let size = PartFile.size(at: part) {
             download.receivedBytes = download.receivedOnDisk(partSize: size)
         }
@@ -236,16 +234,13 @@ extension Engine {
             download.finish(fileName: fileName, size: size, at: bandwidth.wallClock.now().toTheMicrosecond)
         case .failed(let failure) where failure.isDiskFull:
             // Not a failure: the download waits for room and resumes by itself.
-            download.pause(.diskFull)
-            if case .diskFull(let shortfall) = failure.reason { download.diskShortfall = shortfall }
-            download.lastError = failure.reason
+            download.waitForRoom(failure.reason)
             if let part = download.partPath, let size = PartFile.size(at: part) {
                 download.receivedBytes = download.receivedOnDisk(partSize: size)
             }
             watchDiskSpace()
         case .failed(let failure):
             download.fail(failure.reason)
-            download.lastError = failure.reason
             failedThisRun.insert(id)
         }
         downloads[id] = download
