@@ -92,8 +92,7 @@ final class ListingJSONTests: XCTestCase {
         var paused = Download(
             id: DownloadID(rawValue: "0000ff"), url: "http://h/", directory: "/", paused: true, queueOrder: 1,
             addedAt: Date(timeIntervalSince1970: 4_102_444_799.999))
-        paused.state = .paused(by: .diskFull)
-        paused.diskShortfall = 5_000_000
+        paused.state = .paused(by: .diskFull(shortfall: 5_000_000))
         paused.activeConnections = 3
         paused.segments = [Segment(start: 0, end: 1 << 21, received: 1 << 20), Segment(start: 1 << 21, end: 1 << 22)]
         return [plain, odd, paused]

@@ -4,7 +4,7 @@ import XCTest
 @testable import HaulCore
 
 final class AwayReportTests: XCTestCase {
-    func download(_ id: String, _ kind: DownloadState.Kind, cause: PauseCause? = nil) -> Download {
+    func download(_ id: String, _ kind: DownloadState.Kind, cause: PauseCause.Kind? = nil) -> Download {
         var d = Download(id: DownloadID(rawValue: id), url: "http://h/\(id).bin", directory: "/dl", queueOrder: 0)
         d.state = DownloadState.Parts(kind: kind, pauseCause: cause, failureReason: .status(404)).resolved
         return d

@@ -7,8 +7,9 @@ import XCTest
 /// transition says it changed anything (callers save only then).
 final class DownloadTransitionTests: XCTestCase {
     static let states: [DownloadState] = [
-        .waiting, .downloading, .paused(by: .user), .paused(by: .metered), .paused(by: .diskFull),
-        .paused(by: .budget), .paused(by: .schedule), .finished, .failed(.status(404)), .failed(.cancelled),
+        .waiting, .downloading, .paused(by: .user), .paused(by: .metered), .paused(by: .diskFull(shortfall: nil)),
+        .paused(by: .budget(nil)), .paused(by: .schedule(until: nil)), .finished, .failed(.status(404)),
+        .failed(.cancelled),
     ]
 
     func download(_ state: DownloadState) -> Download {
@@ -52,9 +53,9 @@ final class DownloadTransitionTests: XCTestCase {
                 }
             })
         check(
-            "pause(.diskFull)", { $0.pause(.diskFull) },
+            "pause(.diskFull)", { $0.pause(.diskFull(shortfall: nil)) },
             expect: { state in
-                state == .waiting || state == .downloading ? .paused(by: .diskFull) : nil
+                state == .waiting || state == .downloading ? .paused(by: .diskFull(shortfall: nil)) : nil
             })
     }
 
@@ -66,11 +67,11 @@ final class DownloadTransitionTests: XCTestCase {
     }
 
     func testAPolicyEndsOnlyItsOwnPause() {
-        for cause in [PauseCause.metered, .diskFull, .budget, .schedule, .user] {
+        for cause in PauseCause.Kind.allCases {
             check(
                 "resumeFromPolicy(\(cause))", { $0.resumeFromPolicy(cause) },
                 expect: { state in
-                    state == .paused(by: cause) && cause != .user ? .waiting : nil
+                    state.pauseCause?.kind == cause && cause != .user ? .waiting : nil
                 })
         }
     }
@@ -95,7 +96,7 @@ final class DownloadTransitionTests: XCTestCase {
         let full = FailureReason.diskFull(shortfall: 5_000)
         check(
             "waitForRoom", { $0.waitForRoom(full) },
-            expect: { $0 == .waiting || $0 == .downloading ? .paused(by: .diskFull) : nil })
+            expect: { $0 == .waiting || $0 == .downloading ? .paused(by: .diskFull(shortfall: 5_000)) : nil })
         var d = download(.downloading)
         d.waitForRoom(full)
         XCTAssertEqual(d.diskShortfall, 5_000)
@@ -109,15 +110,14 @@ final class DownloadTransitionTests: XCTestCase {
         XCTAssertFalse(d.stillShortOfRoom(by: 1), "only while paused for the disk")
 
         var held = download(.downloading)
-        let used = Notice.budgetUsed(used: 100, budget: 100, period: .day)
-        XCTAssertTrue(held.hold(.budget, notice: used))
-        XCTAssertEqual(held.notice, used)
-        XCTAssertTrue(held.hold(.schedule, notice: .heldUntil(minute: 480)), "one network hold becomes another")
-        XCTAssertEqual(held.notice, .heldUntil(minute: 480))
-        XCTAssertTrue(held.hold(.metered, notice: nil))
-        XCTAssertNil(held.notice, "the schedule's notice left with its hold")
-        XCTAssertTrue(held.hold(.budget, notice: .text("not a hold")))
-        XCTAssertNil(held.notice, "only a hold's own notice goes with a hold")
+        let use = BudgetUse(used: 100, budget: 100, period: .day)
+        XCTAssertTrue(held.pause(.budget(use)))
+        XCTAssertEqual(held.pauseCause, .budget(use), "the pause carries what the budget used")
+        XCTAssertTrue(held.pause(.schedule(until: 480)), "one network hold becomes another")
+        XCTAssertEqual(held.reason, "held by the speed limit's schedule until 08:00")
+        XCTAssertFalse(held.pause(.schedule(until: 600)), "the same hold again changes nothing")
+        XCTAssertTrue(held.pause(.metered))
+        XCTAssertEqual(held.reason, "waiting for unmetered network")
 
         var retried = download(.downloading)
         retried.willRetry(after: .status(503), madeProgress: false)
@@ -155,7 +155,7 @@ final class DownloadTransitionTests: XCTestCase {
         XCTAssertEqual(Parts(kind: .paused, failureReason: .cancelled).resolved, .paused(by: .user))
         XCTAssertEqual(Parts().resolved, .waiting, "no state key: a download that has not started")
         for state in Self.states {
-            let parts = Parts(kind: state.kind, pauseCause: state.pauseCause, failureReason: state.failureReason)
+            let parts = Parts(kind: state.kind, pauseCause: state.pauseCause?.kind, failureReason: state.failureReason)
             XCTAssertEqual(parts.resolved, state)
         }
     }

@@ -4,7 +4,7 @@ import XCTest
 
 /// Every transition of the metered-network policy.
 final class MeteredPolicyTests: XCTestCase {
-    func download(_ id: String, _ state: DownloadState.Kind, cause: PauseCause? = nil, allowed: Bool = false)
+    func download(_ id: String, _ state: DownloadState.Kind, cause: PauseCause.Kind? = nil, allowed: Bool = false)
         -> Download
     {
         var d = Download(

@@ -81,7 +81,7 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         await engine.start()
         // A download in pieces reports its bytes once the map its pause saves has reached the engine.
         let held = try await waitFor(engine, id) { $0.state.isPaused && $0.receivedBytes > 0 }
-        XCTAssertEqual(held.pauseCause, .budget)
+        XCTAssertEqual(held.pauseCause?.kind, .budget)
         XCTAssertEqual(held.reason, "metered data budget used: 8.0 MiB of 8.0 MiB today")
         XCTAssertEqual(Double(held.receivedBytes), Double(8 << 20), accuracy: Double(1 << 20), "stopped at the budget")
         let status = await engine.networkStatus
@@ -104,13 +104,13 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         let id = try await addAllowed(engine, "night.bin")
         await engine.start()
         let first = try await waitFor(engine, id, timeout: 2.5) { $0.state.isPaused && $0.receivedBytes > 0 }
-        XCTAssertEqual(first.pauseCause, .budget)
+        XCTAssertEqual(first.pauseCause?.kind, .budget)
         // Midnight: a new day's budget, and the download goes on.
         clock.advance(by: .seconds(5))
         let second = try await waitFor(engine, id, timeout: 10) {
             $0.state.isPaused && $0.receivedBytes > 6 << 20
         }
-        XCTAssertEqual(second.pauseCause, .budget)
+        XCTAssertEqual(second.pauseCause?.kind, .budget)
         XCTAssertEqual(Double(second.receivedBytes), Double(8 << 20), accuracy: Double(1 << 20), "two days' budgets")
         let status = await engine.networkStatus
         XCTAssertEqual(Double(status.budgetUsed), Double(4 << 20), accuracy: Double(1 << 20), "today's count only")
@@ -151,7 +151,7 @@ final class BudgetAndScheduleEngineTests: EngineTestCase {
         let id = try await add(engine, nginx.url("held.bin"))
         await engine.start()
         let held = try await waitFor(engine, id, timeout: 1) { $0.state.isPaused }
-        XCTAssertEqual(held.pauseCause, .schedule)
+        XCTAssertEqual(held.pauseCause?.kind, .schedule)
         XCTAssertEqual(held.reason, "held by the speed limit's schedule until 17:00")
         clock.advance(by: .seconds(5))
         let done = try await finished(engine, id, timeout: 8)

@@ -51,7 +51,7 @@ final class DiskFullTests: EngineTestCase {
         let filler = small + "/filler"
         TestFiles.fillFileSystem(filler)
         let paused = try await waitFor(engine, big, timeout: 10) { $0.state.isPaused }
-        XCTAssertEqual(paused.pauseCause, .diskFull)
+        XCTAssertEqual(paused.pauseCause?.kind, .diskFull)
         XCTAssertTrue(paused.reason?.hasPrefix("disk full — needs ") ?? false, paused.reason ?? "")
         XCTAssertTrue(paused.reason?.hasSuffix(" more") ?? false, paused.reason ?? "")
         let part = try XCTUnwrap(TestFiles.contents(paused.partPath!))
@@ -81,7 +81,7 @@ final class DiskFullTests: EngineTestCase {
         let id = try await engine.perform(.add([DownloadRequest(url: nginx.url("huge.bin"), directory: small)]))[0]
         await engine.start()
         let d = try await waitFor(engine, id) { $0.state.isPaused }
-        XCTAssertEqual(d.pauseCause, .diskFull)
+        XCTAssertEqual(d.pauseCause?.kind, .diskFull)
         XCTAssertEqual(d.receivedBytes, 0, "nothing was written")
         let shortfall = try XCTUnwrap(d.diskShortfall)
         XCTAssertEqual(Double(shortfall), Double(20_000_000 - free()), accuracy: 100_000)

@@ -29,7 +29,6 @@ final class DownloadSchemaTests: XCTestCase {
         d.retries = 3
         d.lastError = .stalled(seconds: 30)
         d.notice = .retrying(because: .status(503), at: Date(timeIntervalSince1970: 1_795_000_100), attempt: 3, of: 5)
-        d.diskShortfall = 12_345
         d.connections = 4
         d.activeConnections = 3
         d.speedLimit = 512 * 1024
@@ -50,9 +49,10 @@ final class DownloadSchemaTests: XCTestCase {
     }
 
     func testEveryStoredPropertyHasOneLineInTheSchema() {
-        // The state is stored in three keys: its kind, and the cause of a pause or a failure.
+        // The state is stored in its kind, the cause of a pause with what it carries, and the
+        // reason of a failure.
         let properties = Self.storedFields(Self.everyField()).map(\.label).flatMap {
-            $0 == "state" ? ["state", "pauseCause", "failureReason"] : [$0]
+            $0 == "state" ? ["state", "pauseCause", "diskShortfall", "budgetUse", "heldUntil", "failureReason"] : [$0]
         }
         XCTAssertEqual(Download.schema.map(\.key), properties, "the schema lists the properties, in their order")
         XCTAssertEqual(Set(Download.schema.map(\.key)).count, Download.schema.count, "no key twice")
@@ -112,6 +112,50 @@ final class DownloadSchemaTests: XCTestCase {
         // An event carrying a download.
         let event = EngineEvent.updated(d)
         XCTAssertEqual(try JSONDecoder().decode(EngineEvent.self, from: JSONEncoder().encode(event)), event)
+    }
+
+    /// A pause's cause keeps what it carries (a full disk's shortfall, the budget used, the
+    /// schedule's end) every way a download is stored or sent.
+    func testEveryPauseCauseSurvivesWhole() throws {
+        let causes: [PauseCause] = [
+            .user, .metered, .diskFull(shortfall: nil), .diskFull(shortfall: 12_345), .budget(nil),
+            .budget(BudgetUse(used: 2_000, budget: 1_000, period: .month)), .schedule(until: nil),
+            .schedule(until: 1_439),
+        ]
+        for cause in causes {
+            var d = Download.unread.with(id: "000002")
+            d.state = .paused(by: cause)
+            let codable = try StateCoding.decoder().decode(Download.self, from: StateCoding.encoder().encode(d))
+            XCTAssertEqual(codable.state, d.state, "Codable: \(cause)")
+            let bytes = try StateJSONWriter.encode(StateDocument(downloads: [d]))
+            XCTAssertEqual(try StateJSONReader.decode(Data(bytes)).document.downloads.first?.state, d.state, "\(cause)")
+            XCTAssertEqual(try DownloadListJSON.decode(DownloadListJSON.encode([d])).first?.state, d.state)
+        }
+    }
+
+    /// An older haul kept a hold's words in the notice: they are read into the pause's cause, and
+    /// the notice is left empty.
+    func testAnOlderFilesHoldNoticeBecomesThePausesCause() throws {
+        let notices = [
+            (
+                #"{"kind":"budgetUsed","received":5,"expected":4,"text":"day"}"#, "budget",
+                PauseCause.budget(BudgetUse(used: 5, budget: 4, period: .day))
+            ),
+            (#"{"kind":"heldUntil","seconds":480}"#, "schedule", PauseCause.schedule(until: 480)),
+        ]
+        for (notice, kind, cause) in notices {
+            let text =
+                #"{"version":1,"settings":{"concurrency":3,"meteredMode":"off"},"#
+                + #""downloads":[{"id":"a","url":"http://h/a","directory":"/d","state":"paused","#
+                + #""pauseCause":"\#(kind)","notice":\#(notice)}]}"#
+            for downloads in [
+                try StateJSONReader.decode(Data(text.utf8)).document.downloads,
+                try StateCoding.decoder().decode(StateDocument.self, from: Data(text.utf8)).downloads,
+            ] {
+                XCTAssertEqual(downloads.first?.state, .paused(by: cause))
+                XCTAssertNil(downloads.first?.notice)
+            }
+        }
     }
 
     func testAFileWithOnlyTheIdentityReadsAsANewDownload() throws {

@@ -21,8 +21,11 @@ final class OlderStateFileTests: XCTestCase {
         XCTAssertEqual(
             states,
             [
-                .waiting, .downloading, .paused(by: .user), .paused(by: .metered), .paused(by: .diskFull),
-                .paused(by: .budget), .paused(by: .schedule), .finished, .failed(.status(410)), .failed(.cancelled),
+                // A full disk's shortfall and a hold's words, kept beside the pause then, go with it now.
+                .waiting, .downloading, .paused(by: .user), .paused(by: .metered),
+                .paused(by: .diskFull(shortfall: 12_345)),
+                .paused(by: .budget(BudgetUse(used: 8 << 20, budget: 8 << 20, period: .day))),
+                .paused(by: .schedule(until: 17 * 60)), .finished, .failed(.status(410)), .failed(.cancelled),
                 // A pause without its cause was the user's; a failure without a reason is unknown.
                 .paused(by: .user), .failed(.other("failed")),
                 // A cause beside a state it does not belong to is dropped.
@@ -49,8 +52,9 @@ final class OlderStateFileTests: XCTestCase {
     /// A state written now and read back is the same state, for every state.
     func testEveryStateSurvivesTheStateFile() throws {
         let states: [DownloadState] = [
-            .waiting, .downloading, .paused(by: .user), .paused(by: .metered), .paused(by: .diskFull),
-            .paused(by: .budget), .paused(by: .schedule), .finished, .failed(.cancelled), .failed(.status(404)),
+            .waiting, .downloading, .paused(by: .user), .paused(by: .metered), .paused(by: .diskFull(shortfall: nil)),
+            .paused(by: .budget(nil)), .paused(by: .schedule(until: nil)), .finished, .failed(.cancelled),
+            .failed(.status(404)),
         ]
         let downloads = states.enumerated().map { i, state in
             var d = Download(

@@ -234,7 +234,6 @@ final class StateFileEdgeCaseTests: XCTestCase {
         d.lastError = .stalled(seconds: 30)
         d.notice = .retrying(
             because: .status(503), at: Date(timeIntervalSince1970: 1_700_000_011), attempt: 2, of: 5)
-        d.diskShortfall = 5
         d.state = .failed(.checksumMismatch(algorithm: "sha256", expected: "ab", actual: "cd"))
         d.addedAt = Date(timeIntervalSince1970: 1_700_000_000) // ISO 8601 keeps whole seconds
         d.finishedAt = Date(timeIntervalSince1970: 1_700_000_100)

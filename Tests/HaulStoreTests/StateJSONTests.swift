@@ -35,7 +35,14 @@ enum RandomDocuments {
             if Bool.random(using: &rng) { d.fileName = texts.randomElement(using: &rng)! }
             if Bool.random(using: &rng) { d.requestedName = texts.randomElement(using: &rng)! }
             d.state = [
-                .waiting, .downloading, .paused(by: [.user, .metered, .diskFull].randomElement(using: &rng)!),
+                .waiting, .downloading,
+                .paused(
+                    by: [
+                        .user, .metered, .diskFull(shortfall: nil),
+                        .diskFull(shortfall: Int64.random(in: 0...(1 << 40), using: &rng)), .budget(nil),
+                        .budget(BudgetUse(used: 5, budget: 4, period: .month)), .schedule(until: nil),
+                        .schedule(until: Int.random(in: 0..<1440, using: &rng)),
+                    ].randomElement(using: &rng)!),
                 .finished,
                 .failed(.other(texts.randomElement(using: &rng)!)),
             ].randomElement(using: &rng)!
@@ -58,7 +65,6 @@ enum RandomDocuments {
             d.retries = Int.random(in: 0...5, using: &rng)
             if Bool.random(using: &rng) { d.lastError = reasons.randomElement(using: &rng)! }
             if Bool.random(using: &rng) { d.notice = notices.randomElement(using: &rng)! }
-            if Bool.random(using: &rng) { d.diskShortfall = Int64.random(in: 0...(1 << 40), using: &rng) }
             if Bool.random(using: &rng) {
                 d.finishedAt = Date(timeIntervalSince1970: Double.random(in: 0...2_000_000_000, using: &rng))
             }
@@ -166,7 +172,7 @@ final class StateJSONWriterTests: XCTestCase {
         a.receivedBytes = -Int64.max
         a.totalBytes = Int64.max
         a.retries = 0
-        a.diskShortfall = -1
+        a.state = .paused(by: .diskFull(shortfall: -1))
         a.finishedAt = Date(timeIntervalSince1970: -86_400)
         var b = Download(
             id: DownloadID(rawValue: "bbbbbb"), url: "https://h/b", directory: "/d", queueOrder: 0,
@@ -181,7 +187,7 @@ final class StateJSONWriterTests: XCTestCase {
         let text = String(decoding: data, as: UTF8.self)
         XCTAssertTrue(text.contains(#""receivedBytes":-9223372036854775807"#), text)
         XCTAssertTrue(text.contains(#""addedAt":1763800000,"#), text)
-        XCTAssertTrue(text.contains(#""finishedAt":-86400,"#), text)
+        XCTAssertTrue(text.contains(#""finishedAt":-86400}"#), text)
     }
 
     /// A save streams the file in chunks; the chunks must add up to exactly the whole.

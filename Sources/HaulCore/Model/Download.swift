@@ -102,11 +102,11 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         get { extras?.value.notice }
         set { changeExtras { $0.notice = newValue } }
     }
-    /// While paused for a full disk: how many more bytes the rest of the file needs. Set only by
-    /// the transitions, with the pause (`DownloadTransitions.swift`).
-    public internal(set) var diskShortfall: Int64? {
-        get { extras?.value.diskShortfall }
-        set { changeExtras { $0.diskShortfall = newValue } }
+    /// While paused for a full disk: how many more bytes the rest of the file needs, as its
+    /// state's cause carries it.
+    public var diskShortfall: Int64? {
+        guard case .paused(.diskFull(let shortfall)) = state else { return nil }
+        return shortfall
     }
     /// For a download fetched over several connections: which byte ranges are on disk. Only
     /// ever what was synced to disk; nil for a download fetched over one connection, whose
@@ -122,7 +122,6 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         var linkUnchecked = false
         var lastError: FailureReason?
         var notice: Notice?
-        var diskShortfall: Int64?
         var segments: [Segment]?
     }
 
@@ -238,7 +237,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     public var failureReason: FailureReason? { state.failureReason }
 
     /// A short human reason for the current state, or nil when there is nothing to say.
-    public var reason: String? { state.reason(notice: notice, diskShortfall: diskShortfall) }
+    public var reason: String? { state.reason }
 
     /// Failed as an expired link fails (401, 403, 404, 410): a new link (`haul refresh`) may
     /// save its bytes.

@@ -32,7 +32,20 @@ extension Download {
         // How far it got.
         DownloadField("fileName", get: { $0.fileName }, set: { $0.fileName = $1 }),
         DownloadField("state", get: { $0.state.kind }, setPart: { $0.kind = $1 }),
-        DownloadField("pauseCause", get: { $0.state.pauseCause }, setPart: { $0.pauseCause = $1 }),
+        DownloadField("pauseCause", get: { $0.state.pauseCause?.kind }, setPart: { $0.pauseCause = $1 }),
+        DownloadField("diskShortfall", get: { $0.diskShortfall }, setPart: { $0.diskShortfall = $1 }),
+        DownloadField(
+            "budgetUse",
+            get: { d -> BudgetUse? in
+                guard case .paused(.budget(let use)) = d.state else { return nil }
+                return use
+            }, setPart: { $0.budgetUse = $1 }),
+        DownloadField(
+            "heldUntil",
+            get: { d -> Int? in
+                guard case .paused(.schedule(let minute)) = d.state else { return nil }
+                return minute
+            }, setPart: { $0.heldUntil = $1 }),
         DownloadField("failureReason", get: { $0.state.failureReason }, setPart: { $0.failureReason = $1 }),
         DownloadField("receivedBytes", get: { $0.receivedBytes }, set: { $0.receivedBytes = $1 }),
         DownloadField("totalBytes", get: { $0.totalBytes }, set: { $0.totalBytes = $1 }),
@@ -49,8 +62,12 @@ extension Download {
             "previousURLs", get: { $0.previousURLs.isEmpty ? nil : $0.previousURLs }, set: { $0.previousURLs = $1 }),
         DownloadField("linkUnchecked", get: { $0.linkUnchecked ? true : nil }, set: { $0.linkUnchecked = $1 }),
         DownloadField("lastError", get: { $0.lastError }, set: { $0.lastError = $1 }),
-        DownloadField("notice", get: { $0.notice }, set: { $0.notice = $1 }),
-        DownloadField("diskShortfall", get: { $0.diskShortfall }, set: { $0.diskShortfall = $1 }),
+        // An older haul kept a hold's words in the notice: they are read into the pause's cause.
+        DownloadField(
+            "notice", get: { $0.notice },
+            setDraft: { draft, notice in
+                if notice.isHold { draft.state.legacyHold = notice } else { draft.download.notice = notice }
+            }),
         DownloadField("segments", get: { $0.segments }, set: { $0.segments = $1 }),
     ]
 
@@ -135,6 +152,18 @@ public struct DownloadField<Value: Codable & Sendable>: DownloadFieldProtocol {
         isRequired = false
         self.get = get
         set = { setPart(&$0.state, $1) }
+    }
+
+    /// A field read into the download being read as a whole (a value an older file kept
+    /// elsewhere goes where it belongs now).
+    init(
+        _ key: String, get: @escaping @Sendable (Download) -> Value?,
+        setDraft: @escaping @Sendable (inout DownloadDraft, Value) -> Void
+    ) {
+        self.key = key
+        isRequired = false
+        self.get = get
+        set = setDraft
     }
 
     /// A field whose value is `get`'s (nil: left out, neither written nor sent).

@@ -47,18 +47,21 @@ public enum DownloadState: Sendable, Hashable {
     public var isPaused: Bool { kind == .paused }
     public var isFailed: Bool { kind == .failed }
 
-    /// A short human reason for the state, or nil when there is nothing to say. A hold's notice
-    /// says until when; a full disk how much room is missing.
-    public func reason(notice: Notice?, diskShortfall: Int64?) -> String? {
+    /// A short human reason for the state, or nil when there is nothing to say: a hold says until
+    /// when, a full disk how much room is missing, from what the cause carries.
+    public var reason: String? {
         switch self {
         case .paused(let cause):
             switch cause {
             case .user: return "paused by user"
             case .metered: return "waiting for unmetered network"
-            case .diskFull: return ReasonText.failure(.diskFull(shortfall: diskShortfall))
-            case .budget, .schedule:
-                if let notice, notice.isHold { return ReasonText.notice(notice, now: nil) }
-                return cause == .budget ? "metered data budget used up" : "held by the speed limit's schedule"
+            case .diskFull(let shortfall): return ReasonText.failure(.diskFull(shortfall: shortfall))
+            case .budget(let use?):
+                return "metered data budget used: \(Formatting.bytes(use.used)) of \(Formatting.bytes(use.budget)) "
+                    + use.period.current
+            case .budget(nil): return "metered data budget used up"
+            case .schedule(let minute?): return "held by the speed limit's schedule until \(DailyWindow.clock(minute))"
+            case .schedule(nil): return "held by the speed limit's schedule"
             }
         case .failed(let reason): return ReasonText.failure(reason)
         case .waiting, .downloading, .finished: return nil
@@ -75,7 +78,7 @@ public enum DownloadState: Sendable, Hashable {
     /// Paused by a policy (a network hold, a full disk): it resumes by itself.
     public var isHeld: Bool {
         guard case .paused(let cause) = self else { return false }
-        return cause.isNetworkHold || cause == .diskFull
+        return cause.isNetworkHold || cause.kind == .diskFull
     }
 
     /// Whether a failed attempt's retry is still to come at `now` (the `notice` counts down).
@@ -84,14 +87,20 @@ public enum DownloadState: Sendable, Hashable {
         return at.timeIntervalSince(now) > -1
     }
 
-    /// The state as the state file stores it, in three keys (`state`, `pauseCause`,
-    /// `failureReason`) that may come in any order; ``resolved`` makes a state of them.
+    /// The state as the state file stores it, in keys that may come in any order (`state`,
+    /// `pauseCause` and what the pause carries: `diskShortfall`, `budgetUse`, `heldUntil`;
+    /// `failureReason`); ``resolved`` makes a state of them.
     public struct Parts: Sendable, Equatable {
         public var kind: Kind?
-        public var pauseCause: PauseCause?
+        public var pauseCause: PauseCause.Kind?
+        public var diskShortfall: Int64?
+        public var budgetUse: BudgetUse?
+        public var heldUntil: Int?
         public var failureReason: FailureReason?
+        /// A hold's words as an older haul kept them, in the download's notice.
+        public var legacyHold: Notice?
 
-        public init(kind: Kind? = nil, pauseCause: PauseCause? = nil, failureReason: FailureReason? = nil) {
+        public init(kind: Kind? = nil, pauseCause: PauseCause.Kind? = nil, failureReason: FailureReason? = nil) {
             self.kind = kind
             self.pauseCause = pauseCause
             self.failureReason = failureReason
@@ -104,30 +113,92 @@ public enum DownloadState: Sendable, Hashable {
             switch kind ?? .waiting {
             case .waiting: .waiting
             case .downloading: .downloading
-            case .paused: .paused(by: pauseCause ?? .user)
+            case .paused: .paused(by: cause)
             case .finished: .finished
             case .failed: .failed(failureReason ?? .other("failed"))
+            }
+        }
+
+        private var cause: PauseCause {
+            switch pauseCause ?? .user {
+            case .user: return .user
+            case .metered: return .metered
+            case .diskFull: return .diskFull(shortfall: diskShortfall)
+            case .budget:
+                if let budgetUse { return .budget(budgetUse) }
+                guard case .budgetUsed(let used, let budget, let period)? = legacyHold else { return .budget(nil) }
+                return .budget(BudgetUse(used: used, budget: budget, period: period))
+            case .schedule:
+                if let heldUntil { return .schedule(until: heldUntil) }
+                guard case .heldUntil(let minute)? = legacyHold else { return .schedule(until: nil) }
+                return .schedule(until: minute)
             }
         }
     }
 }
 
-/// Why a download is paused.
-public enum PauseCause: String, Codable, Sendable {
+/// Why a download is paused, with what is known of it.
+public enum PauseCause: Sendable, Hashable {
     /// The user paused it.
     case user
     /// The metered-network policy paused it; it resumes by itself.
     case metered
-    /// The disk filled up; it resumes by itself when there is room.
-    case diskFull
+    /// The disk filled up; it resumes by itself when there is room. `shortfall`: how many more
+    /// bytes the rest of the file needs, when known.
+    case diskFull(shortfall: Int64?)
     /// The metered data budget is used up; it resumes at the next period, on an unmetered
-    /// network, or when the budget is raised.
-    case budget
+    /// network, or when the budget is raised. With how much of it was used, when known.
+    case budget(BudgetUse?)
     /// The speed limit's schedule holds downloads now (a limit of 0); it resumes when the
-    /// window ends.
-    case schedule
+    /// window ends, at `until` minutes after midnight when known.
+    case schedule(until: Int?)
+
+    /// The cause without what is known of it: what the state file's `pauseCause` key, policies
+    /// and counts go by.
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case user, metered, diskFull, budget, schedule
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .user: .user
+        case .metered: .metered
+        case .diskFull: .diskFull
+        case .budget: .budget
+        case .schedule: .schedule
+        }
+    }
+
+    /// A cause of `kind` with nothing known of it yet.
+    public init(_ kind: Kind) {
+        switch kind {
+        case .user: self = .user
+        case .metered: self = .metered
+        case .diskFull: self = .diskFull(shortfall: nil)
+        case .budget: self = .budget(nil)
+        case .schedule: self = .schedule(until: nil)
+        }
+    }
 
     /// Set and lifted by the network policies (``HoldPolicy``), which may also change one of
     /// these causes into another.
+    public var isNetworkHold: Bool { kind.isNetworkHold }
+}
+
+extension PauseCause.Kind {
+    /// A cause the network policies set and lift.
     public var isNetworkHold: Bool { self == .metered || self == .budget || self == .schedule }
+}
+
+/// How much of the metered data budget was used when a download was held for it.
+public struct BudgetUse: Codable, Sendable, Hashable {
+    public var used: Int64
+    public var budget: Int64
+    public var period: BudgetPeriod
+
+    public init(used: Int64, budget: Int64, period: BudgetPeriod) {
+        self.used = used
+        self.budget = budget
+        self.period = period
+    }
 }

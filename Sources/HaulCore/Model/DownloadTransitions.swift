@@ -13,7 +13,7 @@ extension Download {
         case .paused(let current) where cause == .user && current != .user:
             state = .paused(by: .user)
             return true
-        case .paused(let current) where cause.isNetworkHold && current.isNetworkHold && current != cause:
+        case .paused(let current) where cause.isNetworkHold && current.isNetworkHold && current.kind != cause.kind:
             state = .paused(by: cause)
             return true
         case .paused, .finished, .failed:
@@ -85,7 +85,7 @@ extension Download {
         finalURL = nil
         retries = 0
         linkUnchecked = true
-        if notice?.isHold != true { notice = nil }
+        notice = nil
         if state.isFailed || state == .downloading {
             if state.failureReason == .cancelled { receivedBytes = 0 }
             requeue()
@@ -105,11 +105,9 @@ extension Download {
     /// A pause for `cause` (a network hold, a full disk) ends: back to waiting in the same
     /// queue position. A user's pause is never ended this way.
     @discardableResult
-    public mutating func resumeFromPolicy(_ cause: PauseCause) -> Bool {
-        guard state == .paused(by: cause), cause != .user else { return false }
-        if notice?.isHold == true { notice = nil }
+    public mutating func resumeFromPolicy(_ cause: PauseCause.Kind) -> Bool {
+        guard state.pauseCause?.kind == cause, cause != .user else { return false }
         state = .waiting
-        diskShortfall = nil
         return true
     }
 
@@ -131,40 +129,25 @@ extension Download {
     }
 
     /// downloading/waiting → paused for a full disk (`reason`, which says how much room is
-    /// missing): it resumes by itself when there is room.
+    /// missing, and the pause keeps): it resumes by itself when there is room.
     @discardableResult
     public mutating func waitForRoom(_ reason: FailureReason) -> Bool {
-        let paused = pause(.diskFull)
         lastError = reason
-        if case .diskFull(let shortfall) = reason { diskShortfall = shortfall }
-        return paused
+        guard case .diskFull(let shortfall) = reason else { return pause(.diskFull(shortfall: nil)) }
+        return pause(.diskFull(shortfall: shortfall))
     }
 
     /// While paused for a full disk, a new look at the disk: `shortfall` more bytes are needed.
     @discardableResult
     public mutating func stillShortOfRoom(by shortfall: Int64) -> Bool {
-        guard state == .paused(by: .diskFull), diskShortfall != shortfall else { return false }
-        diskShortfall = shortfall
+        guard case .paused(.diskFull(let known)) = state, known != shortfall else { return false }
+        state = .paused(by: .diskFull(shortfall: shortfall))
         return true
     }
 
-    /// → paused by a network hold (`cause`), with the hold's notice (how much of the budget was
-    /// used, until when the schedule holds); a pause without one leaves no hold's notice behind.
-    @discardableResult
-    public mutating func hold(_ cause: PauseCause, notice holdNotice: Notice?) -> Bool {
-        guard pause(cause) else { return false }
-        if let holdNotice, holdNotice.isHold {
-            notice = holdNotice
-        } else if notice?.isHold == true {
-            notice = nil
-        }
-        return true
-    }
-
-    /// → waiting, keeping its place in the queue; a hold's notice goes with the hold.
+    /// → waiting, keeping its place in the queue.
     public mutating func requeue() {
         state = .waiting
-        if notice?.isHold == true { notice = nil }
     }
 
     /// Whether a failed attempt's retry is still to come at `now` (its notice counts down).

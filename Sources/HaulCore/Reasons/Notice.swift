@@ -11,9 +11,11 @@ public indirect enum Notice: Sendable, Equatable, Hashable {
     /// The server turned away a connection of a segmented download (ranges refused, 403, 429,
     /// 503…): it goes on with `connections` at most.
     case fewerConnections(Int, because: FailureReason)
-    /// Paused: the metered data budget is used (`used` of `budget` bytes in the period).
+    /// A hold's words as an older haul kept them (the budget used, `used` of `budget` bytes in
+    /// the period): read from its state file into the pause's cause, never made now.
     case budgetUsed(used: Int64, budget: Int64, period: BudgetPeriod)
-    /// Paused: the speed limit's schedule holds downloads until `minute` after midnight.
+    /// A hold's words as an older haul kept them (the schedule holds until `minute` after
+    /// midnight): read into the pause's cause, never made now.
     case heldUntil(minute: Int)
     /// A new link served another file than the bytes on disk are of (`size`, was `was`, when
     /// known): the download started over.
@@ -21,7 +23,7 @@ public indirect enum Notice: Sendable, Equatable, Hashable {
     /// What an older haul stored as plain text.
     case text(String)
 
-    /// A notice that explains a network hold; it goes when the hold does.
+    /// A hold's words from an older state file (see ``PauseCause``, which carries them now).
     public var isHold: Bool {
         switch self {
         case .budgetUsed, .heldUntil: return true

@@ -23,7 +23,8 @@ public struct HoldConditions: Sendable, Equatable {
 public enum HoldPolicy {
     public struct Hold: Equatable, Sendable {
         public var id: DownloadID
-        public var cause: PauseCause
+        /// Which hold: the engine adds what it knows of it (the budget used, the window's end).
+        public var cause: PauseCause.Kind
     }
 
     public struct Decision: Equatable, Sendable {
@@ -33,7 +34,7 @@ public enum HoldPolicy {
     }
 
     /// Why `download` must not run under `conditions`, or nil when it may.
-    public static func cause(for download: Download, _ conditions: HoldConditions) -> PauseCause? {
+    public static func cause(for download: Download, _ conditions: HoldConditions) -> PauseCause.Kind? {
         if conditions.scheduleHolds { return .schedule }
         guard conditions.metered else { return nil }
         if !download.allowMetered { return .metered }
@@ -58,7 +59,7 @@ public enum HoldPolicy {
                 }
             } else if let held = state.pauseCause, held.isNetworkHold {
                 if let cause = cause(for: downloads[i], conditions) {
-                    if cause != held { decision.pause.append(Hold(id: downloads[i].id, cause: cause)) }
+                    if cause != held.kind { decision.pause.append(Hold(id: downloads[i].id, cause: cause)) }
                 } else {
                     decision.resume.append(downloads[i].id)
                 }

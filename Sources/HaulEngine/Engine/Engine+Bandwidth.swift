@@ -41,7 +41,7 @@ extension Engine {
         let decision = HoldPolicy.decide(downloads.stored, conditions)
         for id in decision.resume {
             guard var download = downloads[id], let cause = download.pauseCause,
-                download.resumeFromPolicy(cause)
+                download.resumeFromPolicy(cause.kind)
             else { continue }
             downloads[id] = download
             changed(download)
@@ -49,19 +49,20 @@ extension Engine {
         for hold in decision.pause { await self.hold(hold.id, cause: hold.cause, status: status) }
     }
 
-    private func hold(_ id: DownloadID, cause: PauseCause, status: NetworkStatus) async {
-        var notice: Notice?
-        switch cause {
+    private func hold(_ id: DownloadID, cause kind: PauseCause.Kind, status: NetworkStatus) async {
+        var cause = PauseCause(kind)
+        switch kind {
         case .budget:
-            notice = status.budget.map {
-                .budgetUsed(used: max(status.budgetUsed, $0.bytes), budget: $0.bytes, period: $0.period)
-            }
+            cause = .budget(
+                status.budget.map {
+                    BudgetUse(used: max(status.budgetUsed, $0.bytes), budget: $0.bytes, period: $0.period)
+                })
         case .schedule:
-            notice = status.speedLimit?.window.map { .heldUntil(minute: $0.end) }
+            cause = .schedule(until: status.speedLimit?.window?.end)
         case .user, .metered, .diskFull:
-            notice = nil
+            break
         }
-        guard var download = downloads[id], download.hold(cause, notice: notice) else { return }
+        guard var download = downloads[id], download.pause(cause) else { return }
         downloads[id] = download
         await stopTransfer(id)
         refreshFromDisk(id)

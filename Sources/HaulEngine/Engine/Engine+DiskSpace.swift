@@ -17,7 +17,7 @@ extension Engine {
     /// Resumes the downloads that now fit; returns whether any still wait.
     private func recheckDiskSpace() -> Bool {
         var stillWaiting = false
-        for var download in downloads.stored where download.state == .paused(by: .diskFull) {
+        for var download in downloads.stored where download.pauseCause?.kind == .diskFull {
             let remaining = download.totalBytes.map { $0 - download.receivedBytes } ?? Self.unknownSizeHeadroom
             if let shortfall = DiskSpace.shortfall(writing: remaining, into: download.directory) {
                 stillWaiting = true

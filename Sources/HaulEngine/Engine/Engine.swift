@@ -185,7 +185,7 @@ public actor Engine {
         bandwidth.lastPublished = networkStatus
         startBandwidthWatch()
         await enforceHolds()
-        if downloads.heldCount > 0, downloads.stored.contains(where: { $0.pauseCause == .diskFull }) {
+        if downloads.heldCount > 0, downloads.stored.contains(where: { $0.pauseCause?.kind == .diskFull }) {
             watchDiskSpace()
         }
         schedule()

@@ -111,7 +111,7 @@ public enum Aria2Status {
             JSONValue.Member("max-connection-per-server", .string(String(d.connections ?? connections))),
             JSONValue.Member("split", .string(String(d.connections ?? connections))),
             JSONValue.Member("max-download-limit", .string(String(d.speedLimit ?? 0))),
-            JSONValue.Member("pause", .string(d.state == .paused(by: .user) ? "true" : "false")),
+            JSONValue.Member("pause", .string(d.state.pauseCause == .user ? "true" : "false")),
         ]
         if let name = d.requestedName { members.append(JSONValue.Member("out", .string(name))) }
         if let checksum = d.checksum { members.append(JSONValue.Member("checksum", .string(checksum.text))) }

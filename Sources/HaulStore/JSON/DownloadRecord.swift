@@ -91,7 +91,8 @@ enum DownloadRecord {
             case let field as DownloadField<Date>: StoredField(field, read: read)
             case let field as DownloadField<DownloadID>: StoredField(field, read: read)
             case let field as DownloadField<DownloadState.Kind>: StoredField(field, read: read)
-            case let field as DownloadField<PauseCause>: StoredField(field, read: read)
+            case let field as DownloadField<PauseCause.Kind>: StoredField(field, read: read)
+            case let field as DownloadField<BudgetUse>: StoredField(field, read: read)
             case let field as DownloadField<FailureReason>: StoredField(field, read: read)
             case let field as DownloadField<Notice>: StoredField(field, read: read)
             case let field as DownloadField<Checksum>: StoredField(field, read: read)
@@ -164,7 +165,7 @@ private enum FieldTable {
     /// Each field's slot in `slots`, from its key's length, first and last byte; no two fields
     /// share one (checked when the table is made, and so by every decoding test).
     private static func slot(_ count: Int, _ first: UInt8, _ last: UInt8) -> Int {
-        (count &+ Int(first) &* 13 &+ Int(last)) & 255
+        (count &+ Int(first) &* 12 &+ Int(last)) & 255
     }
 
     private static let fields = DownloadRecord.fields

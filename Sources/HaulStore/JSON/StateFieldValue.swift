@@ -139,7 +139,8 @@ extension RawStateFieldValue {
 }
 
 extension DownloadState.Kind: RawStateFieldValue {}
-extension PauseCause: RawStateFieldValue {}
+extension PauseCause.Kind: RawStateFieldValue {}
+extension BudgetUse: NestedStateFieldValue {}
 extension Checksum: NestedStateFieldValue {}
 extension PieceHashes: NestedStateFieldValue {}
 extension ProxyChoice: NestedStateFieldValue {}

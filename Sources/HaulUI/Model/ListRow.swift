@@ -22,7 +22,6 @@ public struct ListRow: Sendable, Equatable, Identifiable {
     private final class Extras: Sendable, Equatable {
         let notice: Notice?
         let lastError: FailureReason?
-        let diskShortfall: Int64?
         let speedLimit: Int64?
         let connections: Int?
         let activeConnections: Int?
@@ -33,7 +32,6 @@ public struct ListRow: Sendable, Equatable, Identifiable {
         init(_ d: Download) {
             notice = d.notice
             lastError = d.lastError
-            diskShortfall = d.diskShortfall
             speedLimit = d.speedLimit
             connections = d.connections
             activeConnections = d.activeConnections
@@ -44,7 +42,6 @@ public struct ListRow: Sendable, Equatable, Identifiable {
         init(_ other: Extras?, notice: Notice?) {
             self.notice = notice
             lastError = other?.lastError
-            diskShortfall = other?.diskShortfall
             speedLimit = other?.speedLimit
             connections = other?.connections
             activeConnections = other?.activeConnections
@@ -53,12 +50,12 @@ public struct ListRow: Sendable, Equatable, Identifiable {
         }
 
         var isEmpty: Bool {
-            notice == nil && lastError == nil && diskShortfall == nil && speedLimit == nil && connections == nil
+            notice == nil && lastError == nil && speedLimit == nil && connections == nil
                 && activeConnections == nil && segments == nil && sources == nil
         }
 
         static func == (a: Extras, b: Extras) -> Bool {
-            a.notice == b.notice && a.lastError == b.lastError && a.diskShortfall == b.diskShortfall
+            a.notice == b.notice && a.lastError == b.lastError
                 && a.speedLimit == b.speedLimit && a.connections == b.connections
                 && a.activeConnections == b.activeConnections && a.segments == b.segments && a.sources == b.sources
         }
@@ -87,7 +84,10 @@ public struct ListRow: Sendable, Equatable, Identifiable {
     }
 
     public var lastError: FailureReason? { extras?.lastError }
-    public var diskShortfall: Int64? { extras?.diskShortfall }
+    public var diskShortfall: Int64? {
+        guard case .paused(.diskFull(let shortfall)) = state else { return nil }
+        return shortfall
+    }
     /// Its own speed limit in bytes per second, if it has one.
     public var speedLimit: Int64? { extras?.speedLimit }
     /// Most connections it may use, if it has a number of its own.
@@ -99,7 +99,7 @@ public struct ListRow: Sendable, Equatable, Identifiable {
 
     public var pauseCause: PauseCause? { state.pauseCause }
     public var failureReason: FailureReason? { state.failureReason }
-    public var reason: String? { state.reason(notice: notice, diskShortfall: diskShortfall) }
+    public var reason: String? { state.reason }
     public var mayNeedNewLink: Bool { state.mayNeedNewLink }
     public var isHeld: Bool { state.isHeld }
     public func isWaitingToRetry(at now: Date) -> Bool { state.isWaitingToRetry(notice: notice, at: now) }
