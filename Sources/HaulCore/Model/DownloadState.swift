@@ -147,8 +147,9 @@ public enum PauseCause: Sendable, Hashable {
     /// bytes the rest of the file needs, when known.
     case diskFull(shortfall: Int64?)
     /// The metered data budget is used up; it resumes at the next period, on an unmetered
-    /// network, or when the budget is raised. With how much of it was used, when known.
-    case budget(BudgetUse?)
+    /// network, or when the budget is raised. With how much of it was used, when known (out of
+    /// line, so a state stays as small as it was: 100,000 are held in memory at once).
+    indirect case budget(BudgetUse?)
     /// The speed limit's schedule holds downloads now (a limit of 0); it resumes when the
     /// window ends, at `until` minutes after midnight when known.
     case schedule(until: Int?)
