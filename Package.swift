@@ -43,6 +43,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // libtorrent-rasterbar behind a C interface: the one place BitTorrent is spoken.
+        .target(
+            name: "CTorrent",
+            cxxSettings: [
+                // What `pkg-config --cflags libtorrent-rasterbar` gives: the library's ABI depends on them.
+                .define("TORRENT_LINKING_SHARED"), .define("BOOST_ASIO_ENABLE_CANCELIO"),
+                .define("BOOST_ASIO_NO_DEPRECATED"), .define("TORRENT_USE_OPENSSL"), .define("TORRENT_USE_LIBCRYPTO"),
+                .define("TORRENT_SSL_PEERS"), .define("OPENSSL_NO_SSL2"), .define("BOOST_ALL_NO_LIB"),
+            ],
+            linkerSettings: [.linkedLibrary("torrent-rasterbar"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
         // The engine actor: transfers into .part files, resume, retries, limits, the state it keeps.
         .target(
             name: "HaulEngine",
@@ -51,6 +62,7 @@ let package = Package(
                 "HaulStore",
                 "HaulHTTP",
                 "CLinux",
+                "CTorrent",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -179,5 +191,6 @@ let package = Package(
             exclude: ["RPC"],
             swiftSettings: swiftSettings
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

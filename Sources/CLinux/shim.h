@@ -22,6 +22,11 @@ static inline long haul_pwrite_drop_behind(int fd, const void *buffer, unsigned 
     return haul_pwritev2(fd, &iov, 1, offset, 0x80 /* RWF_DONTCACHE */);
 }
 
+#include <sys/eventfd.h>
+
+/// A counter other threads can wake a waiting thread with (close-on-exec); -1 with errno set.
+static inline int haul_eventfd(void) { return eventfd(0, EFD_CLOEXEC); }
+
 #include <sys/vfs.h>
 
 /// `statfs`, which tells the file system's type (`f_type`) as well as its free space.

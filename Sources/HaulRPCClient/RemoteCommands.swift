@@ -85,7 +85,12 @@ struct RemoteCommands: Sendable {
                     [.string(list.gid(for: id)), .int(1), .array(old.map(JSONValue.string)), .array([.string(url)])]))
         case .setMeteredMode, .setMeteredLimit, .setMeteredBudget, .allowMetered:
             _ = try await haulCommand(command)
-        case .setCookieFile, .setRPC, .setHooks, .setProxies, .setHostSettings:
+        case .selectFiles(let id, let selection):
+            _ = try await transport.call(
+                RemoteCall(
+                    "aria2.changeOption",
+                    [.string(list.gid(for: id)), .object(["select-file": .string(selection?.description ?? "")])]))
+        case .setCookieFile, .setRPC, .setHooks, .setProxies, .setHostSettings, .setTorrentSettings:
             throw .unsupported("this setting is kept by the engine's own machine; change it there")
         }
         return Self.selection(of: command).map(ids) ?? []

@@ -55,6 +55,8 @@ public struct StateDocument: Codable, Sendable, Equatable {
         public var proxies: ProxySettings?
         /// Per-host connections, speed limits and headers; nil for none.
         public var hosts: HostSettings?
+        /// How haul takes part in BitTorrent swarms; nil: the defaults.
+        public var torrents: TorrentSettings?
 
         /// What a download gets without `--connections`.
         public static let defaultConnections = Download.defaultConnections
@@ -86,6 +88,7 @@ public struct StateDocument: Codable, Sendable, Equatable {
             hooks = try? c.decodeIfPresent(HookSettings.self, forKey: .hooks)
             proxies = try? c.decodeIfPresent(ProxySettings.self, forKey: .proxies)
             hosts = try? c.decodeIfPresent(HostSettings.self, forKey: .hosts)
+            torrents = try? c.decodeIfPresent(TorrentSettings.self, forKey: .torrents)
         }
     }
 }

@@ -14,7 +14,10 @@ struct AddCommand: AsyncParsableCommand {
             + "open 'haul', or add with --start to download."
     )
 
-    @Argument(help: ArgumentHelp("http:// or https:// URLs, or Metalink files (.meta4).", valueName: "url"))
+    @Argument(
+        help: ArgumentHelp(
+            "http:// or https:// URLs, magnet links, torrent files (.torrent) or Metalink files (.meta4).",
+            valueName: "url"))
     var urls: [String] = []
 
     @Option(
@@ -102,6 +105,11 @@ struct AddCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Its own speed limit, e.g. 500K or 2M.", valueName: "rate"))
     var limit: String?
+
+    @Option(
+        name: .customLong("select-file"),
+        help: ArgumentHelp("For a torrent: only these files, numbered from 1 (e.g. 1,3-5).", valueName: "list"))
+    var selectFile: String?
 
     @Flag(name: .long, help: "Allow this download on a metered network.")
     var allowMetered = false

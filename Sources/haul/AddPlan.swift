@@ -28,9 +28,12 @@ struct AddPlan {
         let netrcFile = try netrc(command.netrcFile, environment: environment)
         let proxy = try command.proxy.map { text throws(InputError) in try ProxyChoice(parsing: text) }
         var metalinks: [Metalink] = []
+        var torrents: [[UInt8]] = []
         var entries: [InputFile.Entry] = []
         for (index, url) in command.urls.enumerated() {
-            if let metalink = try MetalinkFile.read(url) {
+            if let torrent = try TorrentFile.read(url) {
+                torrents.append(torrent)
+            } else if let metalink = try MetalinkFile.read(url) {
                 metalinks.append(metalink)
             } else {
                 entries.append(InputFile.Entry(url: url, line: index, options: [], mirrors: command.mirror))
@@ -38,7 +41,7 @@ struct AddPlan {
         }
         let listed = try command.inputFile.map { path throws(InputError) in try URLListFile.read(path) }
         entries += listed?.entries ?? []
-        guard !entries.isEmpty || !metalinks.isEmpty else {
+        guard !entries.isEmpty || !metalinks.isEmpty || !torrents.isEmpty else {
             throw InputError("\(TerminalText.sanitize(command.inputFile ?? "")) lists no URLs")
         }
         if let listed, let file = command.inputFile { warnAboutIgnored(listed, file: file) }
@@ -46,7 +49,16 @@ struct AddPlan {
         // Without -d the folder is left to the add path: a folder rule, else the download directory.
         let directory = command.directory.map { StatePaths.absolute($0, environment: environment) } ?? ""
         let speedLimit = command.limit.flatMap(Formatting.parseRate)
+        let selection = try command.selectFile.map { text throws(InputError) in try FileSelection(text) }
         var requests: [DownloadRequest] = []
+        for torrent in torrents {
+            var request = TorrentFile.request(torrent, directory: directory)
+            request.allowMetered = command.allowMetered
+            request.paused = command.paused
+            request.speedLimit = speedLimit
+            request.selectedFiles = selection
+            requests.append(request)
+        }
         for entry in entries {
             let url = try DownloadURL.validate(entry.url)
             var request = DownloadRequest(
@@ -59,6 +71,7 @@ struct AddPlan {
                 }
             }
             if command.noMirrors { request.ignoresMirrorHeaders = true }
+            if request.isTorrent { request.selectedFiles = selection }
             request.login = netrcFile.map { .netrcFile($0) }
             request.proxy = proxy
             try apply(entry, to: &request, environment: environment)

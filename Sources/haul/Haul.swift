@@ -22,7 +22,7 @@ struct Haul: AsyncParsableCommand {
             MeteredCommand.self, LimitCommand.self, MoveCommand.self, ConnectionsCommand.self, CookiesCommand.self,
             VerifyCommand.self,
             RefreshCommand.self, RPCCommand.self, DaemonCommand.self, ServiceCommand.self, HooksCommand.self,
-            RulesCommand.self, ProxyCommand.self, HostsCommand.self, RemoteCommand.self,
+            RulesCommand.self, ProxyCommand.self, HostsCommand.self, RemoteCommand.self, TorrentsCommand.self,
             DemoCommand.self, GetCommand.self,
         ]
     )

@@ -220,6 +220,12 @@ final class RunReporter {
             + "\(Formatting.duration(sample.etaSeconds))\(connections)  \(shortName)"
     }
 
+    /// Says, when a torrent finished, that it is not seeded once this command returns.
+    static func noteSeeding(_ downloads: [Download]) {
+        guard downloads.contains(where: { $0.isTorrent && $0.state == .finished }) else { return }
+        Console.warn("torrents seed only while a daemon ('haul daemon') or the UI runs; this command stops here")
+    }
+
     static func summary(_ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool) {
         FileHandleWriter.stdout(summaryLine(downloads, failedIDs: failedIDs, interrupted: interrupted) + "\n")
     }

@@ -1,12 +1,14 @@
 import FoundationEssentials
 
-/// Validation of URLs that users hand to haul.
+/// Validation of URLs that users hand to haul: http and https, and magnet links.
 public enum DownloadURL {
     public static let supportedSchemes: Set<String> = ["http", "https"]
 
     /// The http(s) URI for a URL as given (pasted text is encoded as browsers do, see
     /// ``PastedURL``), or a clear error naming it.
     public static func validate(_ text: String) throws(InputError) -> String {
+        // A magnet link is checked as one (the engine fetches it from the swarm).
+        if MagnetLink.isMagnet(text) { return try MagnetLink.validate(text) }
         // Every door hands the engine a URL it validated once already; that one is returned as it is.
         if let canonical = canonical(text) { return canonical }
         return try validateFully(text)

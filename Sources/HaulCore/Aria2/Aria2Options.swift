@@ -6,7 +6,7 @@ public enum Aria2Options {
     /// callers, and `haul add -i` says which it skipped.
     public static let honoured: Set<String> = [
         "dir", "out", "checksum", "header", "referer", "user-agent", "split", "max-connection-per-server",
-        "max-download-limit", "pause", "all-proxy",
+        "max-download-limit", "pause", "all-proxy", "select-file",
     ]
 
     /// An option whose value cannot be used, and why.
@@ -64,6 +64,8 @@ public enum Aria2Options {
         case "all-proxy":
             // aria2's empty value: no proxy for this download.
             request.proxy = value.isEmpty ? .direct : try ProxyChoice(parsing: value)
+        case "select-file":
+            request.selectedFiles = value.isEmpty ? nil : try FileSelection(value)
         default:
             return
         }

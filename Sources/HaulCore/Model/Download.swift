@@ -116,6 +116,14 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         set { changeExtras { $0.segments = newValue } }
     }
 
+    /// For a torrent: its info hash, swarm and uploads; nil for a download over HTTP.
+    public var torrent: TorrentFacts? {
+        get { extras?.value.torrent }
+        set { changeExtras { $0.torrent = newValue } }
+    }
+    /// Whether it is fetched from a BitTorrent swarm.
+    public var isTorrent: Bool { MagnetLink.isMagnet(url) }
+
     /// The fields kept out of line, each at what a new download has.
     struct Extras: Equatable, Sendable {
         var previousURLs: [String] = []
@@ -123,6 +131,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         var lastError: FailureReason?
         var notice: Notice?
         var segments: [Segment]?
+        var torrent: TorrentFacts?
     }
 
     /// Immutable, so shared between copies of a download; a change makes a new one.
@@ -220,7 +229,11 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     }
 
     /// Where the bytes go while the transfer is incomplete.
-    public var partPath: String? { fileName.map { Self.path(of: $0, in: directory, suffix: ".part") } }
+    /// Nil for a torrent: its files are written in place, piece by piece, and libtorrent's resume
+    /// data says which pieces are there.
+    public var partPath: String? {
+        isTorrent ? nil : fileName.map { Self.path(of: $0, in: directory, suffix: ".part") }
+    }
 
     /// The bytes on disk given a `.part` of `partSize` bytes: what its segment map claims, for a
     /// segmented download, else the `.part`'s size.

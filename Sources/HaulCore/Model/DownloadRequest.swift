@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// What a download is asked to be: where it comes from, where it goes, and every option it was
 /// given. One value from the door to the transfer: a door (a command, the UI, an RPC client, a
 /// Metalink) builds it, the engine's add path resolves and checks it once, the download keeps it
@@ -32,6 +34,8 @@ public struct DownloadRequest: Sendable, Equatable {
         var proxy: ProxyChoice?
         var login: LoginSource?
         var paused = false
+        var selectedFiles: FileSelection?
+        var metainfo: [UInt8]?
     }
 
     /// Immutable, so shared between copies of a request; a change makes a new one.
@@ -129,12 +133,26 @@ public struct DownloadRequest: Sendable, Equatable {
         get { options?.value.paused ?? false }
         set { change { $0.paused = newValue } }
     }
+    /// For a torrent of several files: which to fetch (aria2's `--select-file`); nil: all.
+    public var selectedFiles: FileSelection? {
+        get { options?.value.selectedFiles }
+        set { change { $0.selectedFiles = newValue } }
+    }
+    /// On its way in only: a `.torrent` file's bytes. The engine keeps them in its state folder
+    /// before it answers and the download's URL becomes the torrent's magnet link.
+    public var metainfo: [UInt8]? {
+        get { options?.value.metainfo }
+        set { change { $0.metainfo = newValue } }
+    }
+
+    /// Whether it is fetched from a BitTorrent swarm (a magnet link, or a `.torrent` on its way in).
+    public var isTorrent: Bool { metainfo != nil || MagnetLink.isMagnet(url) }
 }
 
 extension DownloadRequest: Codable {
     private enum CodingKeys: String, CodingKey {
         case url, directory, allowMetered, requestedName, headers, checksum, connections, speedLimit, cookieFile
-        case sources, pieceHashes, ignoresMirrorHeaders, proxy, login, paused
+        case sources, pieceHashes, ignoresMirrorHeaders, proxy, login, paused, selectedFiles, metainfo
     }
 
     /// The request as a door sends it over the socket: only what it sets.
@@ -156,6 +174,10 @@ extension DownloadRequest: Codable {
         o.proxy = try c.decodeIfPresent(ProxyChoice.self, forKey: .proxy)
         o.login = try c.decodeIfPresent(LoginSource.self, forKey: .login)
         o.paused = try c.decodeIfPresent(Bool.self, forKey: .paused) ?? false
+        o.selectedFiles = try c.decodeIfPresent(FileSelection.self, forKey: .selectedFiles)
+        o.metainfo = try c.decodeIfPresent(String.self, forKey: .metainfo).flatMap {
+            Data(base64Encoded: $0).map { [UInt8]($0) }
+        }
         options = o == Options() ? nil : OptionsBox(o)
     }
 
@@ -177,5 +199,7 @@ extension DownloadRequest: Codable {
         try c.encodeIfPresent(o.proxy, forKey: .proxy)
         try c.encodeIfPresent(o.login, forKey: .login)
         if o.paused { try c.encode(true, forKey: .paused) }
+        try c.encodeIfPresent(o.selectedFiles, forKey: .selectedFiles)
+        try c.encodeIfPresent(o.metainfo.map { Data($0).base64EncodedString() }, forKey: .metainfo)
     }
 }

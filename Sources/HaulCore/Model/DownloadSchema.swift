@@ -29,6 +29,8 @@ extension Download {
             "ignoresMirrorHeaders", get: { $0.request.ignoresMirrorHeaders ? true : nil },
             set: { $0.request.ignoresMirrorHeaders = $1 }),
         DownloadField("ownProxy", get: { $0.request.proxy }, set: { $0.request.proxy = $1 }),
+        DownloadField(
+            "selectFile", get: { $0.request.selectedFiles }, set: { $0.request.selectedFiles = $1 }),
         // How far it got.
         DownloadField("fileName", get: { $0.fileName }, set: { $0.fileName = $1 }),
         DownloadField("state", get: { $0.state.kind }, setPart: { $0.kind = $1 }),
@@ -69,6 +71,7 @@ extension Download {
                 if notice.isHold { draft.state.legacyHold = notice } else { draft.download.notice = notice }
             }),
         DownloadField("segments", get: { $0.segments }, set: { $0.segments = $1 }),
+        DownloadField("torrent", get: { $0.torrent }, set: { $0.torrent = $1 }),
     ]
 
     /// What a download read from a file starts as, before its fields are read: what a missing

@@ -57,6 +57,10 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     case setProxies(ProxySettings?)
     /// Saves the per-host connections, speed limits and headers; nil removes them all.
     case setHostSettings(HostSettings?)
+    /// Saves the BitTorrent settings (nil: the defaults) and applies them to the running session.
+    case setTorrentSettings(TorrentSettings?)
+    /// Sets which files of a torrent are fetched (aria2's `select-file`).
+    case selectFiles(DownloadID, FileSelection?)
 }
 
 /// Where ``EngineCommand/move(_:_:)`` puts a download in the list.

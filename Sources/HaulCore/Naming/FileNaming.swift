@@ -20,6 +20,7 @@ public enum FileNaming {
 
     /// The last segment of the URL's path, percent-decoded; nil when it has none.
     public static func nameFromURL(_ url: String) -> String? {
+        if MagnetLink.isMagnet(url) { return MagnetLink.displayName(url) }
         guard let parts = URLParts(url) else { return nil }
         let segment = parts.path.lastComponent(separatedBy: "/") ?? ""
         guard !segment.isEmpty else { return nil }

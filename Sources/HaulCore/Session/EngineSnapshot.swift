@@ -16,13 +16,16 @@ public struct EngineSnapshot: Sendable {
     public var proxies: ProxySettings?
     /// The saved per-host settings; nil when none are saved.
     public var hosts: HostSettings?
+    /// The saved BitTorrent settings; nil: the defaults.
+    public var torrents: TorrentSettings?
 
     public init(
         downloads: DownloadList, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil,
         rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil, proxies: ProxySettings? = nil,
-        hosts: HostSettings? = nil
+        hosts: HostSettings? = nil, torrents: TorrentSettings? = nil
     ) {
         self.hosts = hosts
+        self.torrents = torrents
         self.hooks = hooks
         self.proxies = proxies
         self.concurrency = concurrency

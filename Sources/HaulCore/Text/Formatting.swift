@@ -15,6 +15,13 @@ public enum Formatting {
     /// Made once: as a local, the array was built on every call (each TUI row, each log line).
     private static let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
 
+    /// A share ratio with two decimals: "1.00".
+    public static func ratio(_ value: Double) -> String {
+        let hundredths = Int((max(0, value) * 100).rounded())
+        let rest = hundredths % 100
+        return "\(hundredths / 100).\(rest < 10 ? "0" : "")\(rest)"
+    }
+
     public static func rate(_ bytesPerSecond: Double) -> String {
         bytes(Int64(bytesPerSecond.rounded())) + "/s"
     }

@@ -95,6 +95,15 @@ public struct AddPath {
     /// `request` with its URL in canonical form, or the reason it cannot be added.
     static func validated(_ request: DownloadRequest) throws(InputError) -> DownloadRequest {
         var request = request
+        if let metainfo = request.metainfo {
+            request.url = try TorrentMetadata(torrent: metainfo).magnet
+            return try validatedOptions(request)
+        }
+        if MagnetLink.isMagnet(request.url) {
+            request.url = try MagnetLink.validate(request.url)
+            _ = try TorrentMetadata(magnet: request.url)
+            return try validatedOptions(request)
+        }
         request.url = try DownloadURL.validate(request.url)
         if !request.sources.isEmpty {
             request.sources = DownloadSource.ordered(
@@ -104,6 +113,11 @@ public struct AddPath {
                     return source
                 }, excluding: request.url)
         }
+        return try validatedOptions(request)
+    }
+
+    /// `request` when its name and numbers are within bounds.
+    private static func validatedOptions(_ request: DownloadRequest) throws(InputError) -> DownloadRequest {
         if let name = request.requestedName {
             guard let safe = FileNameSanitizer.sanitize(name), safe == name else {
                 throw InputError(

@@ -39,6 +39,8 @@ final class MeteredCounter: Sendable {
     }
 
     var used: Int64 { state.withLock { $0.used } }
+    /// Whether the network is metered now.
+    var isCounting: Bool { state.withLock { $0.counting } }
 
     /// Takes up to `bytes` just read from the budget; returns how many it may write. Fewer once
     /// the budget is used: the rest is not written, and the engine pauses the download.

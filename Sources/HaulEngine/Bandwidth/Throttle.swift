@@ -35,6 +35,9 @@ struct Throttle: Sendable {
     }
 
     /// Whether a limit is what holds the reads back now.
+    /// Whether the network is metered now (uploads count then, and torrents do not seed).
+    var isMetered: Bool { metered.isCounting }
+
     var isHolding: Bool { global.isHolding || own?.isHolding == true }
 
     /// The lowest limit in bytes per second, nil when there is none.

@@ -35,6 +35,7 @@ extension Engine {
         let status = networkStatus
         bandwidth.globalGate.setRate(status.rateInForce)
         bandwidth.meteredCounter.set(counting: status.isMetered, budget: settings.meteredBudget?.bytes)
+        if torrents.session != nil, torrents.meteredApplied != status.isMetered { applyTorrentSettings() }
         let conditions = HoldConditions(
             metered: status.isMetered, budgetUsedUp: status.isMetered && status.budgetUsedUp,
             scheduleHolds: status.speedLimitActive && status.speedLimit?.rate == 0)

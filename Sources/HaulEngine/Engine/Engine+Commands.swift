@@ -154,6 +154,14 @@ extension Engine {
             applyHostSettings()
             scheduleSave(after: configuration.transitionSaveDelay)
             return []
+        case .setTorrentSettings(let torrentSettings):
+            guard settings.torrents != torrentSettings else { return [] }
+            settings.torrents = torrentSettings
+            applyTorrentSettings()
+            scheduleSave(after: configuration.transitionSaveDelay)
+            return []
+        case .selectFiles(let id, let selection):
+            return try await selectFiles(id, selection)
         case .setHooks(let hooks):
             guard settings.hooks != hooks else { return [] }
             settings.hooks = hooks
@@ -185,14 +193,21 @@ extension Engine {
     /// them in order.
     func add(_ requests: [DownloadRequest]) throws(InputError) -> [DownloadID] {
         var path = AddPath(environment: configuration.environment)
-        let valid = try requests.map { request throws(InputError) in try path.resolve(request) }
+        var valid = try requests.map { request throws(InputError) in try path.resolve(request) }
+        let infoHashes = valid.map { $0.metainfo.flatMap { try? TorrentMetadata(torrent: $0).infoHash } }
+        try keepTorrents(&valid)
         var rng = SplitMix64()
         downloads.reserveCapacity(adding: valid.count)
         let now = bandwidth.wallClock.now().toTheMicrosecond
-        return valid.map { request in
+        return valid.indices.map { i in
+            let request = valid[i]
             let id = DownloadID.generate(avoiding: { downloads.contains($0) }, using: &rng)
-            let download = Download(
+            var download = Download(
                 id: id, request: request, queueOrder: downloads.takeQueueOrder(), addedAt: now)
+            if request.isTorrent, let infoHash = infoHashes[i] ?? (try? TorrentMetadata(magnet: request.url))?.infoHash
+            {
+                download.torrent = TorrentFacts(infoHash: infoHash)
+            }
             downloads[id] = download
             publish(.added(download))
             return id
@@ -219,6 +234,7 @@ extension Engine {
     }
 
     func pause(_ id: DownloadID, cause: PauseCause) async {
+        if cause == .user { stopSeeding(where: { $0 == id }) }
         guard var download = downloads[id], download.pause(cause) else { return }
         downloads[id] = download
         await stopTransfer(id)
@@ -249,7 +265,10 @@ extension Engine {
             guard downloads[id] != nil else { continue }
             await stopTransfer(id)
             guard let download = downloads[id] else { continue }
-            if download.state == .finished {
+            forgetTorrent(download)
+            if download.isTorrent {
+                if download.state != .finished || deleteFiles { deleteTorrentFiles(download) }
+            } else if download.state == .finished {
                 if deleteFiles, let path = download.path { unlink(path) }
             } else if let part = download.partPath {
                 unlink(part)
@@ -268,6 +287,10 @@ extension Engine {
     private func discardPartialData(_ id: DownloadID) {
         guard var download = downloads[id] else { return }
         if let part = download.partPath { unlink(part) }
+        if download.isTorrent {
+            deleteTorrentFiles(download)
+            if let infoHash = download.torrent?.infoHash { unlink(torrentStore.resumePath(infoHash)) }
+        }
         download.receivedBytes = 0
         download.segments = nil
         download.etag = nil

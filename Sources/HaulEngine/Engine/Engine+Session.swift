@@ -13,7 +13,7 @@ extension Engine: EngineSession {
         EngineSnapshot(
             downloads: downloads.list, network: networkStatus, connections: settings.connections,
             cookieFile: settings.cookieFile, rpc: settings.rpc, concurrency: settings.concurrency,
-            hooks: settings.hooks, proxies: settings.proxies, hosts: settings.hosts)
+            hooks: settings.hooks, proxies: settings.proxies, hosts: settings.hosts, torrents: settings.torrents)
     }
 
     /// The saved hooks, read by the process that runs them at each event.

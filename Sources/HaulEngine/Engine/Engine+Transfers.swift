@@ -5,7 +5,7 @@ import HaulCore
 /// The engine's side of ``TransferReports``. Each call names the generation its run was started
 /// with; a report from a run that was paused, cancelled or replaced is ignored.
 extension Engine {
-    private func current(_ id: DownloadID, _ generation: UInt64) -> Download? {
+    func current(_ id: DownloadID, _ generation: UInt64) -> Download? {
         guard transfers.isCurrent(id, generation) else { return nil }
         return downloads[id]
     }

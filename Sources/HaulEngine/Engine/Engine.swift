@@ -24,6 +24,7 @@ public actor Engine {
     var attachments: Attachments
     var phase = EnginePhase.loaded
     var rpc = RPCEndpoint()
+    var torrents = TorrentState()
     let hub: EventHub
     /// What every transfer shares, made when the engine starts.
     var resources: TransferResources?
@@ -222,6 +223,7 @@ public actor Engine {
                 downloads[id] = download
             }
         }
+        await closeTorrents()
         // The connections close while the state is written: neither waits for the other. A
         // run that changed nothing leaves the file as it is (100,000 downloads are ~28 MB).
         let closing = resources?.pool
@@ -282,6 +284,7 @@ public actor Engine {
     private func makeTransfer(_ start: TransferStart) -> any Transfer {
         switch TransferKind(start.download) {
         case .http: return HTTPTransfer(start, settings: settings, configuration: configuration)
+        case .torrent: return TorrentTransfer(start: start, session: torrentSession(), store: torrentStore)
         }
     }
 

@@ -10,7 +10,8 @@ import HaulCore
 /// or the task running it is cancelled: a pause, a cancel, a shutdown. What it wrote before a
 /// cancellation stays, and it writes nothing after `run()` returns.
 ///
-/// HTTP and HTTPS (one connection or several, mirrors, Metalink) are ``HTTPTransfer``.
+/// HTTP and HTTPS (one connection or several, mirrors, Metalink) are ``HTTPTransfer``; torrents
+/// and magnet links are ``TorrentTransfer``.
 protocol Transfer: Sendable {
     func run() async
 }
@@ -34,10 +35,11 @@ struct TransferStart: Sendable {
 /// The protocols haul fetches, and which one a download is fetched with.
 enum TransferKind: Sendable, Equatable {
     case http
+    /// A BitTorrent swarm (a magnet link; a `.torrent` file is kept as its magnet link).
+    case torrent
 
-    /// The kind that fetches `download`: http and https URLs are the only downloads there are
-    /// today (``AddPath`` refuses anything else).
+    /// The kind that fetches `download`: ``AddPath`` lets in http and https URLs and magnet links.
     init(_ download: Download) {
-        self = .http
+        self = download.isTorrent ? .torrent : .http
     }
 }

@@ -83,4 +83,14 @@ struct RunReports: HTTPTransferReports {
     }
 
     func ended(_ outcome: TransferOutcome) async { await engine.transferEnded(id, generation, outcome) }
+
+    /// A torrent's size (once its metadata is known), swarm and uploads.
+    func torrentChanged(total: Int64?, facts: TorrentFacts) async {
+        await engine.transferTorrentChanged(id, generation, total: total, facts: facts)
+    }
+
+    /// A finished torrent seeds (or, without a watch, stopped): not tied to the run, which has ended.
+    func seeding(_ facts: TorrentFacts, watch: SeedingWatch?) async {
+        await engine.torrentSeeding(id, facts, watch: watch)
+    }
 }

@@ -53,13 +53,15 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     public var hooks: HookSettings?
     public var proxies: ProxySettings?
     public var hosts: HostSettings?
+    public var torrents: TorrentSettings?
 
     public init(
         downloads: [UInt8], count: Int, network: NetworkStatus, connections: Int? = nil, cookieFile: String? = nil,
         rpc: RPCSettings? = nil, concurrency: Int? = nil, hooks: HookSettings? = nil, proxies: ProxySettings? = nil,
-        hosts: HostSettings? = nil
+        hosts: HostSettings? = nil, torrents: TorrentSettings? = nil
     ) {
         self.hosts = hosts
+        self.torrents = torrents
         self.hooks = hooks
         self.proxies = proxies
         self.concurrency = concurrency
@@ -73,7 +75,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case network, count, length, connections, cookieFile, rpc, concurrency, hooks, proxies, hosts
+        case network, count, length, connections, cookieFile, rpc, concurrency, hooks, proxies, hosts, torrents
     }
 
     public init(from decoder: any Decoder) throws {
@@ -87,6 +89,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
         hooks = try? container.decodeIfPresent(HookSettings.self, forKey: .hooks)
         proxies = try? container.decodeIfPresent(ProxySettings.self, forKey: .proxies)
         hosts = try? container.decodeIfPresent(HostSettings.self, forKey: .hosts)
+        torrents = try? container.decodeIfPresent(TorrentSettings.self, forKey: .torrents)
         concurrency = try container.decodeIfPresent(Int.self, forKey: .concurrency)
         downloads = []
     }
@@ -102,6 +105,7 @@ public struct WireSnapshot: Codable, Sendable, Equatable {
         try container.encodeIfPresent(hooks, forKey: .hooks)
         try container.encodeIfPresent(proxies, forKey: .proxies)
         try container.encodeIfPresent(hosts, forKey: .hosts)
+        try container.encodeIfPresent(torrents, forKey: .torrents)
         try container.encodeIfPresent(concurrency, forKey: .concurrency)
     }
 }

@@ -10,7 +10,7 @@ extension WireSnapshot {
             network: snapshot.network,
             connections: snapshot.connections, cookieFile: snapshot.cookieFile, rpc: snapshot.rpc,
             concurrency: snapshot.concurrency, hooks: snapshot.hooks, proxies: snapshot.proxies,
-            hosts: snapshot.hosts)
+            hosts: snapshot.hosts, torrents: snapshot.torrents)
     }
 }
 
@@ -22,6 +22,6 @@ extension EngineSnapshot {
             downloads: DownloadList(count: wire.count) { each in try DownloadListJSON.forEach(in: bytes, each) },
             network: wire.network, connections: wire.connections, cookieFile: wire.cookieFile, rpc: wire.rpc,
             concurrency: wire.concurrency, hooks: wire.hooks, proxies: wire.proxies,
-            hosts: wire.hosts)
+            hosts: wire.hosts, torrents: wire.torrents)
     }
 }

@@ -101,6 +101,8 @@ enum DownloadRecord {
             case let field as DownloadField<[DownloadSource]>: StoredField(field, read: read)
             case let field as DownloadField<PieceHashes>: StoredField(field, read: read)
             case let field as DownloadField<ProxyChoice>: StoredField(field, read: read)
+            case let field as DownloadField<FileSelection>: StoredField(field, read: read)
+            case let field as DownloadField<TorrentFacts>: StoredField(field, read: read)
             default: nil
             }
         }
@@ -165,7 +167,7 @@ private enum FieldTable {
     /// Each field's slot in `slots`, from its key's length, first and last byte; no two fields
     /// share one (checked when the table is made, and so by every decoding test).
     private static func slot(_ count: Int, _ first: UInt8, _ last: UInt8) -> Int {
-        (count &+ Int(first) &* 12 &+ Int(last)) & 255
+        (count &* 6 &+ Int(first) &* 23 &+ Int(last)) & 255
     }
 
     private static let fields = DownloadRecord.fields

@@ -29,6 +29,7 @@ enum SettingsJSON {
         object("proxies", settings.proxies, into: &out)
         object("rpc", settings.rpc, into: &out)
         object("speedLimit", settings.speedLimit, into: &out)
+        object("torrents", settings.torrents, into: &out)
         out.append(UInt8(ascii: "}"))
     }
 
@@ -72,6 +73,8 @@ enum SettingsJSON {
                 settings.hooks = try s.null() ? nil : try StateCoding.decode(HookSettings.self, s.rawValue())
             case "proxies":
                 settings.proxies = try s.null() ? nil : try StateCoding.decode(ProxySettings.self, s.rawValue())
+            case "torrents":
+                settings.torrents = try s.null() ? nil : try StateCoding.decode(TorrentSettings.self, s.rawValue())
             case "rpc":
                 settings.rpc = try s.null() ? nil : try StateCoding.decode(RPCSettings.self, s.rawValue())
             default:

@@ -144,6 +144,8 @@ extension BudgetUse: NestedStateFieldValue {}
 extension Checksum: NestedStateFieldValue {}
 extension PieceHashes: NestedStateFieldValue {}
 extension ProxyChoice: NestedStateFieldValue {}
+extension FileSelection: NestedStateFieldValue {}
+extension TorrentFacts: NestedStateFieldValue {}
 
 /// A rare or nested value: written and read by Foundation (few downloads have one).
 public protocol NestedStateFieldValue: StateFieldValue {}

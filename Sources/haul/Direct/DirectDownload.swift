@@ -37,8 +37,13 @@ struct DirectDownload {
         var seen = Set<String>()
         var requests: [DownloadRequest] = []
         for url in urls {
-            var request = DownloadRequest(url: try DownloadURL.validate(url), directory: "")
-            request.login = .usualNetrc
+            var request: DownloadRequest
+            if let torrent = try TorrentFile.read(url) {
+                request = TorrentFile.request(torrent, directory: "")
+            } else {
+                request = DownloadRequest(url: try DownloadURL.validate(url), directory: "")
+                request.login = .usualNetrc
+            }
             guard seen.insert(request.url).inserted else { continue }
             requests.append(try path.resolve(request))
         }
@@ -121,6 +126,7 @@ struct DirectDownload {
         termination.cancel()
         let all = await engine.allDownloads.filter { followed.ids.contains($0.id) }
         RunReporter.summary(all, failedIDs: outcome.failed, interrupted: interrupted)
+        RunReporter.noteSeeding(all)
         if interrupted { throw ExitStatus.interrupted }
         if !outcome.failed.isEmpty { throw ExitStatus.downloadFailed }
     }

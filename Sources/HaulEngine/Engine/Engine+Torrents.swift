@@ -1,0 +1,127 @@
+import FoundationEssentials
+import HaulCore
+import HaulStore
+
+/// What the engine keeps for torrents: the libtorrent session (made when the first torrent
+/// starts, so a haul that fetches only over HTTP opens no BitTorrent port) and the finished
+/// torrents that seed.
+struct TorrentState {
+    var session: TorrentSession?
+    var seeders: [DownloadID: SeedingWatch] = [:]
+    /// Whether the session's settings were last applied on a metered network.
+    var meteredApplied = false
+}
+
+extension Engine {
+    /// Where torrents keep their `.torrent` and resume data: beside the state file.
+    nonisolated var torrentStore: TorrentStore { TorrentStore(statePath: configuration.statePath) }
+
+    /// The session, started now when none runs.
+    func torrentSession() -> TorrentSession {
+        if let session = torrents.session { return session }
+        let session = TorrentSession(settings: effectiveTorrentSettings)
+        session.startWaiting()
+        torrents.session = session
+        applyTorrentSettings()
+        return session
+    }
+
+    /// The saved settings as they hold now: on a metered network DHT goes quiet.
+    var effectiveTorrentSettings: TorrentSettings {
+        var torrentSettings = settings.torrents ?? TorrentSettings()
+        if bandwidth.meteredCounter.isCounting { torrentSettings.dht = false }
+        return torrentSettings
+    }
+
+    /// Hands the session the settings and the global limits after either changed.
+    func applyTorrentSettings() {
+        guard let session = torrents.session else { return }
+        torrents.meteredApplied = bandwidth.meteredCounter.isCounting
+        let torrentSettings = effectiveTorrentSettings
+        let limit = settings.speedLimit.flatMap { $0.rate > 0 ? $0.rate : nil }
+        Task { await session.apply(torrentSettings, downloadLimit: limit, uploadLimit: torrentSettings.uploadLimit) }
+        if bandwidth.meteredCounter.isCounting { stopSeeding(where: { _ in true }) }
+    }
+
+    /// A running torrent's numbers: its size once known, its swarm and its uploads.
+    func transferTorrentChanged(_ id: DownloadID, _ generation: UInt64, total: Int64?, facts: TorrentFacts) {
+        guard var download = current(id, generation) else { return }
+        let before = download
+        if let total { download.totalBytes = total }
+        download.torrent = facts
+        guard download != before else { return }
+        downloads[id] = download
+        changed(download)
+    }
+
+    /// A finished torrent seeds (`watch`) or has stopped seeding (nil).
+    func torrentSeeding(_ id: DownloadID, _ facts: TorrentFacts, watch: SeedingWatch?) {
+        if let watch { torrents.seeders[id] = watch } else { torrents.seeders[id] = nil }
+        guard var download = downloads[id], download.state == .finished, download.torrent != facts else { return }
+        download.torrent = facts
+        downloads[id] = download
+        changed(download)
+    }
+
+    /// Stops the seeding of the finished torrents `isIncluded` names.
+    func stopSeeding(where isIncluded: (DownloadID) -> Bool) {
+        for (id, watch) in torrents.seeders where isIncluded(id) {
+            torrents.seeders[id] = nil
+            Task { await watch.stop() }
+        }
+    }
+
+    /// Takes what the state folder keeps of a torrent when its download leaves the list.
+    func forgetTorrent(_ download: Download) {
+        guard download.isTorrent else { return }
+        stopSeeding(where: { $0 == download.id })
+        if let infoHash = download.torrent?.infoHash { torrentStore.forget(infoHash) }
+    }
+
+    /// Changes which files of a torrent are fetched; a running torrent changes at once.
+    func selectFiles(_ id: DownloadID, _ selection: FileSelection?) async throws(InputError) -> [DownloadID] {
+        guard var download = downloads[id] else { throw InputError("no download \(id)") }
+        guard download.isTorrent else {
+            throw InputError("\(id) is not a torrent: only a torrent's files are selected")
+        }
+        guard download.request.selectedFiles != selection else { return [id] }
+        download.request.selectedFiles = selection
+        downloads[id] = download
+        changed(download)
+        if let session = torrents.session, let count = download.torrent?.fileCount, count > 0 {
+            let priorities = selection?.priorities(count: count) ?? [UInt8](repeating: 4, count: count)
+            await session.setPriorities(id, priorities)
+        }
+        return [id]
+    }
+
+    /// Deletes a torrent's file or folder (its name was claimed free, so all in it is the torrent's).
+    func deleteTorrentFiles(_ download: Download) {
+        guard let path = download.path, download.fileName?.isEmpty == false else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Writes the `.torrent` files of new torrents before the add is answered, and gives each
+    /// torrent its magnet link as its URL.
+    func keepTorrents(_ requests: inout [DownloadRequest]) throws(InputError) {
+        for i in requests.indices where requests[i].metainfo != nil {
+            let metadata = try TorrentMetadata(torrent: requests[i].metainfo!)
+            try torrentStore.keepMetainfo(requests[i].metainfo!, infoHash: metadata.infoHash)
+            requests[i].metainfo = nil
+        }
+    }
+
+    /// Details of a running or seeding torrent; nil for any other download.
+    public func torrentDetails(_ id: DownloadID) async -> TorrentDetails? {
+        guard let session = torrents.session else { return nil }
+        return await session.details(id)
+    }
+
+    /// Stops the session at shutdown: seeding ends, trackers are told.
+    func closeTorrents() async {
+        torrents.seeders.removeAll()
+        guard let session = torrents.session else { return }
+        torrents.session = nil
+        await session.close()
+    }
+}

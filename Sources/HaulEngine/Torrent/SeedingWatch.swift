@@ -1,0 +1,57 @@
+import HaulCore
+
+/// Keeps a finished torrent seeding until the seed ratio or seed time is reached, telling the
+/// engine its upload numbers; then takes it out of the session. A pause, a removal or a metered
+/// network ends it sooner (the engine calls ``stop()``).
+actor SeedingWatch {
+    let id: DownloadID
+    let session: TorrentSession
+    let settings: TorrentSettings
+    /// The torrent's wanted bytes: what the ratio divides by.
+    let size: Int64
+    private var facts: TorrentFacts
+    private let reports: RunReports
+    private var stopped = false
+
+    init(
+        id: DownloadID, session: TorrentSession, settings: TorrentSettings, size: Int64, facts: TorrentFacts,
+        reports: RunReports
+    ) {
+        self.id = id
+        self.session = session
+        self.settings = settings
+        self.size = size
+        self.facts = facts
+        self.reports = reports
+    }
+
+    func begin() async {
+        facts.seeding = true
+        await reports.seeding(facts, watch: self)
+    }
+
+    func handle(_ event: TorrentEvent) async {
+        guard !stopped, case .status(let status) = event else { return }
+        facts.uploaded = max(facts.uploaded, status.uploaded)
+        facts.uploadRate = status.uploadRate
+        facts.peers = status.peers
+        facts.seeds = status.seeds
+        if settings.seedingIsDone(uploaded: facts.uploaded, downloaded: size, seconds: status.seedingSeconds) {
+            await stop()
+        } else {
+            await reports.seeding(facts, watch: self)
+        }
+    }
+
+    /// Stops seeding now: the torrent leaves the session and the row stops saying "seeding".
+    func stop() async {
+        guard !stopped else { return }
+        stopped = true
+        await session.remove(id)
+        facts.seeding = false
+        facts.peers = nil
+        facts.seeds = nil
+        facts.uploadRate = nil
+        await reports.seeding(facts, watch: nil)
+    }
+}

@@ -1,0 +1,112 @@
+import HaulCore
+
+/// One run of a torrent, from the session's events to the engine's reports: progress and the
+/// swarm's numbers, the name once a magnet's metadata arrives, notices for bad pieces and peers,
+/// and the end.
+struct TorrentRun {
+    let transfer: TorrentTransfer
+    var name: String?
+    var facts: TorrentFacts
+    var fileCount: Int?
+    /// Bytes of the selected files: the download's size.
+    var wanted: Int64 = 0
+    /// What libtorrent had counted up and down at the last status, for the metered budget.
+    private var counted: (down: Int64, up: Int64)?
+    private var uploadedBefore: Int64
+
+    init(transfer: TorrentTransfer, name: String?, facts: TorrentFacts, fileCount: Int?) {
+        self.transfer = transfer
+        self.name = name
+        self.facts = facts
+        self.fileCount = fileCount
+        self.uploadedBefore = facts.uploaded
+    }
+
+    static func infoHash(_ download: Download) -> String {
+        download.torrent?.infoHash ?? (try? TorrentMetadata(magnet: download.url))?.infoHash ?? ""
+    }
+
+    private var reports: RunReports { transfer.start.reports }
+    private var id: DownloadID { transfer.start.download.id }
+
+    /// Follows the torrent until it is complete (true) or fails or is stopped (false).
+    mutating func follow(_ events: AsyncStream<TorrentEvent>) async -> Bool {
+        for await event in events {
+            switch event {
+            case .status(let status):
+                await report(status)
+                if status.hasMetadata, status.wanted > 0, status.wantedDone == status.wanted,
+                    status.phase == .finished || status.phase == .seeding
+                {
+                    return await finish()
+                }
+            case .metadata:
+                guard await metadataArrived() else { return false }
+            case .finished:
+                return await finish()
+            case .hashFailed(let piece):
+                await reports.notice(.text("piece \(piece) failed its hash check and is fetched again"))
+            case .peerBanned(let address):
+                await reports.notice(
+                    .text("peer \(TerminalText.sanitize(address)) sent data that failed hash checks and was cut off"))
+            case .failed(let message):
+                await transfer.session.remove(id)
+                await reports.ended(
+                    .failed(TransferFailure(.file("the torrent's files: \(TerminalText.sanitize(message))"))))
+                return false
+            case .trackerFailed(let url, let message):
+                await reports.notice(
+                    .text("tracker \(TerminalText.sanitize(url)) answered: \(TerminalText.sanitize(message))"))
+            case .resumeData(let bytes):
+                _ = transfer.store.keepResumeData(bytes, infoHash: facts.infoHash)
+            case .trackerReplied, .resumeDataFailed:
+                continue
+            }
+        }
+        return false
+    }
+
+    /// A magnet's metadata: the root gets a free, safe name, the selection its priorities, and the
+    /// resume data the metadata (so a restart does not ask the swarm again).
+    private mutating func metadataArrived() async -> Bool {
+        guard let details = await transfer.session.details(id), let first = details.files.first else { return true }
+        fileCount = details.files.count
+        facts.fileCount = details.files.count
+        let own = String(first.path.split(separator: "/", maxSplits: 1).first ?? "")
+        let total = details.files.reduce(Int64(0)) { $0 + $1.size }
+        if name == nil {
+            guard let claimed = await transfer.claim(own, total: total) else { return false }
+            name = claimed
+            if claimed != own { await transfer.session.renameRoot(id, to: claimed) }
+        }
+        if let selection = transfer.start.download.request.selectedFiles {
+            await transfer.session.setPriorities(id, selection.priorities(count: details.files.count))
+        }
+        _ = await transfer.session.saveResumeData(id, onlyIfModified: false)
+        return true
+    }
+
+    private mutating func report(_ status: TorrentStatus) async {
+        if let counted {
+            let bytes = max(0, status.downloaded - counted.down) + max(0, status.uploaded - counted.up)
+            if bytes > 0 { _ = transfer.start.throttle.takeFromBudget(Int(bytes)) }
+        }
+        counted = (status.downloaded, status.uploaded)
+        if status.hasMetadata { wanted = status.wanted }
+        facts.peers = status.peers
+        facts.seeds = status.seeds
+        facts.uploadRate = status.uploadRate
+        facts.uploaded = max(facts.uploaded, status.uploaded)
+        if let fileCount { facts.fileCount = fileCount }
+        await reports.torrentChanged(total: status.hasMetadata ? status.wanted : nil, facts: facts)
+        await reports.progress(TransferProgress(received: status.wantedDone, connections: status.peers))
+    }
+
+    /// Every wanted piece passed its check: the resume data is saved, and the download has finished.
+    private mutating func finish() async -> Bool {
+        _ = await transfer.saveResumeData(onlyIfModified: false)
+        await reports.progress(TransferProgress(received: wanted, connections: nil))
+        await reports.ended(.finished(fileName: name ?? "", size: wanted))
+        return true
+    }
+}

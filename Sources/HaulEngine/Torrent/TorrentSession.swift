@@ -1,0 +1,198 @@
+import CLinux
+import CTorrent
+import HaulCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The engine's one libtorrent session: every torrent that runs or seeds is in it. The actor owns
+/// the session; libtorrent signals an eventfd when it has alerts, a thread of this session waits
+/// on it and asks the actor to pop them, and each becomes a ``TorrentEvent`` for the torrent's
+/// owner (its transfer while it downloads, the seeding watch after).
+actor TorrentSession {
+    /// libtorrent's session, behind the bridge. Used only on this actor (and freed by `close`).
+    private var session: OpaquePointer?
+    private let wakeup: Int32
+    private var numbers: [DownloadID: UInt64] = [:]
+    private var next: UInt64 = 1
+    private var owners: [UInt64: @Sendable (TorrentEvent) -> Void] = [:]
+    private(set) var settings: TorrentSettings
+    private var globalLimits: (download: Int64, upload: Int64) = (0, 0)
+    private var ticking = false
+
+    /// A wakeup value above any count of alerts: the waiting thread's sign to end.
+    private static let stopSignal: UInt64 = 1 << 40
+
+    init(settings: TorrentSettings) {
+        self.settings = settings
+        let fd = haul_eventfd()
+        wakeup = fd
+        var bridge = Self.bridgeSettings(settings, limits: (0, 0))
+        session = settings.listenInterfaces.withCString { listen in
+            bridge.listen_interfaces = listen
+            return haul_bt_session_new(&bridge, fd)
+        }
+    }
+
+    /// Starts the thread that waits for libtorrent's signal. Called once, after `init`.
+    nonisolated func startWaiting() {
+        let fd = wakeup
+        DetachedThread.start { [weak self] in
+            while true {
+                var value: UInt64 = 0
+                let n = read(fd, &value, 8)
+                if n < 0 && errno == EINTR { continue }
+                if n != 8 || value >= Self.stopSignal { break }
+                guard let self else { break }
+                Task { await self.drain() }
+            }
+        }
+    }
+
+    /// Stops every torrent and the session (connections closed, trackers told); waits for it.
+    func close() {
+        guard let session else { return }
+        self.session = nil
+        haul_bt_session_free(session)
+        var stop = Self.stopSignal
+        _ = write(wakeup, &stop, 8)
+        owners.removeAll()
+    }
+
+    /// The session's settings and the global limits (bytes per second, nil for none).
+    func apply(_ settings: TorrentSettings, downloadLimit: Int64?, uploadLimit: Int64?) {
+        self.settings = settings
+        globalLimits = (downloadLimit ?? 0, uploadLimit ?? settings.uploadLimit ?? 0)
+        guard let session else { return }
+        var bridge = Self.bridgeSettings(settings, limits: globalLimits)
+        settings.listenInterfaces.withCString { listen in
+            bridge.listen_interfaces = listen
+            haul_bt_session_apply(session, &bridge)
+        }
+    }
+
+    private static func bridgeSettings(_ settings: TorrentSettings, limits: (Int64, Int64)) -> haul_bt_settings {
+        var bridge = haul_bt_settings()
+        bridge.dht = settings.dht ? 1 : 0
+        bridge.lsd = settings.lsd ? 1 : 0
+        bridge.port_mapping = settings.portMapping ? 1 : 0
+        bridge.download_limit = limits.0
+        bridge.upload_limit = limits.1
+        return bridge
+    }
+
+    /// The bridge's number for a download (stable while the session lives).
+    private func number(_ id: DownloadID) -> UInt64 {
+        if let known = numbers[id] { return known }
+        let n = next
+        next += 1
+        numbers[id] = n
+        return n
+    }
+
+    /// Adds a torrent and routes its events to `owner`; the sentence libtorrent gave when it cannot.
+    func add(_ id: DownloadID, _ addition: TorrentAddition, owner: @escaping @Sendable (TorrentEvent) -> Void)
+        -> String?
+    {
+        guard let session else { return "the BitTorrent session has stopped" }
+        let n = number(id)
+        owners[n] = owner
+        var error = [CChar](repeating: 0, count: 512)
+        let status = addition.withBridgeParams(number: n) { params in
+            haul_bt_add(session, params, &error, error.count)
+        }
+        guard status == 0 else {
+            owners[n] = nil
+            return String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        startTicking()
+        return nil
+    }
+
+    /// Hands the torrent's events to a new owner (the seeding watch after its transfer ends).
+    func reassign(_ id: DownloadID, to owner: @escaping @Sendable (TorrentEvent) -> Void) {
+        guard let n = numbers[id], owners[n] != nil else { return }
+        owners[n] = owner
+    }
+
+    /// Whether the torrent is in the session.
+    func contains(_ id: DownloadID) -> Bool { numbers[id].map { owners[$0] != nil } ?? false }
+
+    /// Takes the torrent out of the session; its files stay.
+    func remove(_ id: DownloadID) {
+        guard let n = numbers[id] else { return }
+        owners[n] = nil
+        if let session { haul_bt_remove(session, n) }
+    }
+
+    /// Asks for resume data (a ``TorrentEvent/resumeData(_:)`` follows); false when not in the session.
+    func saveResumeData(_ id: DownloadID, onlyIfModified: Bool) -> Bool {
+        guard let session, let n = numbers[id], owners[n] != nil else { return false }
+        return haul_bt_save_resume(session, n, onlyIfModified ? 1 : 0) != 0
+    }
+
+    func setLimits(_ id: DownloadID, download: Int64?, upload: Int64?) {
+        guard let session, let n = numbers[id] else { return }
+        haul_bt_set_limits(session, n, download ?? 0, upload ?? 0)
+    }
+
+    func setUploadOnly(_ id: DownloadID, _ uploadOnly: Bool) {
+        guard let session, let n = numbers[id] else { return }
+        haul_bt_set_upload_only(session, n, uploadOnly ? 1 : 0)
+    }
+
+    func setPriorities(_ id: DownloadID, _ priorities: [UInt8]) {
+        guard let session, let n = numbers[id] else { return }
+        priorities.withUnsafeBufferPointer {
+            haul_bt_set_priorities(session, n, $0.baseAddress, Int32($0.count))
+        }
+    }
+
+    func renameRoot(_ id: DownloadID, to name: String) {
+        guard let session, let n = numbers[id] else { return }
+        haul_bt_rename_root(session, n, name)
+    }
+
+    /// The torrent's files, peers, trackers and pieces, for the details and the RPC; nil when it is
+    /// not in the session.
+    func details(_ id: DownloadID) -> TorrentDetails? {
+        guard let session, let n = numbers[id], owners[n] != nil
+        else { return nil }
+        return TorrentDetails(session: session, number: n)
+    }
+
+    /// Asks libtorrent for the numbers of every torrent that changed, once a second while any runs.
+    private func startTicking() {
+        guard !ticking else { return }
+        ticking = true
+        Task {
+            while self.tick() {
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    private func tick() -> Bool {
+        guard let session, !owners.isEmpty else {
+            ticking = false
+            return false
+        }
+        haul_bt_post_updates(session)
+        return true
+    }
+
+    /// Pops what libtorrent has to say and hands each event to its torrent's owner.
+    private func drain() {
+        guard let session else { return }
+        var events = [haul_bt_event](repeating: haul_bt_event(), count: 64)
+        while true {
+            let count = Int(haul_bt_poll(session, &events, Int32(events.count)))
+            for i in 0..<count {
+                if let event = TorrentEvent(events[i]), let owner = owners[events[i].id] { owner(event) }
+                haul_bt_event_free(&events[i])
+            }
+            if count < events.count { break }
+        }
+    }
+}

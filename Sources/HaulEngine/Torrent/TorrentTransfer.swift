@@ -1,0 +1,122 @@
+import HaulCore
+
+/// A download from a BitTorrent swarm, through the engine's one libtorrent session. It runs as an
+/// HTTP transfer does: the engine starts it on a task, it reports progress and its end, and a
+/// cancellation (pause, cancel, quit) stops it with its resume data saved. After its files are
+/// complete and verified it ends as finished and hands the torrent to the seeding watch, which
+/// keeps it in the session until the seed ratio or time is reached.
+struct TorrentTransfer: Transfer {
+    let start: TransferStart
+    let session: TorrentSession
+    let store: TorrentStore
+    /// How often resume data is saved while pieces arrive: the most a crash makes it fetch again.
+    static let resumeSaveInterval: Duration = .seconds(5)
+
+    func run() async {
+        let download = start.download
+        let reports = start.reports
+        let magnet: TorrentMetadata
+        do {
+            magnet = try TorrentMetadata(magnet: download.url)
+        } catch {
+            await reports.ended(.failed(TransferFailure(.other(error.message))))
+            return
+        }
+        let infoHash = magnet.infoHash
+        var source = TorrentAddition.Source.magnet(download.url)
+        var metadata: TorrentMetadata?
+        if let resume = store.resumeData(infoHash) {
+            source = .resumeData(resume)
+        } else if let torrent = store.metainfo(infoHash) {
+            source = .metainfo(torrent)
+            metadata = try? TorrentMetadata(torrent: torrent)
+        }
+        var name = download.fileName
+        var rootName: String?
+        if name == nil, let metadata, let own = metadata.name {
+            guard let claimed = await claim(own, total: metadata.totalSize) else { return }
+            name = claimed
+            if claimed != own { rootName = claimed }
+        }
+        let settings = await session.settings
+        let addition = TorrentAddition(
+            source: source, directory: download.directory, rootName: rootName,
+            priorities: metadata.flatMap { m in download.request.selectedFiles?.priorities(count: m.fileCount) },
+            downloadLimit: download.speedLimit, uploadLimit: nil, pex: settings.pex)
+        let (events, continuation) = AsyncStream.makeStream(of: TorrentEvent.self)
+        if let failure = await session.add(download.id, addition, owner: { continuation.yield($0) }) {
+            await reports.ended(.failed(TransferFailure(.other("libtorrent cannot start this torrent: \(failure)"))))
+            return
+        }
+        var run = TorrentRun(
+            transfer: self, name: name, facts: download.torrent ?? TorrentFacts(infoHash: infoHash),
+            fileCount: metadata?.fileCount)
+        let saver = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.resumeSaveInterval)
+                _ = await session.saveResumeData(download.id, onlyIfModified: true)
+            }
+        }
+        let finished = await withTaskCancellationHandler {
+            await run.follow(events)
+        } onCancel: {
+            continuation.finish()
+        }
+        saver.cancel()
+        if finished {
+            await seedOrStop(run)
+        } else {
+            await stop()
+        }
+    }
+
+    /// A free name for the torrent's root (its file, or its folder), made safe; nil when the run is stale.
+    func claim(_ own: String, total: Int64?) async -> String? {
+        let safe = FileNameSanitizer.sanitize(own) ?? "torrent-\(start.download.id)"
+        return await start.reports.claimName(safe, total: total, keepingPart: nil)
+    }
+
+    /// Saves the resume data of a stopped run and takes the torrent out of the session.
+    private func stop() async {
+        let id = start.download.id
+        _ = await saveResumeData(onlyIfModified: false)
+        await session.remove(id)
+    }
+
+    /// Asks for resume data and writes it to the state folder; waits for it at most a few seconds.
+    func saveResumeData(onlyIfModified: Bool) async -> Bool {
+        let id = start.download.id
+        let (events, continuation) = AsyncStream.makeStream(of: TorrentEvent.self)
+        await session.reassign(id, to: { continuation.yield($0) })
+        guard await session.saveResumeData(id, onlyIfModified: onlyIfModified) else { return false }
+        let timeout = Task {
+            try? await Task.sleep(for: .seconds(5))
+            continuation.finish()
+        }
+        defer { timeout.cancel() }
+        for await event in events {
+            switch event {
+            case .resumeData(let bytes):
+                return store.keepResumeData(bytes, infoHash: TorrentRun.infoHash(start.download))
+            case .resumeDataFailed: return false
+            default: continue
+            }
+        }
+        return false
+    }
+
+    /// After completion: seeds until the ratio or time is reached (not at all on a metered
+    /// network), reporting to the engine; then takes the torrent out of the session.
+    private func seedOrStop(_ run: TorrentRun) async {
+        let id = start.download.id
+        let settings = await session.settings
+        guard settings.seedRatio > 0, !start.throttle.isMetered else {
+            await session.remove(id)
+            return
+        }
+        let watch = SeedingWatch(
+            id: id, session: session, settings: settings, size: run.wanted, facts: run.facts, reports: start.reports)
+        await session.reassign(id, to: { event in Task { await watch.handle(event) } })
+        await watch.begin()
+    }
+}

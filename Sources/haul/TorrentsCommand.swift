@@ -1,0 +1,109 @@
+import ArgumentParser
+import HaulCore
+import HaulStore
+
+/// `haul torrents`: shows and sets how haul takes part in BitTorrent swarms (saved in the state).
+struct TorrentsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "torrents",
+        abstract: "Show or set how torrents find peers and how long they seed (saved).",
+        discussion:
+            "As in aria2, trackers, DHT and peer exchange are on and local peer discovery and port mapping "
+            + "(UPnP, NAT-PMP) are off. A finished torrent seeds until its upload reaches --seed-ratio times its "
+            + "size (default 1.0; 0 seeds not at all) or --seed-time minutes pass, whichever comes first, while a "
+            + "daemon or the UI runs. On a metered network torrents do not seed and DHT is off."
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The distributed hash table.", valueName: "on|off"))
+    var dht: String?
+    @Option(name: .long, help: ArgumentHelp("Peer exchange.", valueName: "on|off"))
+    var pex: String?
+    @Option(name: .long, help: ArgumentHelp("Local peer discovery (multicast).", valueName: "on|off"))
+    var lsd: String?
+    @Option(name: .customLong("port-mapping"), help: ArgumentHelp("UPnP and NAT-PMP.", valueName: "on|off"))
+    var portMapping: String?
+    @Option(name: .long, help: ArgumentHelp("The port peers connect to (default 6881).", valueName: "n"))
+    var port: Int?
+    @Option(
+        name: .long, help: ArgumentHelp("The address to listen on; 'any' for every address.", valueName: "address"))
+    var interface: String?
+    @Option(name: .customLong("seed-ratio"), help: ArgumentHelp("Stop seeding at this ratio.", valueName: "r"))
+    var seedRatio: Double?
+    @Option(
+        name: .customLong("seed-time"),
+        help: ArgumentHelp("Stop seeding after this many minutes; 0: no limit.", valueName: "min"))
+    var seedTime: Int?
+    @Option(
+        name: .customLong("upload-limit"),
+        help: ArgumentHelp("Upload over all torrents, e.g. 500K; 0: no limit.", valueName: "rate"))
+    var uploadLimit: String?
+
+    @OptionGroup var stateOptions: StateOptions
+    @OptionGroup var connectOptions: ConnectOptions
+
+    func run() async throws {
+        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+        do {
+            let current = try await engine.snapshot().torrents ?? TorrentSettings()
+            let changed = try changes(to: current)
+            if changed != current {
+                try await engine.perform(.setTorrentSettings(changed))
+                try await engine.save()
+            }
+            Console.out(Self.describe(changed))
+        } catch {
+            throw Console.failure(error)
+        }
+    }
+
+    /// `current` with the options given applied, or the sentence saying which value is wrong.
+    func changes(to current: TorrentSettings) throws(InputError) -> TorrentSettings {
+        var settings = current
+        func toggle(_ value: String?, _ name: String) throws(InputError) -> Bool? {
+            guard let value else { return nil }
+            switch value.lowercased() {
+            case "on", "true", "yes": return true
+            case "off", "false", "no": return false
+            default: throw InputError("--\(name) is on or off, not '\(TerminalText.sanitize(value))'")
+            }
+        }
+        if let v = try toggle(dht, "dht") { settings.dht = v }
+        if let v = try toggle(pex, "pex") { settings.pex = v }
+        if let v = try toggle(lsd, "lsd") { settings.lsd = v }
+        if let v = try toggle(portMapping, "port-mapping") { settings.portMapping = v }
+        if let port {
+            guard (0...65535).contains(port) else {
+                throw InputError("--port must be between 0 (any free port) and 65535")
+            }
+            settings.port = port
+        }
+        if let interface {
+            settings.interface = interface == "any" || interface.isEmpty ? nil : interface
+        }
+        if let seedRatio {
+            guard seedRatio >= 0, seedRatio.isFinite else { throw InputError("--seed-ratio must be 0 or more") }
+            settings.seedRatio = seedRatio
+        }
+        if let seedTime {
+            guard seedTime >= 0 else { throw InputError("--seed-time must be 0 or more minutes") }
+            settings.seedMinutes = seedTime == 0 ? nil : seedTime
+        }
+        if let uploadLimit {
+            guard let rate = Formatting.parseRate(uploadLimit) else {
+                throw InputError("'\(TerminalText.sanitize(uploadLimit))' is not a rate (e.g. 500K or 2M)")
+            }
+            settings.uploadLimit = rate == 0 ? nil : rate
+        }
+        return settings
+    }
+
+    static func describe(_ s: TorrentSettings) -> String {
+        func word(_ on: Bool) -> String { on ? "on" : "off" }
+        let ratio = s.seedRatio == 0 ? "no seeding" : "seed ratio \(Formatting.ratio(s.seedRatio))"
+        let time = s.seedMinutes.map { ", seed time \($0) min" } ?? ""
+        let upload = s.uploadLimit.map { "upload limit \(Formatting.rate(Double($0)))" } ?? "no upload limit"
+        return "dht \(word(s.dht)), pex \(word(s.pex)), lsd \(word(s.lsd)), port mapping \(word(s.portMapping)); "
+            + "listening on \(s.interface.map { TerminalText.sanitize($0) } ?? "every address") port \(s.port); "
+            + "\(ratio)\(time); \(upload)"
+    }
+}
