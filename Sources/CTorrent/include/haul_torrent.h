@@ -75,6 +75,9 @@ typedef struct {
     int pex;
     /// Seed only: no new pieces are requested.
     int upload_only;
+    /// Nothing is written until `haul_bt_set_upload_only(…, 0)`: a magnet's files are fetched only
+    /// once haul has named them.
+    int hold_new_files;
 } haul_bt_add_params;
 
 int haul_bt_add(haul_bt_session *session, const haul_bt_add_params *params, char *error, size_t error_size);

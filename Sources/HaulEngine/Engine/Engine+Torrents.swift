@@ -47,7 +47,10 @@ extension Engine {
     func transferTorrentChanged(_ id: DownloadID, _ generation: UInt64, total: Int64?, facts: TorrentFacts) {
         guard var download = current(id, generation) else { return }
         let before = download
-        if let total { download.totalBytes = total }
+        if let total {
+            download.totalBytes = total
+            if download.notice == TorrentTransfer.fetchingMetadata { download.notice = nil }
+        }
         download.torrent = facts
         guard download != before else { return }
         downloads[id] = download

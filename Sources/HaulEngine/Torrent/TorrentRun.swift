@@ -35,15 +35,16 @@ struct TorrentRun {
             switch event {
             case .status(let status):
                 await report(status)
-                if status.hasMetadata, status.wanted > 0, status.wantedDone == status.wanted,
-                    status.phase == .finished || status.phase == .seeding
+                if name != nil, status.hasMetadata, status.wanted > 0, status.wantedDone == status.wanted,
+                    status.phase == .finished || status.phase == .seeding, await isComplete()
                 {
                     return await finish()
                 }
             case .metadata:
                 guard await metadataArrived() else { return false }
             case .finished:
-                return await finish()
+                // Before its files are named a magnet wants nothing, which libtorrent calls finished.
+                if await isComplete() { return await finish() }
             case .hashFailed(let piece):
                 await reports.notice(.text("piece \(piece) failed its hash check and is fetched again"))
             case .peerBanned(let address):
@@ -79,8 +80,13 @@ struct TorrentRun {
             name = claimed
             if claimed != own { await transfer.session.renameRoot(id, to: claimed) }
         }
-        if let selection = transfer.start.download.request.selectedFiles {
-            await transfer.session.setPriorities(id, selection.priorities(count: details.files.count))
+        let count = details.files.count
+        let selection = transfer.start.download.request.selectedFiles
+        await transfer.session.setPriorities(
+            id, selection?.priorities(count: count) ?? [UInt8](repeating: 4, count: count))
+        await transfer.session.setUploadOnly(id, false)
+        wanted = zip(details.files.indices, details.files).reduce(Int64(0)) { sum, file in
+            sum + (selection?.contains(file.0 + 1) ?? true ? file.1.size : 0)
         }
         _ = await transfer.session.saveResumeData(id, onlyIfModified: false)
         return true
@@ -102,8 +108,18 @@ struct TorrentRun {
         await reports.progress(TransferProgress(received: status.wantedDone, connections: status.peers))
     }
 
+    /// Whether the files are named and every selected one is on disk, verified piece by piece.
+    private func isComplete() async -> Bool {
+        guard name != nil, let details = await transfer.session.details(id) else { return false }
+        let selected = details.files.filter(\.selected)
+        return !selected.isEmpty && selected.allSatisfy { $0.done == $0.size }
+    }
+
     /// Every wanted piece passed its check: the resume data is saved, and the download has finished.
     private mutating func finish() async -> Bool {
+        if wanted == 0, let details = await transfer.session.details(id) {
+            wanted = details.files.reduce(Int64(0)) { $0 + ($1.selected ? $1.size : 0) }
+        }
         _ = await transfer.saveResumeData(onlyIfModified: false)
         await reports.progress(TransferProgress(received: wanted, connections: nil))
         await reports.ended(.finished(fileName: name ?? "", size: wanted))

@@ -11,6 +11,8 @@ struct TorrentTransfer: Transfer {
     let store: TorrentStore
     /// How often resume data is saved while pieces arrive: the most a crash makes it fetch again.
     static let resumeSaveInterval: Duration = .seconds(5)
+    /// What a magnet's row says until the swarm sent the torrent's name, files and size.
+    static let fetchingMetadata = Notice.text("fetching metadata")
 
     func run() async {
         let download = start.download
@@ -39,10 +41,13 @@ struct TorrentTransfer: Transfer {
             if claimed != own { rootName = claimed }
         }
         let settings = await session.settings
-        let addition = TorrentAddition(
+        var addition = TorrentAddition(
             source: source, directory: download.directory, rootName: rootName,
             priorities: metadata.flatMap { m in download.request.selectedFiles?.priorities(count: m.fileCount) },
             downloadLimit: download.speedLimit, uploadLimit: nil, pex: settings.pex)
+        // A magnet's files get a free name before a byte of them is written.
+        addition.holdNewFiles = name == nil
+        if name == nil { await reports.notice(Self.fetchingMetadata) }
         let (events, continuation) = AsyncStream.makeStream(of: TorrentEvent.self)
         if let failure = await session.add(download.id, addition, owner: { continuation.yield($0) }) {
             await reports.ended(.failed(TransferFailure(.other("libtorrent cannot start this torrent: \(failure)"))))

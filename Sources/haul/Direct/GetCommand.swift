@@ -17,7 +17,7 @@ struct GetCommand: AsyncParsableCommand {
         shouldDisplay: false
     )
 
-    @Argument(help: ArgumentHelp("http:// or https:// URLs.", valueName: "url"))
+    @Argument(help: ArgumentHelp("http:// or https:// URLs, magnet links or torrent files.", valueName: "url"))
     var urls: [String] = []
 
     @OptionGroup var hookOptions: HookOptions
@@ -42,7 +42,7 @@ struct GetCommand: AsyncParsableCommand {
     ]
 
     /// `arguments` with `get` before the first word that is not an option, when that word is a
-    /// URL (`scheme://…`) rather than a command's name.
+    /// URL (`scheme://…`), a magnet link or a torrent file rather than a command's name.
     static func arguments(_ arguments: [String]) -> [String] {
         var index = 0
         while index < arguments.count {
@@ -52,7 +52,9 @@ struct GetCommand: AsyncParsableCommand {
                 index += rootOptionsWithValues.contains(word) ? 2 : 1
                 continue
             }
-            guard word.contains("://") else { return arguments }
+            guard word.contains("://") || MagnetLink.isMagnet(word) || word.hasSuffix(".torrent") else {
+                return arguments
+            }
             var rewritten = arguments
             rewritten.insert(configuration.commandName ?? "get", at: index)
             return rewritten
