@@ -357,8 +357,7 @@ int haul_bt_add(haul_bt_session *s, const haul_bt_add_params *p, char *error, si
     params.flags |= lt::torrent_flags::duplicate_is_error;
     if (p->pex) params.flags &= ~lt::torrent_flags::disable_pex;
     else params.flags |= lt::torrent_flags::disable_pex;
-    // Upload mode writes nothing and, unlike skipping every file, keeps the peers connected.
-    if (p->upload_only || p->hold_new_files) params.flags |= lt::torrent_flags::upload_mode;
+    if (p->upload_only) params.flags |= lt::torrent_flags::upload_mode;
     else params.flags &= ~lt::torrent_flags::upload_mode;
     params.download_limit = static_cast<int>(std::min<int64_t>(p->download_limit, INT32_MAX));
     params.upload_limit = static_cast<int>(std::min<int64_t>(p->upload_limit, INT32_MAX));
@@ -416,10 +415,13 @@ void haul_bt_set_upload_only(haul_bt_session *s, uint64_t id, int upload_only) {
 void haul_bt_set_priorities(haul_bt_session *s, uint64_t id, const uint8_t *values, int count) {
     lt::torrent_handle handle;
     if (!find(s, id, handle)) return;
-    bool was_finished = handle.status({}).is_finished;
     handle.prioritize_files(priorities(values, count));
-    // A torrent that wanted nothing counted as finished and let its seeds go: find them again.
-    if (was_finished) handle.force_reannounce(0, -1, lt::torrent_handle::ignore_min_interval);
+}
+
+void haul_bt_move_storage(haul_bt_session *s, uint64_t id, const char *save_path) {
+    lt::torrent_handle handle;
+    if (!find(s, id, handle)) return;
+    handle.move_storage(save_path, lt::move_flags_t::fail_if_exist);
 }
 
 void haul_bt_rename_root(haul_bt_session *s, uint64_t id, const char *root_name) {

@@ -75,9 +75,6 @@ typedef struct {
     int pex;
     /// Seed only: no new pieces are requested.
     int upload_only;
-    /// Nothing is written until `haul_bt_set_upload_only(…, 0)`: a magnet's files are fetched only
-    /// once haul has named them.
-    int hold_new_files;
 } haul_bt_add_params;
 
 int haul_bt_add(haul_bt_session *session, const haul_bt_add_params *params, char *error, size_t error_size);
@@ -88,6 +85,8 @@ int haul_bt_save_resume(haul_bt_session *session, uint64_t id, int only_if_modif
 void haul_bt_set_limits(haul_bt_session *session, uint64_t id, int64_t download_limit, int64_t upload_limit);
 void haul_bt_set_upload_only(haul_bt_session *session, uint64_t id, int upload_only);
 void haul_bt_set_priorities(haul_bt_session *session, uint64_t id, const uint8_t *priorities, int count);
+/// Moves the torrent's files to `save_path` (never over a file that is there).
+void haul_bt_move_storage(haul_bt_session *session, uint64_t id, const char *save_path);
 /// Moves the files of a torrent whose metadata just arrived under `root_name`.
 void haul_bt_rename_root(haul_bt_session *session, uint64_t id, const char *root_name);
 /// Asks for HAUL_BT_STATUS events of every torrent that changed.

@@ -19,8 +19,6 @@ struct TorrentAddition: Sendable {
     var uploadLimit: Int64?
     var pex: Bool
     var uploadOnly = false
-    /// Nothing of a magnet is written until haul has named its files (see ``TorrentRun``).
-    var holdNewFiles = false
 
     func withBridgeParams<R>(number: UInt64, _ body: (UnsafePointer<haul_bt_add_params>) -> R) -> R {
         var params = haul_bt_add_params()
@@ -29,7 +27,6 @@ struct TorrentAddition: Sendable {
         params.upload_limit = uploadLimit ?? 0
         params.pex = pex ? 1 : 0
         params.upload_only = uploadOnly ? 1 : 0
-        params.hold_new_files = holdNewFiles ? 1 : 0
         let bytes: [UInt8]
         var magnet: String?
         switch source {

@@ -1,5 +1,9 @@
 import HaulCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One run of a torrent, from the session's events to the engine's reports: progress and the
 /// swarm's numbers, the name once a magnet's metadata arrives, notices for bad pieces and peers,
 /// and the end.
@@ -8,8 +12,10 @@ struct TorrentRun {
     var name: String?
     var facts: TorrentFacts
     var fileCount: Int?
-    /// Bytes of the selected files: the download's size.
+    /// Bytes of the selected files: the download's size (libtorrent counts whole pieces, which
+    /// overlap the files left out).
     var wanted: Int64 = 0
+    private var selectionChecked = false
     /// What libtorrent had counted up and down at the last status, for the metered budget.
     private var counted: (down: Int64, up: Int64)?
     private var uploadedBefore: Int64
@@ -79,12 +85,12 @@ struct TorrentRun {
             guard let claimed = await transfer.claim(own, total: total) else { return false }
             name = claimed
             if claimed != own { await transfer.session.renameRoot(id, to: claimed) }
+            await transfer.session.moveStorage(id, to: transfer.start.download.directory)
         }
         let count = details.files.count
         let selection = transfer.start.download.request.selectedFiles
         await transfer.session.setPriorities(
             id, selection?.priorities(count: count) ?? [UInt8](repeating: 4, count: count))
-        await transfer.session.setUploadOnly(id, false)
         wanted = zip(details.files.indices, details.files).reduce(Int64(0)) { sum, file in
             sum + (selection?.contains(file.0 + 1) ?? true ? file.1.size : 0)
         }
@@ -98,14 +104,22 @@ struct TorrentRun {
             if bytes > 0 { _ = transfer.start.throttle.takeFromBudget(Int(bytes)) }
         }
         counted = (status.downloaded, status.uploaded)
-        if status.hasMetadata { wanted = status.wanted }
+        if status.hasMetadata, !selectionChecked, let details = await transfer.session.details(id) {
+            selectionChecked = true
+            wanted = details.files.reduce(Int64(0)) { $0 + ($1.selected ? $1.size : 0) }
+            fileCount = details.files.count
+        }
         facts.peers = status.peers
         facts.seeds = status.seeds
         facts.uploadRate = status.uploadRate
         facts.uploaded = max(facts.uploaded, status.uploaded)
         if let fileCount { facts.fileCount = fileCount }
-        await reports.torrentChanged(total: status.hasMetadata ? status.wanted : nil, facts: facts)
-        await reports.progress(TransferProgress(received: status.wantedDone, connections: status.peers))
+        // Whole pieces done, scaled to the selected files' bytes: exact at the start and the end.
+        let received =
+            status.wanted > 0 && wanted > 0
+            ? Int64(Double(status.wantedDone) / Double(status.wanted) * Double(wanted)) : status.wantedDone
+        await reports.torrentChanged(total: status.hasMetadata && wanted > 0 ? wanted : nil, facts: facts)
+        await reports.progress(TransferProgress(received: received, connections: status.peers))
     }
 
     /// Whether the files are named and every selected one is on disk, verified piece by piece.
@@ -117,6 +131,8 @@ struct TorrentRun {
 
     /// Every wanted piece passed its check: the resume data is saved, and the download has finished.
     private mutating func finish() async -> Bool {
+        // The staging folder of a magnet is empty once its files moved.
+        rmdir(transfer.stagingFolder(facts.infoHash))
         if wanted == 0, let details = await transfer.session.details(id) {
             wanted = details.files.reduce(Int64(0)) { $0 + ($1.selected ? $1.size : 0) }
         }

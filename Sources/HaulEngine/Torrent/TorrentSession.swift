@@ -149,6 +149,11 @@ actor TorrentSession {
         }
     }
 
+    func moveStorage(_ id: DownloadID, to folder: String) {
+        guard let session, let n = numbers[id] else { return }
+        haul_bt_move_storage(session, n, folder)
+    }
+
     func renameRoot(_ id: DownloadID, to name: String) {
         guard let session, let n = numbers[id] else { return }
         haul_bt_rename_root(session, n, name)

@@ -41,12 +41,12 @@ struct TorrentTransfer: Transfer {
             if claimed != own { rootName = claimed }
         }
         let settings = await session.settings
-        var addition = TorrentAddition(
-            source: source, directory: download.directory, rootName: rootName,
+        // Until a magnet's files have a free name, they are written in a folder of their own (a
+        // file of the user's by the torrent's name is never opened).
+        let addition = TorrentAddition(
+            source: source, directory: name == nil ? stagingFolder(infoHash) : download.directory, rootName: rootName,
             priorities: metadata.flatMap { m in download.request.selectedFiles?.priorities(count: m.fileCount) },
             downloadLimit: download.speedLimit, uploadLimit: nil, pex: settings.pex)
-        // A magnet's files get a free name before a byte of them is written.
-        addition.holdNewFiles = name == nil
         if name == nil { await reports.notice(Self.fetchingMetadata) }
         let (events, continuation) = AsyncStream.makeStream(of: TorrentEvent.self)
         if let failure = await session.add(download.id, addition, owner: { continuation.yield($0) }) {
@@ -73,6 +73,12 @@ struct TorrentTransfer: Transfer {
         } else {
             await stop()
         }
+    }
+
+    /// Where a magnet's files are written until they are named: a hidden folder in the download
+    /// folder (the same file system, so the move is a rename).
+    func stagingFolder(_ infoHash: String) -> String {
+        Download.path(of: ".haul-\(infoHash)", in: start.download.directory)
     }
 
     /// A free name for the torrent's root (its file, or its folder), made safe; nil when the run is stale.

@@ -99,12 +99,17 @@ public enum ListingJSON {
         string(#""checksum" : "#, d.checksum?.text)
         number(#""connections" : "#, d.activeConnections ?? 0)
         string(#""directory" : "#, d.directory)
+        // A torrent's own fields, only on torrents (a listing of HTTP downloads stays as it was).
+        let torrent = d.torrent
+        if let torrent { number(#""fileCount" : "#, torrent.fileCount) }
         string(#""fileName" : "#, d.fileName)
         string(#""finalURL" : "#, d.finalURL.map(Redaction.url))
         date(#""finishedAt" : "#, d.finishedAt)
         string(#""id" : "#, d.id.rawValue)
+        if let torrent { string(#""infoHash" : "#, torrent.infoHash) }
         string(#""notice" : "#, d.notice.map { ReasonText.notice($0, now: now) })
         string(#""path" : "#, d.path)
+        if let torrent { number(#""peers" : "#, torrent.peers) }
         key(#""previousURLs" : "#)
         append(d.previousURLs.map(Redaction.url), to: &out)
         string(#""proxy" : "#, proxy)
@@ -112,8 +117,13 @@ public enum ListingJSON {
         number(#""receivedBytes" : "#, d.receivedBytes)
         bool(#""resumable" : "#, d.resumable)
         number(#""retries" : "#, d.retries)
+        if let torrent {
+            bool(#""seeding" : "#, torrent.seeding)
+            number(#""seeds" : "#, torrent.seeds)
+        }
         key(#""segments" : "#)
         if let segments = d.segments { append(segments, to: &out) } else { null() }
+        if torrent != nil { string(#""selectFile" : "#, d.request.selectedFiles?.description) }
         // What scripts of an older haul read.
         string(#""sha256" : "#, d.checksum?.algorithm == .sha256 ? d.checksum?.hex : nil)
         key(#""sources" : "#)
@@ -121,6 +131,10 @@ public enum ListingJSON {
         number(#""speedLimit" : "#, d.speedLimit)
         string(#""state" : "#, d.state.kind.rawValue)
         number(#""totalBytes" : "#, d.totalBytes)
+        if let torrent {
+            number(#""uploadSpeed" : "#, torrent.uploadRate)
+            number(#""uploaded" : "#, torrent.uploaded)
+        }
         string(#""url" : "#, Redaction.url(d.url))
         out.append(contentsOf: "\n  }".utf8)
     }

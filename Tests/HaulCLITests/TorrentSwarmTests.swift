@@ -1,0 +1,95 @@
+import Foundation
+import HaulTestSupport
+import XCTest
+
+/// haul in a swarm on loopback of peers nobody here wrote: opentracker, aria2c and
+/// transmission-cli (see ``TorrentSwarm``). Every file must end byte-identical to the seeders'.
+class TorrentTestCase: CLITestCase {
+    var swarm: TorrentSwarm!
+    var seedData: String!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        swarm = TorrentSwarm(directory: dir.subdirectory("swarm"))
+        seedData = dir.subdirectory("seed")
+        // Nothing leaves loopback: no DHT, no peer exchange, no local discovery, no port mapping.
+        let settings = try await haul(
+            "torrents", "--dht", "off", "--pex", "off", "--lsd", "off", "--interface",
+            "127.0.0.1", "--port", "0", "--seed-ratio", "0")
+        XCTAssertEqual(settings.status, 0, settings.stderr)
+    }
+
+    override func tearDown() async throws {
+        await swarm?.stop()
+        swarm = nil
+        try await super.tearDown()
+    }
+
+    /// A random file of `size` bytes in the seeders' folder, its torrent, and the tracker allowing it.
+    func seededFile(_ name: String, size: Int, pieceExponent: Int = 16) async throws -> (torrent: String, hash: String)
+    {
+        try TestFiles.random(seedData + "/" + name, size: size)
+        let torrent = swarm.directory + "/\(name).torrent"
+        let hash = try await swarm.makeTorrent(of: seedData + "/" + name, to: torrent, pieceLength: pieceExponent)
+        return (torrent, hash)
+    }
+}
+
+final class TorrentSwarmTests: TorrentTestCase {
+    func testATorrentFileFromAria2AndTransmissionSeedersEndsByteIdentical() async throws {
+        let (torrent, hash) = try await seededFile("image.iso", size: 6_000_000)
+        try await swarm.startTracker(allowing: [hash])
+        try await swarm.seedWithAria2(torrent, data: seedData)
+        try await swarm.runTransmission(torrent, data: seedData)
+        try await swarm.waitForSeeders(2, of: hash)
+        let added = try await haul("add", torrent)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let listed = try await listJSON()
+        XCTAssertEqual(listed.first?["infoHash"] as? String, hash)
+        let run = try await haul("run", timeout: 90)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(sameFile(downloads + "/image.iso", seedData + "/image.iso"))
+        // The torrent file is kept beside the state: the download does not depend on the one given.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path + "/state/torrents/\(hash).torrent"))
+    }
+
+    func testAMagnetLinkAsWgetWouldTakeItFetchesTheMetadataFromTheSwarm() async throws {
+        let (torrent, hash) = try await seededFile("data.bin", size: 3_000_000)
+        try await swarm.startTracker(allowing: [hash])
+        try await swarm.runTransmission(torrent, data: seedData)
+        try await swarm.waitForSeeders(1, of: hash)
+        let magnet =
+            "magnet:?xt=urn:btih:\(hash)&tr=\(swarm.announce.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        let work = dir.subdirectory("work")
+        let run = try await ChildProcess.run(
+            "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", work, HaulBinary.path, magnet], environment: environment(),
+            in: work, timeout: 90)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(sameFile(work + "/data.bin", seedData + "/data.bin"), run.stdout + run.stderr)
+        XCTAssertTrue(run.stderr.contains("seed only while"), run.stderr)
+    }
+
+    func testTwoDeselectedFilesOfAMultiFileTorrentAreNotWritten() async throws {
+        let folder = seedData + "/album"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (i, size) in [300_000, 200_000, 500_000, 250_000].enumerated() {
+            try TestFiles.random(folder + "/track\(i + 1).flac", size: size)
+        }
+        let torrent = swarm.directory + "/album.torrent"
+        let hash = try await swarm.makeTorrent(of: folder, to: torrent)
+        try await swarm.startTracker(allowing: [hash])
+        try await swarm.seedWithAria2(torrent, data: seedData)
+        try await swarm.waitForSeeders(1, of: hash)
+        let added = try await haul("add", torrent, "--select-file", "1,4")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let run = try await haul("run", timeout: 90)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(sameFile(downloads + "/album/track1.flac", folder + "/track1.flac"))
+        XCTAssertTrue(sameFile(downloads + "/album/track4.flac", folder + "/track4.flac"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: downloads + "/album/track2.flac"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: downloads + "/album/track3.flac"))
+        let row = try await listJSON().first
+        XCTAssertEqual(row?["totalBytes"] as? Int, 550_000)
+        XCTAssertEqual(row?["state"] as? String, "finished")
+    }
+}
