@@ -15,9 +15,16 @@ public protocol EngineSession: Sendable {
     func refreshedNetworkStatus() async throws -> NetworkStatus
     /// Returns when nothing is waiting or downloading.
     func waitUntilIdle() async throws
+    /// A running or seeding torrent's files, peers, trackers and pieces; nil for any other download.
+    func torrentDetails(_ id: DownloadID) async throws -> TorrentDetails?
     /// A UI that attached with `ui: true` has left: while none is attached, a daemon records
     /// outcomes for the next one. A session that is itself a connection detaches by closing.
     func detachUI() async
+}
+
+extension EngineSession {
+    /// A session that cannot see an engine's torrents (aria2c over RPC) shows none.
+    public func torrentDetails(_ id: DownloadID) async throws -> TorrentDetails? { nil }
 }
 
 public struct EngineAttachment: Sendable {

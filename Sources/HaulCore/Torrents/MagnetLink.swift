@@ -41,6 +41,15 @@ public enum MagnetLink {
         return link
     }
 
+    /// The trackers a magnet link names (`tr`), decoded, in order.
+    public static func trackers(_ link: String) -> [String] {
+        guard let query = link.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
+        return query.split(separator: "&").filter { $0.hasPrefix("tr=") }.map { pair in
+            let value = String(pair.dropFirst(3))
+            return ContentDisposition.percentDecode(value).map { String(decoding: $0, as: UTF8.self) } ?? value
+        }
+    }
+
     /// The name a magnet link gives its torrent (`dn`), decoded; nil when it gives none.
     public static func displayName(_ link: String) -> String? {
         guard let query = link.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }

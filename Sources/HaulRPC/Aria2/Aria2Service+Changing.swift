@@ -85,6 +85,24 @@ extension Aria2Service {
         return (try prepared(request, options: options), position)
     }
 
+    /// `addTorrent(base64, [uris]?, {options}?, position?)`: one download of the torrent, its file
+    /// kept by the engine before the answer; its GID. Web seeds given as `uris` are not used
+    /// (the torrent's own are).
+    func addTorrent(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
+        let encoded = try call.required(0) { $0.string }
+        let options = try optionList(call, at: 2)
+        let position = try call.optional(3) { $0.int }
+        if let position, position < 0 { throw .failed("Position must be greater than or equal to 0.") }
+        guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters), !data.isEmpty else {
+            throw .failed("The torrent is not base64-encoded.")
+        }
+        var request = DownloadRequest(url: "", directory: "")
+        request.metainfo = [UInt8](data)
+        let ids = try await add([try prepared(request, options: options)], &scope)
+        if let position, let id = ids.first { _ = try await move(id, to: Int(clamping: position), &scope) }
+        return .string(GID.of(ids[0]))
+    }
+
     /// `addMetalink(base64, {options}?, position?)`: one download per file of the document, with
     /// its URLs as sources and its hashes; answers their GIDs. Headers never reach its URLs.
     func addMetalink(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
@@ -289,6 +307,14 @@ extension Aria2Service {
             case "split", "max-connection-per-server":
                 let count = try Self.connections(value, option: name)
                 _ = try await perform(.setConnections(.ids([d.id]), count), &scope, answer: "OK")
+            case "select-file":
+                let selection: FileSelection?
+                do {
+                    selection = value.isEmpty ? nil : try FileSelection(value)
+                } catch {
+                    throw .failed(error.message)
+                }
+                _ = try await perform(.selectFiles(d.id, selection), &scope, answer: "OK")
             default:
                 continue
             }

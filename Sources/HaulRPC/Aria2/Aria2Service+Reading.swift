@@ -64,8 +64,10 @@ extension Aria2Service {
 
     func tellStatus(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
         let found = try await find(call, &scope)
+        let keys = try keys(call, at: 1)
+        let details = keys?.contains("files") == false ? nil : await torrentDetails(found.download)
         return Aria2Status.make(
-            found.download, live: live[found.download.id], keys: try keys(call, at: 1), removed: found.removed)
+            found.download, live: live[found.download.id], keys: keys, removed: found.removed, details: details)
     }
 
     func tellActive(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {

@@ -259,6 +259,12 @@ public actor Aria2Service {
         return outcomes
     }
 
+    /// A running or seeding torrent's files and peers; nil for anything else.
+    func torrentDetails(_ d: Download) async -> TorrentDetails? {
+        guard d.isTorrent else { return nil }
+        return try? await session.torrentDetails(d.id)
+    }
+
     private static func fault(_ error: RPCError) -> JSONValue {
         .object(["code": .int(Int64(error.code)), "message": .string(error.message)])
     }
@@ -266,8 +272,7 @@ public actor Aria2Service {
     private func dispatch(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
         switch call.method {
         case "aria2.addUri": return try await addUri(call, &scope)
-        case "aria2.addTorrent":
-            throw .failed("haul does not fetch torrents: add the file's http(s) address instead")
+        case "aria2.addTorrent": return try await addTorrent(call, &scope)
         case "aria2.addMetalink": return try await addMetalink(call, &scope)
         case "aria2.remove", "aria2.forceRemove": return try await remove(call, &scope)
         case "aria2.pause", "aria2.forcePause": return try await pause(call, &scope)
@@ -276,10 +281,12 @@ public actor Aria2Service {
         case "aria2.unpauseAll": return try await perform(.resume(.all), &scope, answer: "OK")
         case "aria2.tellStatus": return try await tellStatus(call, &scope)
         case "aria2.getUris": return Aria2Status.uris(try await find(call, &scope).download)
-        case "aria2.getFiles": return Aria2Status.files(try await find(call, &scope).download)
+        case "aria2.getFiles":
+            let d = try await find(call, &scope).download
+            return Aria2Status.files(d, details: await torrentDetails(d))
         case "aria2.getPeers":
-            _ = try await find(call, &scope)
-            return .array([])
+            let d = try await find(call, &scope).download
+            return Aria2Status.peers(await torrentDetails(d))
         case "aria2.getServers":
             let d = try await find(call, &scope).download
             return Aria2Status.servers(d, live: live[d.id])
@@ -297,7 +304,7 @@ public actor Aria2Service {
         case "aria2.removeDownloadResult": return try await removeResult(call, &scope)
         case "aria2.getVersion":
             return .object([
-                "enabledFeatures": .array(["HTTPS", "Message Digest"].map(JSONValue.string)),
+                "enabledFeatures": .array(["BitTorrent", "HTTPS", "Message Digest", "Metalink"].map(JSONValue.string)),
                 "version": .string(Self.aria2Version), "haul": .string(configuration.version),
             ])
         case "aria2.getSessionInfo": return .object(["sessionId": .string(sessionID)])
@@ -348,7 +355,11 @@ public actor Aria2Service {
             let old = kinds[d.id]
             if d.state == .finished { kinds[d.id] = nil } else { kinds[d.id] = d.state.kind }
             if d.state != .downloading { live[d.id] = nil }
-            if let name = Aria2Notification.forChange(from: old, to: d.state.kind) { notify(name, d.id) }
+            if let name = Aria2Notification.forChange(from: old, to: d.state.kind) {
+                // A torrent's files are complete: aria2 tells both (seeding may go on).
+                if name == Aria2Notification.complete, d.isTorrent { notify(Aria2Notification.btComplete, d.id) }
+                notify(name, d.id)
+            }
         case .removed(let id):
             removedFromList(id)
         case .removedMany(let ids):

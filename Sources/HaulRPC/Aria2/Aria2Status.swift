@@ -29,7 +29,9 @@ public enum Aria2Status {
 
     /// The struct `tellStatus` answers for `d`, only `keys` when given. `removed`: `d` was taken
     /// off the list over RPC and is kept as a result until purged.
-    public static func make(_ d: Download, live: Live?, keys: Set<String>?, removed: Bool = false) -> JSONValue {
+    public static func make(
+        _ d: Download, live: Live?, keys: Set<String>?, removed: Bool = false, details: TorrentDetails? = nil
+    ) -> JSONValue {
         var o = JSONObjectWriter(keys: keys)
         let kind = d.state.kind
         let total = d.totalBytes ?? (kind == .finished ? d.receivedBytes : 0)
@@ -38,12 +40,12 @@ public enum Aria2Status {
         o.string("status", removed ? "removed" : status(kind))
         o.number("totalLength", total)
         o.number("completedLength", d.receivedBytes)
-        o.number("uploadLength", 0)
+        o.number("uploadLength", d.torrent?.uploaded ?? 0)
         if total > 0 {
             o.string("bitfield", Bitfield.hex(total: total, done: Bitfield.done(d)))
         }
         o.number("downloadSpeed", running ? live?.bytesPerSecond ?? 0 : 0)
-        o.number("uploadSpeed", 0)
+        o.number("uploadSpeed", d.torrent?.uploadRate ?? 0)
         o.number("pieceLength", Bitfield.pieceLength)
         o.number("numPieces", total > 0 ? Bitfield.pieces(total: total) : 0)
         o.number("connections", Int64(running ? live?.connections ?? d.activeConnections ?? 1 : 0))
@@ -54,12 +56,68 @@ public enum Aria2Status {
             o.string("errorMessage", removed ? "Removed" : d.failureReason.map(ReasonText.failure) ?? "")
         }
         o.string("dir", d.directory)
-        o.value("files", files(d))
+        o.value("files", files(d, details: details))
+        if let torrent = d.torrent { bittorrent(d, torrent, running: running, into: &o) }
         return o.finish()
     }
 
-    /// `getFiles`: haul fetches one file per download.
-    public static func files(_ d: Download) -> JSONValue {
+    /// What aria2 adds for a torrent: its info hash, seeders, and the `bittorrent` struct.
+    private static func bittorrent(
+        _ d: Download, _ torrent: TorrentFacts, running: Bool, into o: inout JSONObjectWriter
+    ) {
+        o.string("infoHash", torrent.infoHash)
+        o.number("numSeeders", Int64(running || torrent.seeding ? torrent.seeds ?? 0 : 0))
+        o.string("seeder", d.state == .finished ? "true" : "false")
+        let name = d.fileName ?? MagnetLink.displayName(d.url) ?? ""
+        o.value(
+            "bittorrent",
+            .object([
+                JSONValue.Member(
+                    "announceList", .array(MagnetLink.trackers(d.url).map { .array([.string($0)]) })),
+                JSONValue.Member("info", .object([JSONValue.Member("name", .string(name))])),
+                JSONValue.Member("mode", .string(torrent.fileCount > 1 ? "multi" : "single")),
+            ]))
+    }
+
+    /// `getPeers`: a torrent's connected peers as aria2 lists them.
+    public static func peers(_ details: TorrentDetails?) -> JSONValue {
+        .array(
+            (details?.peers ?? []).map { peer in
+                let colon = peer.address.lastIndex(of: ":") ?? peer.address.endIndex
+                let ip = String(peer.address[..<colon])
+                let port =
+                    colon < peer.address.endIndex ? String(peer.address[peer.address.index(after: colon)...]) : ""
+
+                return .object([
+                    JSONValue.Member("amChoking", .string("false")),
+                    JSONValue.Member("bitfield", .string("")),
+                    JSONValue.Member("downloadSpeed", .string(String(peer.downloadRate))),
+                    JSONValue.Member("ip", .string(ip)),
+                    JSONValue.Member("peerChoking", .string("false")),
+                    JSONValue.Member("peerId", .string(TerminalText.sanitize(peer.client))),
+                    JSONValue.Member("port", .string(port)),
+                    JSONValue.Member("seeder", .string(peer.isSeed ? "true" : "false")),
+                    JSONValue.Member("uploadSpeed", .string(String(peer.uploadRate))),
+                ])
+            })
+    }
+
+    /// `getFiles`: a torrent's files while it runs or seeds (from 1, with `selected`); else the one
+    /// file haul fetches.
+    public static func files(_ d: Download, details: TorrentDetails? = nil) -> JSONValue {
+        if let details, !details.files.isEmpty {
+            return .array(
+                details.files.enumerated().map { index, f in
+                    var file = JSONObjectWriter()
+                    file.number("index", Int64(index + 1))
+                    file.string("path", Download.path(of: f.path, in: d.directory))
+                    file.number("length", f.size)
+                    file.number("completedLength", f.done)
+                    file.string("selected", f.selected ? "true" : "false")
+                    file.value("uris", .array([]))
+                    return file.finish()
+                })
+        }
         let total = d.totalBytes ?? (d.state == .finished ? d.receivedBytes : 0)
         // Before its name is known, the name asked for (as aria2 shows `out`), else none.
         let path = d.path ?? d.requestedName.map { Download.path(of: $0, in: d.directory) } ?? ""

@@ -132,6 +132,11 @@ public final class RemoteEngine: EngineSession {
         return status
     }
 
+    public func torrentDetails(_ id: DownloadID) async throws -> TorrentDetails? {
+        guard case .torrentDetails(let details) = try await request(.torrentDetails(id)) else { throw unexpected() }
+        return details
+    }
+
     public func waitUntilIdle() async throws {
         _ = try await request(.waitUntilIdle)
     }

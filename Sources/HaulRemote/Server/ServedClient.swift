@@ -85,6 +85,12 @@ actor ServedClient {
             } catch {
                 return .failed(Self.message(error))
             }
+        case .torrentDetails(let id):
+            do {
+                return .torrentDetails(try await engine.torrentDetails(id))
+            } catch {
+                return .failed(Self.message(error))
+            }
         case .refreshNetwork:
             do {
                 return .network(try await engine.refreshedNetworkStatus())

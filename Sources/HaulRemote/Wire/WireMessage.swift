@@ -19,6 +19,8 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case waitUntilIdle
     /// Asks a daemon to stop (its downloads resume from their `.part` files later).
     case shutdown
+    /// A torrent's files, peers, trackers and pieces (the UI's details).
+    case torrentDetails(DownloadID)
 }
 
 /// One request with the number its reply will carry.
@@ -132,6 +134,7 @@ public enum ServerReply: Codable, Sendable, Equatable {
     case attached(WireSnapshot, away: AwayReport?)
     case snapshot(WireSnapshot)
     case download(Download?)
+    case torrentDetails(TorrentDetails?)
     case ids([DownloadID])
     case network(NetworkStatus)
     case done

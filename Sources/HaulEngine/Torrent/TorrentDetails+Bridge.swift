@@ -1,52 +1,10 @@
 import CTorrent
 import HaulCore
 
-/// A running torrent's files, peers, trackers and pieces at one moment, as the details box, `haul
-/// ls --json` and aria2's `getFiles`/`getPeers` show them. Names and client strings come from the
-/// swarm: they are made safe where they are shown.
-public struct TorrentDetails: Sendable, Equatable {
-    public struct File: Sendable, Equatable {
-        /// Inside the download folder, as libtorrent made it safe (no `..`, no absolute path).
-        public var path: String
-        public var size: Int64
-        public var done: Int64
-        public var selected: Bool
-    }
-
-    public struct Peer: Sendable, Equatable {
-        public var address: String
-        public var client: String
-        public var downloadRate: Int64
-        public var uploadRate: Int64
-        /// 0…1 of the torrent the peer has.
-        public var progress: Double
-        public var isSeed: Bool
-    }
-
-    public struct Tracker: Sendable, Equatable {
-        public var url: String
-        public var lastAnswer: String?
-        public var working: Bool
-    }
-
-    public var files: [File]
-    public var peers: [Peer]
-    public var trackers: [Tracker]
-    /// One bit per piece, most significant first.
-    public var pieces: [UInt8]
-    public var pieceCount: Int
-
-    public init(
-        files: [File] = [], peers: [Peer] = [], trackers: [Tracker] = [], pieces: [UInt8] = [], pieceCount: Int = 0
-    ) {
-        self.files = files
-        self.peers = peers
-        self.trackers = trackers
-        self.pieces = pieces
-        self.pieceCount = pieceCount
-    }
-
+extension TorrentDetails {
+    /// The torrent `number`'s details as the bridge reads them now.
     init(session: OpaquePointer, number: UInt64) {
+        self.init()
         var files: UnsafeMutablePointer<haul_bt_file>?
         let fileCount = Int(haul_bt_files(session, number, &files))
         self.files = (0..<max(fileCount, 0)).map { i in
