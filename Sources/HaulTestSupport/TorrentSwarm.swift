@@ -12,11 +12,18 @@ public actor TorrentSwarm {
     public nonisolated let trackerPort: Int
     public nonisolated var announce: String { "http://127.0.0.1:\(trackerPort)/announce" }
     private var peers: [ChildProcess] = []
+    /// The seeders and leechers by their peer port, to stop one.
+    private var byPort: [Int: ChildProcess] = [:]
 
     /// A folder for the swarm's files; the tracker starts with ``startTracker(allowing:)``.
     public init(directory: String) {
         self.directory = directory
         trackerPort = FreePort.find()
+    }
+
+    /// Stops the peer listening on `port`.
+    public func stopPeer(_ port: Int) async {
+        await byPort.removeValue(forKey: port)?.terminate()
     }
 
     /// Stops every peer and the tracker.
@@ -76,10 +83,11 @@ public actor TorrentSwarm {
         ]
         if let uploadLimit { arguments.append("--max-upload-limit=\(uploadLimit)") }
         let log = directory + "/aria2c-\(port).log"
-        peers.append(
-            try ChildProcess(
-                "/usr/bin/aria2c", arguments + [torrent], environment: ProcessInfo.processInfo.environment,
-                stdout: log, stderr: log))
+        let peer = try ChildProcess(
+            "/usr/bin/aria2c", arguments + [torrent], environment: ProcessInfo.processInfo.environment,
+            stdout: log, stderr: log)
+        peers.append(peer)
+        byPort[port] = peer
         try await Self.waitForPort(port, what: "aria2c")
         return port
     }
@@ -102,16 +110,26 @@ public actor TorrentSwarm {
         let log = directory + "/transmission-\(port).log"
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = config
-        peers.append(
-            try ChildProcess(
-                "/usr/bin/transmission-cli", ["-g", config, "-w", data, "-p", "\(port)", "-M", torrent],
-                environment: environment, stdout: log, stderr: log))
+        let peer = try ChildProcess(
+            "/usr/bin/transmission-cli", ["-g", config, "-w", data, "-p", "\(port)", "-M", torrent],
+            environment: environment, stdout: log, stderr: log)
+        peers.append(peer)
+        byPort[port] = peer
         return port
     }
 
     /// Waits until the tracker counts `count` seeders of `infoHash` (a seeder announces once it
     /// has checked its files; a leecher that asked before then would wait for the next round).
     public func waitForSeeders(_ count: Int, of infoHash: String, timeout: Double = 60) async throws {
+        try await waitForPeers(count, of: infoHash, counted: "complete", timeout: timeout)
+    }
+
+    /// Waits until the tracker counts `count` leechers of `infoHash`.
+    public func waitForLeechers(_ count: Int, of infoHash: String, timeout: Double = 60) async throws {
+        try await waitForPeers(count, of: infoHash, counted: "incomplete", timeout: timeout)
+    }
+
+    private func waitForPeers(_ count: Int, of infoHash: String, counted key: String, timeout: Double) async throws {
         var escaped = ""
         var index = infoHash.startIndex
         while index < infoHash.endIndex {
@@ -126,13 +144,14 @@ public actor TorrentSwarm {
             let scraped = try await ChildProcess.run(
                 "/bin/sh", ["-c", "/usr/bin/curl -s \"$0\" | tr -c '[:print:]' '.'", url],
                 environment: ProcessInfo.processInfo.environment, in: directory)
-            if let range = scraped.stdout.range(of: #"8:completei(\d+)e"#, options: .regularExpression) {
-                let digits = scraped.stdout[range].dropFirst(11).dropLast()
+            let pattern = "\(key.count):\(key)i(\\d+)e"
+            if let range = scraped.stdout.range(of: pattern, options: .regularExpression) {
+                let digits = scraped.stdout[range].dropFirst("\(key.count):\(key)i".count).dropLast()
                 if let seen = Int(digits), seen >= count { return }
             }
             try await Task.sleep(for: .milliseconds(200))
         }
-        throw ChildProcess.SpawnError(description: "the tracker never counted \(count) seeders of \(infoHash)")
+        throw ChildProcess.SpawnError(description: "the tracker never counted \(count) \(key) peers of \(infoHash)")
     }
 
     private static func waitForPort(_ port: Int, what: String) async throws {

@@ -93,3 +93,56 @@ final class TorrentSwarmTests: TorrentTestCase {
         XCTAssertEqual(row?["state"] as? String, "finished")
     }
 }
+
+/// haul gives back: a daemon seeds what it fetched until the ratio, and a leecher nobody here
+/// wrote gets the file from haul alone. transmission-cli connects to no peer on 127.0.0.1 itself
+/// (it takes loopback addresses for martians), so it waits at the tracker before haul asks it:
+/// haul, told of it, connects to it; aria2c, which asked before it came, never learns of it.
+final class TorrentSeedingTests: TorrentTestCase {
+    func testTransmissionGetsTheFileFromHaulAloneAndSeedingStopsAtTheRatio() async throws {
+        let (torrent, hash) = try await seededFile("share.bin", size: 2_000_000)
+        try await swarm.startTracker(allowing: [hash])
+        let aria2 = try await swarm.seedWithAria2(torrent, data: seedData)
+        try await swarm.waitForSeeders(1, of: hash)
+        let leeched = dir.subdirectory("leecher")
+        try await swarm.runTransmission(torrent, data: leeched)
+        try await swarm.waitForLeechers(1, of: hash)
+        let ratio = try await haul("torrents", "--seed-ratio", "1.0")
+        XCTAssertTrue(ratio.stdout.contains("seed ratio 1.00"), ratio.stdout)
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        defer { Task { await daemon.terminate() } }
+        let added = try await haul("add", torrent)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        var row: [String: Any] = [:]
+        try await waitUntil(timeout: 60) {
+            row = (try? self.syncList().first) ?? [:]
+            return row["seeding"] as? Bool == true
+        }
+        XCTAssertEqual(row["state"] as? String, "finished")
+        let listed = try await haul("ls")
+        XCTAssertTrue(listed.stdout.contains("seeding"), listed.stdout)
+        // haul is the only seeder now.
+        await swarm.stopPeer(aria2)
+        try await waitUntil(timeout: 90) { self.sameFile(leeched + "/share.bin", self.seedData + "/share.bin") }
+        // At ratio 1.0 (2 MB sent) haul stops seeding by itself.
+        try await waitUntil(timeout: 60) {
+            row = (try? self.syncList().first) ?? [:]
+            return row["seeding"] as? Bool == false
+        }
+        XCTAssertGreaterThanOrEqual(row["uploaded"] as? Int ?? 0, 2_000_000, "\(row)")
+    }
+
+    /// `haul ls --json` read synchronously (for `waitUntil`'s condition).
+    func syncList() throws -> [[String: Any]] {
+        let pipe = Pipe()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: HaulBinary.path)
+        process.arguments = ["ls", "--json"]
+        process.environment = environment()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
+    }
+}

@@ -22,6 +22,8 @@ public struct ListState {
     var boxScroll = 0
     /// The whole download the details box shows, as the engine last told it.
     var detailed: Download?
+    /// The swarm of the torrent the details box shows (peers, trackers, files, pieces).
+    var torrentDetails: TorrentDetails?
     /// The row last clicked and when, to tell a double click.
     var lastClick: (index: Int, time: Double)?
     var filterCache: (needle: String, version: Int, positions: [Int32])?

@@ -179,6 +179,9 @@ extension TUIController {
                         for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width),
                         now: wallClock(), glyphs: glyphs, history: speeds.lives[id], pieces: speeds.pieces[id] ?? [:],
                         meteredMode: network.remote?.engine.isHaul ?? true)
+                        + TorrentDetailsView.lines(
+                            for: d, details: list.torrentDetails, width: BoxView.textWidth(screenWidth: grid.width),
+                            glyphs: glyphs)
                 } ?? [("Reading the download's details" + glyphs.ellipsis, Style.dim)]
             list.boxScroll = BoxView.draw(
                 title: "Details", lines: lines, scroll: list.boxScroll, into: &grid, glyphs: glyphs)

@@ -98,6 +98,7 @@ extension TUIController {
         switch action {
         case .details:
             list.detailed = nil
+            list.torrentDetails = nil
             setMode(.details(d.id))
             return [.describe(d.id)]
         case .togglePause:

@@ -134,6 +134,19 @@ public final class TUIController {
         redraw.full = true
     }
 
+    /// A torrent's files, peers, trackers and pieces for the details box.
+    public func describeTorrent(_ details: TorrentDetails?, id: DownloadID) {
+        guard case .details(id) = mode, details != list.torrentDetails else { return }
+        list.torrentDetails = details
+        redraw.full = true
+    }
+
+    /// The torrent the details box shows, if it shows one: the UI asks for its swarm each second.
+    public var torrentInDetails: DownloadID? {
+        guard case .details(let id) = mode, list.detailed?.isTorrent == true else { return nil }
+        return id
+    }
+
     /// Keeps the download the details box shows as the engine tells of it.
     private func keepDetailed(_ event: EngineEvent) {
         switch event {

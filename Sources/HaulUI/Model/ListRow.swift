@@ -28,6 +28,7 @@ public struct ListRow: Sendable, Equatable, Identifiable {
         let segments: [Segment]?
         /// Sources it may fetch from, when it has more than its own URL.
         let sources: Int?
+        let torrent: TorrentFacts?
 
         init(_ d: Download) {
             notice = d.notice
@@ -37,6 +38,7 @@ public struct ListRow: Sendable, Equatable, Identifiable {
             activeConnections = d.activeConnections
             segments = d.segments
             sources = d.request.sources.isEmpty ? nil : 1 + d.request.sources.count { $0.isUsable }
+            torrent = d.torrent
         }
 
         init(_ other: Extras?, notice: Notice?) {
@@ -47,17 +49,19 @@ public struct ListRow: Sendable, Equatable, Identifiable {
             activeConnections = other?.activeConnections
             segments = other?.segments
             sources = other?.sources
+            torrent = other?.torrent
         }
 
         var isEmpty: Bool {
             notice == nil && lastError == nil && speedLimit == nil && connections == nil
-                && activeConnections == nil && segments == nil && sources == nil
+                && activeConnections == nil && segments == nil && sources == nil && torrent == nil
         }
 
         static func == (a: Extras, b: Extras) -> Bool {
             a.notice == b.notice && a.lastError == b.lastError
                 && a.speedLimit == b.speedLimit && a.connections == b.connections
                 && a.activeConnections == b.activeConnections && a.segments == b.segments && a.sources == b.sources
+                && a.torrent == b.torrent
         }
     }
 
@@ -96,6 +100,8 @@ public struct ListRow: Sendable, Equatable, Identifiable {
     public var segments: [Segment]? { extras?.segments }
     /// How many sources it may fetch from, when it has mirrors.
     public var sources: Int? { extras?.sources }
+    /// For a torrent: its swarm, uploads and whether it seeds.
+    public var torrent: TorrentFacts? { extras?.torrent }
 
     public var pauseCause: PauseCause? { state.pauseCause }
     public var failureReason: FailureReason? { state.failureReason }

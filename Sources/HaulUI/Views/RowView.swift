@@ -82,6 +82,13 @@ enum RowView {
                 case .paused:
                     let why = pausedWhy(download.pauseCause ?? .user)
                     x = grid.write(DisplayWidth.right(why, width: live - 1) + " ", row: row, column: x, style: base)
+                case .finished where download.torrent?.seeding == true:
+                    // A seeding torrent: what it sends now and its share ratio.
+                    let torrent = download.torrent!
+                    let up = "\(glyphs == .unicode ? "↑" : "up") \(Formatting.rate(Double(torrent.uploadRate ?? 0)))"
+                    let text = "\(up) r\(Formatting.ratio(torrent.ratio(size: download.totalBytes)))"
+                    x = grid.write(
+                        DisplayWidth.right(text, width: live - 1) + " ", row: row, column: x, style: Style(color: .green))
                 case .waiting, .finished, .failed:
                     x += live
                 }
@@ -89,9 +96,17 @@ enum RowView {
         }
         if stateWidth > 0 {
             var label = stateLabel(download)
+            // A torrent says its swarm: peers while it downloads, seeding after.
+            if let torrent = download.torrent {
+                if download.state == .downloading {
+                    label = download.totalBytes == nil ? "metadata" : "\(torrent.peers ?? 0)p \(torrent.seeds ?? 0)s"
+                } else if torrent.seeding {
+                    label = "seeding"
+                }
+            }
             // A download on several connections says how many.
-            if download.state == .downloading, let count = sample?.connections ?? download.activeConnections,
-                count > 1
+            if download.state == .downloading, download.torrent == nil,
+                let count = sample?.connections ?? download.activeConnections, count > 1
             {
                 label = "down \(glyphs == .unicode ? "×" : "x")\(count)"
                 // …and, fetched from several sources, from how many.

@@ -13,6 +13,8 @@ enum UIMessage: Sendable {
     case report(String, isError: Bool)
     /// The whole download the details box asked for (nil: the engine no longer has it).
     case described(Download?, id: DownloadID)
+    /// A torrent's files, peers, trackers and pieces for the details box (nil: not running).
+    case torrentDescribed(TorrentDetails?, id: DownloadID)
     /// The engine's event stream ended.
     case engineStopped
 }

@@ -17,6 +17,8 @@ final class UILoop {
     private let inbox: UIInbox
     /// Nil until the engine is attached; keys typed before then wait in ``earlyKeys``.
     private var engine: (any EngineSession)?
+    /// When the details box last asked for a torrent's details (process seconds).
+    private var lastTorrentDetails = -Double.infinity
     private var earlyKeys: [Key] = []
     private var rankingInFlight = false
     private var running = true
@@ -75,6 +77,7 @@ final class UILoop {
                     inputs.events += 1
                 case .report(let text, let isError): controller.report(text, isError: isError)
                 case .described(let download, let id): controller.describe(download, id: id)
+                case .torrentDescribed(let details, let id): controller.describeTorrent(details, id: id)
                 case .engineStopped:
                     running = false
                     exit = .ownerStopped
@@ -85,6 +88,7 @@ final class UILoop {
                 exit = .signal
             }
             prepareNameOrder()
+            refreshTorrentDetails()
             // Drawn before waiting for keys: the first frame goes out at once.
             let now = ProcessClock.seconds()
             // The frame that first shows the list goes out at once, not at the next interval.
@@ -120,6 +124,17 @@ final class UILoop {
             }
         }
         return exit
+    }
+
+    /// While the details box shows a torrent, its peers, trackers, files and pieces are asked
+    /// for again once a second.
+    private func refreshTorrentDetails() {
+        guard let engine, let id = controller.torrentInDetails else { return }
+        let now = ProcessClock.seconds()
+        guard now - lastTorrentDetails >= 1 else { return }
+        lastTorrentDetails = now
+        let inbox = self.inbox
+        Task { inbox.push(.torrentDescribed(try? await engine.torrentDetails(id), id: id)) }
     }
 
     /// A key as the trace names it: one word without spaces, commas or parentheses.
@@ -171,7 +186,13 @@ final class UILoop {
             case .describe(let id):
                 guard let engine else { break }
                 let inbox = self.inbox
-                Task { inbox.push(.described(try? await engine.download(id), id: id)) }
+                Task {
+                    let download = try? await engine.download(id)
+                    inbox.push(.described(download, id: id))
+                    if download?.isTorrent == true {
+                        inbox.push(.torrentDescribed(try? await engine.torrentDetails(id), id: id))
+                    }
+                }
             case .runCommand(let line, let selected):
                 guard let engine else { break }
                 let inbox = self.inbox
