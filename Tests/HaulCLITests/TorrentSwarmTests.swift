@@ -146,3 +146,44 @@ final class TorrentSeedingTests: TorrentTestCase {
         return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
     }
 }
+
+/// `kill -9` in the middle of a torrent: the pieces in the last saved resume data are never
+/// fetched again.
+final class TorrentCrashTests: TorrentTestCase {
+    func testAfterKill9NoPieceInTheLastResumeDataIsFetchedAgain() async throws {
+        let size = 16_000_000
+        let (torrent, hash) = try await seededFile("big.bin", size: size)
+        try await swarm.startTracker(allowing: [hash])
+        // Slow enough to be killed half way, after a few resume saves.
+        try await swarm.seedWithAria2(torrent, data: seedData, uploadLimit: "1M")
+        try await swarm.waitForSeeders(1, of: hash)
+        let added = try await haul("add", torrent)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let resumePath = dir.path + "/state/torrents/\(hash).resume"
+        let run = try spawnHaul(["run"], log: dir.path + "/run1.log")
+        try await waitUntil(timeout: 60) { (self.fileSize(downloads + "/big.bin") ?? 0) > 0 && self.haveBytes(resumePath) > Int64(size / 3) }
+        run.signal(SIGKILL)
+        _ = await run.wait()
+        let atKill = try XCTUnwrap(Bencode([UInt8](FileManager.default.contents(atPath: resumePath) ?? Data())))
+        let have = haveBytes(resumePath)
+        let fetchedBefore = try XCTUnwrap(atKill["total_downloaded"]?.integer)
+        XCTAssertLessThan(have, Int64(size), "killed too late to mean anything")
+
+        let again = try await haul("run", timeout: 90)
+        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+        XCTAssertTrue(sameFile(downloads + "/big.bin", seedData + "/big.bin"))
+        let atEnd = try XCTUnwrap(Bencode([UInt8](FileManager.default.contents(atPath: resumePath) ?? Data())))
+        let fetchedAfter = try XCTUnwrap(atEnd["total_downloaded"]?.integer) - fetchedBefore
+        // What the second run fetched is at most what the resume data did not have (a block or
+        // two more for requests in flight at the end game).
+        XCTAssertLessThanOrEqual(fetchedAfter, Int64(size) - have + 2 * 65_536, "have \(have) at the kill")
+    }
+
+    /// The bytes of the pieces a resume file says are on disk (0 while there is none).
+    func haveBytes(_ path: String) -> Int64 {
+        guard let data = FileManager.default.contents(atPath: path), let resume = Bencode([UInt8](data)),
+            let pieces = resume["pieces"]?.bytes
+        else { return 0 }
+        return Int64(pieces.count { $0 & 1 != 0 }) * 65_536
+    }
+}
