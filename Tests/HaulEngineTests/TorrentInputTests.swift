@@ -1,0 +1,98 @@
+import HaulCore
+import HaulTestSupport
+import XCTest
+
+@testable import HaulEngine
+
+/// A torrent's bytes and a magnet link are hostile input: libtorrent reads them, and whatever
+/// they hold, haul answers with a sentence or a torrent, never a crash.
+final class TorrentInputTests: XCTestCase {
+    /// A small valid single-file torrent, bencoded here (no tool needed).
+    static func torrent(name: String = "file.bin", length: Int = 40_000, pieceLength: Int = 16_384) -> [UInt8] {
+        let pieces = (length + pieceLength - 1) / pieceLength
+        let info = Bencode.dictionary([
+            "length": .integer(Int64(length)), "name": .bytes(Array(name.utf8)),
+            "piece length": .integer(Int64(pieceLength)),
+            "pieces": .bytes([UInt8](repeating: 7, count: 20 * pieces)),
+        ])
+        return Bencode.dictionary(["announce": .bytes(Array("http://127.0.0.1:1/announce".utf8)), "info": info])
+            .encoded
+    }
+
+    func testAValidTorrentIsReadWithItsHashNameAndSize() throws {
+        let meta = try TorrentMetadata(torrent: Self.torrent())
+        XCTAssertEqual(meta.name, "file.bin")
+        XCTAssertEqual(meta.totalSize, 40_000)
+        XCTAssertEqual(meta.infoHash.count, 40)
+        XCTAssertTrue(meta.magnet.hasPrefix("magnet:?xt=urn:btih:\(meta.infoHash)&dn=file.bin&tr=http%3A%2F%2F"))
+        // The magnet it is kept as names the same torrent.
+        XCTAssertEqual(try TorrentMetadata(magnet: meta.magnet).infoHash, meta.infoHash)
+    }
+
+    func testTenThousandFuzzedTorrentsAreEachReadOrRefusedInASentence() {
+        let valid = Self.torrent()
+        var rng = SystemRandomNumberGenerator()
+        var refused = 0
+        for round in 0..<10_000 {
+            var bytes = valid
+            switch round % 3 {
+            case 0: bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &rng)))
+            case 1:
+                for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                    bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                }
+            default:
+                bytes.insert(
+                    contentsOf: Array("i99999999999999999999e4:infod".utf8),
+                    at: Int.random(in: 0..<bytes.count, using: &rng))
+            }
+            do {
+                _ = try TorrentMetadata(torrent: bytes)
+            } catch {
+                refused += 1
+                XCTAssertTrue(error.message.hasPrefix("this is not a torrent file"), error.message)
+                XCTAssertFalse(error.message.contains("\u{1B}"))
+            }
+        }
+        XCTAssertGreaterThan(refused, 5_000)
+    }
+
+    func testMagnetLinksAreCheckedBeforeLibtorrentSeesThem() throws {
+        let hex = String(repeating: "ab", count: 20)
+        XCTAssertEqual(try MagnetLink.validate("magnet:?xt=urn:btih:\(hex)"), "magnet:?xt=urn:btih:\(hex)")
+        // Base32 v1, v2 and hybrid.
+        XCTAssertNoThrow(try MagnetLink.validate("magnet:?xt=urn:btih:" + String(repeating: "a", count: 32)))
+        let v2 = "urn:btmh:1220" + String(repeating: "cd", count: 32)
+        XCTAssertNoThrow(try TorrentMetadata(magnet: try MagnetLink.validate("magnet:?xt=\(v2)")))
+        let hybrid = try TorrentMetadata(magnet: "magnet:?xt=urn:btih:\(hex)&xt=\(v2)")
+        XCTAssertEqual(hybrid.infoHashV1, hex)
+        XCTAssertEqual(hybrid.infoHashV2, String(repeating: "cd", count: 32))
+        for bad in ["magnet:?dn=x", "magnet:?xt=urn:btih:123", "magnet:?xt=urn:btmh:1220ab", "magnet:?xt=urn:btih:\(hex)\u{1B}"]
+        {
+            XCTAssertThrowsError(try MagnetLink.validate(bad)) { error in
+                XCTAssertFalse((error as? InputError)?.message.contains("\u{1B}") ?? true)
+            }
+        }
+    }
+
+    func testTheSelectionSyntaxIsAria2s() throws {
+        XCTAssertEqual(try FileSelection("1,3-5").description, "1,3-5")
+        XCTAssertEqual(try FileSelection("5,4,1-2,3").description, "1-5")
+        XCTAssertEqual(try FileSelection("2").priorities(count: 4), [0, 4, 0, 0])
+        XCTAssertEqual(try FileSelection("2").toggled(3).description, "2-3")
+        for bad in ["", "0", "3-1", "a", "1,,2", "-2"] {
+            XCTAssertThrowsError(try FileSelection(bad), bad)
+        }
+    }
+
+    func testSeedingStopsAtTheRatioOrTheTimeWhicheverFirst() {
+        var settings = TorrentSettings()
+        XCTAssertFalse(settings.seedingIsDone(uploaded: 999, downloaded: 1000, seconds: 10_000))
+        XCTAssertTrue(settings.seedingIsDone(uploaded: 1000, downloaded: 1000, seconds: 0))
+        settings.seedMinutes = 2
+        XCTAssertTrue(settings.seedingIsDone(uploaded: 0, downloaded: 1000, seconds: 120))
+        settings.seedRatio = 0
+        XCTAssertTrue(settings.seedingIsDone(uploaded: 0, downloaded: 1000, seconds: 0))
+        XCTAssertEqual(TorrentSettings().listenInterfaces, "0.0.0.0:6881,[::]:6881")
+    }
+}
