@@ -45,6 +45,13 @@ final class DownloadSchemaTests: XCTestCase {
         d.request.ignoresMirrorHeaders = true
         d.request.proxy = .through(ProxyAddress(kind: .http, host: "proxy.lan", port: 3128, user: "u", password: "p"))
         d.finishedAt = Date(timeIntervalSince1970: 1_795_000_200)
+        d.request.selectedFiles = try! FileSelection("1,3-5")
+        var torrent = TorrentFacts(infoHash: String(repeating: "cd", count: 20), fileCount: 7, uploaded: 99)
+        torrent.peers = 4
+        torrent.seeds = 2
+        torrent.uploadRate = 1000
+        torrent.seeding = true
+        d.torrent = torrent
         return d
     }
 
@@ -70,7 +77,7 @@ final class DownloadSchemaTests: XCTestCase {
 
     /// A download's stored properties in order, by the key each is stored under: its request's
     /// and those kept out of line among them (at their defaults when the download has none). A
-    /// request's login and paused flag are what it came in with and are not stored.
+    /// request's login, paused flag and torrent bytes are what it came in with and are not stored.
     static func storedFields(_ d: Download) -> [(label: String, value: Any)] {
         Mirror(reflecting: d).children.flatMap { child -> [(label: String, value: Any)] in
             switch child.label {
@@ -84,8 +91,9 @@ final class DownloadSchemaTests: XCTestCase {
                         (part.value as? DownloadRequest.OptionsBox)?.value ?? DownloadRequest.Options()
                     return Mirror(reflecting: options).children.compactMap { option in
                         switch option.label {
-                        case "login", "paused": return nil
+                        case "login", "paused", "metainfo": return nil
                         case "proxy": return ("ownProxy", option.value)
+                        case "selectedFiles": return ("selectFile", option.value)
                         default: return (option.label ?? "", option.value)
                         }
                     }
