@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL := /bin/bash
 BIN := .build/debug/haul
 
-.PHONY: all deps build run test lint figures bench bench-mirrors bench-remote release man install uninstall deb clean
+.PHONY: all deps build run test lint figures bench bench-mirrors bench-remote bench-torrents release man install uninstall deb clean
 
 all: build
 
@@ -84,6 +84,11 @@ bench-remote: deps release
 
 # Several sources per file and the cost of trying more connections: haul against aria2c on
 # capped nginx mirrors; writes its table into docs/PERFORMANCE.md. About 4 minutes.
+# haul as a BitTorrent leecher beside aria2c and transmission-cli in one loopback swarm (opentracker,
+# two aria2c and two transmission-cli seeders of 1 GiB); writes its table into docs/PERFORMANCE.md.
+bench-torrents: deps release
+	scripts/bench-torrents
+
 bench-mirrors: deps release
 	scripts/bench-mirrors
 

@@ -73,11 +73,15 @@ public actor TorrentSwarm {
 
     /// `aria2c` seeding `torrent` from the files in `data`; returns its peer port.
     @discardableResult
-    public func seedWithAria2(_ torrent: String, data: String, uploadLimit: String? = nil) async throws -> Int {
+    /// `verify: false` seeds whatever the files hold, unchecked (a seeder of corrupted data).
+    public func seedWithAria2(_ torrent: String, data: String, uploadLimit: String? = nil, verify: Bool = true)
+        async throws -> Int
+    {
         let port = FreePort.find()
         var arguments = [
             "--enable-dht=false", "--enable-dht6=false", "--bt-enable-lpd=false", "--enable-peer-exchange=false",
-            "--seed-ratio=0.0", "--check-integrity=true", "--bt-seed-unverified=false", "--listen-port=\(port)",
+            "--seed-ratio=0.0", "--check-integrity=\(verify)", "--bt-seed-unverified=\(!verify)",
+            "--listen-port=\(port)",
             "--dir=\(data)", "--console-log-level=warn", "--summary-interval=0", "--no-conf=true",
             "--bt-external-ip=127.0.0.1",
         ]

@@ -23,6 +23,7 @@ struct Haul: AsyncParsableCommand {
             VerifyCommand.self,
             RefreshCommand.self, RPCCommand.self, DaemonCommand.self, ServiceCommand.self, HooksCommand.self,
             RulesCommand.self, ProxyCommand.self, HostsCommand.self, RemoteCommand.self, TorrentsCommand.self,
+            FilesCommand.self,
             DemoCommand.self, GetCommand.self,
         ]
     )

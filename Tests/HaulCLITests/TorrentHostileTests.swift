@@ -30,7 +30,9 @@ final class TorrentHostileTests: TorrentTestCase {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(silent, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         listen(silent, 16)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -90,7 +92,8 @@ final class TorrentHostileTests: TorrentTestCase {
     }
 
     func testFilesThatAreNotTorrentsAreRefusedInOneSentenceAndAddNothing() async throws {
-        let valid = torrent(of: [UInt8](repeating: 1, count: 1000), name: "a.bin", webSeed: nginx.url("a"), trackers: [nginx.url("t")])
+        let valid = torrent(
+            of: [UInt8](repeating: 1, count: 1000), name: "a.bin", webSeed: nginx.url("a"), trackers: [nginx.url("t")])
         let cases: [(String, [UInt8])] = [
             ("empty.torrent", []),
             ("cut.torrent", Array(valid.prefix(valid.count / 2))),

@@ -91,6 +91,17 @@ final class TorrentSwarmTests: TorrentTestCase {
         let row = try await listJSON().first
         XCTAssertEqual(row?["totalBytes"] as? Int, 550_000)
         XCTAssertEqual(row?["state"] as? String, "finished")
+        XCTAssertEqual(row?["selectFile"] as? String, "1,4")
+        XCTAssertEqual(row?["fileCount"] as? Int, 4)
+        // `haul files` says the choice; a new one is kept.
+        let id = try XCTUnwrap(row?["id"] as? String)
+        let shown = try await haul("files", id)
+        XCTAssertTrue(shown.stdout.contains("files 1,4"), shown.stdout + shown.stderr)
+        let chosen = try await haul("files", id, "2-3")
+        XCTAssertTrue(chosen.stdout.contains("fetching files 2-3"), chosen.stdout + chosen.stderr)
+        let bad = try await haul("files", id, "3-1")
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.stderr.contains("not a list of file numbers"), bad.stderr)
     }
 }
 
@@ -161,7 +172,9 @@ final class TorrentCrashTests: TorrentTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         let resumePath = dir.path + "/state/torrents/\(hash).resume"
         let run = try spawnHaul(["run"], log: dir.path + "/run1.log")
-        try await waitUntil(timeout: 60) { (self.fileSize(downloads + "/big.bin") ?? 0) > 0 && self.haveBytes(resumePath) > Int64(size / 3) }
+        try await waitUntil(timeout: 60) {
+            (self.fileSize(downloads + "/big.bin") ?? 0) > 0 && self.haveBytes(resumePath) > Int64(size / 3)
+        }
         run.signal(SIGKILL)
         _ = await run.wait()
         let atKill = try XCTUnwrap(Bencode([UInt8](FileManager.default.contents(atPath: resumePath) ?? Data())))
@@ -185,5 +198,29 @@ final class TorrentCrashTests: TorrentTestCase {
             let pieces = resume["pieces"]?.bytes
         else { return 0 }
         return Int64(pieces.count { $0 & 1 != 0 }) * 65_536
+    }
+}
+
+/// A seeder that sends corrupted pieces beside an honest one: libtorrent's hash checks keep the
+/// file whole, and haul says which peer sent bad data.
+final class TorrentCorruptSeederTests: TorrentTestCase {
+    func testTheFileEndsIdenticalAndTheBadPieceIsNamed() async throws {
+        let (torrent, hash) = try await seededFile("clean.bin", size: 4_000_000)
+        // The liar's copy: every 64 KiB piece has a byte flipped; aria2c is told to seed it unchecked.
+        let liar = dir.subdirectory("liar")
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: seedData + "/clean.bin")))
+        for piece in stride(from: 100, to: bytes.count, by: 65_536) { bytes[piece] ^= 0xFF }
+        try Data(bytes).write(to: URL(fileURLWithPath: liar + "/clean.bin"))
+        try await swarm.startTracker(allowing: [hash])
+        try await swarm.seedWithAria2(torrent, data: liar, verify: false)
+        try await swarm.seedWithAria2(torrent, data: seedData, uploadLimit: "500K")
+        try await swarm.waitForSeeders(2, of: hash)
+        let added = try await haul("add", torrent)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let run = try await haul("run", timeout: 120)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(sameFile(downloads + "/clean.bin", seedData + "/clean.bin"))
+        let log = run.stdout + run.stderr
+        XCTAssertTrue(log.contains("failed its hash check") || log.contains("sent data that failed hash checks"), log)
     }
 }

@@ -67,8 +67,9 @@ final class TorrentInputTests: XCTestCase {
         let hybrid = try TorrentMetadata(magnet: "magnet:?xt=urn:btih:\(hex)&xt=\(v2)")
         XCTAssertEqual(hybrid.infoHashV1, hex)
         XCTAssertEqual(hybrid.infoHashV2, String(repeating: "cd", count: 32))
-        for bad in ["magnet:?dn=x", "magnet:?xt=urn:btih:123", "magnet:?xt=urn:btmh:1220ab", "magnet:?xt=urn:btih:\(hex)\u{1B}"]
-        {
+        for bad in [
+            "magnet:?dn=x", "magnet:?xt=urn:btih:123", "magnet:?xt=urn:btmh:1220ab", "magnet:?xt=urn:btih:\(hex)\u{1B}",
+        ] {
             XCTAssertThrowsError(try MagnetLink.validate(bad)) { error in
                 XCTAssertFalse((error as? InputError)?.message.contains("\u{1B}") ?? true)
             }

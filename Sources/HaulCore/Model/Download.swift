@@ -262,6 +262,6 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     /// The name to show: the final name, else the user's, else what the URL suggests, else the URL.
     public var displayName: String {
         fileName ?? requestedName ?? FileNaming.nameFromURL(url).flatMap(FileNameSanitizer.sanitize)
-            ?? Redaction.url(url)
+            ?? torrent.map { "torrent \($0.infoHash.prefix(12))" } ?? Redaction.url(url)
     }
 }

@@ -88,7 +88,8 @@ enum RowView {
                     let up = "\(glyphs == .unicode ? "↑" : "up") \(Formatting.rate(Double(torrent.uploadRate ?? 0)))"
                     let text = "\(up) r\(Formatting.ratio(torrent.ratio(size: download.totalBytes)))"
                     x = grid.write(
-                        DisplayWidth.right(text, width: live - 1) + " ", row: row, column: x, style: Style(color: .green))
+                        DisplayWidth.right(text, width: live - 1) + " ", row: row, column: x,
+                        style: Style(color: .green))
                 case .waiting, .finished, .failed:
                     x += live
                 }

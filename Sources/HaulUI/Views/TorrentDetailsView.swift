@@ -20,7 +20,9 @@ enum TorrentDetailsView {
         let ratio = Formatting.ratio(torrent.ratio(size: d.totalBytes))
         let up = torrent.uploadRate.map { ", \(glyphs == .unicode ? "↑" : "up") \(Formatting.rate(Double($0)))" } ?? ""
         lines.append(line("Uploaded", "\(Formatting.bytes(torrent.uploaded)), ratio \(ratio)\(up)"))
-        if torrent.seeding { lines.append(line("Seeding", "until the seed ratio or time is reached", Style(color: .green))) }
+        if torrent.seeding {
+            lines.append(line("Seeding", "until the seed ratio or time is reached", Style(color: .green)))
+        }
         guard let details else {
             if d.state == .downloading || torrent.seeding {
                 lines.append(line("Swarm", "asking" + glyphs.ellipsis, .dim))
@@ -39,7 +41,8 @@ enum TorrentDetailsView {
         }
         if details.peers.count > listed { lines.append(line("", "and \(details.peers.count - listed) more", .dim)) }
         for (i, tracker) in details.trackers.enumerated() {
-            let answer = tracker.lastAnswer.map { TerminalText.sanitize($0) } ?? (tracker.working ? "working" : "not asked yet")
+            let answer =
+                tracker.lastAnswer.map { TerminalText.sanitize($0) } ?? (tracker.working ? "working" : "not asked yet")
             lines.append(
                 line(
                     i == 0 ? "Trackers" : "", "\(TerminalText.sanitize(tracker.url))  \(answer)",
@@ -78,7 +81,10 @@ enum TorrentDetailsView {
             let from = cell * count / cells
             let to = max(from + 1, (cell + 1) * count / cells)
             let have = (from..<to).count(where: has)
-            map += have == to - from ? (glyphs == .unicode ? "█" : "#") : have > 0 ? (glyphs == .unicode ? "▒" : "+") : (glyphs == .unicode ? "·" : ".")
+            map +=
+                have == to - from
+                ? (glyphs == .unicode ? "█" : "#")
+                : have > 0 ? (glyphs == .unicode ? "▒" : "+") : (glyphs == .unicode ? "·" : ".")
         }
         return map
     }

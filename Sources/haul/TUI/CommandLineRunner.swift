@@ -53,11 +53,18 @@ enum CommandLineRunner {
     }
 
     /// `words` with the selected download's id where the command wants one and has none.
+    /// Whether `word` is a download id rather than a file list (ids are hex, lists have commas,
+    /// dashes or are short numbers).
+    static func looksLikeID(_ word: String) -> Bool {
+        word.count >= 4 && word.allSatisfy(\.isHexDigit) && word.contains(where: \.isLetter)
+    }
+
     static func withSelection(_ words: [String], _ id: DownloadID) -> [String] {
         let arguments = words.dropFirst().filter { !$0.hasPrefix("-") }
         let flags = Set(words.dropFirst().filter { $0.hasPrefix("-") })
         switch words[0] {
-        case "move" where arguments.count == 1, "refresh" where arguments.count == 1:
+        case "move" where arguments.count == 1, "refresh" where arguments.count == 1,
+            "files" where arguments.count <= 1 && !(arguments.first.map { Self.looksLikeID($0) } ?? false):
             return [words[0], id.rawValue] + words.dropFirst()
         case "pause", "resume", "cancel", "retry", "rm", "verify":
             guard arguments.isEmpty, !flags.contains("--all") else { return words }
