@@ -175,13 +175,16 @@ extension TUIController {
             // The whole download comes from the engine; until it has, the box says so.
             let lines =
                 list.detailed.map { d in
-                    DetailsView.lines(
+                    var lines = DetailsView.lines(
                         for: d, sample: model.sample(for: id), width: BoxView.textWidth(screenWidth: grid.width),
                         now: wallClock(), glyphs: glyphs, history: speeds.lives[id], pieces: speeds.pieces[id] ?? [:],
                         meteredMode: network.remote?.engine.isHaul ?? true)
-                        + TorrentDetailsView.lines(
-                            for: d, details: list.torrentDetails, width: BoxView.textWidth(screenWidth: grid.width),
-                            glyphs: glyphs)
+                    // A torrent's swarm, files and pieces go above the closing hint.
+                    let torrent = TorrentDetailsView.lines(
+                        for: d, details: list.torrentDetails, width: BoxView.textWidth(screenWidth: grid.width),
+                        glyphs: glyphs)
+                    lines.insert(contentsOf: torrent.dropFirst(), at: max(0, lines.count - 2))
+                    return lines
                 } ?? [("Reading the download's details" + glyphs.ellipsis, Style.dim)]
             list.boxScroll = BoxView.draw(
                 title: "Details", lines: lines, scroll: list.boxScroll, into: &grid, glyphs: glyphs)
