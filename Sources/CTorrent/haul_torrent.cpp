@@ -99,6 +99,20 @@ void fill_info(lt::torrent_info const &info, haul_bt_meta *out) {
     out->piece_length = info.piece_length();
 }
 
+/// `count` zeroed entries the caller frees with std::free (at least one, so NULL means failure).
+template <typename T>
+T *zeroed(int count) {
+    return static_cast<T *>(std::calloc(static_cast<size_t>(std::max(count, 1)), sizeof(T)));
+}
+
+/// A rate in bytes per second as libtorrent's int settings hold it.
+int clamped(int64_t rate) { return static_cast<int>(std::min<int64_t>(std::max<int64_t>(rate, 0), INT32_MAX)); }
+
+/// Bytes from C as the span libtorrent reads.
+lt::span<char const> bytes(uint8_t const *data, size_t length) {
+    return lt::span<char const>(reinterpret_cast<char const *>(data), static_cast<std::ptrdiff_t>(length));
+}
+
 lt::settings_pack pack(haul_bt_settings const *settings) {
     lt::settings_pack pack;
     pack.set_str(lt::settings_pack::listen_interfaces, settings->listen_interfaces);
@@ -106,8 +120,8 @@ lt::settings_pack pack(haul_bt_settings const *settings) {
     pack.set_bool(lt::settings_pack::enable_lsd, settings->lsd != 0);
     pack.set_bool(lt::settings_pack::enable_upnp, settings->port_mapping != 0);
     pack.set_bool(lt::settings_pack::enable_natpmp, settings->port_mapping != 0);
-    pack.set_int(lt::settings_pack::download_rate_limit, static_cast<int>(std::min<int64_t>(settings->download_limit, INT32_MAX)));
-    pack.set_int(lt::settings_pack::upload_rate_limit, static_cast<int>(std::min<int64_t>(settings->upload_limit, INT32_MAX)));
+    pack.set_int(lt::settings_pack::download_rate_limit, clamped(settings->download_limit));
+    pack.set_int(lt::settings_pack::upload_rate_limit, clamped(settings->upload_limit));
     return pack;
 }
 
@@ -230,7 +244,8 @@ void translate(haul_bt_session *s, lt::alert *a) {
         s->pending.push_back(e);
     } else if (auto *error = lt::alert_cast<lt::torrent_error_alert>(a)) {
         haul_bt_event e = event(HAUL_BT_ERROR, id);
-        e.text = copy_text(error->error.message() + (error->filename()[0] ? std::string(": ") + error->filename() : ""));
+        std::string file = error->filename();
+        e.text = copy_text(error->error.message() + (file.empty() ? "" : ": " + file));
         s->pending.push_back(e);
     } else if (auto *file = lt::alert_cast<lt::file_error_alert>(a)) {
         haul_bt_event e = event(HAUL_BT_ERROR, id);
@@ -255,8 +270,7 @@ extern "C" {
 int haul_bt_parse_torrent(const uint8_t *data, size_t length, haul_bt_meta *out, char *error, size_t error_size) {
     *out = haul_bt_meta{};
     lt::error_code ec;
-    lt::torrent_info info(lt::span<char const>(reinterpret_cast<char const *>(data), static_cast<std::ptrdiff_t>(length)),
-        ec, lt::from_span);
+    lt::torrent_info info(bytes(data, length), ec, lt::from_span);
     if (ec) {
         set_error(error, error_size, ec.message());
         return -1;
@@ -326,16 +340,13 @@ int haul_bt_add(haul_bt_session *s, const haul_bt_add_params *p, char *error, si
     lt::error_code ec;
     lt::add_torrent_params params;
     if (p->resume != nullptr && p->resume_length > 0) {
-        params = lt::read_resume_data(
-            lt::span<char const>(reinterpret_cast<char const *>(p->resume), static_cast<std::ptrdiff_t>(p->resume_length)), ec);
+        params = lt::read_resume_data(bytes(p->resume, p->resume_length), ec);
         if (ec) {
             set_error(error, error_size, "its resume data cannot be read: " + ec.message());
             return -1;
         }
     } else if (p->torrent != nullptr && p->torrent_length > 0) {
-        auto info = std::make_shared<lt::torrent_info>(
-            lt::span<char const>(reinterpret_cast<char const *>(p->torrent), static_cast<std::ptrdiff_t>(p->torrent_length)),
-            ec, lt::from_span);
+        auto info = std::make_shared<lt::torrent_info>(bytes(p->torrent, p->torrent_length), ec, lt::from_span);
         if (ec) {
             set_error(error, error_size, ec.message());
             return -1;
@@ -359,8 +370,8 @@ int haul_bt_add(haul_bt_session *s, const haul_bt_add_params *p, char *error, si
     else params.flags |= lt::torrent_flags::disable_pex;
     if (p->upload_only) params.flags |= lt::torrent_flags::upload_mode;
     else params.flags &= ~lt::torrent_flags::upload_mode;
-    params.download_limit = static_cast<int>(std::min<int64_t>(p->download_limit, INT32_MAX));
-    params.upload_limit = static_cast<int>(std::min<int64_t>(p->upload_limit, INT32_MAX));
+    params.download_limit = clamped(p->download_limit);
+    params.upload_limit = clamped(p->upload_limit);
     if (p->priorities != nullptr) params.file_priorities = priorities(p->priorities, p->priority_count);
     if (p->root_name != nullptr && params.ti) {
         std::string root = p->root_name;
@@ -401,8 +412,8 @@ int haul_bt_save_resume(haul_bt_session *s, uint64_t id, int only_if_modified) {
 void haul_bt_set_limits(haul_bt_session *s, uint64_t id, int64_t download_limit, int64_t upload_limit) {
     lt::torrent_handle handle;
     if (!find(s, id, handle)) return;
-    handle.set_download_limit(static_cast<int>(std::min<int64_t>(download_limit, INT32_MAX)));
-    handle.set_upload_limit(static_cast<int>(std::min<int64_t>(upload_limit, INT32_MAX)));
+    handle.set_download_limit(clamped(download_limit));
+    handle.set_upload_limit(clamped(upload_limit));
 }
 
 void haul_bt_set_upload_only(haul_bt_session *s, uint64_t id, int upload_only) {
@@ -468,14 +479,15 @@ int haul_bt_files(haul_bt_session *s, uint64_t id, haul_bt_file **out) {
     handle.file_progress(progress, lt::torrent_handle::piece_granularity);
     auto wanted = handle.get_file_priorities();
     int count = files.num_files();
-    *out = static_cast<haul_bt_file *>(std::calloc(static_cast<size_t>(count > 0 ? count : 1), sizeof(haul_bt_file)));
+    *out = zeroed<haul_bt_file>(count);
     if (*out == nullptr) return -1;
     for (auto index : files.file_range()) {
         int i = static_cast<int>(index);
         (*out)[i].path = copy_text(files.file_path(index));
         (*out)[i].size = files.file_size(index);
         (*out)[i].done = i < static_cast<int>(progress.size()) ? progress[i] : 0;
-        (*out)[i].priority = i < static_cast<int>(wanted.size()) ? static_cast<int>(static_cast<std::uint8_t>(wanted[i])) : 4;
+        (*out)[i].priority =
+            i < static_cast<int>(wanted.size()) ? static_cast<int>(static_cast<std::uint8_t>(wanted[i])) : 4;
     }
     return count;
 }
@@ -492,7 +504,7 @@ int haul_bt_peers(haul_bt_session *s, uint64_t id, haul_bt_peer **out) {
     std::vector<lt::peer_info> peers;
     handle.get_peer_info(peers);
     int count = static_cast<int>(peers.size());
-    *out = static_cast<haul_bt_peer *>(std::calloc(static_cast<size_t>(count > 0 ? count : 1), sizeof(haul_bt_peer)));
+    *out = zeroed<haul_bt_peer>(count);
     if (*out == nullptr) return -1;
     for (int i = 0; i < count; ++i) {
         auto const &peer = peers[static_cast<size_t>(i)];
@@ -518,7 +530,7 @@ int haul_bt_trackers(haul_bt_session *s, uint64_t id, haul_bt_tracker **out) {
     if (!find(s, id, handle)) return -1;
     std::vector<lt::announce_entry> trackers = handle.trackers();
     int count = static_cast<int>(trackers.size());
-    *out = static_cast<haul_bt_tracker *>(std::calloc(static_cast<size_t>(count > 0 ? count : 1), sizeof(haul_bt_tracker)));
+    *out = zeroed<haul_bt_tracker>(count);
     if (*out == nullptr) return -1;
     for (int i = 0; i < count; ++i) {
         auto const &tracker = trackers[static_cast<size_t>(i)];

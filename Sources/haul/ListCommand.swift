@@ -85,8 +85,9 @@ enum ListTable {
             idWidth = width
             let percent = Formatting.percent(received: d.receivedBytes, total: d.totalBytes).map { "\($0)%" } ?? "--"
             let size = d.totalBytes.map { Formatting.bytes($0) } ?? Formatting.bytes(d.receivedBytes)
+            let state = d.torrent?.seeding == true ? "seeding" : d.state.kind.rawValue
             var line =
-                "\(pad(d.id.rawValue, width))  \(pad(d.torrent?.seeding == true ? "seeding" : d.state.kind.rawValue, 11))  "
+                "\(pad(d.id.rawValue, width))  \(pad(state, 11))  "
                 + "\(pad(percent, 4, left: true))  \(pad(size, 11))  "
                 + "\(TerminalText.sanitize(d.displayName))"
             if let reason = d.reason { line += "  (\(TerminalText.sanitize(reason)))" }

@@ -18,7 +18,8 @@ enum TorrentDetailsView {
         var lines: [(String, Style)] = [("", .plain)]
         lines.append(line("Info hash", torrent.infoHash))
         let ratio = Formatting.ratio(torrent.ratio(size: d.totalBytes))
-        let up = torrent.uploadRate.map { ", \(glyphs == .unicode ? "↑" : "up") \(Formatting.rate(Double($0)))" } ?? ""
+        let arrow = glyphs == .unicode ? "↑" : "up"
+        let up = torrent.uploadRate.map { ", \(arrow) \(Formatting.rate(Double($0)))" } ?? ""
         lines.append(line("Uploaded", "\(Formatting.bytes(torrent.uploaded)), ratio \(ratio)\(up)"))
         if torrent.seeding {
             lines.append(line("Seeding", "until the seed ratio or time is reached", Style(color: .green)))
@@ -54,7 +55,8 @@ enum TorrentDetailsView {
             lines.append(
                 line(
                     i == 0 ? "Files" : "",
-                    "\(mark) \(i + 1). \(TerminalText.sanitize(file.path))  \(Formatting.bytes(file.size))  \(percent)%",
+                    "\(mark) \(i + 1). \(TerminalText.sanitize(file.path))  "
+                        + "\(Formatting.bytes(file.size))  \(percent)%",
                     file.selected ? .plain : .dim))
         }
         if details.files.count > listed {
