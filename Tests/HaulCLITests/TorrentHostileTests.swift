@@ -91,6 +91,25 @@ final class TorrentHostileTests: TorrentTestCase {
         XCTAssertTrue(sameFile(path, www + "/payload.bin"))
     }
 
+    /// As aria2's `--follow-torrent`: an http(s) URL that serves a torrent file becomes that torrent.
+    func testAnHTTPAddressServingATorrentFileIsFollowed() async throws {
+        try TestFiles.random(www + "/image.bin", size: 200_000)
+        let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: www + "/image.bin")))
+        let bytes = torrent(
+            of: data, name: "image.bin", webSeed: nginx.url("image.bin"), trackers: [nginx.url("announce")])
+        try Data(bytes).write(to: URL(fileURLWithPath: www + "/image.torrent"))
+        let added = try await haul("add", nginx.url("image.torrent"))
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let run = try await haul("run", timeout: 90)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(sameFile(downloads + "/image.bin", www + "/image.bin"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: downloads + "/image.torrent"))
+        let rows = try await listJSON()
+        let row = try XCTUnwrap(rows.first)
+        XCTAssertTrue((row["url"] as? String)?.hasPrefix("magnet:?xt=urn:btih:") == true, "\(row)")
+        XCTAssertEqual(row["previousURLs"] as? [String], [nginx.url("image.torrent")])
+    }
+
     func testFilesThatAreNotTorrentsAreRefusedInOneSentenceAndAddNothing() async throws {
         let valid = torrent(
             of: [UInt8](repeating: 1, count: 1000), name: "a.bin", webSeed: nginx.url("a"), trackers: [nginx.url("t")])

@@ -86,6 +86,22 @@ final class TorrentInputTests: XCTestCase {
         }
     }
 
+    func testARestartForgetsTheSwarmAndTheSeedingOfTheRunThatEnded() {
+        var d = Download(
+            id: DownloadID(rawValue: "aaaaaa"), url: "magnet:?xt=urn:btih:" + String(repeating: "ab", count: 20),
+            directory: "/tmp", queueOrder: 1)
+        _ = d.finish(fileName: "x.bin", size: 10, at: Date(timeIntervalSince1970: 0))
+        var facts = TorrentFacts(infoHash: String(repeating: "ab", count: 20), fileCount: 1, uploaded: 7)
+        facts.peers = 3
+        facts.uploadRate = 100
+        facts.seeding = true
+        d.torrent = facts
+        XCTAssertTrue(Engine.reconcileWithDisk(&d, now: Date(timeIntervalSince1970: 1)))
+        XCTAssertEqual(d.torrent, TorrentFacts(infoHash: facts.infoHash, fileCount: 1, uploaded: 7))
+        XCTAssertEqual(d.state, .finished)
+        XCTAssertFalse(Engine.reconcileWithDisk(&d, now: Date(timeIntervalSince1970: 2)))
+    }
+
     func testSeedingStopsAtTheRatioOrTheTimeWhicheverFirst() {
         var settings = TorrentSettings()
         XCTAssertFalse(settings.seedingIsDone(uploaded: 999, downloaded: 1000, seconds: 10_000))

@@ -41,6 +41,15 @@ public enum MagnetLink {
         return link
     }
 
+    /// Whether a response is a torrent file to follow (as aria2's `--follow-torrent`): its
+    /// `Content-Type` says so, or the URL's path ends in `.torrent`.
+    public static func servesTorrent(contentType: String?, url: String) -> Bool {
+        let type = contentType?.split(separator: ";").first?.trimmed().lowercased()
+        if type == "application/x-bittorrent" { return true }
+        let path = URLParts(url)?.path ?? ""
+        return path.lowercased().hasSuffix(".torrent") && (type == nil || type == "application/octet-stream")
+    }
+
     /// The trackers a magnet link names (`tr`), decoded, in order.
     public static func trackers(_ link: String) -> [String] {
         guard let query = link.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }

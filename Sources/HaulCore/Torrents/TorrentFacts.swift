@@ -23,6 +23,14 @@ public struct TorrentFacts: Sendable, Equatable, Codable {
         self.seeding = seeding
     }
 
+    /// Whether it holds numbers of a running swarm (peers, a rate, seeding).
+    public var isLive: Bool { peers != nil || seeds != nil || uploadRate != nil || seeding }
+
+    /// The facts without a running swarm: what a torrent that is not in a session has.
+    public var atRest: TorrentFacts {
+        TorrentFacts(infoHash: infoHash, fileCount: fileCount, uploaded: uploaded)
+    }
+
     /// Uploaded over downloaded, for a torrent of `size` bytes.
     public func ratio(size: Int64?) -> Double {
         guard let size, size > 0 else { return 0 }

@@ -98,6 +98,30 @@ extension Engine {
         return [id]
     }
 
+    /// An http(s) download's URL served a torrent: the download becomes the torrent (its URL the
+    /// magnet, the address it came from kept) and is queued to start again as one. The HTTP run
+    /// that found it ends without a word.
+    func transferFollowedTorrent(_ id: DownloadID, _ generation: UInt64, _ metainfo: [UInt8]) -> Bool {
+        guard var download = current(id, generation),
+            let metadata = try? TorrentMetadata(torrent: metainfo),
+            (try? torrentStore.keepMetainfo(metainfo, infoHash: metadata.infoHash)) != nil
+        else { return false }
+        transfers.remove(id)
+        bandwidth.globalGate.setSharers(transfers.count)
+        download.previousURLs.append(download.url)
+        download.url = metadata.magnet
+        download.finalURL = nil
+        download.headers = []
+        download.torrent = TorrentFacts(infoHash: metadata.infoHash)
+        download.totalBytes = nil
+        download.receivedBytes = 0
+        _ = download.stopRunning()
+        downloads[id] = download
+        changed(download)
+        schedule()
+        return true
+    }
+
     /// Deletes a torrent's file or folder (its name was claimed free, so all in it is the torrent's).
     func deleteTorrentFiles(_ download: Download) {
         guard let path = download.path, download.fileName?.isEmpty == false else { return }

@@ -99,8 +99,10 @@ public actor Engine {
     /// again, and a file found placed is finished as of `now`. Returns whether the download changed.
     @discardableResult
     public static func reconcileWithDisk(_ download: inout Download, now: Date) -> Bool {
-        guard download.state != .finished else { return false }
         let before = download
+        // A torrent's swarm is of the run that ended: no peers now, and seeding stopped with it.
+        if let torrent = download.torrent, torrent.isLive { download.torrent = torrent.atRest }
+        guard download.state != .finished else { return download != before }
         reconcileUnfinished(&download, now: now)
         return download != before
     }

@@ -16,6 +16,9 @@ struct TorrentMetadata: Sendable, Equatable {
     var pieceCount: Int
     var pieceLength: Int
 
+    /// Larger than any real torrent's metadata (a torrent of 100,000 files is a few MB).
+    static let mostBytes = 64 << 20
+
     /// The key of the torrent's files in the state folder and its `infoHash` to aria2 clients.
     var infoHash: String { infoHashV1 ?? infoHashV2 ?? "" }
 

@@ -33,6 +33,9 @@ protocol HTTPTransferReports: TransferReports {
     /// The download's URL served a Metalink document: the download becomes its first file (from
     /// `url`, named `name`), the other files are added after it. False when the run is stale.
     func followedMetalink(_ metalink: Metalink, url: String) async -> Bool
+    /// The download's URL served a torrent file: the download becomes that torrent (its file kept
+    /// beside the state) and starts again as one. False when the run is stale or it cannot be kept.
+    func followedTorrent(_ metainfo: [UInt8]) async -> Bool
 }
 
 /// How far a transfer has got.
@@ -72,6 +75,10 @@ struct RunReports: HTTPTransferReports {
 
     func followedMetalink(_ metalink: Metalink, url: String) async -> Bool {
         await engine.transferFollowedMetalink(id, generation, metalink, url: url)
+    }
+
+    func followedTorrent(_ metainfo: [UInt8]) async -> Bool {
+        await engine.transferFollowedTorrent(id, generation, metainfo)
     }
 
     func sourcesChanged(_ mirrors: [DownloadSource], checksum: Checksum?, pieceHashes: PieceHashes?) async {

@@ -12,6 +12,8 @@ import HaulStore
 /// so a paused or cancelled run can never change the download afterwards.
 /// The download's URL served a Metalink document and the download became its first file.
 struct MetalinkFollowed: Error {}
+/// The download's URL served a torrent file and the download became that torrent.
+struct TorrentFollowed: Error {}
 
 struct TransferRunner: Sendable {
     let reports: any HTTPTransferReports
@@ -55,6 +57,9 @@ struct TransferRunner: Sendable {
             } catch is MetalinkFollowed {
                 // The download is now the Metalink's first file: fetch it.
                 continue
+            } catch is TorrentFollowed {
+                // The download is now a torrent: the engine starts it as one.
+                return
             } catch {
                 if Task.isCancelled || error is CancellationError { return }
                 let failure = TransferFailure.classify(error, stallTimeout: configuration.stallTimeout)
@@ -111,6 +116,12 @@ struct TransferRunner: Sendable {
         if job.fileName == nil, offset == 0, Metalink.isMetalink(contentType: body.response.head["content-type"]) {
             bodyTaken = true
             try await follow(body.response, job: &job)
+        }
+        if job.fileName == nil, offset == 0,
+            MagnetLink.servesTorrent(contentType: body.response.head["content-type"], url: job.target.url)
+        {
+            bodyTaken = true
+            try await followTorrent(body.response)
         }
         // A new name is looked up on disk here, not on the engine's actor.
         let naming: ResponseInfo.Name
@@ -200,6 +211,25 @@ struct TransferRunner: Sendable {
         job.request.pieceHashes = first.pieces
         job.sourceURL = nil
         throw MetalinkFollowed()
+    }
+
+    /// Reads the torrent file `response` carries and makes the download that torrent; throws
+    /// ``TorrentFollowed`` to end this run, or why it cannot.
+    private func followTorrent(_ response: ClientResponse) async throws {
+        let body = CollectedBody(limit: TorrentMetadata.mostBytes)
+        if case .streaming = try response.startWriting(to: body, at: 0, total: nil) {
+            while true {
+                if case .finished = try await response.nextEvent() { break }
+            }
+        }
+        let bytes = body.collected
+        do {
+            _ = try TorrentMetadata(torrent: bytes)
+        } catch {
+            throw TransferFailure(.other("the server sent a torrent file haul cannot use: " + error.message))
+        }
+        guard await reports.followedTorrent(bytes) else { throw CancellationError() }
+        throw TorrentFollowed()
     }
 
     /// A new link (`haul refresh`) must serve the file the bytes on disk are of: compared by its
