@@ -224,3 +224,33 @@ final class TorrentCorruptSeederTests: TorrentTestCase {
         XCTAssertTrue(log.contains("failed its hash check") || log.contains("sent data that failed hash checks"), log)
     }
 }
+
+/// On a metered network a torrent is a download like any other (it needs the allowance) and,
+/// once finished, it does not seed.
+final class TorrentMeteredTests: TorrentTestCase {
+    func testATorrentWaitsForTheAllowanceAndDoesNotSeedWhileMetered() async throws {
+        let (torrent, hash) = try await seededFile("paid.bin", size: 1_000_000)
+        try await swarm.startTracker(allowing: [hash])
+        try await swarm.seedWithAria2(torrent, data: seedData)
+        try await swarm.waitForSeeders(1, of: hash)
+        _ = try await haul("torrents", "--seed-ratio", "5")
+        let metered = try await haul("metered", "on")
+        XCTAssertEqual(metered.status, 0, metered.stderr)
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        defer { Task { await daemon.terminate() } }
+        let added = try await haul("add", torrent)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        try await Task.sleep(for: .seconds(2))
+        var rows = try await listJSON()
+        XCTAssertEqual(rows.first?["receivedBytes"] as? Int, 0, "\(rows)")
+        XCTAssertNotEqual(rows.first?["state"] as? String, "finished")
+        let id = try XCTUnwrap(rows.first?["id"] as? String)
+        let allowed = try await haul("resume", id, "--allow-metered")
+        XCTAssertEqual(allowed.status, 0, allowed.stderr)
+        try await waitUntil(timeout: 60) { self.sameFile(self.downloads + "/paid.bin", self.seedData + "/paid.bin") }
+        try await Task.sleep(for: .seconds(2))
+        rows = try await listJSON()
+        XCTAssertEqual(rows.first?["state"] as? String, "finished")
+        XCTAssertEqual(rows.first?["seeding"] as? Bool, false, "\(rows)")
+    }
+}
