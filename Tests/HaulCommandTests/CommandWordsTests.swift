@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 import XCTest
 
 @testable import haul
@@ -14,5 +15,13 @@ final class CommandWordsTests: XCTestCase {
         XCTAssertEqual(try CommandWords.split("cmd ''"), ["cmd", ""])
         XCTAssertThrowsError(try CommandWords.split("cmd 'open"))
         XCTAssertThrowsError(try CommandWords.split("   "))
+    }
+
+    func testTheUIsFilesCommandActsOnTheSelectedTorrent() {
+        let id = DownloadID(rawValue: "a1b2c3")
+        XCTAssertEqual(CommandLineRunner.withSelection(["files", "1,3-5"], id), ["files", "a1b2c3", "1,3-5"])
+        XCTAssertEqual(CommandLineRunner.withSelection(["files"], id), ["files", "a1b2c3"])
+        XCTAssertEqual(CommandLineRunner.withSelection(["files", "ffee01", "2"], id), ["files", "ffee01", "2"])
+        XCTAssertEqual(CommandLineRunner.withSelection(["files", "ffee01"], id), ["files", "ffee01"])
     }
 }

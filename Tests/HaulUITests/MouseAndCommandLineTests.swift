@@ -156,3 +156,32 @@ final class MouseAndCommandLineTests: XCTestCase {
         XCTAssertEqual(c.mode, .list)
     }
 }
+
+/// A torrent's details box: `f` opens the command line at `files `, which acts on the torrent.
+final class TorrentDetailsKeyTests: XCTestCase {
+    func testFInATorrentsDetailsOpensTheCommandLineAtFiles() {
+        var torrent = Download(
+            id: DownloadID(rawValue: "00000a"), url: "magnet:?xt=urn:btih:" + String(repeating: "ab", count: 20),
+            directory: "/dl", queueOrder: 1)
+        torrent.torrent = TorrentFacts(infoHash: String(repeating: "ab", count: 20), fileCount: 3)
+        let c = TUIController(downloads: [torrent], width: 80, height: 24, defaultDirectory: "/dl", home: "/home/u")
+        _ = c.frame(now: 0)
+        _ = c.handle(.enter)
+        c.describe(torrent, id: torrent.id)
+        _ = c.handle(.character("f"))
+        guard case .prompt(let prompt) = c.mode else { return XCTFail("no command line: \(c.mode)") }
+        XCTAssertEqual(prompt.kind, .command)
+        XCTAssertEqual(String(prompt.editor.text), "files ")
+    }
+
+    func testFElsewhereInDetailsDoesNothing() {
+        var plain = Download(id: DownloadID(rawValue: "00000b"), url: "http://h/x", directory: "/dl", queueOrder: 1)
+        plain.fileName = "x.bin"
+        let c = TUIController(downloads: [plain], width: 80, height: 24, defaultDirectory: "/dl", home: "/home/u")
+        _ = c.frame(now: 0)
+        _ = c.handle(.enter)
+        c.describe(plain, id: plain.id)
+        _ = c.handle(.character("f"))
+        XCTAssertEqual(c.mode, .details(plain.id))
+    }
+}

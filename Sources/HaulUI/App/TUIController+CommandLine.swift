@@ -8,9 +8,10 @@ extension TUIController {
     /// The most command lines kept in the history.
     static let historyLimit = 100
 
-    func beginCommandLine() {
+    /// Opens the command line, with `text` typed already (`files ` from a torrent's details).
+    func beginCommandLine(_ text: String = "") {
         commands.position = commands.history.count
-        setMode(.prompt(Prompt(.command)))
+        setMode(.prompt(Prompt(.command, LineEditor(text))))
     }
 
     func submitCommandLine(_ text: String) -> [Effect] {

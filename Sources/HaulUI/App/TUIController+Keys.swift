@@ -16,6 +16,10 @@ extension TUIController {
         case .away:
             setMode(.list)
             return []
+        case .details where key == .character("f") && torrentInDetails != nil:
+            // A torrent's files are chosen on the command line: `files 1,3-5` for the selected one.
+            beginCommandLine("files ")
+            return []
         case .details, .help, .log:
             if key == .escape || key == .enter || key == .character("q") || key == .character("?") {
                 setMode(.list)

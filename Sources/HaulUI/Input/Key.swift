@@ -107,6 +107,7 @@ public enum KeyMap {
         ("K / J", "move the selected download up / down the queue"),
         ("T / B", "move it to the top / bottom (waiting downloads start from the top)"),
         ("Enter", "details of the selected download"),
+        ("f (in details)", "a torrent's files to fetch: :files 1,3-5, or all"),
         ("x  → / ←", "open / close the selected row: its pieces, connections and last notice"),
         ("o / O", "open the finished file / its folder with the desktop's handler (xdg-open)"),
         ("m", "metered network: off → on → auto (NetworkManager)"),
