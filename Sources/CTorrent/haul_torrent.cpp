@@ -368,8 +368,7 @@ int haul_bt_add(haul_bt_session *s, const haul_bt_add_params *p, char *error, si
     params.flags |= lt::torrent_flags::duplicate_is_error;
     if (p->pex) params.flags &= ~lt::torrent_flags::disable_pex;
     else params.flags |= lt::torrent_flags::disable_pex;
-    if (p->upload_only) params.flags |= lt::torrent_flags::upload_mode;
-    else params.flags &= ~lt::torrent_flags::upload_mode;
+    params.flags &= ~lt::torrent_flags::upload_mode;
     params.download_limit = clamped(p->download_limit);
     params.upload_limit = clamped(p->upload_limit);
     if (p->priorities != nullptr) params.file_priorities = priorities(p->priorities, p->priority_count);
@@ -414,13 +413,6 @@ void haul_bt_set_limits(haul_bt_session *s, uint64_t id, int64_t download_limit,
     if (!find(s, id, handle)) return;
     handle.set_download_limit(clamped(download_limit));
     handle.set_upload_limit(clamped(upload_limit));
-}
-
-void haul_bt_set_upload_only(haul_bt_session *s, uint64_t id, int upload_only) {
-    lt::torrent_handle handle;
-    if (!find(s, id, handle)) return;
-    if (upload_only) handle.set_flags(lt::torrent_flags::upload_mode);
-    else handle.unset_flags(lt::torrent_flags::upload_mode);
 }
 
 void haul_bt_set_priorities(haul_bt_session *s, uint64_t id, const uint8_t *values, int count) {

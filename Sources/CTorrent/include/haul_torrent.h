@@ -73,8 +73,6 @@ typedef struct {
     int64_t download_limit;
     int64_t upload_limit;
     int pex;
-    /// Seed only: no new pieces are requested.
-    int upload_only;
 } haul_bt_add_params;
 
 int haul_bt_add(haul_bt_session *session, const haul_bt_add_params *params, char *error, size_t error_size);
@@ -83,7 +81,6 @@ void haul_bt_remove(haul_bt_session *session, uint64_t id);
 /// Asks for its resume data (it arrives as a HAUL_BT_RESUME_DATA event); 0 when the id is unknown.
 int haul_bt_save_resume(haul_bt_session *session, uint64_t id, int only_if_modified);
 void haul_bt_set_limits(haul_bt_session *session, uint64_t id, int64_t download_limit, int64_t upload_limit);
-void haul_bt_set_upload_only(haul_bt_session *session, uint64_t id, int upload_only);
 void haul_bt_set_priorities(haul_bt_session *session, uint64_t id, const uint8_t *priorities, int count);
 /// Moves the torrent's files to `save_path` (never over a file that is there).
 void haul_bt_move_storage(haul_bt_session *session, uint64_t id, const char *save_path);

@@ -18,7 +18,6 @@ struct TorrentAddition: Sendable {
     var downloadLimit: Int64?
     var uploadLimit: Int64?
     var pex: Bool
-    var uploadOnly = false
 
     func withBridgeParams<R>(number: UInt64, _ body: (UnsafePointer<haul_bt_add_params>) -> R) -> R {
         var params = haul_bt_add_params()
@@ -26,7 +25,6 @@ struct TorrentAddition: Sendable {
         params.download_limit = downloadLimit ?? 0
         params.upload_limit = uploadLimit ?? 0
         params.pex = pex ? 1 : 0
-        params.upload_only = uploadOnly ? 1 : 0
         let bytes: [UInt8]
         var magnet: String?
         switch source {

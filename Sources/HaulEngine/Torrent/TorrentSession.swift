@@ -116,9 +116,6 @@ actor TorrentSession {
         owners[n] = owner
     }
 
-    /// Whether the torrent is in the session.
-    func contains(_ id: DownloadID) -> Bool { numbers[id].map { owners[$0] != nil } ?? false }
-
     /// Takes the torrent out of the session; its files stay.
     func remove(_ id: DownloadID) {
         guard let n = numbers[id] else { return }
@@ -135,11 +132,6 @@ actor TorrentSession {
     func setLimits(_ id: DownloadID, download: Int64?, upload: Int64?) {
         guard let session, let n = numbers[id] else { return }
         haul_bt_set_limits(session, n, download ?? 0, upload ?? 0)
-    }
-
-    func setUploadOnly(_ id: DownloadID, _ uploadOnly: Bool) {
-        guard let session, let n = numbers[id] else { return }
-        haul_bt_set_upload_only(session, n, uploadOnly ? 1 : 0)
     }
 
     func setPriorities(_ id: DownloadID, _ priorities: [UInt8]) {
