@@ -58,6 +58,8 @@ struct RemoteCommands: Sendable {
             try await global([("max-overall-download-limit", String(limit?.rate ?? 0))])
         case .setDownloadSpeedLimit(let selection, let rate):
             try await change(selection, [("max-download-limit", String(rate ?? 0))])
+        case .setUploadLimit(let selection, let rate):
+            try await change(selection, [("max-upload-limit", String(rate ?? 0))])
         case .move(let selection, let place):
             for gid in gids(selection) {
                 let (position, how): (Int64, String) =
@@ -100,7 +102,7 @@ struct RemoteCommands: Sendable {
     private static func selection(of command: EngineCommand) -> DownloadSelection? {
         switch command {
         case .pause(let s), .resume(let s), .cancel(let s), .remove(let s, _), .retry(let s), .move(let s, _),
-            .setDownloadSpeedLimit(let s, _), .allowMetered(let s, _):
+            .setDownloadSpeedLimit(let s, _), .setUploadLimit(let s, _), .allowMetered(let s, _):
             s
         case .setConnections(let s, _): s
         case .moveBefore(let id, _), .refresh(let id, _): .ids([id])
@@ -129,6 +131,7 @@ struct RemoteCommands: Sendable {
             options.append(.init("max-connection-per-server", .string(String(min(connections, 16)))))
         }
         if let limit = request.speedLimit { options.append(.init("max-download-limit", .string(String(limit)))) }
+        if let limit = request.uploadLimit { options.append(.init("max-upload-limit", .string(String(limit)))) }
         if request.paused { options.append(.init("pause", .string("true"))) }
         let urls = [request.url] + request.sources.map(\.url)
         return [.array(urls.map(JSONValue.string)), .object(options)]

@@ -107,6 +107,10 @@ struct AddCommand: AsyncParsableCommand {
     var limit: String?
 
     @Option(
+        name: .long, help: ArgumentHelp("For a torrent: its own upload limit, e.g. 200K.", valueName: "rate"))
+    var uploadLimit: String?
+
+    @Option(
         name: .customLong("select-file"),
         help: ArgumentHelp("For a torrent: only these files, numbered from 1 (e.g. 1,3-5).", valueName: "list"))
     var selectFile: String?
@@ -127,6 +131,9 @@ struct AddCommand: AsyncParsableCommand {
         if urls.isEmpty && inputFile == nil { throw ValidationError("give at least one URL (or -i FILE)") }
         if let connections, !StateDocument.Settings.connectionRange.contains(connections) {
             throw ValidationError("--connections must be between 1 and 32")
+        }
+        if let uploadLimit, (Formatting.parseRate(uploadLimit) ?? 0) < SpeedLimit.minimumRate {
+            throw ValidationError("--upload-limit takes a speed such as 200K or 2M")
         }
         if let limit, Formatting.parseRate(limit) == nil {
             throw ValidationError("--limit takes a speed such as 500K or 2M")

@@ -50,6 +50,7 @@ struct AddPlan {
         let directory = command.directory.map { StatePaths.absolute($0, environment: environment) } ?? ""
         let speedLimit = command.limit.flatMap(Formatting.parseRate)
         let selection = try command.selectFile.map { text throws(InputError) in try FileSelection(text) }
+        let uploadLimit = command.uploadLimit.flatMap(Formatting.parseRate)
         var requests: [DownloadRequest] = []
         for torrent in torrents {
             var request = TorrentFile.request(torrent, directory: directory)
@@ -57,6 +58,7 @@ struct AddPlan {
             request.paused = command.paused
             request.speedLimit = speedLimit
             request.selectedFiles = selection
+            request.uploadLimit = uploadLimit
             requests.append(request)
         }
         for entry in entries {
@@ -71,7 +73,10 @@ struct AddPlan {
                 }
             }
             if command.noMirrors { request.ignoresMirrorHeaders = true }
-            if request.isTorrent { request.selectedFiles = selection }
+            if request.isTorrent {
+                request.selectedFiles = selection
+                request.uploadLimit = uploadLimit
+            }
             request.login = netrcFile.map { .netrcFile($0) }
             request.proxy = proxy
             try apply(entry, to: &request, environment: environment)

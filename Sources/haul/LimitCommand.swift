@@ -9,7 +9,9 @@ struct LimitCommand: AsyncParsableCommand {
             "Rates as curl writes them: 500K, 8M, 1.5M (binary units, per second); 'none' lifts the limit. All "
             + "connections of all downloads draw from the global limit; a download's own limit holds on top of it. "
             + "--during 08:00-23:00 makes the global limit apply only then (local time); a limit of 0 holds every "
-            + "download during its window. While metered, the lower of this and 'haul metered --limit' applies."
+            + "download during its window. While metered, the lower of this and 'haul metered --limit' applies. "
+            + "--upload sets what torrents send instead: all together (as 'haul torrents --upload-limit'), or "
+            + "the torrents named."
     )
 
     @Argument(help: ArgumentHelp("A rate such as 2M, 0 or none; omit to show the limits.", valueName: "rate"))
@@ -28,6 +30,9 @@ struct LimitCommand: AsyncParsableCommand {
         help: ArgumentHelp("For each download from hosts matching this glob (see haul hosts).", valueName: "pattern"))
     var `for`: String?
 
+    @Flag(name: .long, help: "The rate limits what torrents upload (seeding included), not downloads.")
+    var upload = false
+
     @OptionGroup var stateOptions: StateOptions
     @OptionGroup var connectOptions: ConnectOptions
 
@@ -43,6 +48,9 @@ struct LimitCommand: AsyncParsableCommand {
 
     func validate() throws {
         if during != nil && !ids.isEmpty { throw ValidationError("--during applies to the global limit only") }
+        if upload && (during != nil || self.for != nil) {
+            throw ValidationError("--upload limits torrents: give a rate and, for some, their ids")
+        }
         if during != nil && rate == nil {
             throw ValidationError("give a rate with --during, e.g. 'limit 2M --during 08:00-23:00'")
         }
@@ -58,6 +66,7 @@ struct LimitCommand: AsyncParsableCommand {
             window = parsed
         }
         let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+        if upload { return try await setUploadLimit(rate, on: engine) }
         if let pattern = self.for {
             guard let rate, ids.isEmpty, during == nil else {
                 throw InputError("say 'haul limit RATE|none --for PATTERN'").reported()
@@ -98,6 +107,42 @@ struct LimitCommand: AsyncParsableCommand {
             let wanted = ids.isEmpty ? nil : Set(try DownloadSelector.resolve(ids, among: all.map(\.id)))
             for d in all where wanted?.contains(d.id) ?? (d.speedLimit != nil) {
                 let own = d.speedLimit.map { Formatting.rate(Double($0)) } ?? "no limit of its own"
+                lines.append("\(d.id)  \(own)  \(TerminalText.sanitize(d.displayName))")
+            }
+        } catch {
+            throw Console.failure(error)
+        }
+        Console.out(lines.joined(separator: "\n"))
+    }
+
+    /// `--upload`: the global upload limit (kept with the BitTorrent settings) or the torrents' own.
+    private func setUploadLimit(_ rate: Int64??, on engine: any EngineSession) async throws {
+        var lines: [String] = []
+        do {
+            if let rate {
+                if rate == 0 {
+                    throw InputError("an upload limit of 0 would stop seeding; use 'haul torrents --seed-ratio 0'")
+                }
+                if ids.isEmpty {
+                    var settings = try await engine.snapshot().torrents ?? TorrentSettings()
+                    settings.uploadLimit = rate
+                    try await engine.perform(.setTorrentSettings(settings))
+                } else {
+                    let known = try await engine.snapshot().downloads.all.map(\.id)
+                    let selection = DownloadSelection.ids(try DownloadSelector.resolve(ids, among: known))
+                    try await engine.perform(.setUploadLimit(selection, rate))
+                }
+                try await engine.save()
+            }
+            let snapshot = try await engine.snapshot()
+            if ids.isEmpty {
+                let global = snapshot.torrents?.uploadLimit.map { Formatting.rate(Double($0)) } ?? "none"
+                lines.append("upload limit: \(global)")
+            }
+            let all = try snapshot.downloads.all
+            let wanted = ids.isEmpty ? nil : Set(try DownloadSelector.resolve(ids, among: all.map(\.id)))
+            for d in all where wanted?.contains(d.id) ?? (d.request.uploadLimit != nil) {
+                let own = d.request.uploadLimit.map { Formatting.rate(Double($0)) } ?? "no upload limit of its own"
                 lines.append("\(d.id)  \(own)  \(TerminalText.sanitize(d.displayName))")
             }
         } catch {

@@ -109,6 +109,20 @@ final class TorrentRPCTests: TorrentTestCase {
         }
         let told = try String(contentsOfFile: heard, encoding: .utf8)
         XCTAssertTrue(told.contains(magnetGID) && told.contains(fileGID), told)
+        // Upload limits as aria2 names them: a torrent's own, and the overall one.
+        let changed = try await rpc("aria2.changeOption", #""\#(fileGID)",{"max-upload-limit":"300K"}"#)
+        XCTAssertEqual(changed as? String, "OK")
+        let own = try await rpc("aria2.getOption", "\"\(fileGID)\"") as? [String: Any]
+        XCTAssertEqual(own?["max-upload-limit"] as? String, "307200")
+        let changedGlobal = try await rpc("aria2.changeGlobalOption", #"{"max-overall-upload-limit":"1M"}"#)
+        XCTAssertEqual(changedGlobal as? String, "OK")
+        let global = try await rpc("aria2.getGlobalOption", "") as? [String: Any]
+        XCTAssertEqual(global?["max-overall-upload-limit"] as? String, "1048576")
+        // A finished torrent's files, from what the state folder keeps.
+        let reply = try await rpc("aria2.getFiles", "\"\(fileGID)\"")
+        let files = try XCTUnwrap(reply as? [[String: Any]])
+        XCTAssertEqual(files.first?["completedLength"] as? String, files.first?["length"] as? String)
+        XCTAssertEqual(files.first?["selected"] as? String, "true")
     }
 
     func testAMalformedTorrentOverRPCIsRefusedInOneSentenceAndAddsNothing() async throws {

@@ -6,7 +6,7 @@ public enum Aria2Options {
     /// callers, and `haul add -i` says which it skipped.
     public static let honoured: Set<String> = [
         "dir", "out", "checksum", "header", "referer", "user-agent", "split", "max-connection-per-server",
-        "max-download-limit", "pause", "all-proxy", "select-file",
+        "max-download-limit", "max-upload-limit", "pause", "all-proxy", "select-file",
     ]
 
     /// An option whose value cannot be used, and why.
@@ -58,6 +58,11 @@ public enum Aria2Options {
                 throw InputError("'\(TerminalText.sanitize(value))' is not a rate (e.g. 500K or 2M)")
             }
             request.speedLimit = rate == 0 ? nil : max(rate, SpeedLimit.minimumRate)
+        case "max-upload-limit":
+            guard let rate = Formatting.parseRate(value) else {
+                throw InputError("'\(TerminalText.sanitize(value))' is not a rate (e.g. 500K or 2M)")
+            }
+            request.uploadLimit = rate == 0 ? nil : max(rate, SpeedLimit.minimumRate)
         case "pause":
             guard let paused = Bool(value) else { throw InputError("pause is true or false") }
             request.paused = paused

@@ -35,6 +35,7 @@ public struct DownloadRequest: Sendable, Equatable {
         var login: LoginSource?
         var paused = false
         var selectedFiles: FileSelection?
+        var uploadLimit: Int64?
         var metainfo: [UInt8]?
     }
 
@@ -138,6 +139,11 @@ public struct DownloadRequest: Sendable, Equatable {
         get { options?.value.selectedFiles }
         set { change { $0.selectedFiles = newValue } }
     }
+    /// A torrent's own upload limit in bytes per second, on top of the global one; nil for none.
+    public var uploadLimit: Int64? {
+        get { options?.value.uploadLimit }
+        set { change { $0.uploadLimit = newValue } }
+    }
     /// On its way in only: a `.torrent` file's bytes. The engine keeps them in its state folder
     /// before it answers and the download's URL becomes the torrent's magnet link.
     public var metainfo: [UInt8]? {
@@ -152,7 +158,7 @@ public struct DownloadRequest: Sendable, Equatable {
 extension DownloadRequest: Codable {
     private enum CodingKeys: String, CodingKey {
         case url, directory, allowMetered, requestedName, headers, checksum, connections, speedLimit, cookieFile
-        case sources, pieceHashes, ignoresMirrorHeaders, proxy, login, paused, selectedFiles, metainfo
+        case sources, pieceHashes, ignoresMirrorHeaders, proxy, login, paused, selectedFiles, uploadLimit, metainfo
     }
 
     /// The request as a door sends it over the socket: only what it sets.
@@ -175,6 +181,7 @@ extension DownloadRequest: Codable {
         o.login = try c.decodeIfPresent(LoginSource.self, forKey: .login)
         o.paused = try c.decodeIfPresent(Bool.self, forKey: .paused) ?? false
         o.selectedFiles = try c.decodeIfPresent(FileSelection.self, forKey: .selectedFiles)
+        o.uploadLimit = try c.decodeIfPresent(Int64.self, forKey: .uploadLimit)
         o.metainfo = try c.decodeIfPresent(String.self, forKey: .metainfo).flatMap {
             Data(base64Encoded: $0).map { [UInt8]($0) }
         }
@@ -200,6 +207,7 @@ extension DownloadRequest: Codable {
         try c.encodeIfPresent(o.login, forKey: .login)
         if o.paused { try c.encode(true, forKey: .paused) }
         try c.encodeIfPresent(o.selectedFiles, forKey: .selectedFiles)
+        try c.encodeIfPresent(o.uploadLimit, forKey: .uploadLimit)
         try c.encodeIfPresent(o.metainfo.map { Data($0).base64EncodedString() }, forKey: .metainfo)
     }
 }

@@ -41,6 +41,9 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     case setSpeedLimit(SpeedLimit?)
     /// Sets (or, nil, lifts) the speed limit of each download selected.
     case setDownloadSpeedLimit(DownloadSelection, Int64?)
+    /// Sets (or, nil, lifts) the upload limit of each torrent selected (the global one is in the
+    /// BitTorrent settings).
+    case setUploadLimit(DownloadSelection, Int64?)
     /// Sets (or, nil, lifts) the metered data budget.
     case setMeteredBudget(DataBudget?)
     /// Moves downloads in the list, which is the order waiting downloads start in.

@@ -35,7 +35,11 @@ extension Engine {
         let status = networkStatus
         bandwidth.globalGate.setRate(status.rateInForce)
         bandwidth.meteredCounter.set(counting: status.isMetered, budget: settings.meteredBudget?.bytes)
-        if torrents.session != nil, torrents.meteredApplied != status.isMetered { applyTorrentSettings() }
+        if torrents.session != nil,
+            torrents.meteredApplied != status.isMetered || torrents.downloadLimitApplied != status.rateInForce
+        {
+            applyTorrentSettings()
+        }
         let conditions = HoldConditions(
             metered: status.isMetered, budgetUsedUp: status.isMetered && status.budgetUsedUp,
             scheduleHolds: status.speedLimitActive && status.speedLimit?.rate == 0)
@@ -146,6 +150,23 @@ extension Engine {
             download.speedLimit = rate
             downloads[id] = download
             transfers[id]?.gate.setRate(speedLimit(for: download))
+            applyTorrentLimits(download)
+            changed(download)
+        }
+    }
+
+    func setUploadLimit(_ rate: Int64?, of ids: [DownloadID]) throws(InputError) {
+        if let rate, rate < SpeedLimit.minimumRate {
+            throw InputError("an upload limit must be at least \(Formatting.rate(Double(SpeedLimit.minimumRate)))")
+        }
+        for id in ids {
+            guard var download = downloads[id], download.request.uploadLimit != rate else { continue }
+            guard download.isTorrent else {
+                throw InputError("\(id) is not a torrent: only torrents upload")
+            }
+            download.request.uploadLimit = rate
+            downloads[id] = download
+            applyTorrentLimits(download)
             changed(download)
         }
     }

@@ -126,6 +126,10 @@ extension Engine {
             let ids = resolve(selection)
             try setSpeedLimit(rate, of: ids)
             return ids
+        case .setUploadLimit(let selection, let rate):
+            let ids = resolve(selection)
+            try setUploadLimit(rate, of: ids)
+            return ids
         case .setMeteredBudget(let budget):
             setMeteredBudget(budget)
             return []

@@ -10,6 +10,9 @@ struct TorrentState {
     var seeders: [DownloadID: SeedingWatch] = [:]
     /// Whether the session's settings were last applied on a metered network.
     var meteredApplied = false
+    /// The global download limit last handed to the session (the one in force now: window and
+    /// metered cap included).
+    var downloadLimitApplied: Int64?
 }
 
 extension Engine {
@@ -38,9 +41,18 @@ extension Engine {
         guard let session = torrents.session else { return }
         torrents.meteredApplied = bandwidth.meteredCounter.isCounting
         let torrentSettings = effectiveTorrentSettings
-        let limit = settings.speedLimit.flatMap { $0.rate > 0 ? $0.rate : nil }
+        let limit = networkStatus.rateInForce.flatMap { $0 > 0 ? $0 : nil }
+        torrents.downloadLimitApplied = networkStatus.rateInForce
         Task { await session.apply(torrentSettings, downloadLimit: limit, uploadLimit: torrentSettings.uploadLimit) }
         if bandwidth.meteredCounter.isCounting { stopSeeding(where: { _ in true }) }
+    }
+
+    /// Hands a torrent's own limits to the session, which applies them at once to a torrent that
+    /// runs or seeds.
+    func applyTorrentLimits(_ download: Download) {
+        guard download.isTorrent, let session = torrents.session else { return }
+        let (down, up) = (download.speedLimit, download.request.uploadLimit)
+        Task { await session.setLimits(download.id, download: down, upload: up) }
     }
 
     /// A running torrent's numbers: its size once known, its swarm and its uploads.
@@ -140,8 +152,17 @@ extension Engine {
 
     /// Details of a running or seeding torrent; nil for any other download.
     public func torrentDetails(_ id: DownloadID) async -> TorrentDetails? {
-        guard let session = torrents.session else { return nil }
-        return await session.details(id)
+        if let session = torrents.session, let details = await session.details(id) { return details }
+        guard let download = downloads[id], download.isTorrent else { return nil }
+        return Self.storedTorrentDetails(download, statePath: configuration.statePath)
+    }
+
+    /// A torrent's files as the state folder beside `statePath` keeps them (as of its last resume
+    /// data); nil before its metadata arrived.
+    public nonisolated static func storedTorrentDetails(_ download: Download, statePath: String) -> TorrentDetails? {
+        TorrentDetails(
+            stored: TorrentStore(statePath: statePath), infoHash: TorrentRun.infoHash(download),
+            selection: download.request.selectedFiles)
     }
 
     /// Stops the session at shutdown: seeding ends, trackers are told.

@@ -46,7 +46,7 @@ struct TorrentTransfer: Transfer {
         let addition = TorrentAddition(
             source: source, directory: name == nil ? stagingFolder(infoHash) : download.directory, rootName: rootName,
             priorities: metadata.flatMap { m in download.request.selectedFiles?.priorities(count: m.fileCount) },
-            downloadLimit: download.speedLimit, uploadLimit: nil, pex: settings.pex)
+            downloadLimit: download.speedLimit, uploadLimit: download.request.uploadLimit, pex: settings.pex)
         if name == nil { await reports.notice(Self.fetchingMetadata) }
         let (events, continuation) = AsyncStream.makeStream(of: TorrentEvent.self)
         if let failure = await session.add(download.id, addition, owner: { continuation.yield($0) }) {

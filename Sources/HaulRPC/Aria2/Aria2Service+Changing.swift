@@ -295,7 +295,7 @@ extension Aria2Service {
         return .array([.int(Int64(max(deleted, 1))), .int(1)])
     }
 
-    /// `changeOption(gid, {options})`: a download's speed limit and connections.
+    /// `changeOption(gid, {options})`: a download's speed limits, connections and a torrent's files.
     func changeOption(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
         let d = try await find(call, &scope).download
         for (name, value) in try optionList(call, at: 1) {
@@ -304,6 +304,9 @@ extension Aria2Service {
                 let rate = try Self.rate(value, option: name)
                 _ = try await perform(
                     .setDownloadSpeedLimit(.ids([d.id]), rate == 0 ? nil : rate), &scope, answer: "OK")
+            case "max-upload-limit":
+                let rate = try Self.rate(value, option: name)
+                _ = try await perform(.setUploadLimit(.ids([d.id]), rate == 0 ? nil : rate), &scope, answer: "OK")
             case "split", "max-connection-per-server":
                 let count = try Self.connections(value, option: name)
                 _ = try await perform(.setConnections(.ids([d.id]), count), &scope, answer: "OK")
@@ -331,7 +334,8 @@ extension Aria2Service {
         // Every value is checked before anything changes.
         for (name, value) in options {
             switch name {
-            case "max-overall-download-limit", "max-download-limit": _ = try Self.rate(value, option: name)
+            case "max-overall-download-limit", "max-download-limit", "max-overall-upload-limit":
+                _ = try Self.rate(value, option: name)
             case "split", "max-connection-per-server": _ = try Self.connections(value, option: name)
             case "max-concurrent-downloads":
                 guard let count = Int(value), (1...64).contains(count) else {
@@ -351,6 +355,11 @@ extension Aria2Service {
             case "max-overall-download-limit":
                 let rate = try Self.rate(value, option: name)
                 _ = try await perform(.setSpeedLimit(rate == 0 ? nil : SpeedLimit(rate: rate)), &scope, answer: "OK")
+            case "max-overall-upload-limit":
+                let rate = try Self.rate(value, option: name)
+                var torrents = (try? await session.snapshot().torrents ?? TorrentSettings()) ?? TorrentSettings()
+                torrents.uploadLimit = rate == 0 ? nil : rate
+                _ = try await perform(.setTorrentSettings(torrents), &scope, answer: "OK")
             case "max-concurrent-downloads":
                 _ = try await perform(.setConcurrency(Int(value) ?? 1), &scope, answer: "OK")
             case "dir": settings.globalOptions[name] = absolute(value)

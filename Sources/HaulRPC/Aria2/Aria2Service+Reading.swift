@@ -135,6 +135,8 @@ extension Aria2Service {
             .init("max-concurrent-downloads", .string(String(snapshot.concurrency ?? 3))),
             .init("max-overall-download-limit", .string(String(snapshot.network.speedLimit?.rate ?? 0))),
             .init("max-download-limit", .string(settings.globalOptions["max-download-limit"] ?? "0")),
+            .init("max-overall-upload-limit", .string(String(snapshot.torrents?.uploadLimit ?? 0))),
+            .init("seed-ratio", .string(String(snapshot.torrents?.seedRatio ?? TorrentSettings().seedRatio))),
             .init("split", .string(settings.globalOptions["split"] ?? connections)),
             .init(
                 "max-connection-per-server", .string(settings.globalOptions["max-connection-per-server"] ?? connections)

@@ -171,6 +171,12 @@ public enum Aria2Status {
             JSONValue.Member("max-download-limit", .string(String(d.speedLimit ?? 0))),
             JSONValue.Member("pause", .string(d.state.pauseCause == .user ? "true" : "false")),
         ]
+        if d.isTorrent {
+            members.append(JSONValue.Member("max-upload-limit", .string(String(d.request.uploadLimit ?? 0))))
+            if let selection = d.request.selectedFiles {
+                members.append(JSONValue.Member("select-file", .string(selection.description)))
+            }
+        }
         if let name = d.requestedName { members.append(JSONValue.Member("out", .string(name))) }
         if let checksum = d.checksum { members.append(JSONValue.Member("checksum", .string(checksum.text))) }
         if !d.headers.isEmpty {
