@@ -484,6 +484,43 @@ int haul_bt_files(haul_bt_session *s, uint64_t id, haul_bt_file **out) {
     return count;
 }
 
+int haul_bt_stored_files(const uint8_t *torrent, size_t torrent_length, const uint8_t *resume, size_t resume_length,
+                         haul_bt_file **out) {
+    *out = nullptr;
+    lt::error_code ec;
+    lt::add_torrent_params params;
+    if (resume != nullptr && resume_length > 0) {
+        params = lt::read_resume_data(bytes(resume, resume_length), ec);
+        if (ec) params = lt::add_torrent_params();
+    }
+    // A magnet's metadata is in its resume data; a torrent added from a file has the file.
+    std::shared_ptr<lt::torrent_info const> info = params.ti;
+    if (torrent != nullptr && torrent_length > 0) {
+        lt::error_code parse_error;
+        auto parsed = std::make_shared<lt::torrent_info>(bytes(torrent, torrent_length), parse_error, lt::from_span);
+        if (!parse_error) info = parsed;
+    }
+    if (!info) return -1;
+    lt::file_storage const &files = info->files();
+    int count = files.num_files();
+    *out = zeroed<haul_bt_file>(count);
+    if (*out == nullptr) return -1;
+    for (auto piece : info->piece_range()) {
+        if (piece >= params.have_pieces.end_index() || !params.have_pieces.get_bit(piece)) continue;
+        for (auto const &slice : files.map_block(piece, 0, info->piece_size(piece)))
+            (*out)[static_cast<int>(slice.file_index)].done += slice.size;
+    }
+    for (auto index : files.file_range()) {
+        int i = static_cast<int>(index);
+        (*out)[i].path = copy_text(files.file_path(index));
+        (*out)[i].size = files.file_size(index);
+        (*out)[i].priority = i < static_cast<int>(params.file_priorities.size())
+                                 ? static_cast<int>(static_cast<std::uint8_t>(params.file_priorities[i]))
+                                 : 4;
+    }
+    return count;
+}
+
 void haul_bt_files_free(haul_bt_file *files, int count) {
     for (int i = 0; i < count; ++i) std::free(files[i].path);
     std::free(files);

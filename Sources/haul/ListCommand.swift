@@ -1,5 +1,6 @@
 import ArgumentParser
 import HaulCore
+import HaulEngine
 import HaulHTTP
 import HaulRemote
 import HaulStore
@@ -58,7 +59,12 @@ struct ListCommand: AsyncParsableCommand {
                     return environment.endpoint(for: d.url, choice: choice).map { ProxyAddress($0).display }
                 }
                 let now = stateOptions.wallClock.now()
-                try ListingJSON.write(downloads, now: now, proxy: proxy) { FileHandleWriter.stdout($0) }
+                // A torrent's files as its state folder keeps them (an engine's on another machine: none).
+                let statePath = connectOptions.connect == nil ? stateOptions.statePath : nil
+                let files = { (d: Download) -> [TorrentDetails.File]? in
+                    statePath.flatMap { Engine.storedTorrentDetails(d, statePath: $0)?.files }
+                }
+                try ListingJSON.write(downloads, now: now, proxy: proxy, files: files) { FileHandleWriter.stdout($0) }
                 return
             }
             guard downloads.count > 0 else {

@@ -93,12 +93,21 @@ final class TorrentSwarmTests: TorrentTestCase {
         XCTAssertEqual(row?["state"] as? String, "finished")
         XCTAssertEqual(row?["selectFile"] as? String, "1,4")
         XCTAssertEqual(row?["fileCount"] as? Int, 4)
-        // `haul files` says the choice; a new one is kept.
+        // The files as the state folder keeps them once the run ended: chosen, and how much is on disk.
+        let files = try XCTUnwrap(row?["files"] as? [[String: Any]])
+        XCTAssertEqual(files.map { $0["path"] as? String }, (1...4).map { "album/track\($0).flac" })
+        XCTAssertEqual(files.map { $0["selected"] as? Bool }, [true, false, false, true])
+        XCTAssertEqual(files[0]["done"] as? Int, 300_000)
+        XCTAssertEqual(files[3]["done"] as? Int, 250_000)
+        // `haul files` lists them with the choice though the torrent no longer runs; a new one is kept.
         let id = try XCTUnwrap(row?["id"] as? String)
         let shown = try await haul("files", id)
-        XCTAssertTrue(shown.stdout.contains("files 1,4"), shown.stdout + shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("1\t[x]\t"), shown.stdout + shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("2\t[ ]\t"), shown.stdout + shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("100%\talbum/track4.flac"), shown.stdout + shown.stderr)
         let chosen = try await haul("files", id, "2-3")
         XCTAssertTrue(chosen.stdout.contains("fetching files 2-3"), chosen.stdout + chosen.stderr)
+        XCTAssertTrue(chosen.stdout.contains("2\t[x]\t"), chosen.stdout + chosen.stderr)
         let bad = try await haul("files", id, "3-1")
         XCTAssertNotEqual(bad.status, 0)
         XCTAssertTrue(bad.stderr.contains("not a list of file numbers"), bad.stderr)
@@ -141,6 +150,49 @@ final class TorrentSeedingTests: TorrentTestCase {
             return row["seeding"] as? Bool == false
         }
         XCTAssertGreaterThanOrEqual(row["uploaded"] as? Int ?? 0, 2_000_000, "\(row)")
+    }
+
+    func testATorrentsOwnUploadLimitHoldsWhileItSeedsAndLiftsLive() async throws {
+        let size = 2_000_000
+        let (torrent, hash) = try await seededFile("share.bin", size: size)
+        try await swarm.startTracker(allowing: [hash])
+        let aria2 = try await swarm.seedWithAria2(torrent, data: seedData)
+        try await swarm.waitForSeeders(1, of: hash)
+        let leeched = dir.subdirectory("leecher")
+        try await swarm.runTransmission(torrent, data: leeched)
+        try await swarm.waitForLeechers(1, of: hash)
+        _ = try await haul("torrents", "--seed-ratio", "1.0")
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        defer { Task { await daemon.terminate() } }
+        let added = try await haul("add", torrent, "--upload-limit", "200K")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        var row: [String: Any] = [:]
+        try await waitUntil(timeout: 60) {
+            row = (try? self.syncList().first) ?? [:]
+            return row["seeding"] as? Bool == true
+        }
+        await swarm.stopPeer(aria2)
+        let id = try XCTUnwrap(row["id"] as? String)
+        let shown = try await haul("limit", "--upload")
+        XCTAssertTrue(shown.stdout.contains("\(id)  200 KiB/s"), shown.stdout + shown.stderr)
+        // transmission-cli (haul its only source) asks when it unchokes; from its first byte on, at
+        // 200 KiB/s the 2 MB take ten seconds (unlimited, on loopback, well under one).
+        var first = 0
+        try await waitUntil(timeout: 60) {
+            first = (try? self.syncList().first?["uploaded"] as? Int) ?? 0
+            return first > 0
+        }
+        let start = Date()
+        try await Task.sleep(for: .seconds(3))
+        let sent = try syncList().first?["uploaded"] as? Int ?? 0
+        let seconds = Date().timeIntervalSince(start)
+        XCTAssertLessThanOrEqual(sent - first, Int((seconds + 1) * 204_800), "sent \(sent - first) B in \(seconds) s")
+        XCTAssertLessThan(sent, size, "all of it went in \(seconds) s: the limit did not hold")
+        // Lifted while it seeds: the rest (over a megabyte, six seconds at the limit) goes at once.
+        let lifted = try await haul("limit", "--upload", "none", id)
+        XCTAssertEqual(lifted.status, 0, lifted.stderr)
+        XCTAssertTrue(lifted.stdout.contains("no upload limit of its own"), lifted.stdout)
+        try await waitUntil(timeout: 4) { self.sameFile(leeched + "/share.bin", self.seedData + "/share.bin") }
     }
 
     /// `haul ls --json` read synchronously (for `waitUntil`'s condition).

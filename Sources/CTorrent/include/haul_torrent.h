@@ -170,6 +170,10 @@ typedef struct {
 /// array with the matching function). The count, or -1 for an unknown id.
 int haul_bt_files(haul_bt_session *session, uint64_t id, haul_bt_file **out);
 void haul_bt_files_free(haul_bt_file *files, int count);
+/// The files of a torrent not in the session, from its torrent file and (may be NULL) its resume
+/// data: how much of each its verified pieces cover and its priority. The count, or -1.
+int haul_bt_stored_files(const uint8_t *torrent, size_t torrent_length, const uint8_t *resume, size_t resume_length,
+                         haul_bt_file **out);
 int haul_bt_peers(haul_bt_session *session, uint64_t id, haul_bt_peer **out);
 void haul_bt_peers_free(haul_bt_peer *peers, int count);
 int haul_bt_trackers(haul_bt_session *session, uint64_t id, haul_bt_tracker **out);

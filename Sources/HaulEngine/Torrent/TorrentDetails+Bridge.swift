@@ -39,3 +39,28 @@ extension TorrentDetails {
         haul_bt_free(bits)
     }
 }
+
+extension TorrentDetails {
+    /// The files of a torrent not in the session, from what the state folder keeps of it: how
+    /// much of each the last resume data had, and `selection`'s choice. Nil before the metadata.
+    init?(stored store: TorrentStore, infoHash: String, selection: FileSelection?) {
+        let torrent = store.metainfo(infoHash) ?? []
+        let resume = store.resumeData(infoHash) ?? []
+        guard !torrent.isEmpty || !resume.isEmpty else { return nil }
+        var files: UnsafeMutablePointer<haul_bt_file>?
+        let count = torrent.withUnsafeBufferPointer { t in
+            resume.withUnsafeBufferPointer { r in
+                Int(haul_bt_stored_files(t.baseAddress, t.count, r.baseAddress, r.count, &files))
+            }
+        }
+        defer { if let files { haul_bt_files_free(files, Int32(max(count, 0))) } }
+        guard count > 0, let files else { return nil }
+        self.init()
+        self.files = (0..<count).map { i in
+            let f = files[i]
+            return File(
+                path: f.path.map { String(cString: $0) } ?? "", size: f.size, done: f.done,
+                selected: selection?.contains(i + 1) ?? true)
+        }
+    }
+}

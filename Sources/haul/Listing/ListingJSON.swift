@@ -12,28 +12,29 @@ public enum ListingJSON {
     /// Hands the listing of `downloads` (ending in a newline) to `sink`, about `chunkSize` bytes at a time.
     public static func write(
         _ downloads: [Download], now: Date, chunkSize: Int = 1 << 20, proxy: (Download) -> String? = { _ in nil },
-        to sink: (UnsafeRawBufferPointer) -> Void
+        files: (Download) -> [TorrentDetails.File]? = { _ in nil }, to sink: (UnsafeRawBufferPointer) -> Void
     ) {
-        write(count: downloads.count, now: now, chunkSize: chunkSize, proxy: proxy, sink) { each in
+        write(count: downloads.count, now: now, chunkSize: chunkSize, proxy: proxy, files: files, sink) { each in
             for i in downloads.indices { each(downloads[i]) }
         }
     }
 
     /// The same for a list that may be decoded as it is read; throws what reading it throws.
-    /// `proxy` names the proxy a download goes through (its password hidden), nil for none; a
-    /// retry's notice counts down from `now`.
+    /// `proxy` names the proxy a download goes through (its password hidden), nil for none;
+    /// `files` a torrent's files; a retry's notice counts down from `now`.
     public static func write(
         _ downloads: DownloadList, now: Date, chunkSize: Int = 1 << 20,
-        proxy: (Download) -> String? = { _ in nil }, to sink: (UnsafeRawBufferPointer) -> Void
+        proxy: (Download) -> String? = { _ in nil }, files: (Download) -> [TorrentDetails.File]? = { _ in nil },
+        to sink: (UnsafeRawBufferPointer) -> Void
     ) throws {
-        try write(count: downloads.count, now: now, chunkSize: chunkSize, proxy: proxy, sink) { each in
+        try write(count: downloads.count, now: now, chunkSize: chunkSize, proxy: proxy, files: files, sink) { each in
             try downloads.forEachDownload(each)
         }
     }
 
     private static func write(
         count: Int, now: Date, chunkSize: Int, proxy: (Download) -> String?,
-        _ sink: (UnsafeRawBufferPointer) -> Void,
+        files: (Download) -> [TorrentDetails.File]?, _ sink: (UnsafeRawBufferPointer) -> Void,
         _ downloads: (_ each: (Download) -> Void) throws -> Void
     ) rethrows {
         var out: [UInt8] = []
@@ -41,16 +42,18 @@ public enum ListingJSON {
         out.append(contentsOf: "[\n".utf8)
         if count == 0 { out.append(UInt8(ascii: "\n")) }
         var written = 0
-        // The sink and `proxy` are only called while `downloads` runs; neither outlives this call.
+        // The sink, `proxy` and `files` are only called while `downloads` runs; none outlives this call.
         try withoutActuallyEscaping(sink) { sink in
             try withoutActuallyEscaping(proxy) { proxy in
-                try downloads { d in
-                    append(d, proxy: proxy(d), now: now, to: &out)
-                    written += 1
-                    out.append(contentsOf: (written == count ? "\n" : ",\n").utf8)
-                    if out.count >= chunkSize {
-                        out.withUnsafeBytes { sink($0) }
-                        out.removeAll(keepingCapacity: true)
+                try withoutActuallyEscaping(files) { files in
+                    try downloads { d in
+                        append(d, proxy: proxy(d), files: d.isTorrent ? files(d) : nil, now: now, to: &out)
+                        written += 1
+                        out.append(contentsOf: (written == count ? "\n" : ",\n").utf8)
+                        if out.count >= chunkSize {
+                            out.withUnsafeBytes { sink($0) }
+                            out.removeAll(keepingCapacity: true)
+                        }
                     }
                 }
             }
@@ -66,7 +69,9 @@ public enum ListingJSON {
         return String(decoding: all, as: UTF8.self)
     }
 
-    private static func append(_ d: Download, proxy: String?, now: Date, to out: inout [UInt8]) {
+    private static func append(
+        _ d: Download, proxy: String?, files: [TorrentDetails.File]?, now: Date, to out: inout [UInt8]
+    ) {
         out.append(contentsOf: "  {\n".utf8)
         var first = true
         /// `name` is the key with its quotes and separator (`"url" : `).
@@ -103,6 +108,10 @@ public enum ListingJSON {
         let torrent = d.torrent
         if let torrent { number(#""fileCount" : "#, torrent.fileCount) }
         string(#""fileName" : "#, d.fileName)
+        if torrent != nil {
+            key(#""files" : "#)
+            if let files { append(files, to: &out) } else { null() }
+        }
         string(#""finalURL" : "#, d.finalURL.map(Redaction.url))
         date(#""finishedAt" : "#, d.finishedAt)
         string(#""id" : "#, d.id.rawValue)
@@ -167,6 +176,25 @@ public enum ListingJSON {
             out.append(contentsOf: ",\n        \"url\" : ".utf8)
             JSONBytes.quoted(source.url, into: &out)
             out.append(contentsOf: (i == sources.count - 1 ? "\n      }\n    ]" : "\n      },\n").utf8)
+        }
+    }
+
+    /// A torrent's files, laid out as the rest (numbered from 1, as `--select-file` counts them).
+    private static func append(_ files: [TorrentDetails.File], to out: inout [UInt8]) {
+        guard !files.isEmpty else { return out.append(contentsOf: "[\n\n    ]".utf8) }
+        out.append(contentsOf: "[\n".utf8)
+        for (i, file) in files.enumerated() {
+            out.append(contentsOf: "      {\n        \"done\" : ".utf8)
+            JSONBytes.appendDecimal(file.done, to: &out)
+            out.append(contentsOf: ",\n        \"index\" : ".utf8)
+            JSONBytes.appendDecimal(i + 1, to: &out)
+            out.append(contentsOf: ",\n        \"path\" : ".utf8)
+            JSONBytes.quoted(file.path, into: &out)
+            out.append(contentsOf: ",\n        \"selected\" : ".utf8)
+            out.append(contentsOf: (file.selected ? "true" : "false").utf8)
+            out.append(contentsOf: ",\n        \"size\" : ".utf8)
+            JSONBytes.appendDecimal(file.size, to: &out)
+            out.append(contentsOf: (i == files.count - 1 ? "\n      }\n    ]" : "\n      },\n").utf8)
         }
     }
 
