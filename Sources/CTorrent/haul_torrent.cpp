@@ -6,6 +6,7 @@
 #include <libtorrent/add_torrent_params.hpp>
 #include <libtorrent/alert_types.hpp>
 #include <libtorrent/announce_entry.hpp>
+#include <libtorrent/ip_filter.hpp>
 #include <libtorrent/magnet_uri.hpp>
 #include <libtorrent/peer_info.hpp>
 #include <libtorrent/read_resume_data.hpp>
@@ -317,6 +318,13 @@ haul_bt_session *haul_bt_session_new(const haul_bt_settings *settings, int notif
     auto *s = new haul_bt_session();
     s->notify_fd = notify_fd;
     s->session = std::make_unique<lt::session>(lt::session_params(std::move(settings_pack)));
+    // libtorrent exempts peers on the local network from the global limits; a user's limit holds
+    // for every peer, as it does for every HTTP connection.
+    lt::ip_filter every_peer_global;
+    std::uint32_t const global = 1u << static_cast<std::uint32_t>(lt::session::global_peer_class_id);
+    every_peer_global.add_rule(lt::make_address("0.0.0.0"), lt::make_address("255.255.255.255"), global);
+    every_peer_global.add_rule(lt::make_address("::"), lt::make_address("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), global);
+    s->session->set_peer_class_filter(every_peer_global);
     s->session->set_alert_notify([fd = notify_fd] {
         uint64_t one = 1;
         ssize_t written = write(fd, &one, sizeof one);

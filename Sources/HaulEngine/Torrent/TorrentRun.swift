@@ -15,7 +15,8 @@ struct TorrentRun {
     /// Bytes of the selected files: the download's size (libtorrent counts whole pieces, which
     /// overlap the files left out).
     var wanted: Int64 = 0
-    private var selectionChecked = false
+    /// libtorrent's count of wanted bytes when `wanted` was last worked out: a new choice of files changes it.
+    private var wantedCheckedAt: Int64?
     /// What libtorrent had counted up and down at the last status, for the metered budget.
     private var counted: (down: Int64, up: Int64)?
     private var uploadedBefore: Int64
@@ -104,8 +105,8 @@ struct TorrentRun {
             if bytes > 0 { _ = transfer.start.throttle.takeFromBudget(Int(bytes)) }
         }
         counted = (status.downloaded, status.uploaded)
-        if status.hasMetadata, !selectionChecked, let details = await transfer.session.details(id) {
-            selectionChecked = true
+        if status.hasMetadata, wantedCheckedAt != status.wanted, let details = await transfer.session.details(id) {
+            wantedCheckedAt = status.wanted
             wanted = details.files.reduce(Int64(0)) { $0 + ($1.selected ? $1.size : 0) }
             fileCount = details.files.count
         }

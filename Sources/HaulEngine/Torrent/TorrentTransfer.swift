@@ -45,7 +45,7 @@ struct TorrentTransfer: Transfer {
         // file of the user's by the torrent's name is never opened).
         let addition = TorrentAddition(
             source: source, directory: name == nil ? stagingFolder(infoHash) : download.directory, rootName: rootName,
-            priorities: metadata.flatMap { m in download.request.selectedFiles?.priorities(count: m.fileCount) },
+            priorities: Self.priorities(download, fileCount: metadata?.fileCount ?? download.torrent?.fileCount),
             downloadLimit: download.speedLimit, uploadLimit: download.request.uploadLimit, pex: settings.pex)
         if name == nil { await reports.notice(Self.fetchingMetadata) }
         let (events, continuation) = AsyncStream.makeStream(of: TorrentEvent.self)
@@ -73,6 +73,13 @@ struct TorrentTransfer: Transfer {
         } else {
             await stop()
         }
+    }
+
+    /// One priority per file for the choice the download has now (resume data keeps the choice of
+    /// its last save, which `haul files` may have changed since); nil while the files are unknown.
+    static func priorities(_ download: Download, fileCount: Int?) -> [UInt8]? {
+        guard let count = fileCount, count > 0 else { return nil }
+        return download.request.selectedFiles?.priorities(count: count) ?? [UInt8](repeating: 4, count: count)
     }
 
     /// Where a magnet's files are written until they are named: a hidden folder in the download
