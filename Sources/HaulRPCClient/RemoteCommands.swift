@@ -16,7 +16,15 @@ struct RemoteCommands: Sendable {
         case .add(let requests):
             var ids: [DownloadID] = []
             for request in requests {
-                let gid = try await transport.call(RemoteCall("aria2.addUri", Self.addParameters(request)))
+                let call =
+                    request.metainfo.map { bytes in
+                        // A torrent file goes as aria2.addTorrent(base64, uris, options).
+                        let parameters = Self.addParameters(request)
+                        return RemoteCall(
+                            "aria2.addTorrent",
+                            [.string(Data(bytes).base64EncodedString()), .array([]), parameters[1]])
+                    } ?? RemoteCall("aria2.addUri", Self.addParameters(request))
+                let gid = try await transport.call(call)
                 guard let text = gid.string else { throw .malformed("the engine answered an add without a GID") }
                 ids.append(RemoteID.id(forGID: text))
             }
@@ -133,6 +141,9 @@ struct RemoteCommands: Sendable {
         if let limit = request.speedLimit { options.append(.init("max-download-limit", .string(String(limit)))) }
         if let limit = request.uploadLimit { options.append(.init("max-upload-limit", .string(String(limit)))) }
         if request.paused { options.append(.init("pause", .string("true"))) }
+        if let selection = request.selectedFiles {
+            options.append(.init("select-file", .string(selection.description)))
+        }
         let urls = [request.url] + request.sources.map(\.url)
         return [.array(urls.map(JSONValue.string)), .object(options)]
     }

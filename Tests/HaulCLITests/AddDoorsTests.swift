@@ -99,7 +99,7 @@ final class AddDoorsTests: CLITestCase {
             _ = try await tui.waitFor { !$0.contains("any key closes") }
         }
         try await tui.send("a")
-        _ = try await tui.waitFor { $0.contains("Paste or type the URL") }
+        _ = try await tui.waitFor { $0.contains("A URL, a magnet link or a .torrent") }
         try await tui.send(privateURL, literal: true)
         _ = try await tui.waitFor { $0.contains("Bins") }
         try await tui.send("Enter")

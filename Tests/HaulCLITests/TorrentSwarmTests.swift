@@ -33,6 +33,20 @@ class TorrentTestCase: CLITestCase {
         let hash = try await swarm.makeTorrent(of: seedData + "/" + name, to: torrent, pieceLength: pieceExponent)
         return (torrent, hash)
     }
+
+    /// `haul ls --json` read synchronously (for `waitUntil`'s condition).
+    func syncList() throws -> [[String: Any]] {
+        let pipe = Pipe()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: HaulBinary.path)
+        process.arguments = ["ls", "--json"]
+        process.environment = environment()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
+    }
 }
 
 final class TorrentSwarmTests: TorrentTestCase {
@@ -193,20 +207,6 @@ final class TorrentSeedingTests: TorrentTestCase {
         XCTAssertEqual(lifted.status, 0, lifted.stderr)
         XCTAssertTrue(lifted.stdout.contains("no upload limit of its own"), lifted.stdout)
         try await waitUntil(timeout: 4) { self.sameFile(leeched + "/share.bin", self.seedData + "/share.bin") }
-    }
-
-    /// `haul ls --json` read synchronously (for `waitUntil`'s condition).
-    func syncList() throws -> [[String: Any]] {
-        let pipe = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: HaulBinary.path)
-        process.arguments = ["ls", "--json"]
-        process.environment = environment()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
     }
 }
 

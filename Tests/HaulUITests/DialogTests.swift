@@ -37,6 +37,42 @@ final class DialogTests: XCTestCase {
         XCTAssertEqual(dialog.handle(.escape, in: local), .closed)
     }
 
+    func testAPathInTheAddDialogAddsTheTorrentFileThere() {
+        var dialog = AddDialog(in: local)
+        type("~/get/set.torrent", into: &dialog, in: local)
+        XCTAssertEqual(
+            dialog.handle(.enter, in: local),
+            .addTorrentFile(path: "/home/u/get/set.torrent", DownloadRequest(url: "", directory: "/dl")))
+        var relative = AddDialog(in: local)
+        type("set.torrent", into: &relative, in: local)
+        XCTAssertEqual(
+            relative.handle(.enter, in: local), .refused("give the torrent file's whole path (from / or ~/)"))
+    }
+
+    func testTheFilesBoxMovesTogglesAndNeverChoosesNoFile() {
+        var picker = FilesPicker(id: DownloadID(rawValue: "abc123"), selection: nil)
+        XCTAssertEqual(picker.handle(.up, fileCount: 4, page: 2), .edited)
+        XCTAssertEqual(picker.cursor, 0, "the first file is the top")
+        XCTAssertEqual(picker.handle(.character(" "), fileCount: 4, page: 2), .select(try! FileSelection("2-4")))
+        XCTAssertEqual(picker.handle(.end, fileCount: 4, page: 2), .edited)
+        XCTAssertEqual(picker.cursor, 3)
+        XCTAssertEqual(picker.handle(.down, fileCount: 4, page: 2), .edited)
+        XCTAssertEqual(picker.cursor, 3, "the last file is the bottom")
+        XCTAssertEqual(picker.handle(.character(" "), fileCount: 4, page: 2), .select(try! FileSelection("2-3")))
+        XCTAssertEqual(picker.firstShown(page: 2, fileCount: 4), 2, "the cursor stays in view")
+        XCTAssertEqual(picker.handle(.character("a"), fileCount: 4, page: 2), .select(nil))
+        // Every file skipped but one: that one stays.
+        var one = FilesPicker(id: DownloadID(rawValue: "abc123"), selection: try! FileSelection("1"))
+        XCTAssertEqual(
+            one.handle(.character(" "), fileCount: 4, page: 2),
+            .refused("a torrent fetches at least one file: pause it to fetch none"))
+        XCTAssertEqual(one.selection, try! FileSelection("1"))
+        XCTAssertEqual(one.handle(.escape, fileCount: 4, page: 2), .closed)
+        // Toggled back to all of them, the choice is every file (nil), as aria2 has no select-file.
+        var back = FilesPicker(id: DownloadID(rawValue: "abc123"), selection: try! FileSelection("2-4"))
+        XCTAssertEqual(back.handle(.character(" "), fileCount: 4, page: 2), .select(nil))
+    }
+
     func testAnotherMachinesDialogNamesItsFoldersAndFollowsNoRules() throws {
         let rules = try FolderRulesFile.parse("*.iso = ~/Images\n")
         let remote = AddDialog.Context(

@@ -157,9 +157,10 @@ final class MouseAndCommandLineTests: XCTestCase {
     }
 }
 
-/// A torrent's details box: `f` opens the command line at `files `, which acts on the torrent.
+/// A torrent's details box: `f` opens its files box, where Space fetches or skips the file under
+/// the cursor at once.
 final class TorrentDetailsKeyTests: XCTestCase {
-    func testFInATorrentsDetailsOpensTheCommandLineAtFiles() {
+    func testFInATorrentsDetailsOpensItsFilesAndSpaceSkipsOne() {
         var torrent = Download(
             id: DownloadID(rawValue: "00000a"), url: "magnet:?xt=urn:btih:" + String(repeating: "ab", count: 20),
             directory: "/dl", queueOrder: 1)
@@ -168,10 +169,24 @@ final class TorrentDetailsKeyTests: XCTestCase {
         _ = c.frame(now: 0)
         _ = c.handle(.enter)
         c.describe(torrent, id: torrent.id)
+        var details = TorrentDetails()
+        details.files = ["a/one.flac", "a/two.flac", "a/\u{1b}]0;three.flac"].map {
+            TorrentDetails.File(path: $0, size: 1000, done: 500, selected: true)
+        }
+        c.describeTorrent(details, id: torrent.id)
         _ = c.handle(.character("f"))
-        guard case .prompt(let prompt) = c.mode else { return XCTFail("no command line: \(c.mode)") }
-        XCTAssertEqual(prompt.kind, .command)
-        XCTAssertEqual(String(prompt.editor.text), "files ")
+        guard case .files = c.mode else { return XCTFail("no files box: \(c.mode)") }
+        XCTAssertEqual(c.torrentInDetails, torrent.id, "its files are asked for each second while the box is open")
+        _ = c.handle(.down)
+        XCTAssertEqual(c.handle(.character(" ")), [.send(.selectFiles(torrent.id, try! FileSelection("1,3")))])
+        _ = c.frame(now: 1)
+        let screen = (0..<24).map { c.grid.text(row: $0) }.joined(separator: "\n")
+        XCTAssertTrue(screen.contains("☐ 2. a/two.flac"), screen)
+        XCTAssertTrue(screen.contains("☑ 1. a/one.flac"), screen)
+        XCTAssertTrue(screen.contains("2 of 3 files chosen"), screen)
+        XCTAssertFalse(screen.contains("\u{1b}"), "a name from the swarm is made safe")
+        _ = c.handle(.escape)
+        XCTAssertEqual(c.mode, .details(torrent.id))
     }
 
     func testFElsewhereInDetailsDoesNothing() {

@@ -9,6 +9,8 @@ public enum Mode: Equatable, Sendable {
     /// A yes/no question on the status line.
     case confirm(Confirmation)
     case details(DownloadID)
+    /// A torrent's files box, over its details.
+    case files(FilesPicker)
     case help
     /// Everything this session said.
     case log
@@ -17,8 +19,17 @@ public enum Mode: Equatable, Sendable {
 
     var isOverlay: Bool {
         switch self {
-        case .add, .details, .help, .log, .away: return true
+        case .add, .details, .files, .help, .log, .away: return true
         case .list, .prompt, .confirm: return false
+        }
+    }
+
+    /// The download whose details (or files) the screen shows.
+    var describedID: DownloadID? {
+        switch self {
+        case .details(let id): return id
+        case .files(let picker): return picker.id
+        default: return nil
         }
     }
 }
@@ -72,6 +83,8 @@ public enum Effect: Equatable, Sendable {
     /// Asks the engine for the whole download the details box shows; the answer comes back
     /// through ``TUIController/describe(_:)`` (the list keeps only rows).
     case describe(DownloadID)
+    /// Reads the torrent file at `path` (on the UI's machine) into the request and adds it.
+    case addTorrentFile(path: String, DownloadRequest)
 }
 
 /// What changed on screen since the last frame.

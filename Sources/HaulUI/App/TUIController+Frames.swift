@@ -75,7 +75,7 @@ extension TUIController {
                 }
                 speeds.pieces[id] = histories
             }
-            if case .details(id) = mode { redraw.full = true }
+            if mode.describedID == id { redraw.full = true }
         }
     }
 
@@ -86,7 +86,7 @@ extension TUIController {
         for slot in 0..<router.slots.count {
             guard let id = router.slots.id(at: slot), let d = model[id], d.isWaitingToRetry(at: now) else { continue }
             router.invalidate(slot)
-            if case .details(id) = mode { redraw.full = true }
+            if mode.describedID == id { redraw.full = true }
         }
     }
 
@@ -188,6 +188,13 @@ extension TUIController {
                 } ?? [("Reading the download's details" + glyphs.ellipsis, Style.dim)]
             list.boxScroll = BoxView.draw(
                 title: "Details", lines: lines, scroll: list.boxScroll, into: &grid, glyphs: glyphs)
+        case .files(let picker):
+            let height = min(grid.height - 2, BoxView.room(screenHeight: grid.height) + 2)
+            let lines = picker.lines(
+                files: list.torrentDetails?.files ?? [], height: height - 2,
+                width: BoxView.textWidth(screenWidth: grid.width), glyphs: glyphs)
+            let name = list.detailed.map { TerminalText.sanitize($0.displayName) } ?? ""
+            BoxView.draw(title: "Files of \(name)", lines: lines, into: &grid, glyphs: glyphs)
         case .log:
             list.boxScroll = BoxView.draw(
                 title: "Log", lines: logLines(), scroll: list.boxScroll, into: &grid, glyphs: glyphs)

@@ -16,10 +16,11 @@ extension TUIController {
         case .away:
             setMode(.list)
             return []
-        case .details where key == .character("f") && torrentInDetails != nil:
-            // A torrent's files are chosen on the command line: `files 1,3-5` for the selected one.
-            beginCommandLine("files ")
+        case .details(let id) where key == .character("f") && torrentInDetails != nil:
+            setMode(.files(FilesPicker(id: id, selection: list.detailed?.request.selectedFiles)))
             return []
+        case .files(var picker):
+            return handleFiles(key, &picker)
         case .details, .help, .log:
             if key == .escape || key == .enter || key == .character("q") || key == .character("?") {
                 setMode(.list)
@@ -203,6 +204,32 @@ extension TUIController {
             setMode(.list)
             report("adding \(request.url)")
             return [.send(.add([request]))]
+        case .addTorrentFile(let path, let request):
+            setMode(.list)
+            report("adding the torrent \(path)")
+            return [.addTorrentFile(path: path, request)]
+        }
+        return []
+    }
+
+    func handleFiles(_ key: Key, _ picker: inout FilesPicker) -> [Effect] {
+        let count = list.torrentDetails?.files.count ?? 0
+        let page = max(1, BoxView.room(screenHeight: grid.height) - 3)
+        switch picker.handle(key, fileCount: count, page: page) {
+        case .edited:
+            mode = .files(picker)
+            redraw.full = true
+        case .ignored:
+            break
+        case .closed:
+            setMode(.details(picker.id))
+        case .refused(let why):
+            report(why, isError: true)
+        case .select(let selection):
+            mode = .files(picker)
+            redraw.full = true
+            report(selection.map { "fetching files \($0)" } ?? "fetching every file")
+            return [.send(.selectFiles(picker.id, selection))]
         }
         return []
     }

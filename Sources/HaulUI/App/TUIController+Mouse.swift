@@ -14,6 +14,15 @@ extension TUIController {
     func handleMouse(_ event: MouseEvent) -> [Effect] {
         switch mode {
         case .list: break
+        case .files(var picker):
+            // The wheel moves the cursor; a click goes back to the details.
+            switch event.kind {
+            case .wheelUp: return handleFiles(.up, &picker)
+            case .wheelDown: return handleFiles(.down, &picker)
+            case .press, .doubleClick: setMode(.details(picker.id))
+            case .release, .rightPress: break
+            }
+            return []
         case .details, .help, .log:
             // The wheel scrolls a box; a click anywhere closes it, as Esc does.
             switch event.kind {

@@ -73,7 +73,7 @@ public final class TUIController {
 
     public func apply(_ event: EngineEvent) {
         let changed = model.apply(event)
-        if case .details(let id) = mode, id == event.downloadID { keepDetailed(event) }
+        if let id = mode.describedID, id == event.downloadID { keepDetailed(event) }
         router.route(event)
         recordEvent(event, stateChanged: changed)
         forgetOpened(event)
@@ -85,8 +85,8 @@ public final class TUIController {
         default:
             break
         }
-        if case .details(let id) = mode, id == event.downloadID { redraw.full = true }
-        if case .details(let id) = mode, case .removedMany(let ids) = event, ids.contains(id) { redraw.full = true }
+        if let id = mode.describedID, id == event.downloadID { redraw.full = true }
+        if let id = mode.describedID, case .removedMany(let ids) = event, ids.contains(id) { redraw.full = true }
         if case .network(let status) = event {
             // The status line may warn of the budget.
             if status.budgetUsed != network.budgetUsed || status.budget != network.budget { redraw.status = true }
@@ -129,21 +129,21 @@ public final class TUIController {
     /// The whole download the details box asked for (``Effect/describe(_:)``); nil when the
     /// engine no longer has it.
     public func describe(_ download: Download?, id: DownloadID) {
-        guard case .details(id) = mode else { return }
+        guard mode.describedID == id else { return }
         list.detailed = download
         redraw.full = true
     }
 
     /// A torrent's files, peers, trackers and pieces for the details box.
     public func describeTorrent(_ details: TorrentDetails?, id: DownloadID) {
-        guard case .details(id) = mode, details != list.torrentDetails else { return }
+        guard mode.describedID == id, details != list.torrentDetails else { return }
         list.torrentDetails = details
         redraw.full = true
     }
 
     /// The torrent the details box shows, if it shows one: the UI asks for its swarm each second.
     public var torrentInDetails: DownloadID? {
-        guard case .details(let id) = mode, list.detailed?.isTorrent == true else { return nil }
+        guard let id = mode.describedID, list.detailed?.isTorrent == true else { return nil }
         return id
     }
 

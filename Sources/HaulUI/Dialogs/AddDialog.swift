@@ -31,6 +31,9 @@ public struct AddDialog: Equatable, Sendable {
         case refused(String)
         /// Enter: add this request; the dialog closes.
         case add(DownloadRequest)
+        /// Enter with a path: add the torrent file there (read where the UI runs) with this
+        /// request's folder and name; the dialog closes.
+        case addTorrentFile(path: String, DownloadRequest)
     }
 
     public init(directory: String) {
@@ -79,11 +82,20 @@ public struct AddDialog: Equatable, Sendable {
     /// The request Enter adds, or why it cannot. An empty folder is left to the engine's add path:
     /// the folder rules, else the download directory.
     private func submitted(in context: Context) -> Outcome {
-        let url: String
-        do {
-            url = try DownloadURL.validate(fields[0].string)
-        } catch {
-            return .refused(error.message)
+        let typed = fields[0].string.trimmed()
+        // A path, not an address: a torrent file on this machine.
+        let path = PathText.expandingTilde(typed, home: context.home)
+        let isPath = path.hasPrefix("/") && !typed.contains("://")
+        if !isPath, typed.hasSuffix(".torrent"), !typed.contains("://") {
+            return .refused("give the torrent file's whole path (from / or ~/)")
+        }
+        var url = ""
+        if !isPath {
+            do {
+                url = try DownloadURL.validate(typed)
+            } catch {
+                return .refused(error.message)
+            }
         }
         var directory = fields[1].string.trimmed()
         if let place = context.remotePlace {
@@ -98,7 +110,8 @@ public struct AddDialog: Equatable, Sendable {
             }
         }
         let name = fields[2].string.trimmed()
-        return .add(DownloadRequest(url: url, directory: directory, requestedName: name.isEmpty ? nil : name))
+        let request = DownloadRequest(url: url, directory: directory, requestedName: name.isEmpty ? nil : name)
+        return isPath ? .addTorrentFile(path: path, request) : .add(request)
     }
 
     func lines(width: Int, glyphs: Glyphs) -> [(String, Style)] {
@@ -112,7 +125,7 @@ public struct AddDialog: Equatable, Sendable {
             result.append((label + shown + cursor, i == focus ? .bold : .plain))
         }
         result.append(("", .plain))
-        result.append(("Paste or type the URL. Name is optional.", .dim))
+        result.append(("A URL, a magnet link or a .torrent file's path. Name is optional.", .dim))
         result.append(("Tab next field · Enter add · Esc cancel", .dim))
         return result
     }

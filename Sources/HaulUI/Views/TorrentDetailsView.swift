@@ -62,7 +62,7 @@ enum TorrentDetailsView {
         if details.files.count > listed {
             lines.append(line("", "and \(details.files.count - listed) more files", .dim))
         }
-        if !details.files.isEmpty { lines.append(line("", "f chooses the files to fetch (1,3-5 or all)", .dim)) }
+        if !details.files.isEmpty { lines.append(line("", "f opens the files: Space fetches or skips one", .dim)) }
         if details.pieceCount > 0 {
             lines.append(line("Pieces", pieceMap(details, width: max(10, width - label), glyphs: glyphs)))
         }

@@ -180,6 +180,19 @@ final class UILoop {
                 running = false
                 exit = .quit(choice)
             case .send(let command): commands.append(command)
+            case .addTorrentFile(let path, var request):
+                do throws(InputError) {
+                    guard FileManager.default.fileExists(atPath: path) else {
+                        throw InputError("there is no file at \(TerminalText.sanitize(path))")
+                    }
+                    guard let bytes = try TorrentFile.read(path) else {
+                        throw InputError("\(TerminalText.sanitize(path)) is not a torrent file")
+                    }
+                    request.metainfo = bytes
+                    commands.append(.add([request]))
+                } catch {
+                    controller.report(error.message, isError: true)
+                }
             case .open(let path):
                 let inbox = self.inbox
                 DesktopOpener.open(path) { inbox.push(.report($0, isError: true)) }
