@@ -370,6 +370,15 @@ int haul_bt_add(haul_bt_session *s, const haul_bt_add_params *p, char *error, si
         set_error(error, error_size, "nothing to add");
         return -1;
     }
+    if (p->without_web_seeds) {
+        params.url_seeds.clear();
+        params.http_seeds.clear();
+        if (params.ti && !params.ti->web_seeds().empty()) {
+            auto copy = std::make_shared<lt::torrent_info>(*params.ti);
+            copy->set_web_seeds({});
+            params.ti = copy;
+        }
+    }
     params.save_path = p->save_path;
     params.flags &= ~lt::torrent_flags::auto_managed;
     params.flags &= ~lt::torrent_flags::paused;
@@ -421,6 +430,13 @@ void haul_bt_set_limits(haul_bt_session *s, uint64_t id, int64_t download_limit,
     if (!find(s, id, handle)) return;
     handle.set_download_limit(clamped(download_limit));
     handle.set_upload_limit(clamped(upload_limit));
+}
+
+void haul_bt_add_piece(haul_bt_session *s, uint64_t id, int piece, const uint8_t *data, size_t length) {
+    lt::torrent_handle handle;
+    if (!find(s, id, handle)) return;
+    std::vector<char> bytes(reinterpret_cast<char const *>(data), reinterpret_cast<char const *>(data) + length);
+    handle.add_piece(lt::piece_index_t(piece), std::move(bytes));
 }
 
 void haul_bt_set_priorities(haul_bt_session *s, uint64_t id, const uint8_t *values, int count) {
@@ -609,6 +625,33 @@ int haul_bt_pieces(haul_bt_session *s, uint64_t id, uint8_t **out) {
     for (int i = 0; i < count; ++i)
         if (st.pieces.get_bit(lt::piece_index_t(i))) (*out)[i / 8] |= static_cast<uint8_t>(0x80 >> (i % 8));
     return count;
+}
+
+int haul_bt_layout(haul_bt_session *s, uint64_t id, haul_bt_layout_file **out, int64_t *piece_length,
+                   int *single_file) {
+    *out = nullptr;
+    lt::torrent_handle handle;
+    if (!find(s, id, handle)) return -1;
+    auto info = handle.torrent_file();
+    if (!info) return -1;
+    lt::file_storage const &files = info->orig_files();
+    int count = files.num_files();
+    *out = zeroed<haul_bt_layout_file>(count);
+    if (*out == nullptr) return -1;
+    for (auto index : files.file_range()) {
+        int i = static_cast<int>(index);
+        (*out)[i].path = copy_text(files.file_path(index));
+        (*out)[i].size = files.file_size(index);
+        (*out)[i].pad = files.pad_file_at(index) ? 1 : 0;
+    }
+    *piece_length = info->piece_length();
+    *single_file = count == 1 && files.file_path(lt::file_index_t(0)).find('/') == std::string::npos ? 1 : 0;
+    return count;
+}
+
+void haul_bt_layout_free(haul_bt_layout_file *files, int count) {
+    for (int i = 0; i < count; ++i) std::free(files[i].path);
+    std::free(files);
 }
 
 void haul_bt_free(void *pointer) { std::free(pointer); }

@@ -73,6 +73,8 @@ typedef struct {
     int64_t download_limit;
     int64_t upload_limit;
     int pex;
+    /// Leave the torrent's web seeds (BEP 19) out of libtorrent: the caller fetches from them itself.
+    int without_web_seeds;
 } haul_bt_add_params;
 
 int haul_bt_add(haul_bt_session *session, const haul_bt_add_params *params, char *error, size_t error_size);
@@ -86,6 +88,9 @@ void haul_bt_set_priorities(haul_bt_session *session, uint64_t id, const uint8_t
 void haul_bt_move_storage(haul_bt_session *session, uint64_t id, const char *save_path);
 /// Moves the files of a torrent whose metadata just arrived under `root_name`.
 void haul_bt_rename_root(haul_bt_session *session, uint64_t id, const char *root_name);
+/// Hands libtorrent a whole piece fetched elsewhere (a web seed); it is hash-checked like a peer's
+/// (a HAUL_BT_HASH_FAILED event when it is wrong) and written.
+void haul_bt_add_piece(haul_bt_session *session, uint64_t id, int piece, const uint8_t *data, size_t length);
 /// Asks for HAUL_BT_STATUS events of every torrent that changed.
 void haul_bt_post_updates(haul_bt_session *session);
 
@@ -181,6 +186,22 @@ void haul_bt_trackers_free(haul_bt_tracker *trackers, int count);
 /// Which pieces it has, one bit each, most significant first: a malloc'd buffer in `*out`; the
 /// piece count, or -1.
 int haul_bt_pieces(haul_bt_session *session, uint64_t id, uint8_t **out);
+
+/// One file as the torrent's metadata names it (before any rename): what a web seed serves.
+typedef struct {
+    /// Malloc'd, '/' between elements, the torrent's name first in a torrent of several files.
+    char *path;
+    int64_t size;
+    /// Padding libtorrent inserts between files (zeros, never asked of a web seed).
+    int pad;
+} haul_bt_layout_file;
+
+/// The torrent's files as named in its metadata, its piece length and whether it is a one-file
+/// torrent; a malloc'd array in `*out` (free with `haul_bt_layout_free`). The count, or -1 before
+/// its metadata or for an unknown id.
+int haul_bt_layout(haul_bt_session *session, uint64_t id, haul_bt_layout_file **out, int64_t *piece_length,
+                   int *single_file);
+void haul_bt_layout_free(haul_bt_layout_file *files, int count);
 
 void haul_bt_free(void *pointer);
 

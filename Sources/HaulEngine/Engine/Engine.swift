@@ -286,7 +286,12 @@ public actor Engine {
     private func makeTransfer(_ start: TransferStart) -> any Transfer {
         switch TransferKind(start.download) {
         case .http: return HTTPTransfer(start, settings: settings, configuration: configuration)
-        case .torrent: return TorrentTransfer(start: start, session: torrentSession(), store: torrentStore)
+        case .torrent:
+            let http = WebSeedFeeder.HTTP(
+                policy: TransferPolicy(userAgent: configuration.userAgent, maxRedirects: configuration.maxRedirects),
+                transport: ClientTransport(pool: start.resources.pool, pacing: start.throttle),
+                proxies: settings.proxies ?? ProxySettings(), hosts: settings.hosts ?? HostSettings())
+            return TorrentTransfer(start: start, session: torrentSession(), store: torrentStore, webSeedHTTP: http)
         }
     }
 

@@ -25,6 +25,8 @@ struct TorrentAddition: Sendable {
         params.download_limit = downloadLimit ?? 0
         params.upload_limit = uploadLimit ?? 0
         params.pex = pex ? 1 : 0
+        // haul fetches from web seeds itself, through its own HTTP (see ``WebSeedFeeder``).
+        params.without_web_seeds = 1
         let bytes: [UInt8]
         var magnet: String?
         switch source {

@@ -77,20 +77,7 @@ struct TorrentMetadata: Sendable, Equatable {
     }
 
     /// `text` with everything but unreserved characters percent-encoded.
-    static func queryEncoded(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + Hex.lowercase([byte]).uppercased()
-            }
-        }
-        return out
-    }
+    static func queryEncoded(_ text: String) -> String { WebSeedLayout.encoded(text) }
 
     private static func text(_ buffer: [CChar]) -> String {
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

@@ -12,6 +12,8 @@ struct TorrentRun {
     var name: String?
     var facts: TorrentFacts
     var fileCount: Int?
+    /// Where hash failures go for the web seeds' feeder to blame the seed that sent the piece.
+    let refusals: WebSeedFeeder.Refusals
     /// Bytes of the selected files: the download's size (libtorrent counts whole pieces, which
     /// overlap the files left out).
     var wanted: Int64 = 0
@@ -21,8 +23,11 @@ struct TorrentRun {
     private var counted: (down: Int64, up: Int64)?
     private var uploadedBefore: Int64
 
-    init(transfer: TorrentTransfer, name: String?, facts: TorrentFacts, fileCount: Int?) {
+    init(
+        transfer: TorrentTransfer, name: String?, facts: TorrentFacts, fileCount: Int?, refusals: WebSeedFeeder.Refusals
+    ) {
         self.transfer = transfer
+        self.refusals = refusals
         self.name = name
         self.facts = facts
         self.fileCount = fileCount
@@ -53,6 +58,7 @@ struct TorrentRun {
                 // Before its files are named a magnet wants nothing, which libtorrent calls finished.
                 if await isComplete() { return await finish() }
             case .hashFailed(let piece):
+                refusals.record(piece)
                 await reports.notice(.text("piece \(piece) failed its hash check and is fetched again"))
             case .peerBanned(let address):
                 await reports.notice(

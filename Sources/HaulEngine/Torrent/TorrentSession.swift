@@ -151,6 +151,49 @@ actor TorrentSession {
         haul_bt_rename_root(session, n, name)
     }
 
+    /// Hands libtorrent a piece fetched from a web seed; it checks its hash before writing it.
+    func addPiece(_ id: DownloadID, piece: Int, _ bytes: [UInt8]) {
+        guard let session, let n = numbers[id] else { return }
+        bytes.withUnsafeBufferPointer { haul_bt_add_piece(session, n, Int32(piece), $0.baseAddress, $0.count) }
+    }
+
+    /// Which pieces it has (one bit each, most significant first) and how many there are; nil
+    /// when it is not in the session.
+    func pieces(_ id: DownloadID) -> (bits: [UInt8], count: Int)? {
+        guard let session, let n = numbers[id], owners[n] != nil else { return nil }
+        var bits: UnsafeMutablePointer<UInt8>?
+        let count = Int(haul_bt_pieces(session, n, &bits))
+        defer { haul_bt_free(bits) }
+        guard count >= 0, let bits else { return nil }
+        return (Array(UnsafeBufferPointer(start: bits, count: count / 8 + 1)), count)
+    }
+
+    /// Which files are fetched now, by index; nil when it is not in the session.
+    func fetchedFiles(_ id: DownloadID) -> [Bool]? {
+        guard let session, let n = numbers[id], owners[n] != nil else { return nil }
+        var files: UnsafeMutablePointer<haul_bt_file>?
+        let count = Int(haul_bt_files(session, n, &files))
+        defer { if let files { haul_bt_files_free(files, Int32(max(count, 0))) } }
+        guard count >= 0, let files else { return nil }
+        return (0..<count).map { files[$0].priority > 0 }
+    }
+
+    /// Where its pieces are on a web seed; nil before its metadata.
+    func webSeedLayout(_ id: DownloadID) -> WebSeedLayout? {
+        guard let session, let n = numbers[id], owners[n] != nil else { return nil }
+        var files: UnsafeMutablePointer<haul_bt_layout_file>?
+        var pieceLength: Int64 = 0
+        var single: Int32 = 0
+        let count = Int(haul_bt_layout(session, n, &files, &pieceLength, &single))
+        defer { if let files { haul_bt_layout_free(files, Int32(max(count, 0))) } }
+        guard count > 0, let files else { return nil }
+        let layout = (0..<count).map { i in
+            WebSeedLayout.File(
+                path: files[i].path.map { String(cString: $0) } ?? "", size: files[i].size, isPad: files[i].pad != 0)
+        }
+        return WebSeedLayout(files: layout, pieceLength: pieceLength, isSingleFile: single != 0)
+    }
+
     /// The torrent's files, peers, trackers and pieces, for the details and the RPC; nil when it is
     /// not in the session.
     func details(_ id: DownloadID) -> TorrentDetails? {

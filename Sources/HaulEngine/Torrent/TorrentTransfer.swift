@@ -9,6 +9,8 @@ struct TorrentTransfer: Transfer {
     let start: TransferStart
     let session: TorrentSession
     let store: TorrentStore
+    /// What its web seeds are fetched with: the HTTP downloads' own requests.
+    let webSeedHTTP: WebSeedFeeder.HTTP
     /// How often resume data is saved while pieces arrive: the most a crash makes it fetch again.
     static let resumeSaveInterval: Duration = .seconds(5)
     /// What a magnet's row says until the swarm sent the torrent's name, files and size.
@@ -53,9 +55,15 @@ struct TorrentTransfer: Transfer {
             await reports.ended(.failed(TransferFailure(.other("libtorrent cannot start this torrent: \(failure)"))))
             return
         }
+        let seeds = Self.webSeeds(metainfo: store.metainfo(infoHash), magnet: magnet)
+        let refusals = WebSeedFeeder.Refusals()
+        let feeder = WebSeedFeeder(
+            id: download.id, session: session, seeds: seeds, http: webSeedHTTP, download: download, reports: reports,
+            refusals: refusals)
+        let feeding = seeds.isEmpty ? nil : Task { await feeder.run() }
         var run = TorrentRun(
             transfer: self, name: name, facts: download.torrent ?? TorrentFacts(infoHash: infoHash),
-            fileCount: metadata?.fileCount)
+            fileCount: metadata?.fileCount, refusals: refusals)
         let saver = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: Self.resumeSaveInterval)
@@ -68,10 +76,21 @@ struct TorrentTransfer: Transfer {
             continuation.finish()
         }
         saver.cancel()
+        feeding?.cancel()
         if finished {
             await seedOrStop(run)
         } else {
             await stop()
+        }
+    }
+
+    /// The http(s) web seeds (BEP 19) of the torrent file and the magnet link (`ws=`), each once.
+    static func webSeeds(metainfo: [UInt8]?, magnet: TorrentMetadata) -> [String] {
+        let named = (metainfo.flatMap { try? TorrentMetadata(torrent: $0) }?.webSeeds ?? []) + magnet.webSeeds
+        var seen = Set<String>()
+        return named.filter { url in
+            let scheme = url.prefix { $0 != ":" }.lowercased()
+            return (scheme == "http" || scheme == "https") && seen.insert(url).inserted
         }
     }
 
