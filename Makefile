@@ -85,9 +85,11 @@ bench-remote: deps release
 # Several sources per file and the cost of trying more connections: haul against aria2c on
 # capped nginx mirrors; writes its table into docs/PERFORMANCE.md. About 4 minutes.
 # haul as a BitTorrent leecher beside aria2c and transmission-cli in one loopback swarm (opentracker,
-# two aria2c and two transmission-cli seeders of 1 GiB); writes its table into docs/PERFORMANCE.md.
+# two aria2c and two transmission-cli seeders of 1 GiB), then the UI with 20 torrents of 1,000 files
+# and with one of 100,000; writes their tables into docs/PERFORMANCE.md.
 bench-torrents: deps release
 	scripts/bench-torrents
+	scripts/bench-torrent-ui
 
 bench-mirrors: deps release
 	scripts/bench-mirrors
