@@ -1,6 +1,6 @@
 # haul — build, run and test. `make run` and `make test` install what they need first.
 
-SYSTEM_PACKAGES := nginx-light tmux curl openssl util-linux libncurses-dev libxml2-dev pkg-config aria2 python3-venv man-db systemd \
+SYSTEM_PACKAGES := nginx-light tmux curl openssl libssl-dev util-linux libncurses-dev libxml2-dev pkg-config aria2 python3-venv man-db systemd \
 	tinyproxy microsocks lintian gdb binutils libtorrent-rasterbar-dev opentracker transmission-cli mktorrent
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL := /bin/bash

@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
         // Without its Foundation trait: haul links FoundationEssentials only (no ICU data).
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.0", traits: []),
     ],
@@ -27,6 +26,7 @@ let package = Package(
         .target(name: "HaulCore", dependencies: ["CLibXML2"], swiftSettings: swiftSettings),
         // libxml2's reader, for Metalink documents.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The JSON state file: schema, atomic save, lock, recovery.
         .target(name: "HaulStore", dependencies: ["HaulCore"], swiftSettings: swiftSettings),
         // HTTP: the transport seam, the transfer policy (what a response means for a download),
@@ -62,10 +62,10 @@ let package = Package(
                 "HaulStore",
                 "HaulHTTP",
                 "CLinux",
+                "COpenSSL",
                 "CTorrent",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: swiftSettings
@@ -136,7 +136,9 @@ let package = Package(
         // Real servers and processes for tests: nginx on loopback, a fault-injecting server, spawning.
         .target(
             name: "HaulTestSupport",
-            dependencies: ["HaulCore", "HaulHTTP", "HaulLoopback", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "HaulCore", "HaulHTTP", "HaulLoopback", "COpenSSL", .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings),
 
         .testTarget(
@@ -158,7 +160,6 @@ let package = Package(
             name: "HaulEngineTests",
             dependencies: [
                 "HaulCore", "HaulStore", "HaulHTTP", "HaulEngine", "HaulTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -186,7 +187,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HaulCLITests",
-            dependencies: ["HaulCore", "HaulTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["HaulCore", "HaulTestSupport"],
             // RPC/: the raw aria2 protocol script, run by path from the source tree.
             exclude: ["RPC"],
             swiftSettings: swiftSettings

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HaulTestSupport
 import XCTest
@@ -198,11 +197,7 @@ final class ChaosFiles: Sendable {
     private static func size(_ bytes: Int) -> String { bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB" }
 
     static func sha256(_ path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 22), !chunk.isEmpty { hasher.update(data: chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        TestDigest.sha256Hex(ofFile: path)
     }
 
     /// `count` byte counts in rising order, each in its own stretch of `total`: each round gets

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HaulTestSupport
 import XCTest
@@ -48,7 +47,7 @@ final class TorrentHostileTests: TorrentTestCase {
         let pieceLength = 16_384
         var hashes: [UInt8] = []
         for start in stride(from: 0, to: data.count, by: pieceLength) {
-            hashes += Insecure.SHA1.hash(data: data[start..<min(start + pieceLength, data.count)])
+            hashes += TestDigest.sha1(data[start..<min(start + pieceLength, data.count)])
         }
         let info = Bencode.dictionary([
             "length": .integer(Int64(data.count)), "name": .bytes(Array(name.utf8)),

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HaulTestSupport
 import XCTest
@@ -64,7 +63,7 @@ final class TorrentManyFilesTests: TorrentTestCase {
         let total = count * 10
         var hashes: [UInt8] = []
         for start in stride(from: 0, to: total, by: pieceLength) {
-            hashes += Insecure.SHA1.hash(data: [UInt8](repeating: 0, count: min(pieceLength, total - start)))
+            hashes += TestDigest.sha1([UInt8](repeating: 0, count: min(pieceLength, total - start)))
         }
         let files = (0..<count).map { i in
             Bencode.dictionary([

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HaulCore
 import HaulTestSupport
@@ -74,7 +73,7 @@ class EngineTestCase: XCTestCase {
 
     func sha256(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        return TestDigest.hex(TestDigest.sha256(data))
     }
 
     func assertSameContents(_ a: String, _ b: String, file: StaticString = #filePath, line: UInt = #line) {

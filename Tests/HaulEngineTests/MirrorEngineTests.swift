@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HaulCore
 import HaulLoopback
@@ -135,7 +134,7 @@ final class MirrorEngineTests: FaultServerTestCase {
     func testMirrorsAndADigestNamedOnTheRedirectAreUsed() async throws {
         let a = try mirror(etag: "\"a\"")
         let b = try mirror(etag: "\"b\"")
-        let digest = Data(SHA256.hash(data: Data(body))).base64EncodedString()
+        let digest = Data(TestDigest.sha256(body)).base64EncodedString()
         let redirector = try serve { _, _ in
             [
                 .send(
@@ -185,9 +184,7 @@ final class MirrorEngineTests: FaultServerTestCase {
     func pieces(of bytes: [UInt8]) -> PieceHashes {
         let length = 1 << 20
         let hashes = stride(from: 0, to: bytes.count, by: length).map { start in
-            SHA256.hash(data: Data(bytes[start..<min(bytes.count, start + length)])).map {
-                String(format: "%02x", $0)
-            }.joined()
+            TestDigest.hex(TestDigest.sha256(bytes[start..<min(bytes.count, start + length)]))
         }
         return PieceHashes(algorithm: .sha256, length: Int64(length), hashes: hashes)
     }
@@ -230,7 +227,7 @@ final class MirrorEngineTests: FaultServerTestCase {
         let engine = try makeEngine()
         await engine.start()
         let checksum = try Checksum(
-            .sha256, hex: SHA256.hash(data: Data(body)).map { String(format: "%02x", $0) }.joined())
+            .sha256, hex: TestDigest.hex(TestDigest.sha256(body)))
         let id = try await add(engine, good.url("f.bin"), mirrors: [bad.url("f.bin")], checksum: checksum)
         let d = try await finished(engine, id, timeout: 60)
         XCTAssertTrue(servedBadBytes(bad), "the corrupt mirror was used")
@@ -259,7 +256,7 @@ final class MirrorEngineTests: FaultServerTestCase {
 
     /// A Metalink 4 document of `files` (name, URLs), with SHA-256 hashes of `body` and 1 MiB piece hashes.
     func metalink(_ files: [(String, [String])]) -> String {
-        let hash = SHA256.hash(data: Data(body)).map { String(format: "%02x", $0) }.joined()
+        let hash = TestDigest.hex(TestDigest.sha256(body))
         let pieceLines = pieces(of: body).hashes.map { "<hash>\($0)</hash>" }.joined()
         var text = "<?xml version=\"1.0\"?><metalink xmlns=\"urn:ietf:params:xml:ns:metalink\">"
         for (name, urls) in files {

@@ -1,4 +1,4 @@
-import Crypto
+import COpenSSL
 import HaulCore
 
 #if canImport(Glibc)
@@ -20,20 +20,7 @@ public enum FileChecksum {
     static func digest(of path: String, _ algorithm: ChecksumAlgorithm, range: Range<Int64>? = nil)
         throws(FileError) -> String
     {
-        switch algorithm {
-        case .md5: return try digest(of: path, range, with: CryptoHash<Insecure.MD5>())
-        case .sha1: return try digest(of: path, range, with: CryptoHash<Insecure.SHA1>())
-        case .sha224: return try digest(of: path, range, with: SHA224())
-        case .sha256: return try digest(of: path, range, with: CryptoHash<SHA256>())
-        case .sha384: return try digest(of: path, range, with: CryptoHash<SHA384>())
-        case .sha512: return try digest(of: path, range, with: CryptoHash<SHA512>())
-        }
-    }
-
-    private static func digest(of path: String, _ range: Range<Int64>?, with start: some StreamingHash)
-        throws(FileError) -> String
-    {
-        var hasher = start
+        let hasher = Digester(algorithm)
         try readChunks(of: path, range) { hasher.update($0) }
         return hex(hasher.finish())
     }
@@ -64,16 +51,34 @@ public enum FileChecksum {
     static func hex(_ bytes: some Sequence<UInt8>) -> String { Hex.lowercase(bytes) }
 }
 
-/// A hash fed a file chunk by chunk.
-protocol StreamingHash {
-    mutating func update(_ bytes: UnsafeRawBufferPointer)
-    /// The digest; the hash is not used again.
-    mutating func finish() -> [UInt8]
-}
+/// One of OpenSSL's digests (libcrypto's EVP interface), fed a file chunk by chunk. Used on the
+/// thread that made it, and freed with it.
+final class Digester {
+    private let context: OpaquePointer?
 
-/// One of swift-crypto's hash functions.
-private struct CryptoHash<Function: HashFunction>: StreamingHash {
-    var function = Function()
-    mutating func update(_ bytes: UnsafeRawBufferPointer) { function.update(bufferPointer: bytes) }
-    mutating func finish() -> [UInt8] { Array(function.finalize()) }
+    init(_ algorithm: ChecksumAlgorithm) {
+        let function: OpaquePointer? =
+            switch algorithm {
+            case .md5: EVP_md5()
+            case .sha1: EVP_sha1()
+            case .sha224: EVP_sha224()
+            case .sha256: EVP_sha256()
+            case .sha384: EVP_sha384()
+            case .sha512: EVP_sha512()
+            }
+        context = EVP_MD_CTX_new()
+        EVP_DigestInit_ex(context, function, nil)
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    func update(_ bytes: UnsafeRawBufferPointer) { EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) }
+
+    /// The digest; the digester is not used again.
+    func finish() -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        return Array(digest.prefix(Int(length)))
+    }
 }
