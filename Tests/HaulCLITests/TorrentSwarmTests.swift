@@ -7,6 +7,8 @@ import XCTest
 class TorrentTestCase: CLITestCase {
     var swarm: TorrentSwarm!
     var seedData: String!
+    /// The UIs a test opened in tmux: killed with the test, so no haul outlives it.
+    var sessions: [TmuxSession] = []
 
     override func setUp() async throws {
         try await super.setUp()
@@ -20,6 +22,7 @@ class TorrentTestCase: CLITestCase {
     }
 
     override func tearDown() async throws {
+        for session in sessions { await session.kill() }
         await swarm?.stop()
         swarm = nil
         try await super.tearDown()

@@ -21,7 +21,7 @@ final class TorrentTUITests: TorrentTestCase {
         let tui = try await TmuxSession(
             command: "'\(HaulBinary.path)'; sleep 600", width: 120, height: 30,
             environment: environment(["TERM": "xterm-256color"]), workDirectory: dir.subdirectory("tui"))
-        defer { Task { await tui.kill() } }
+        sessions.append(tui)
         _ = try await tui.waitFor { $0.contains("q Quit") }
         try await tui.send("a")
         _ = try await tui.waitFor { $0.contains("A URL, a magnet link or a .torrent") }
@@ -86,7 +86,7 @@ final class TorrentManyFilesTests: TorrentTestCase {
         let tui = try await TmuxSession(
             command: "'\(HaulBinary.path)'; sleep 600", width: 120, height: 30,
             environment: environment(["TERM": "xterm-256color"]), workDirectory: dir.subdirectory("tui"))
-        defer { Task { await tui.kill() } }
+        sessions.append(tui)
         _ = try await tui.waitFor { $0.contains("q Quit") && $0.contains("big") }
         try await tui.send("Enter")
         _ = try await tui.waitFor(timeout: 30) { $0.contains("Info hash") }

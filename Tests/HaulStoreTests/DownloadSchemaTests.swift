@@ -46,6 +46,7 @@ final class DownloadSchemaTests: XCTestCase {
         d.request.proxy = .through(ProxyAddress(kind: .http, host: "proxy.lan", port: 3128, user: "u", password: "p"))
         d.finishedAt = Date(timeIntervalSince1970: 1_795_000_200)
         d.request.selectedFiles = try! FileSelection("1,3-5")
+        d.request.uploadLimit = 204_800
         var torrent = TorrentFacts(infoHash: String(repeating: "cd", count: 20), fileCount: 7, uploaded: 99)
         torrent.peers = 4
         torrent.seeds = 2

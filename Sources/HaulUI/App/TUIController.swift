@@ -141,6 +141,9 @@ public final class TUIController {
         redraw.full = true
     }
 
+    /// How many files the torrent in the details box has, as last told.
+    public var torrentFileCount: Int { list.torrentDetails?.files.count ?? 0 }
+
     /// The torrent the details box shows, if it shows one: the UI asks for its swarm each second.
     public var torrentInDetails: DownloadID? {
         guard let id = mode.describedID, list.detailed?.isTorrent == true else { return nil }

@@ -131,7 +131,9 @@ final class UILoop {
     private func refreshTorrentDetails() {
         guard let engine, let id = controller.torrentInDetails else { return }
         let now = ProcessClock.seconds()
-        guard now - lastTorrentDetails >= 1 else { return }
+        // Once a second; a torrent of many files less often (every 20,000 files a second more),
+        // as reading them all costs the engine about as much each time.
+        guard now - lastTorrentDetails >= 1 + Double(controller.torrentFileCount / 20_000) else { return }
         lastTorrentDetails = now
         let inbox = self.inbox
         Task { inbox.push(.torrentDescribed(try? await engine.torrentDetails(id), id: id)) }
