@@ -101,10 +101,8 @@ struct WebSeedFeeder {
                     failures[seed, default: 0] += 1
                     if failures[seed, default: 0] >= Self.mostFailures {
                         usable.removeAll { $0 == seed }
-                        await reports.notice(
-                            .text(
-                                "web seed \(TerminalText.sanitize(seed)) is not used: \(ReasonText.failure(failure.reason))"
-                            ))
+                        let why = ReasonText.failure(failure.reason)
+                        await reports.notice(.text("web seed \(TerminalText.sanitize(seed)) is not used: \(why)"))
                     }
                 }
             }
