@@ -7,6 +7,8 @@ import XCTest
 /// user gets one clear line.
 final class SecurityTests: CLITestCase {
     var server: FaultServer!
+    /// The UIs a test opened in tmux: killed with the test, so no haul outlives it.
+    var sessions: [TmuxSession] = []
 
     override func setUp() async throws {
         try await super.setUp()
@@ -36,6 +38,7 @@ final class SecurityTests: CLITestCase {
     }
 
     override func tearDown() async throws {
+        for session in sessions { await session.kill() }
         server?.stop()
         try await super.tearDown()
     }
@@ -65,7 +68,7 @@ final class SecurityTests: CLITestCase {
             command: "'\(HaulBinary.path)'; sleep 600", width: 120, height: 30,
             environment: environment(["TERM": "xterm-256color"]), workDirectory: dir.subdirectory("tmux")
         )
-        defer { Task { await tui.kill() } }
+        sessions.append(tui)
         try await tui.waitFor { $0.contains("file.bin") }
         try await tui.send("Enter")
         let details = try await tui.waitFor { $0.contains("Headers") }
@@ -113,7 +116,7 @@ final class SecurityTests: CLITestCase {
             command: "'\(HaulBinary.path)'; sleep 600", width: 100, height: 20,
             environment: environment(["TERM": "xterm-256color"]), workDirectory: dir.subdirectory("tmux")
         )
-        defer { Task { await tui.kill() } }
+        sessions.append(tui)
         _ = try await ChildProcess.run(
             TmuxSession.executable, ["-S", tui.socket, "pipe-pane", "-o", "-t", "0", "cat >> \(raw)"],
             environment: ["PATH": "/usr/bin:/bin"], in: dir.path)
