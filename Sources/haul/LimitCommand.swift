@@ -90,9 +90,7 @@ struct LimitCommand: AsyncParsableCommand {
                     try await engine.perform(.setSpeedLimit(rate.map { SpeedLimit(rate: $0, window: window) }))
                 } else {
                     if rate == 0 { throw InputError("a download's own limit cannot be 0; pause it instead") }
-                    let known = try await engine.snapshot().downloads.all.map(\.id)
-                    let selection = DownloadSelection.ids(try DownloadSelector.resolve(ids, among: known))
-                    try await engine.perform(.setDownloadSpeedLimit(selection, rate))
+                    try await engine.perform(.setDownloadSpeedLimit(try await selection(on: engine), rate))
                 }
                 try await engine.save()
             }
@@ -103,12 +101,7 @@ struct LimitCommand: AsyncParsableCommand {
                     lines.append("metered cap: \(Formatting.rate(Double(cap))) (the network is metered)")
                 }
             }
-            let all = try snapshot.downloads.all
-            let wanted = ids.isEmpty ? nil : Set(try DownloadSelector.resolve(ids, among: all.map(\.id)))
-            for d in all where wanted?.contains(d.id) ?? (d.speedLimit != nil) {
-                let own = d.speedLimit.map { Formatting.rate(Double($0)) } ?? "no limit of its own"
-                lines.append("\(d.id)  \(own)  \(TerminalText.sanitize(d.displayName))")
-            }
+            lines += try ownLimitLines(snapshot.downloads.all, own: \.speedLimit, none: "no limit of its own")
         } catch {
             throw Console.failure(error)
         }
@@ -128,9 +121,7 @@ struct LimitCommand: AsyncParsableCommand {
                     settings.uploadLimit = rate
                     try await engine.perform(.setTorrentSettings(settings))
                 } else {
-                    let known = try await engine.snapshot().downloads.all.map(\.id)
-                    let selection = DownloadSelection.ids(try DownloadSelector.resolve(ids, among: known))
-                    try await engine.perform(.setUploadLimit(selection, rate))
+                    try await engine.perform(.setUploadLimit(try await selection(on: engine), rate))
                 }
                 try await engine.save()
             }
@@ -139,15 +130,25 @@ struct LimitCommand: AsyncParsableCommand {
                 let global = snapshot.torrents?.uploadLimit.map { Formatting.rate(Double($0)) } ?? "none"
                 lines.append("upload limit: \(global)")
             }
-            let all = try snapshot.downloads.all
-            let wanted = ids.isEmpty ? nil : Set(try DownloadSelector.resolve(ids, among: all.map(\.id)))
-            for d in all where wanted?.contains(d.id) ?? (d.request.uploadLimit != nil) {
-                let own = d.request.uploadLimit.map { Formatting.rate(Double($0)) } ?? "no upload limit of its own"
-                lines.append("\(d.id)  \(own)  \(TerminalText.sanitize(d.displayName))")
-            }
+            lines += try ownLimitLines(
+                snapshot.downloads.all, own: \.request.uploadLimit, none: "no upload limit of its own")
         } catch {
             throw Console.failure(error)
         }
         Console.out(lines.joined(separator: "\n"))
+    }
+
+    /// The downloads the ids name (unique prefixes resolved).
+    private func selection(on engine: any EngineSession) async throws -> DownloadSelection {
+        let known = try await engine.snapshot().downloads.all.map(\.id)
+        return .ids(try DownloadSelector.resolve(ids, among: known))
+    }
+
+    /// A line per download the ids name, or (none named) per download with a limit of its own.
+    private func ownLimitLines(_ all: [Download], own: (Download) -> Int64?, none: String) throws -> [String] {
+        let wanted = ids.isEmpty ? nil : Set(try DownloadSelector.resolve(ids, among: all.map(\.id)))
+        return all.filter { wanted?.contains($0.id) ?? (own($0) != nil) }.map { d in
+            "\(d.id)  \(own(d).map { Formatting.rate(Double($0)) } ?? none)  \(TerminalText.sanitize(d.displayName))"
+        }
     }
 }

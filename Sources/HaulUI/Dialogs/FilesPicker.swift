@@ -75,10 +75,8 @@ public struct FilesPicker: Equatable, Sendable {
         }
         for i in first..<min(files.count, first + page) {
             let file = files[i]
-            let mark = isSelected(i) ? (glyphs == .unicode ? "☑" : "[x]") : (glyphs == .unicode ? "☐" : "[ ]")
-            let percent = file.size > 0 ? Int(file.done * 100 / file.size) : 100
-            let size = "\(Formatting.bytes(file.size))  \(percent)%"
-            let name = "\(mark) \(i + 1). \(TerminalText.sanitize(file.path))"
+            let size = TorrentDetailsView.fileSize(file)
+            let name = TorrentDetailsView.fileName(file, index: i, selected: isSelected(i), glyphs: glyphs)
             let room = max(1, width - DisplayWidth.of(size) - 2)
             let text = DisplayWidth.fit(name, width: room, ellipsis: glyphs.ellipsis) + "  " + size
             let style: Style = isSelected(i) ? .plain : .dim

@@ -50,13 +50,10 @@ enum TorrentDetailsView {
                     tracker.working ? .plain : Style(color: .yellow)))
         }
         for (i, file) in details.files.prefix(listed).enumerated() {
-            let mark = file.selected ? (glyphs == .unicode ? "☑" : "[x]") : (glyphs == .unicode ? "☐" : "[ ]")
-            let percent = file.size > 0 ? Int(file.done * 100 / file.size) : 100
             lines.append(
                 line(
                     i == 0 ? "Files" : "",
-                    "\(mark) \(i + 1). \(TerminalText.sanitize(file.path))  "
-                        + "\(Formatting.bytes(file.size))  \(percent)%",
+                    "\(fileName(file, index: i, selected: file.selected, glyphs: glyphs))  \(fileSize(file))",
                     file.selected ? .plain : .dim))
         }
         if details.files.count > listed {
@@ -67,6 +64,17 @@ enum TorrentDetailsView {
             lines.append(line("Pieces", pieceMap(details, width: max(10, width - label), glyphs: glyphs)))
         }
         return lines
+    }
+
+    /// A file as the details and the files box list it: its mark, number (from 1) and safe path.
+    static func fileName(_ file: TorrentDetails.File, index: Int, selected: Bool, glyphs: Glyphs) -> String {
+        let mark = selected ? (glyphs == .unicode ? "☑" : "[x]") : (glyphs == .unicode ? "☐" : "[ ]")
+        return "\(mark) \(index + 1). \(TerminalText.sanitize(file.path))"
+    }
+
+    /// A file's size and how much of it is on disk.
+    static func fileSize(_ file: TorrentDetails.File) -> String {
+        "\(Formatting.bytes(file.size))  \(file.size > 0 ? Int(file.done * 100 / file.size) : 100)%"
     }
 
     /// One cell per group of pieces: full when the group is all there, half when part of it is.
