@@ -33,22 +33,18 @@ run: deps build
 	$(BIN) $(ARGS)
 
 # The whole test suite: unit tests, engine tests against nginx and a fault-injecting server,
-# and the real binary driven end to end; run as root, the tests that depend on who runs haul once
-# more as nobody. Most suites wait on servers and child processes, so they run four at a time;
-# those that measure rates (or connections that follow them) or kill haul at byte counts run
-# alone after them, and so do the 160 daemons killed after an answer, whose starts would load the
-# machine under the parallel ones. It ends with the slowest tests, so what the suite's time goes to stays in view.
-ALONE := SpeedLimitEngineTests|BudgetAndScheduleEngineTests|MeteredEngineTests|ChaosTests|SegmentedChaosTests|ConnectionRoomTests|AnsweredIsKeptTests|DebianPackageTests
+# and the real binary driven end to end (scripts/test-suites: most at once, those that measure
+# rates alone); run as root, the tests that depend on who runs haul once more as nobody. It ends
+# with the slowest tests, so what the suite's time goes to stays in view.
 # The package tests build a Debian package from haul linked as the release is (PACKAGED_BINARY).
 PACKAGED_BINARY := .build/debug/haul-packaged
 test: deps $(PYTHON_CLIENTS)
 	swift build --build-tests
 	swift build --product generate-manual
 	scripts/link-packaged .build/debug $(PACKAGED_BINARY)
-	swift test --skip-build --parallel --num-workers 4 --skip '$(ALONE)' --xunit-output .build/tests-parallel.xml
-	set -o pipefail; swift test --skip-build --filter '$(ALONE)' 2>&1 | tee .build/tests-alone.log
+	scripts/test-suites
 	scripts/test-unprivileged
-	@scripts/slowest-tests .build/tests-parallel.xml .build/tests-alone.log
+	@scripts/slowest-tests .build/tests-parallel.xml .build/tests-package.log .build/tests-alone.log
 
 # The formatter's rules (.swift-format) over every Swift file, the module table's imports
 # (docs/ARCHITECTURE.md) and shellcheck over the scripts; fails on any finding.

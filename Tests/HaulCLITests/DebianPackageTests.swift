@@ -25,8 +25,8 @@ final class DebianPackageTests: CLITestCase {
     /// `make test` runs).
     var packagedBinary: String { PathText.folder(of: HaulBinary.path) + "/haul-packaged" }
 
-    /// The packages `scripts/make-deb` builds (the program's and its symbols'), once for all
-    /// three tests: a build takes half a minute.
+    /// The packages `scripts/make-deb` builds (the program's and its symbols'), once for the
+    /// tests that run in one process.
     func build() async throws -> (package: String, symbols: String) {
         try XCTSkipUnless(
             FileManager.default.fileExists(atPath: packagedBinary), "make test links \(packagedBinary) first")
@@ -34,22 +34,34 @@ final class DebianPackageTests: CLITestCase {
         let task = Self.packages.withLock { built in
             if let built { return built }
             let task = Task { () throws -> CommandResult in
-                try await ChildProcess.run(
+                // The test process's own folder: what `make deb` left in .build is not touched.
+                let output = "/tmp/haul-deb-tests-\(getpid())"
+                try? FileManager.default.removeItem(atPath: output)
+                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                return try await ChildProcess.run(
                     repository + "/scripts/make-deb", [binary],
-                    environment: ["PATH": path, "HOME": "/tmp", "DEB_COMPRESSION": "gzip"], in: repository,
-                    timeout: 300)
+                    environment: [
+                        "PATH": path, "HOME": "/tmp", "DEB_COMPRESSION": "gzip", "DEB_COMPRESSION_LEVEL": "1",
+                        "DEB_OUTPUT_DIR": output,
+                    ], in: repository, timeout: 300)
             }
             built = task
             return task
         }
         let made = try await task.value
         XCTAssertEqual(made.status, 0, made.stderr)
-        let built = made.stdout.split(separator: "\n").map { repository + "/" + $0 }
+        let built = made.stdout.split(separator: "\n").map(String.init)
         try XCTSkipUnless(built.count == 2, "make-deb: \(made.stdout) \(made.stderr)")
         return (built[0], built[1])
     }
 
     private static let packages = Mutex<Task<CommandResult, any Error>?>(nil)
+
+    /// The packages go once the suite's last test in this process has used them.
+    override class func tearDown() {
+        try? FileManager.default.removeItem(atPath: "/tmp/haul-deb-tests-\(getpid())")
+        super.tearDown()
+    }
 
     func testThePackageHoldsWhatADebianPackageShipsAndLintianFindsNoError() async throws {
         let (package, symbols) = try await build()
