@@ -311,6 +311,10 @@ haul_bt_session *haul_bt_session_new(const haul_bt_settings *settings, int notif
     settings_pack.set_str(lt::settings_pack::peer_fingerprint, "-HL0010-");
     // Peers behind one address (a seedbox, a NAT, a test swarm on loopback) are each a peer.
     settings_pack.set_bool(lt::settings_pack::allow_multiple_connections_per_ip, true);
+    // haul dials peers over TCP, as aria2 does: libtorrent tries uTP first, and a peer that does
+    // not speak it (aria2c, a firewall that drops UDP) cost its connect timeout before TCP was
+    // tried, the first seconds of every torrent. Peers that start uTP are still accepted.
+    settings_pack.set_bool(lt::settings_pack::enable_outgoing_utp, false);
     // haul's own queue decides what runs: libtorrent's would stop torrents haul started.
     settings_pack.set_int(lt::settings_pack::active_downloads, -1);
     settings_pack.set_int(lt::settings_pack::active_seeds, -1);
