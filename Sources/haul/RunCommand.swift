@@ -8,7 +8,8 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Download everything queued, without the TUI, until nothing is waiting or downloading.",
         discussion:
-            "On a terminal, one updating line per active download; otherwise one log line per event. Downloads "
+            "On a terminal, one updating line per active download and one for the list (files done, bytes, speed, "
+            + "time left); otherwise one log line per event. Downloads "
             + "waiting for an unmetered network or for disk space are waited for. Ctrl-C stops and keeps every "
             + "byte: the next run resumes. When a daemon or a TUI already runs the downloads, this follows them "
             + "instead (Ctrl-C then only stops following). Exit code 1 if any download failed in this run, 130 "

@@ -4,8 +4,9 @@ import HaulCore
     import Glibc
 #endif
 
-/// What `haul run` prints: on a terminal a block of live lines, one per active download,
-/// with finished/failed/notice lines scrolling above it; otherwise plain log lines.
+/// What `haul run` prints: on a terminal a block of live lines, one per active download and
+/// under them the list's tally, with finished/failed/notice lines scrolling above it; otherwise
+/// plain log lines.
 ///
 /// Owned by the one task that consumes the event stream.
 final class RunReporter {
@@ -30,6 +31,8 @@ final class RunReporter {
     private let known: [Download]
     /// What a retry's countdown is told against: the engine's wall clock.
     private let clock: WallClock
+    /// The run's downloads at a glance, under the live lines.
+    private var tally: RunTally
 
     init(interactive: Bool, downloads: [Download], network: NetworkStatus?, clock: WallClock, journal: Bool = false) {
         self.interactive = interactive
@@ -48,6 +51,7 @@ final class RunReporter {
             if d.isHeld { held.append(d) }
         }
         self.known = known
+        tally = RunTally(files: known.count + held.count)
         // `haul run` waits for these: say so, or a run that has nothing else to do looks stuck.
         for d in held { logHeld(d, name: TerminalText.sanitize(d.displayName)) }
     }
@@ -66,6 +70,7 @@ final class RunReporter {
         switch event {
         case .added(let d):
             names[d.id] = nil
+            if d.state.isActive { tally.recordAdded() }
         case .updated(let d):
             // The name shown can change (the server names the file), so it is refreshed on each update that logs.
             func name() -> String {
@@ -87,12 +92,15 @@ final class RunReporter {
             case .finished:
                 names[d.id] = nil
                 if stopTracking(d.id) {
+                    tally.recordFinished(bytes: d.receivedBytes)
                     log(
                         d.id, " finished ", TerminalText.sanitize(d.path ?? d.displayName), " (",
                         Formatting.bytes(d.receivedBytes), ")")
                 }
             case .failed:
-                if stopTracking(d.id) || d.failureReason != .cancelled {
+                let wasRunning = stopTracking(d.id)
+                if wasRunning { d.failureReason == .cancelled ? tally.recordRemoved() : tally.recordFailed() }
+                if wasRunning || d.failureReason != .cancelled {
                     log("\(d.id) failed \(name()): \(TerminalText.sanitize(d.reason ?? "failed"))", .warning)
                 }
             case .paused where d.isHeld:
@@ -107,9 +115,9 @@ final class RunReporter {
         case .notice(let id, let message):
             log("\(id) \(name(of: id)): \(ReasonText.notice(message, now: clock.now()))", .notice)
         case .removed(let id):
-            _ = stopTracking(id)
+            if stopTracking(id) { tally.recordRemoved() }
         case .removedMany(let ids):
-            for id in ids { _ = stopTracking(id) }
+            for id in ids where stopTracking(id) { tally.recordRemoved() }
         case .network(let status):
             logChanges(from: network, to: status)
             network = status
@@ -197,6 +205,10 @@ final class RunReporter {
             emit(line(for: sample))
         }
         drawnLines = activeOrder.count
+        if let line = tally.line(running: active.values) {
+            emit(line)
+            drawnLines += 1
+        }
     }
 
     private func clearBlock() {

@@ -1,0 +1,70 @@
+import HaulCore
+
+/// A list's run at a glance, the line under `haul run`'s live lines: "812/1000 files, 25.4 MiB,
+/// 14.2 MiB/s, ETA 3s", as aria2c's readout sums its downloads.
+///
+/// Counts only, never a collection of the run's downloads: a list may hold 100,000.
+struct RunTally: Equatable {
+    /// Downloads this run is to finish: those waiting or running when it began, and those added since.
+    private(set) var files: Int
+    private(set) var finished = 0
+    private(set) var failed = 0
+    /// Bytes of the downloads that finished.
+    private(set) var finishedBytes: Int64 = 0
+
+    init(files: Int) {
+        self.files = files
+    }
+
+    mutating func recordAdded() { files += 1 }
+
+    mutating func recordFinished(bytes: Int64) {
+        finished += 1
+        finishedBytes += bytes
+    }
+
+    mutating func recordFailed() { failed += 1 }
+
+    /// A download of the run that was removed before it finished: it is no longer to come.
+    mutating func recordRemoved() { files = max(finished + failed, files - 1) }
+
+    /// The line, with the running downloads' samples; nil while the run has one download (its
+    /// own line says it all).
+    func line(running: some Sequence<ProgressSample>) -> String? {
+        guard files > 1 else { return nil }
+        var received = finishedBytes
+        var speed = 0.0
+        var runningCount = 0
+        var runningLeft: Int64 = 0
+        var sizesKnown = true
+        for sample in running {
+            runningCount += 1
+            received += sample.receivedBytes
+            speed += sample.bytesPerSecond
+            if let total = sample.totalBytes {
+                runningLeft += max(0, total - sample.receivedBytes)
+            } else {
+                sizesKnown = false
+            }
+        }
+        var line = "\(finished)/\(files) files, \(Formatting.bytes(received))"
+        if failed > 0 { line += " (\(failed) failed)" }
+        line +=
+            ", \(Formatting.rate(speed)), ETA \(Formatting.duration(eta(speed, runningLeft, runningCount, sizesKnown)))"
+        return line
+    }
+
+    /// Seconds to the end at `speed`: what the running downloads have left, and for those not
+    /// started the mean size of the finished ones (a list's files are often alike); unknown
+    /// until a size is known for every running download and, if any are waiting, one has finished.
+    private func eta(_ speed: Double, _ runningLeft: Int64, _ runningCount: Int, _ sizesKnown: Bool) -> Double? {
+        guard speed > 0, sizesKnown else { return nil }
+        let waiting = max(0, files - finished - failed - runningCount)
+        var left = Double(runningLeft)
+        if waiting > 0 {
+            guard finished > 0 else { return nil }
+            left += Double(waiting) * Double(finishedBytes) / Double(finished)
+        }
+        return left / speed
+    }
+}
