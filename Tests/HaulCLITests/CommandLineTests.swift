@@ -107,7 +107,8 @@ final class CommandLineTests: NginxCLITestCase {
     }
 
     func testCommandsReachARunningHaulRun() async throws {
-        try TestFiles.random(www + "/big.bin", size: 3_000_000)
+        // Twelve seconds at the slow rate: still running when the test, on a loaded machine, stops it.
+        try TestFiles.random(www + "/big.bin", size: 12_000_000)
         try TestFiles.random(www + "/x.bin", size: 100_000)
         _ = try await haul("add", nginx.url("slow/big.bin"))
         let runner = try spawnHaul(["run"], log: dir.path + "/run.log")
