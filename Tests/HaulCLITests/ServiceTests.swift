@@ -30,6 +30,13 @@ final class ServiceTests: NginxCLITestCase {
 
     override func tearDown() async throws {
         for child in children { await child.terminate() }
+        // The activation loop's last systemd-socket-activate outlives the loop's shell, listening
+        // for a connection that never comes.
+        if let text = try? String(contentsOfFile: dir.path + "/activator.pid", encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            kill(pid, SIGKILL)
+        }
         try await super.tearDown()
     }
 
@@ -137,7 +144,9 @@ final class ServiceTests: NginxCLITestCase {
         let script = """
             while [ ! -e "\(dir.path)/stop" ]; do
               systemd-socket-activate -l "\(control)" -l 127.0.0.1:\(port) --fdname=control:rpc \(variables) \
-                "\(installed)" daemon --exit-when-idle --state "\(statePath)"
+                "\(installed)" daemon --exit-when-idle --state "\(statePath)" &
+              echo $! > "\(dir.path)/activator.pid"
+              wait $!
             done
             """
         children.append(
