@@ -50,11 +50,7 @@ final class DirectDownloadTests: NginxCLITestCase {
         let tui = try await shell(in: cwd)
         try await type(tui, url)
         // A live line with the name and a percentage, then Ctrl-C part way.
-        _ = try await tui.waitFor { screen in
-            // The live line, not the command line typed above it.
-            let live = screen.split(separator: "\n").filter { !$0.hasPrefix("$") }.joined(separator: "\n")
-            return (TUITests.percent(in: live, row: "movie.bin") ?? 0) >= 10
-        }
+        _ = try await tui.waitFor { (TUITests.percent(in: $0, row: "movie.bin") ?? 0) >= 10 }
         try await tui.send("C-c")
         var screen = try await tui.waitFor(Self.exited)
         XCTAssertTrue(screen.contains("EXIT=130"), screen)

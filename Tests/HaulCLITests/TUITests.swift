@@ -52,11 +52,15 @@ final class TUITests: CLITestCase {
         return downloads.first?["state"] as? String
     }
 
+    /// The percentage on the first line that names `name` and shows one (a typed command line
+    /// that names the file, or its wrapped tail, shows none).
     static func percent(in screen: String, row name: String) -> Int? {
-        guard let line = screen.split(separator: "\n").first(where: { $0.contains(name) }),
-            let range = line.range(of: #"\d+%"#, options: .regularExpression)
-        else { return nil }
-        return Int(line[range].dropLast())
+        for line in screen.split(separator: "\n") where line.contains(name) {
+            if let range = line.range(of: #"\d+%"#, options: .regularExpression) {
+                return Int(line[range].dropLast())
+            }
+        }
+        return nil
     }
 
     func testASegmentedDownloadShowsItsConnectionsAndTheMapOfItsFile() async throws {
