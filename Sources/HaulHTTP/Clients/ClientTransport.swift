@@ -30,17 +30,18 @@ public struct ClientTransport: HTTPTransport {
             let exchange = try await client.execute(head, to: target) { loop in makeSink(on: loop) }
             return ClientResponse(exchange.head, sink: exchange.sink, cancel: exchange.cancel)
         }
-        return try await sendThroughAsyncHTTPClient(request.url, headers: headers, proxy: proxy)
+        let route = HTTPClientPool.Route(proxy: proxy, ownConnection: request.ownConnection)
+        return try await sendThroughAsyncHTTPClient(request.url, headers: headers, route: route)
     }
 
-    private func sendThroughAsyncHTTPClient(_ url: String, headers: HTTPHeaders, proxy: ProxyEnvironment.Endpoint?)
+    private func sendThroughAsyncHTTPClient(_ url: String, headers: HTTPHeaders, route: HTTPClientPool.Route)
         async throws -> ClientResponse
     {
         // The transfer's own lane when it runs on one (see `TransferLanes`).
         let loop = MultiThreadedEventLoopGroup.singleton.any()
         let sink = makeSink(on: loop)
         let request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
-        let task = pool.client(through: proxy).execute(request: request, delegate: sink, eventLoop: .delegate(on: loop))
+        let task = pool.client(for: route).execute(request: request, delegate: sink, eventLoop: .delegate(on: loop))
         let head: HTTPResponseHead
         do {
             head = try await withTaskCancellationHandler {
@@ -49,7 +50,7 @@ public struct ClientTransport: HTTPTransport {
                 task.cancel()
             }
         } catch {
-            throw TransferFailure.connectFailure(error, url: url, proxy: proxy) ?? error
+            throw TransferFailure.connectFailure(error, url: url, proxy: route.proxy) ?? error
         }
         return ClientResponse(head, sink: sink, cancel: { task.cancel() })
     }

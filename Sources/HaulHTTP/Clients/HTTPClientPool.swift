@@ -8,7 +8,13 @@ import NIOSSL
 import Synchronization
 
 /// The HTTP clients the engine uses: `CleartextHTTPClient` for plain `http://` without a proxy, and
-/// AsyncHTTPClient for the rest (one direct, one per proxy from the environment).
+/// AsyncHTTPClient for the rest (direct, or one per proxy from the environment).
+///
+/// AsyncHTTPClient speaks HTTP/2 where the server offers it (ALPN `h2`): the downloads of one
+/// host share one connection's streams instead of a TLS handshake each. A range fetched beside
+/// others of the same file goes through a second client that speaks only HTTP/1.1, so that each
+/// range has a TCP connection of its own: a server that caps each connection would cap an HTTP/2
+/// connection's streams together.
 ///
 /// Every client reads in large chunks (NIO's default reads are too small for a large file; see
 /// docs/PERFORMANCE.md), follows no redirects itself (the engine checks each hop) and detects
@@ -19,8 +25,15 @@ import Synchronization
 /// never pays for its set-up.
 public final class HTTPClientPool: Sendable {
     let settings: HTTPClientSettings
-    /// AsyncHTTPClients made so far, by proxy (nil: direct).
-    private let clients = Mutex<[ProxyEnvironment.Endpoint?: HTTPClient]>([:])
+    /// AsyncHTTPClients made so far, by route.
+    private let clients = Mutex<[Route: HTTPClient]>([:])
+
+    /// What an AsyncHTTPClient is made for: a proxy (nil: direct), and whether each request has
+    /// a connection of its own.
+    struct Route: Hashable {
+        var proxy: ProxyEnvironment.Endpoint?
+        var ownConnection: Bool
+    }
     private let cleartext: CleartextHTTPClient
     /// The event loops transfers run on, as task executors.
     public let lanes = TransferLanes(group: MultiThreadedEventLoopGroup.singleton)
@@ -61,11 +74,11 @@ public final class HTTPClientPool: Sendable {
         settings.proxies.endpoint(for: request.url, choice: request.proxy)
     }
 
-    func client(through proxy: ProxyEnvironment.Endpoint?) -> HTTPClient {
+    func client(for route: Route) -> HTTPClient {
         clients.withLock { clients in
-            if let client = clients[proxy] { return client }
-            let client = Self.makeClient(settings, proxy: proxy)
-            clients[proxy] = client
+            if let client = clients[route] { return client }
+            let client = Self.makeClient(settings, route: route)
+            clients[route] = client
             return client
         }
     }
@@ -83,9 +96,7 @@ public final class HTTPClientPool: Sendable {
         }
     }
 
-    private static func makeClient(_ settings: HTTPClientSettings, proxy: ProxyEnvironment.Endpoint?)
-        -> HTTPClient
-    {
+    private static func makeClient(_ settings: HTTPClientSettings, route: Route) -> HTTPClient {
         var config = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(
@@ -100,17 +111,16 @@ public final class HTTPClientPool: Sendable {
         // and the engine's retry policy decides, as for plain http: AsyncHTTPClient would retry
         // it silently until the connect timeout, so an untrusted certificate took 15 s to report.
         config.connectionPool.retryConnectionEstablishment = false
-        // Several connections of a segmented download must be several TCP connections: a server
-        // that caps each connection caps an HTTP/2 connection's streams together. The pool's
-        // own cap per host is above haul's, which decides.
-        config.httpVersion = .http1Only
+        config.httpVersion = route.ownConnection ? .http1Only : .automatic
+        // The pool's own cap per host is above haul's, which decides. Over HTTP/2 the pool keeps
+        // one connection per host and its streams carry every request.
         config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = settings.connectionsPerHost
         if let file = settings.trustedCertificates {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .file(file)
             config.tlsConfiguration = tls
         }
-        if let proxy {
+        if let proxy = route.proxy {
             switch proxy.kind {
             case .http:
                 let authorization = proxy.user.map {
@@ -141,6 +151,14 @@ public final class HTTPClientPool: Sendable {
                     value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize)
                 )
             }
+        }
+        // An HTTP/2 connection reads its streams' frames in the same large chunks. Its heads are
+        // HPACK-coded, which NIO's HTTP/2 decoder checks itself, so no head is cleaned there.
+        config.http2ConnectionDebugInitializer = { channel in
+            channel.setOption(
+                ChannelOptions.recvAllocator,
+                value: AdaptiveRecvByteBufferAllocator(minimum: 64 * 1024, initial: readSize, maximum: 4 * readSize)
+            )
         }
         return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: config)
     }

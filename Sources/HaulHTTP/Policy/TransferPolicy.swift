@@ -181,10 +181,11 @@ public struct TransferPolicy: Sendable {
     }
 
     /// The request for `range` of the file (both ends given, as `Range` writes them), with
-    /// `If-Range` as for a resume.
+    /// `If-Range` as for a resume, on a connection of its own (ranges are fetched side by side).
     public func request(for url: String, of target: TransferTarget, range: Range<Int64>) -> HTTPRequest {
         var request = baseRequest(for: url, of: target)
         request.headers += rangeHeaders("bytes=\(range.lowerBound)-\(range.upperBound - 1)", of: target)
+        request.ownConnection = true
         return request
     }
 

@@ -7,11 +7,16 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The proxy it goes through, as the download, its host or the settings chose; nil leaves it
     /// to the environment (`http_proxy`…).
     public var proxy: ProxyChoice?
+    /// Whether it needs a TCP connection of its own rather than a stream of a shared HTTP/2
+    /// connection: one of several ranges of a file fetched side by side, which a server that caps
+    /// each connection would otherwise cap together.
+    public var ownConnection: Bool
 
-    public init(url: String, headers: [HTTPField], proxy: ProxyChoice? = nil) {
+    public init(url: String, headers: [HTTPField], proxy: ProxyChoice? = nil, ownConnection: Bool = false) {
         self.url = url
         self.headers = headers
         self.proxy = proxy
+        self.ownConnection = ownConnection
     }
 
     /// The value of the header `name` (any case), if the request has it.
