@@ -27,6 +27,12 @@ final class ResponseHeadCleaner: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         var buffer = unwrapInboundIn(data)
+        // Read first: writing into a buffer that the read still shares copies all of it, and a
+        // head almost never has a byte to clean.
+        if buffer.withUnsafeReadableBytes({ scanner.advanceIfClean($0) }) {
+            context.fireChannelRead(data)
+            return
+        }
         buffer.withUnsafeMutableReadableBytes { scanner.clean($0) }
         context.fireChannelRead(wrapInboundOut(buffer))
     }
@@ -46,21 +52,40 @@ struct HeadScanner {
 
     /// Cleans `bytes` up to the end of the head, if it ends in them.
     mutating func clean(_ bytes: UnsafeMutableRawBufferPointer) {
+        _ = walk(UnsafeRawBufferPointer(bytes)) { index in
+            bytes[index] = 0x20
+            return true
+        }
+    }
+
+    /// Reads `bytes` as ``clean(_:)`` would and returns true when none of them is to be cleaned;
+    /// otherwise returns false and stays where it was, for `clean` to read them again.
+    mutating func advanceIfClean(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var ahead = self
+        guard ahead.walk(bytes, { _ in false }) else { return false }
+        self = ahead
+        return true
+    }
+
+    /// Reads `bytes` up to the end of the head, calling `control` with the index of each byte
+    /// to be made a space; stops and returns false as soon as `control` does.
+    private mutating func walk(_ bytes: UnsafeRawBufferPointer, _ control: (Int) -> Bool) -> Bool {
         for index in bytes.indices {
             let byte = bytes[index]
             switch byte {
             case 0x0A:
                 if lineBlank {
                     inHead = false
-                    return
+                    return true
                 }
                 lineBlank = true
             case 0x0D, 0x00:
                 break
             default:
                 lineBlank = false
-                if (byte < 0x20 && byte != 0x09) || byte == 0x7F { bytes[index] = 0x20 }
+                if (byte < 0x20 && byte != 0x09) || byte == 0x7F, !control(index) { return false }
             }
         }
+        return true
     }
 }
