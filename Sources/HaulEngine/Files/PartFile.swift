@@ -106,15 +106,6 @@ final class PartFile {
         fd = -1
     }
 
-    /// Waits until everything written to the file at `path` is on disk. Blocks: call it on
-    /// `FileWorkers`.
-    static func sync(path: String) throws(FileError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(operation: "open", path: path, code: errno) }
-        defer { Glibc.close(fd) }
-        guard fsync(fd) == 0 else { throw FileError(operation: "sync", path: path, code: errno) }
-    }
-
     /// How many bytes from the start of the file at `path` are data: its size, or where its
     /// first hole begins (bytes written out of order, or lost in a power cut, leave holes);
     /// nil when there is no file. A file system without holes reports its size.

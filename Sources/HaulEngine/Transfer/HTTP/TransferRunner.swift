@@ -485,17 +485,12 @@ struct TransferRunner: Sendable {
         var finalName = name
         while true {
             let (directory, final) = (job.directory, Download.path(of: finalName, in: job.directory))
-            // Otherwise one trip to a worker thread for the lot. After a name was taken the fsync
-            // finds nothing left to write.
+            // Otherwise with the other files finishing now, as one group commit. After a name was
+            // taken the fsync finds nothing left to write.
             let placement =
                 inMemory
                 ? FinalPlacement.move(part, to: final)
-                : try await FileWorkers.run {
-                    try PartFile.sync(path: part)
-                    let placement = FinalPlacement.move(part, to: final)
-                    if case .placed = placement { AtomicFile.syncDirectory(directory) }
-                    return placement
-                }
+                : await DurablePlacement.shared.place(.init(part: part, final: final, directory: directory))
             switch placement {
             case .placed:
                 resources.journal.appendSoon(
