@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL := /bin/bash
 BIN := .build/debug/haul
 
-.PHONY: all deps build run test lint figures bench bench-mirrors bench-remote bench-torrents release man install uninstall deb clean
+.PHONY: all deps build run test lint figures bench bench-many-files bench-mirrors bench-remote bench-torrents release man install uninstall deb clean
 
 all: build
 
@@ -69,8 +69,16 @@ figures: deps
 # haul against curl, wget and aria2c on nginx over loopback (release build); writes the
 # full table into docs/PERFORMANCE.md and haul's ratios into the README. Takes several minutes.
 bench: deps release
-	@for p in wget aria2 time python3; do dpkg -s $$p >/dev/null 2>&1 || { $(SUDO) apt-get update -qq; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wget aria2 time python3; break; }; done
+	@for p in wget wget2 aria2 time python3; do dpkg -s $$p >/dev/null 2>&1 || { $(SUDO) apt-get update -qq; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wget wget2 aria2 time python3; break; }; done
 	scripts/bench
+	scripts/bench-many-files
+
+# Many small files from one host: 1,000 of 32 KiB over https with HTTP/2 through a relay that adds
+# 20 ms of round trip, and over plain http on loopback; haul against curl, wget2 and aria2c.
+# Writes its table into docs/PERFORMANCE.md. About 3 minutes.
+bench-many-files: deps release
+	@for p in wget2 aria2 time nginx openssl; do dpkg -s $$p >/dev/null 2>&1 || { $(SUDO) apt-get update -qq; DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wget2 aria2 time nginx openssl; break; }; done
+	scripts/bench-many-files
 
 # haul's UI on a remote aria2c holding 1,000 downloads against `aria2p top`: the first frame and
 # the requests per second; writes its table into docs/PERFORMANCE.md. About 2 minutes.
@@ -78,8 +86,6 @@ bench-remote: deps release
 	.build-python/bin/pip install -q 'aria2p[tui]'
 	scripts/bench-remote
 
-# Several sources per file and the cost of trying more connections: haul against aria2c on
-# capped nginx mirrors; writes its table into docs/PERFORMANCE.md. About 4 minutes.
 # haul as a BitTorrent leecher beside aria2c and transmission-cli in one loopback swarm (opentracker,
 # two aria2c and two transmission-cli seeders of 1 GiB), then the UI with 20 torrents of 1,000 files
 # and with one of 100,000; writes their tables into docs/PERFORMANCE.md.
@@ -87,6 +93,8 @@ bench-torrents: deps release
 	scripts/bench-torrents
 	scripts/bench-torrent-ui
 
+# Several sources per file and the cost of trying more connections: haul against aria2c on
+# capped nginx mirrors; writes its table into docs/PERFORMANCE.md. About 4 minutes.
 bench-mirrors: deps release
 	scripts/bench-mirrors
 
