@@ -44,7 +44,7 @@ test: deps $(PYTHON_CLIENTS)
 	scripts/link-packaged .build/debug $(PACKAGED_BINARY)
 	scripts/test-suites
 	scripts/test-unprivileged
-	@scripts/slowest-tests .build/tests-parallel.xml .build/tests-package.log .build/tests-alone.log
+	@scripts/slowest-tests .build/tests-parallel.xml .build/tests-beside.log .build/tests-alone.log
 
 # The formatter's rules (.swift-format) over every Swift file, the module table's imports
 # (docs/ARCHITECTURE.md) and shellcheck over the scripts; fails on any finding.

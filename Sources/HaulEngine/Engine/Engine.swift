@@ -327,8 +327,9 @@ public actor Engine {
     func scheduleSave(after delay: Duration) {
         guard !persistence.scheduled else { return }
         persistence.scheduled = true
+        let wait = persistence.wait(for: delay, now: clock.now)
         Task { [clock] in
-            try? await clock.sleep(for: delay)
+            try? await clock.sleep(for: wait)
             await self.saveNow()
         }
     }
@@ -338,7 +339,8 @@ public actor Engine {
     public func saveNow() async {
         persistence.scheduled = false
         guard persistence.lock.isHeld else { return }
-        persistence.lastSave = clock.now
+        let began = clock.now
+        persistence.lastSave = began
         persistence.sequence += 1
         let sequence = persistence.sequence
         let mark = currentMark()
@@ -346,6 +348,7 @@ public actor Engine {
         var document = StateDocument(settings: settings, downloads: downloads.stored, away: attachments.report)
         document.journalMark = mark.journal
         let error = await persistence.saver.write(document, progress: downloads.progress, sequence: sequence)
+        persistence.lastSaveCost = clock.now - began
         persistence.error = error
         guard error == nil else { return }
         // Journal entries written after the snapshot must stay until a later save has them.

@@ -15,6 +15,22 @@ struct StatePersistence {
     var sequence: UInt64 = 0
     /// When the last save began (on the engine's clock).
     var lastSave: Duration
+    /// How long the last save took, from the snapshot to the file on disk.
+    var lastSaveCost: Duration = .zero
+    /// Saves start no closer together than this many times the last one's cost: however many
+    /// downloads the state holds, saving it takes at most about a tenth of the time. What must
+    /// survive a crash in between is in the journal.
+    static let spacingPerCost = 10
+
+    /// How long a save asked for `delay` from `now` waits: `delay`, or until the last save's
+    /// spacing has passed if that is later.
+    func wait(for delay: Duration, now: Duration) -> Duration {
+        Self.wait(for: delay, now: now, lastSave: lastSave, lastSaveCost: lastSaveCost)
+    }
+
+    static func wait(for delay: Duration, now: Duration, lastSave: Duration, lastSaveCost: Duration) -> Duration {
+        max(delay, lastSave + lastSaveCost * spacingPerCost - now)
+    }
     /// What the state file holds as of the last save that succeeded; nil when it is behind.
     var saved: SavedMark?
     /// The last error saving the state file, if the most recent save failed.
