@@ -23,10 +23,11 @@ final class TenThousandFilesTests: CLITestCase {
     func testAKillInTheMiddleLeavesAConsistentStateAndTheRerunEndsWithEveryFileOnce() async throws {
         let www = dir.subdirectory("www")
         var names: [String] = []
+        let random = Data(TestFiles.randomBytes(count * 1024))
         for i in 0..<count {
             let name = "f\(i).bin"
-            let bytes = (0..<1024).map { _ in UInt8.random(in: 0...255) }
-            XCTAssertTrue(FileManager.default.createFile(atPath: www + "/" + name, contents: Data(bytes)))
+            let bytes = random[(i * 1024)..<((i + 1) * 1024)]
+            XCTAssertTrue(FileManager.default.createFile(atPath: www + "/" + name, contents: bytes))
             names.append(name)
         }
         let nginx = try await NginxServer(root: www, workDirectory: dir.subdirectory("nginx"))
