@@ -18,13 +18,7 @@ final class HTTP2ListTests: CLITestCase {
     /// KiB each; returns it with the files' names and the certificate to trust.
     func serve(_ lines: String = "") async throws -> (NginxServer, [String], TestCertificate) {
         let www = dir.subdirectory("www")
-        var names: [String] = []
-        for i in 0..<count {
-            let name = "f\(i).bin"
-            let bytes = (0..<(1024 + i * 53)).map { _ in UInt8.random(in: 0...255) }
-            XCTAssertTrue(FileManager.default.createFile(atPath: www + "/" + name, contents: Data(bytes)))
-            names.append(name)
-        }
+        let names = makeSmallFiles(count, in: www) { 1024 + $0 * 53 }
         let certificate = try await TestCertificate.make(in: dir.subdirectory("tls"))
         let nginx = try await NginxServer(
             root: www, tls: certificate, workDirectory: dir.subdirectory("nginx"), serverLines: { _ in lines })
@@ -34,16 +28,9 @@ final class HTTP2ListTests: CLITestCase {
 
     /// Adds the list and runs it sixteen at a time; fails unless every file is identical.
     func fetchAll(_ nginx: NginxServer, _ names: [String], trusting certificate: TestCertificate) async throws {
-        let list = dir.path + "/list.txt"
-        try names.map { nginx.url($0) }.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
-        let added = try await haul("add", "-i", list, "-d", downloads)
-        XCTAssertEqual(added.status, 0, added.stderr)
-        let run = try await haul("run", "-j", "16", env: ["SSL_CERT_FILE": certificate.certificatePath])
-        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
-        XCTAssertTrue(run.stdout.contains("done: \(count) finished"), run.stdout)
-        for name in names {
-            XCTAssertTrue(sameFile(downloads + "/" + name, dir.path + "/www/" + name), "\(name) differs")
-        }
+        try await addList(names.map { nginx.url($0) })
+        try await runAndCompare(
+            names, from: dir.path + "/www", jobs: 16, env: ["SSL_CERT_FILE": certificate.certificatePath])
     }
 
     func testTheFilesOfOneHostShareItsConnectionsStreams() async throws {

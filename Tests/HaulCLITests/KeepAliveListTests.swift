@@ -18,13 +18,7 @@ final class KeepAliveListTests: CLITestCase {
     /// nginx with `lines` in its server block, serving `count` files of a few KiB each.
     func serve(_ lines: String, keepaliveTimeout: String = "75s") async throws -> (NginxServer, [String]) {
         let www = dir.subdirectory("www")
-        var names: [String] = []
-        for i in 0..<count {
-            let name = "f\(i).bin"
-            let bytes = (0..<(2048 + i * 37)).map { _ in UInt8.random(in: 0...255) }
-            XCTAssertTrue(FileManager.default.createFile(atPath: www + "/" + name, contents: Data(bytes)))
-            names.append(name)
-        }
+        let names = makeSmallFiles(count, in: www) { 2048 + $0 * 37 }
         let nginx = try await NginxServer(
             root: www, keepaliveTimeout: keepaliveTimeout, workDirectory: dir.subdirectory("nginx"),
             serverLines: { _ in lines })
@@ -34,16 +28,8 @@ final class KeepAliveListTests: CLITestCase {
 
     /// Adds the list and runs it eight at a time; fails unless every file is identical.
     func fetchAll(_ nginx: NginxServer, _ names: [String]) async throws {
-        let list = dir.path + "/list.txt"
-        try names.map { nginx.url($0) }.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
-        let added = try await haul("add", "-i", list, "-d", downloads)
-        XCTAssertEqual(added.status, 0, added.stderr)
-        let run = try await haul("run", "-j", "8")
-        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
-        XCTAssertTrue(run.stdout.contains("done: \(count) finished"), run.stdout)
-        for name in names {
-            XCTAssertTrue(sameFile(downloads + "/" + name, dir.path + "/www/" + name), "\(name) differs")
-        }
+        try await addList(names.map { nginx.url($0) })
+        try await runAndCompare(names, from: dir.path + "/www", jobs: 8)
     }
 
     func testAServerThatClosesEveryConnectionAfterOneRequestLosesNoFile() async throws {

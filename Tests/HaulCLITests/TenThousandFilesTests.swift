@@ -22,20 +22,10 @@ final class TenThousandFilesTests: CLITestCase {
 
     func testAKillInTheMiddleLeavesAConsistentStateAndTheRerunEndsWithEveryFileOnce() async throws {
         let www = dir.subdirectory("www")
-        var names: [String] = []
-        let random = Data(TestFiles.randomBytes(count * 1024))
-        for i in 0..<count {
-            let name = "f\(i).bin"
-            let bytes = random[(i * 1024)..<((i + 1) * 1024)]
-            XCTAssertTrue(FileManager.default.createFile(atPath: www + "/" + name, contents: bytes))
-            names.append(name)
-        }
+        let names = makeSmallFiles(count, in: www) { _ in 1024 }
         let nginx = try await NginxServer(root: www, workDirectory: dir.subdirectory("nginx"))
         self.nginx = nginx
-        let list = dir.path + "/list.txt"
-        try names.map { nginx.url($0) }.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
-        let added = try await haul("add", "-i", list, "-d", downloads)
-        XCTAssertEqual(added.status, 0, added.stderr)
+        try await addList(names.map { nginx.url($0) })
 
         // Killed once a fifth of the files are in place.
         let run = try spawnHaul(["run", "-j", "16"], log: dir.path + "/run.log")
