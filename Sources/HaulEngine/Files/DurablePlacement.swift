@@ -49,6 +49,7 @@ final class DurablePlacement: Sendable {
                 state.placing = true
                 return true
             }
+            // `FileWorkers` is started once and never stopped, so the run always takes place.
             if startsWorker {
                 Task { _ = try? await FileWorkers.run { self.placeGroups() } }
             }

@@ -8,6 +8,7 @@ import NIOPosix
 /// meanwhile, and the fsyncs of eight downloads at a time ran two by two.
 enum FileWorkers {
     /// Enough for `-j 8` to wait on the disk all at once; with more at a time the calls queue.
+    /// Finished files are placed a group at a time on one of them (`DurablePlacement`).
     private static let pool: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: 8)
         pool.start()
