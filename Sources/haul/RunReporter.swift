@@ -205,7 +205,7 @@ final class RunReporter {
             emit(line(for: sample))
         }
         drawnLines = activeOrder.count
-        if let line = tally.line(running: active.values) {
+        if let line = tally.line(running: active.values, now: now) {
             emit(line)
             drawnLines += 1
         }

@@ -4,13 +4,19 @@ import HaulCore
 /// 14.2 MiB/s, ETA 3s", as aria2c's readout sums its downloads.
 ///
 /// Counts only, never a collection of the run's downloads: a list may hold 100,000.
-struct RunTally: Equatable {
+struct RunTally {
     /// Downloads this run is to finish: those waiting or running when it began, and those added since.
     private(set) var files: Int
     private(set) var finished = 0
     private(set) var failed = 0
     /// Bytes of the downloads that finished.
     private(set) var finishedBytes: Int64 = 0
+    /// The list's bytes at each drawing of the last few seconds (oldest first). Small files end
+    /// before their own speed is ever sampled, so for a list of them the running downloads'
+    /// speeds add up to nothing; the list's speed is its bytes over this window instead.
+    private var recent: [(at: Double, bytes: Int64)] = []
+    /// How far back the list's speed looks, in seconds.
+    static let window = 3.0
 
     init(files: Int) {
         self.files = files
@@ -28,9 +34,9 @@ struct RunTally: Equatable {
     /// A download of the run that was removed before it finished: it is no longer to come.
     mutating func recordRemoved() { files = max(finished + failed, files - 1) }
 
-    /// The line, with the running downloads' samples; nil while the run has one download (its
-    /// own line says it all).
-    func line(running: some Sequence<ProgressSample>) -> String? {
+    /// The line at `now` (seconds on any steady clock), with the running downloads' samples;
+    /// nil while the run has one download (its own line says it all).
+    mutating func line(running: some Sequence<ProgressSample>, now: Double) -> String? {
         guard files > 1 else { return nil }
         var received = finishedBytes
         var speed = 0.0
@@ -47,11 +53,21 @@ struct RunTally: Equatable {
                 sizesKnown = false
             }
         }
+        if let measured = listSpeed(received: received, now: now) { speed = measured }
         var line = "\(finished)/\(files) files, \(Formatting.bytes(received))"
         if failed > 0 { line += " (\(failed) failed)" }
         line +=
             ", \(Formatting.rate(speed)), ETA \(Formatting.duration(eta(speed, runningLeft, runningCount, sizesKnown)))"
         return line
+    }
+
+    /// The list's bytes per second over the window, once it spans half a second; records
+    /// `received` at `now`.
+    private mutating func listSpeed(received: Int64, now: Double) -> Double? {
+        recent.append((now, received))
+        while recent.count > 2, now - recent[1].at >= Self.window { recent.removeFirst() }
+        guard let first = recent.first, now - first.at >= 0.5 else { return nil }
+        return Double(received - first.bytes) / (now - first.at)
     }
 
     /// Seconds to the end at `speed`: what the running downloads have left, and for those not
