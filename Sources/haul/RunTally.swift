@@ -40,24 +40,22 @@ struct RunTally {
         guard files > 1 else { return nil }
         var received = finishedBytes
         var speed = 0.0
-        var runningCount = 0
-        var runningLeft: Int64 = 0
-        var sizesKnown = true
+        var left = Left()
         for sample in running {
-            runningCount += 1
+            left.running += 1
             received += sample.receivedBytes
             speed += sample.bytesPerSecond
             if let total = sample.totalBytes {
-                runningLeft += max(0, total - sample.receivedBytes)
+                left.known += max(0, total - sample.receivedBytes)
             } else {
-                sizesKnown = false
+                left.unsized.append(sample.receivedBytes)
             }
         }
         if let measured = listSpeed(received: received, now: now) { speed = measured }
         var line = "\(finished)/\(files) files, \(Formatting.bytes(received))"
         if failed > 0 { line += " (\(failed) failed)" }
         line +=
-            ", \(Formatting.rate(speed)), ETA \(Formatting.duration(eta(speed, runningLeft, runningCount, sizesKnown)))"
+            ", \(Formatting.rate(speed)), ETA \(Formatting.duration(eta(speed, left)))"
         return line
     }
 
@@ -70,17 +68,27 @@ struct RunTally {
         return Double(received - first.bytes) / (now - first.at)
     }
 
-    /// Seconds to the end at `speed`: what the running downloads have left, and for those not
-    /// started the mean size of the finished ones (a list's files are often alike); unknown
-    /// until a size is known for every running download and, if any are waiting, one has finished.
-    private func eta(_ speed: Double, _ runningLeft: Int64, _ runningCount: Int, _ sizesKnown: Bool) -> Double? {
-        guard speed > 0, sizesKnown else { return nil }
-        let waiting = max(0, files - finished - failed - runningCount)
-        var left = Double(runningLeft)
-        if waiting > 0 {
+    /// What the running downloads have left: bytes of those whose size is known, and what
+    /// those of unknown size have received so far.
+    struct Left {
+        var running = 0
+        var known: Int64 = 0
+        var unsized: [Int64] = []
+    }
+
+    /// Seconds to the end at `speed`: what the running downloads have left, and for the rest
+    /// (not started, or their size not yet known) the mean size of the finished ones (a list's
+    /// files are often alike); unknown until that can be worked out.
+    private func eta(_ speed: Double, _ left: Left) -> Double? {
+        guard speed > 0 else { return nil }
+        let waiting = max(0, files - finished - failed - left.running)
+        var bytes = Double(left.known)
+        if waiting > 0 || !left.unsized.isEmpty {
             guard finished > 0 else { return nil }
-            left += Double(waiting) * Double(finishedBytes) / Double(finished)
+            let mean = Double(finishedBytes) / Double(finished)
+            bytes += Double(waiting) * mean
+            for received in left.unsized { bytes += max(0, mean - Double(received)) }
         }
-        return left / speed
+        return bytes / speed
     }
 }

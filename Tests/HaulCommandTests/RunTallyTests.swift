@@ -46,10 +46,11 @@ final class RunTallyTests: XCTestCase {
             tally.line(running: [sample("a", received: 0, total: 100, speed: 10)], now: 0),
             "0/3 files, 0 B, 10 B/s, ETA --")
         tally.recordFinished(bytes: 100)
-        // A running download of unknown size.
+        // A running download whose size is not known yet counts as the finished files' mean
+        // size: 50 of 100 left, and 100 for the one waiting, at 10 B/s.
         XCTAssertEqual(
             tally.line(running: [sample("b", received: 50, total: nil, speed: 10)], now: 0),
-            "1/3 files, 150 B, 10 B/s, ETA --")
+            "1/3 files, 150 B, 10 B/s, ETA 15s")
         // Nothing moving.
         XCTAssertEqual(
             tally.line(running: [sample("b", received: 50, total: 100, speed: 0)], now: 0),
