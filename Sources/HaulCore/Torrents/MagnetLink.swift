@@ -46,8 +46,12 @@ public enum MagnetLink {
     public static func servesTorrent(contentType: String?, url: String) -> Bool {
         let type = contentType?.split(separator: ";").first?.trimmed().lowercased()
         if type == "application/x-bittorrent" { return true }
-        let path = URLParts(url)?.path ?? ""
-        return path.lowercased().hasSuffix(".torrent") && (type == nil || type == "application/octet-stream")
+        // A path can end in `.torrent` only if the URL has it somewhere: most have not, and
+        // splitting a URL costs more than looking (it is asked for every file of a list).
+        guard type == nil || type == "application/octet-stream", url.lowercased().contains(".torrent") else {
+            return false
+        }
+        return (URLParts(url)?.path ?? "").lowercased().hasSuffix(".torrent")
     }
 
     /// The trackers a magnet link names (`tr`), decoded, in order.
