@@ -103,7 +103,10 @@ final class RPCTests: CLITestCase {
             FileManager.default.contents(atPath: www + "/fast.bin"))
         try await waitForShown(fast) { $0?.contains("complete") == true }
 
-        let slow = try added(try await aria2p("add", nginx.url("slow/slow.bin")))
+        // Long enough at 200 KB/s a connection on eight connections (25 s) that aria2p, slow to
+        // start on a busy machine, can pause, resume and remove it before it ends.
+        try TestFiles.random(www + "/slower.bin", size: 40_000_000)
+        let slow = try added(try await aria2p("add", nginx.url("slow/slower.bin")))
         try await waitForShown(slow) { $0?.contains("active") == true }
         let paused = try await aria2p("pause", slow)
         XCTAssertEqual(paused.status, 0, paused.stderr)
