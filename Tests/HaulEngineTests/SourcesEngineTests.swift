@@ -68,13 +68,23 @@ final class SourcesEngineTests: FaultServerTestCase {
         _ = try await finished(engine, id)
         var notices: [Notice] = []
         let events = await engine.subscribe()
+        // Listens until the download ends after a notice (an earlier end may still be on its way):
+        // cancelling a listener while events flow can deadlock Swift's runtime (seen once in CI).
         let listening = Task {
-            for await event in events { if case .notice(_, let notice) = event { notices.append(notice) } }
+            for await event in events {
+                switch event {
+                case .notice(_, let notice): notices.append(notice)
+                case .updated(let d) where d.id == id && d.state.isFailed: return notices
+                case .updated(let d) where d.id == id && d.state == .finished && !notices.isEmpty: return notices
+                default: continue
+                }
+            }
             return notices
         }
         try await engine.perform(.refresh(id, url: server.url("new/f.bin")))
         let done = try await finished(engine, id)
-        listening.cancel()
+        let heard = await TimeLimit.run(.seconds(10)) { _ = await listening.value }
+        guard heard else { return XCTFail("no notice came before the download ended") }
         XCTAssertEqual(done.state, .finished, done.reason ?? "")
         XCTAssertEqual(TestFiles.contents(done.path!).map(Array.init), new, "the bytes of two files are never mixed")
         let seen = await listening.value
