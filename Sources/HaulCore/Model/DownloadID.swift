@@ -34,6 +34,10 @@ public struct DownloadID: RawRepresentable, Hashable, Codable, Sendable, Compara
         return count << 28 | value
     }
 
+    /// The id's length and hex value in one number, unique among hex ids of up to seven digits
+    /// (every id haul makes); nil for any other id.
+    public var packedHex: UInt32? { packed == Self.notHex ? nil : packed }
+
     public static func == (a: DownloadID, b: DownloadID) -> Bool {
         a.packed == b.packed && (a.packed != notHex || a.rawValue == b.rawValue)
     }

@@ -5,9 +5,9 @@ import HaulCore
 /// are waiting (for the scheduler), how many still have work, and which names are claimed.
 /// With thousands of downloads nothing scans the whole table per event.
 ///
-/// An array plus `[DownloadID: Int]` rather than `[DownloadID: Download]`: with 100,000
+/// An array plus a ``PositionIndex`` rather than `[DownloadID: Download]`: with 100,000
 /// downloads a dictionary of 312-byte values takes 262,144 buckets (~88 MB); this takes
-/// ~31 MB + ~8 MB, and ``stored`` is the list-order snapshot without a copy.
+/// ~31 MB + ~2 MB, and ``stored`` is the list-order snapshot without a copy.
 struct DownloadTable {
     /// Every download, in list order, as last written; a running download's `receivedBytes`
     /// may be newer in ``progress``.
@@ -16,7 +16,7 @@ struct DownloadTable {
     /// here rather than in ``stored``: a save holds a snapshot of `stored` while it encodes,
     /// and writing one row would copy all 100,000 of them (copy-on-write).
     private(set) var progress: [DownloadID: Int64] = [:]
-    private var positions: [DownloadID: Int] = [:]
+    private var positions = PositionIndex()
     /// Waiting downloads in queue order.
     private(set) var waiting = WaitingQueue()
     /// Waiting or downloading: the engine is idle when this is zero.

@@ -18,7 +18,7 @@ public struct DownloadListModel: Sendable {
     /// filtering and sorting by name read it without hash lookups.
     public private(set) var searchKeyList: [String] = []
     /// Where each download is in ``order``.
-    public private(set) var positions: [DownloadID: Int] = [:]
+    public private(set) var positions = PositionIndex()
     /// What the progress and state orders sort by, by position in ``order``: sorting 100,000 rows
     /// reads neither a `Download` nor a hash table.
     public private(set) var sortInfos: [SortInfo] = []
