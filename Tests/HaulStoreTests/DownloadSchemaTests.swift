@@ -62,7 +62,8 @@ final class DownloadSchemaTests: XCTestCase {
         let properties = Self.storedFields(Self.everyField()).map(\.label).flatMap {
             $0 == "state" ? ["state", "pauseCause", "diskShortfall", "budgetUse", "heldUntil", "failureReason"] : [$0]
         }
-        XCTAssertEqual(Download.schema.map(\.key), properties, "the schema lists the properties, in their order")
+        // The stored order is the one that packs a download smallest, not the schema's.
+        XCTAssertEqual(Download.schema.map(\.key).sorted(), properties.sorted(), "the schema lists every property")
         XCTAssertEqual(Set(Download.schema.map(\.key)).count, Download.schema.count, "no key twice")
         XCTAssertEqual(Download.schema.filter(\.isRequired).map(\.key), ["id", "url", "directory"])
     }
@@ -99,11 +100,19 @@ final class DownloadSchemaTests: XCTestCase {
                         }
                     }
                 }
+            case let label?:
+                return [(Self.packedNumbers[label] ?? label, child.value)]
             default:
-                return [(child.label ?? "", child.value)]
+                return [("", child.value)]
             }
         }
     }
+
+    /// The numbers a download stores without their optional wrapper, by the key each is stored under.
+    static let packedNumbers = [
+        "storedRetries": "retries", "storedTotal": "totalBytes", "storedFinish": "finishedAt",
+        "storedConnections": "activeConnections",
+    ]
 
     func testEveryFieldSurvivesEveryWayADownloadIsStoredOrSent() throws {
         let d = Self.everyField()
