@@ -36,15 +36,16 @@ run: deps build
 # and the real binary driven end to end (scripts/test-suites: most at once, those that measure
 # rates alone); run as root, the tests that depend on who runs haul once more as nobody. It ends
 # with the slowest tests, so what the suite's time goes to stays in view.
-# The package tests build a Debian package from haul linked as the release is (PACKAGED_BINARY).
+# The package tests build a Debian package from haul linked as the release is (PACKAGED_BINARY),
+# linked while the manual's generator builds: each of the two is mostly one process.
 PACKAGED_BINARY := .build/debug/haul-packaged
 test: deps $(PYTHON_CLIENTS)
 	swift build --build-tests
-	swift build --product generate-manual
-	scripts/link-packaged .build/debug $(PACKAGED_BINARY)
+	scripts/link-packaged .build/debug $(PACKAGED_BINARY) & linking=$$!; \
+		swift build --product generate-manual && wait $$linking
 	scripts/test-suites
 	scripts/test-unprivileged
-	@scripts/slowest-tests .build/tests-parallel.xml .build/tests-beside.log .build/tests-alone.log
+	@scripts/slowest-tests .build/tests-parallel.xml .build/tests-beside-*.log .build/tests-alone.log
 
 # The formatter's rules (.swift-format) over every Swift file, the module table's imports
 # (docs/ARCHITECTURE.md) and shellcheck over the scripts; fails on any finding.
