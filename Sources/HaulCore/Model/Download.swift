@@ -9,7 +9,7 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
     // The stored fields are declared in this order, and the optional numbers are kept as plain
     // numbers with a value that means "none": Swift lays fields out in the order declared, an
     // `Int64?` takes 16 bytes inside a struct, and 100,000 downloads are held in memory at once
-    // (200 bytes each instead of 248).
+    // (`DownloadLayoutTests` holds the size).
 
     public var id: DownloadID
     private var storedRetries: Int32

@@ -2,9 +2,9 @@
 /// beside their rows.
 ///
 /// Ids haul makes are short hex numbers, so they are keyed by their packed value
-/// (``DownloadID/packedHex``) with 32-bit positions: 8 bytes a slot instead of the 32 of a
-/// `[DownloadID: Int]`, which over 100,000 downloads is about 7 MiB less for each of the two
-/// indexes a TUI holds. Any other id (a hand-edited state file may hold one) is kept in a second
+/// (``DownloadID/packedHex``) with 32-bit positions: a slot is a quarter of a
+/// `[DownloadID: Int]`'s, and a TUI holds two such indexes over every download (the sizes are in
+/// docs/PERFORMANCE.md). Any other id (a hand-edited state file may hold one) is kept in a second
 /// dictionary, so every id is found whatever its form.
 public struct PositionIndex: Sendable, Equatable {
     private var hex: [UInt32: Int32] = [:]
@@ -30,10 +30,10 @@ public struct PositionIndex: Sendable, Equatable {
     @discardableResult
     public mutating func updateValue(_ position: Int?, forKey id: DownloadID) -> Int? {
         if let key = id.packedHex {
-            let old = hex.updateValue(position.map { Int32($0) }, forKey: key)
+            let old = hex.setOrRemove(position.map { Int32($0) }, forKey: key)
             return old.map(Int.init)
         }
-        return other.updateValue(position, forKey: id)
+        return other.setOrRemove(position, forKey: id)
     }
 
     public mutating func reserveCapacity(_ count: Int) {
@@ -48,7 +48,7 @@ public struct PositionIndex: Sendable, Equatable {
 
 extension Dictionary {
     /// Sets or (with nil) removes the value for `key`, returning the old one.
-    fileprivate mutating func updateValue(_ value: Value?, forKey key: Key) -> Value? {
+    fileprivate mutating func setOrRemove(_ value: Value?, forKey key: Key) -> Value? {
         if let value { return updateValue(value, forKey: key) }
         return removeValue(forKey: key)
     }
