@@ -76,11 +76,17 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     public var isTransient: Bool
     /// Raw `Retry-After` of the response, if any.
     public var retryAfter: String?
+    /// The server turned the request away before it processed it: a stream of an HTTP/2
+    /// connection it was closing (GOAWAY) or had no room for (REFUSED_STREAM). Sending it again
+    /// is safe (RFC 9113 §8.7) and is not one of the download's attempts.
+    public var unprocessed: Bool
 
-    public init(_ reason: FailureReason, isTransient: Bool? = nil, retryAfter: String? = nil) {
+    public init(_ reason: FailureReason, isTransient: Bool? = nil, retryAfter: String? = nil, unprocessed: Bool = false)
+    {
         self.reason = reason
         self.isTransient = isTransient ?? reason.isTransientByDefault
         self.retryAfter = retryAfter
+        self.unprocessed = unprocessed
     }
 
     /// A full disk pauses the download until there is room instead of failing it.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import HaulCore
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 
 #if canImport(Glibc)
@@ -34,6 +35,10 @@ extension TransferFailure {
             if case .invalidEOFState = e { return TransferFailure(.bodyCutShort) }
             // A server that sends garbage once will send it again: no retries.
             return TransferFailure(.malformedResponse("\(e)"))
+        case let e as NIOHTTP2Errors.StreamClosed where e.errorCode == .refusedStream || e.errorCode == .cancel:
+            // A stream the server never answered: NIO closes those past a GOAWAY's last stream
+            // with CANCEL, and a server with no room for one resets it with REFUSED_STREAM.
+            return TransferFailure(.serverClosedConnection, unprocessed: true)
         case let e as ChannelError:
             if case .connectTimeout = e { return TransferFailure(.connectionFailed("connection timed out")) }
             return TransferFailure(.connectionFailed("connection error (\(e))"))

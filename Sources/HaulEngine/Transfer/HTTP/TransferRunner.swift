@@ -21,6 +21,9 @@ struct TransferRunner: Sendable {
     let transport: ClientTransport
     let policy: TransferPolicy
     let configuration: EngineConfiguration
+    /// How many times in a row a request may be turned away unprocessed before it counts as a
+    /// failed attempt: a connection ending with GOAWAY turns away the streams sent past its last.
+    static let mostTurnedAway = 16
 
     /// A runner for one transfer, whose reads draw from `throttle`.
     init(
@@ -46,6 +49,9 @@ struct TransferRunner: Sendable {
                 return
             }
         }
+        // Requests the server turned away unprocessed, sent again at once without counting as
+        // attempts; bounded, so a server that turns every request away still fails the download.
+        var turnedAway = 0
         while !Task.isCancelled {
             var progressMade = false
             do {
@@ -63,6 +69,10 @@ struct TransferRunner: Sendable {
             } catch {
                 if Task.isCancelled || error is CancellationError { return }
                 let failure = TransferFailure.classify(error, stallTimeout: configuration.stallTimeout)
+                if failure.unprocessed, !progressMade, turnedAway < Self.mostTurnedAway {
+                    turnedAway += 1
+                    continue
+                }
                 guard failure.isTransient,
                     let delay = await reports.willRetry(failure, madeProgress: progressMade)
                 else {
@@ -139,7 +149,7 @@ struct TransferRunner: Sendable {
         let info = ResponseInfo(
             name: naming, freeOnDisk: freeOnDisk, receivedBytes: offset, totalBytes: total, etag: job.target.etag,
             lastModified: job.target.lastModified, resumable: body.resumable, finalURL: body.finalURL,
-            startOver: body.startOver)
+            startOver: body.startOver, multiplexed: body.response.head.multiplexed)
         guard var name = await reports.began(info) else { throw CancellationError() }
         let part: PartFile
         if case .suggested(let suggested) = naming {
