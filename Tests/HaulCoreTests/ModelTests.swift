@@ -17,11 +17,15 @@ final class SchedulerTests: XCTestCase {
         ]
         var waiting = WaitingQueue()
         for d in all where d.state == .waiting { waiting.insert(d.id, order: d.queueOrder) }
-        XCTAssertEqual(Scheduler.downloadsToStart(waiting: &waiting, running: 1, limit: 3).map(\.rawValue), ["a", "d"])
-        XCTAssertEqual(Scheduler.downloadsToStart(waiting: &waiting, running: 2, limit: 3).map(\.rawValue), ["a"])
-        XCTAssertEqual(
-            Scheduler.downloadsToStart(waiting: &waiting, running: 0, limit: 10).map(\.rawValue), ["a", "d", "c"])
-        XCTAssertEqual(Scheduler.downloadsToStart(waiting: &waiting, running: 3, limit: 3), [])
+        func start(running: Int, limit: Int) -> [String] {
+            var places = ConnectionPlaces(running: [String?](repeating: nil, count: running))
+            let candidates = Scheduler.candidates(waiting: &waiting, places: places, limit: limit)
+            return Scheduler.downloadsToStart(candidates, places: &places, limit: limit) { _ in nil }.map(\.rawValue)
+        }
+        XCTAssertEqual(start(running: 1, limit: 3), ["a", "d"])
+        XCTAssertEqual(start(running: 2, limit: 3), ["a"])
+        XCTAssertEqual(start(running: 0, limit: 10), ["a", "d", "c"])
+        XCTAssertEqual(start(running: 3, limit: 3), [])
         XCTAssertEqual(waiting.count, 3, "asking does not dequeue")
     }
 

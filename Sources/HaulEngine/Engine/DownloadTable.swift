@@ -105,14 +105,17 @@ struct DownloadTable {
         for position in stored.indices { positions[stored[position].id] = position }
     }
 
-    /// The waiting downloads to start now, given how many run and the limit (see ``Scheduler``).
-    mutating func downloadsToStart(running: Int, limit: Int) -> [DownloadID] {
-        Scheduler.downloadsToStart(waiting: &waiting, running: running, limit: limit)
-    }
-
-    /// As ``downloadsToStart(running:limit:)``, among `only` of them.
-    func downloadsToStart(among only: Set<DownloadID>, running: Int, limit: Int) -> [DownloadID] {
-        Scheduler.downloadsToStart(waiting: waiting, among: only, running: running, limit: limit)
+    /// The waiting downloads to start now, added to `places` (see ``Scheduler``): among `only`
+    /// of them when set. `sharedHost` says whose shared connection a download would ride.
+    mutating func downloadsToStart(
+        among only: Set<DownloadID>?, places: inout ConnectionPlaces, limit: Int, sharedHost: (Download) -> String?
+    ) -> [DownloadID] {
+        let candidates =
+            only.map { Scheduler.candidates(waiting: waiting, among: $0, places: places, limit: limit) }
+            ?? Scheduler.candidates(waiting: &waiting, places: places, limit: limit)
+        return Scheduler.downloadsToStart(candidates, places: &places, limit: limit) { id in
+            self[id].flatMap(sharedHost)
+        }
     }
 
     /// Records a running download's byte count without touching ``stored``.

@@ -76,6 +76,11 @@ extension Engine {
         }
         downloads[id] = download
         changed(download)
+        // Only an answer from the host asked shares its connection with the host's other downloads.
+        let multiplexed =
+            info.multiplexed && SharedHosts.origin(of: info.finalURL) == SharedHosts.origin(of: download.url)
+        transfers.setLarge(id, !SharedHosts.isSmall(info.totalBytes))
+        if sharedHosts.answered(download.url, multiplexed: multiplexed, size: info.totalBytes) { schedule() }
         return download.fileName
     }
 

@@ -31,6 +31,8 @@ public actor Engine {
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// The only downloads this engine starts, when set (``focus(on:)``).
     var focus: Set<DownloadID>?
+    /// The hosts whose small files share an HTTP/2 connection, which `-j` counts as one place.
+    var sharedHosts = SharedHosts()
     /// Downloads that failed while this engine ran (for `haul run`'s exit code).
     public internal(set) var failedThisRun: Set<DownloadID> = []
 
@@ -250,11 +252,10 @@ public actor Engine {
 
     func schedule() {
         if phase == .running {
-            let toStart =
-                focus.map {
-                    downloads.downloadsToStart(among: $0, running: transfers.count, limit: settings.concurrency)
-                }
-                ?? downloads.downloadsToStart(running: transfers.count, limit: settings.concurrency)
+            let hosts = sharedHosts
+            var places = ConnectionPlaces(running: transfers.sharedHosts(hosts))
+            let toStart = downloads.downloadsToStart(
+                among: focus, places: &places, limit: settings.concurrency, sharedHost: hosts.sharedHost)
             for id in toStart { startTransfer(id) }
         }
         if isIdle { resumeIdleWaiters() }
@@ -277,7 +278,8 @@ public actor Engine {
             await previous?.value
             await transfer.run()
         }
-        transfers.add(id, .init(generation: generation, task: task, connections: limit, gate: gate))
+        let origin = download.isTorrent ? nil : SharedHosts.origin(of: download.url)
+        transfers.add(id, .init(generation: generation, task: task, connections: limit, gate: gate, origin: origin))
         bandwidth.globalGate.setSharers(transfers.count)
         changed(download)
     }

@@ -16,6 +16,10 @@ struct RunningTransfers {
         let connections: ConnectionLimit
         /// Its own speed limit, which a command can change while it runs.
         let gate: RateGate
+        /// What its connection is made to (``SharedHosts/origin(of:)``); nil for a torrent.
+        let origin: String?
+        /// Whether its file is known to be too large to share a place (see ``ConnectionPlaces``).
+        var large = false
     }
 
     private var running: [DownloadID: Transfer] = [:]
@@ -42,6 +46,18 @@ struct RunningTransfers {
     func stillStopping(_ id: DownloadID) -> Task<Void, Never>? { stopping[id] }
 
     mutating func add(_ id: DownloadID, _ transfer: Transfer) { running[id] = transfer }
+
+    /// The shared host each running download rides, nil for one that takes a place of its own
+    /// (see ``ConnectionPlaces``).
+    func sharedHosts(_ hosts: SharedHosts) -> [String?] {
+        guard !hosts.isEmpty else { return [String?](repeating: nil, count: running.count) }
+        return running.values.map { transfer in
+            transfer.origin.flatMap { !transfer.large && hosts.shares($0) ? $0 : nil }
+        }
+    }
+
+    /// Notes whether the file `id` fetches is too large to share a place.
+    mutating func setLarge(_ id: DownloadID, _ large: Bool) { running[id]?.large = large }
 
     /// The run of `id` ended by itself (finished or failed for good).
     @discardableResult

@@ -70,7 +70,8 @@ public struct ClientResponse: HTTPResponse {
     init(_ received: HTTPResponseHead, sink: ResponseSink, cancel: @escaping @Sendable () -> Void) {
         head = ResponseHead(
             status: Int(received.status.code),
-            fields: received.headers.map { HTTPField(name: $0.name, value: $0.value) })
+            fields: received.headers.map { HTTPField(name: $0.name, value: $0.value) },
+            multiplexed: received.version.major == 2)
         self.sink = sink
         cancelRequest = cancel
     }

@@ -5,10 +5,13 @@ public struct ResponseHead: Sendable, Equatable {
     public var status: Int
     /// The header fields as they arrived, in order.
     public var fields: [HTTPField]
+    /// Whether it came as a stream of an HTTP/2 connection, which other requests can share.
+    public var multiplexed: Bool
 
-    public init(status: Int, fields: [HTTPField]) {
+    public init(status: Int, fields: [HTTPField], multiplexed: Bool = false) {
         self.status = status
         self.fields = fields
+        self.multiplexed = multiplexed
     }
 
     public init(status: Int, headers: [(String, String)]) {

@@ -79,6 +79,8 @@ struct ResponseInfo: Sendable {
     var resumable: Bool?
     var finalURL: String
     var startOver: StartOverReason?
+    /// Whether the answer came as a stream of an HTTP/2 connection (see ``SharedHosts``).
+    var multiplexed = false
 }
 
 enum TransferOutcome: Sendable {
