@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -88,6 +89,36 @@ public enum FreePort {
     public static func find() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
+        return bindAnyPort(fd)
+    }
+
+    /// A TCP port on 127.0.0.1 held bound until ``release()``: nothing else can take it in the
+    /// meantime, not even as the local port of a connection another test makes.
+    public final class Reservation: Sendable {
+        public let port: Int
+        /// The bound socket, -1 once released.
+        private let fd: Mutex<Int32>
+
+        public init() {
+            let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            port = FreePort.bindAnyPort(socket)
+            fd = Mutex(socket)
+        }
+
+        /// Lets the port go, for the program about to listen on it (closing a socket that was
+        /// only bound frees its port at once).
+        public func release() {
+            fd.withLock { fd in
+                if fd >= 0 { close(fd) }
+                fd = -1
+            }
+        }
+
+        deinit { release() }
+    }
+
+    /// Binds `fd` to a port the kernel picks on 127.0.0.1 and returns it.
+    static func bindAnyPort(_ fd: Int32) -> Int {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

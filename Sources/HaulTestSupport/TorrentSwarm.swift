@@ -10,6 +10,8 @@ import Foundation
 public actor TorrentSwarm {
     public nonisolated let directory: String
     public nonisolated let trackerPort: Int
+    /// The tracker's port, held until the tracker starts: the torrents announce to it before then.
+    private let trackerReservation: FreePort.Reservation
     public nonisolated var announce: String { "http://127.0.0.1:\(trackerPort)/announce" }
     private var peers: [ChildProcess] = []
     /// The seeders and leechers by their peer port, to stop one.
@@ -18,7 +20,8 @@ public actor TorrentSwarm {
     /// A folder for the swarm's files; the tracker starts with ``startTracker(allowing:)``.
     public init(directory: String) {
         self.directory = directory
-        trackerPort = FreePort.find()
+        trackerReservation = FreePort.Reservation()
+        trackerPort = trackerReservation.port
     }
 
     /// Stops the peer listening on `port`.
@@ -63,10 +66,11 @@ public actor TorrentSwarm {
         let list = directory + "/tracker-whitelist"
         try (infoHashes.joined(separator: "\n") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
         let log = directory + "/tracker.log"
+        trackerReservation.release()
+        // TCP only: the tests announce over http, and a UDP port of the same number may be taken.
         peers.append(
             try ChildProcess(
-                "/usr/bin/opentracker",
-                ["-i", "127.0.0.1", "-p", "\(trackerPort)", "-P", "\(trackerPort)", "-w", list],
+                "/usr/bin/opentracker", ["-i", "127.0.0.1", "-p", "\(trackerPort)", "-w", list],
                 environment: [:], stdout: log, stderr: log))
         try await Self.waitForPort(trackerPort, what: "opentracker")
     }

@@ -41,7 +41,10 @@ struct LimitCommand: AsyncParsableCommand {
         guard let rate else { return .none }
         if rate.lowercased() == "none" { return .some(nil) }
         guard let bytes = Formatting.parseRate(rate) else {
-            throw InputError("'\(TerminalText.sanitize(rate))' is not a speed; try 500K, 8M or none").reported()
+            // The rate comes first: 'haul limit --upload ID' reads the id as a rate.
+            throw InputError(
+                "'\(TerminalText.sanitize(rate))' is not a speed; try 500K, 8M or none (the rate comes before any ids)"
+            ).reported()
         }
         return .some(bytes)
     }
