@@ -18,14 +18,20 @@ final class SharedConnectionEngineTests: EngineTestCase {
     /// Serves `sizes` (one file each, under /slow/ at 400 KB/s a stream) over TLS with HTTP/2, adds
     /// them with the limit at 2, runs them to the end and returns the most that were downloading
     /// at once.
-    func mostAtOnce(sizes: [Int]) async throws -> Int {
+    func mostAtOnce(
+        sizes: [Int], serverLines: String = "", _ tune: (inout EngineConfiguration) -> Void = { _ in }
+    ) async throws -> Int {
         let www = dir.subdirectory("www")
         for (n, size) in sizes.enumerated() { try TestFiles.random(www + "/f\(n).bin", size: size) }
         let certificate = try await TestCertificate.make(in: dir.subdirectory("tls"))
         let nginx = try await NginxServer(
-            root: www, slowRate: "400k", tls: certificate, workDirectory: dir.subdirectory("nginx"))
+            root: www, slowRate: "400k", tls: certificate, workDirectory: dir.subdirectory("nginx"),
+            serverLines: { _ in serverLines })
         self.nginx = nginx
-        let engine = try makeEngine { $0.apply(environment: ["SSL_CERT_FILE": certificate.certificatePath]) }
+        let engine = try makeEngine {
+            $0.apply(environment: ["SSL_CERT_FILE": certificate.certificatePath])
+            tune(&$0)
+        }
         try await engine.perform(.setConcurrency(2))
         var ids: [DownloadID] = []
         for n in sizes.indices { ids.append(try await add(engine, nginx.url("slow/f\(n).bin"), connections: 1)) }
@@ -50,6 +56,9 @@ final class SharedConnectionEngineTests: EngineTestCase {
         for (n, id) in ids.enumerated() {
             let done = try await finished(engine, id)
             assertSameContents(try XCTUnwrap(done.path), www + "/f\(n).bin")
+            XCTAssertEqual(
+                done.retries, 0,
+                "\(done.fileName ?? "") was retried: \(done.notice.map(String.init(describing:)) ?? "")")
         }
         return most
     }
@@ -63,5 +72,16 @@ final class SharedConnectionEngineTests: EngineTestCase {
     func testLargeFilesOfAnHTTP2HostKeepToTheLimit() async throws {
         let most = try await mostAtOnce(sizes: Array(repeating: Int(SharedHosts.smallFileLimit) + 100_000, count: 3))
         XCTAssertEqual(most, 2)
+    }
+
+    /// A server that takes two streams at a time on a connection: the streams past them wait
+    /// until it has room (NIO holds them, and no timeout runs while they wait), so no file is
+    /// lost and none is retried, even with a connect timeout shorter than the wait.
+    func testAServerWithRoomForFewStreamsLosesNoFileAndCountsNoRetry() async throws {
+        let most = try await mostAtOnce(
+            sizes: Array(repeating: 200_000, count: 24), serverLines: "http2_max_concurrent_streams 2;"
+        ) { $0.connectTimeout = .seconds(1) }
+        XCTAssertGreaterThan(most, 2, "the host's small files still share its connection")
+        XCTAssertEqual(Set(nginx?.accessLog().map(\.connection) ?? []).count, 1)
     }
 }
