@@ -62,6 +62,13 @@ final class HooksTests: NginxCLITestCase {
         try await succeed("run")
         XCTAssertEqual(lines().filter { $0 == "on-queue-empty drained" }.count, 2, "\(lines())")
         XCTAssertTrue(sameFile(www + "/three.bin", downloads + "/three.bin"))
+        // A run whose one small file is done at once still runs it, before it exits.
+        for round in 1...3 {
+            try TestFiles.random(www + "/small\(round).bin", size: 1024)
+            try await succeed("add", nginx.url("small\(round).bin"))
+            try await succeed("run")
+            XCTAssertEqual(lines().filter { $0 == "on-queue-empty drained" }.count, 2 + round, "\(lines())")
+        }
 
         // The process's own flag takes the saved hook's place, for that process only.
         try await succeed("add", nginx.url("one.bin"), "-o", "again.bin")

@@ -84,11 +84,21 @@ final class DownloadHooks: Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(250))
             guard busy.withLock({ $0 }), await engine.isIdle else { continue }
-            busy.withLock { $0 = false }
-            // After the downloads' own hooks: a suspend must not cut an upload short.
-            for hook in running.withLock({ Array($0.values) }) { await hook.wait() }
-            await run(.queueEmpty, for: nil, engine)
+            await queueDrained(engine)
         }
+    }
+
+    /// The queue drained: runs its hook, unless it already ran since a download last ran (the
+    /// watch and the owner's stop may both get here; only one runs it).
+    func queueDrained(_ engine: Engine) async {
+        let downloadRan = busy.withLock { busy in
+            defer { busy = false }
+            return busy
+        }
+        guard downloadRan else { return }
+        // After the downloads' own hooks: a suspend must not cut an upload short.
+        for hook in running.withLock({ Array($0.values) }) { await hook.wait() }
+        await run(.queueEmpty, for: nil, engine)
     }
 
     private func run(_ event: HookSettings.Event, for download: Download?, _ engine: Engine) async {

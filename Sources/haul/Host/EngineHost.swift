@@ -64,8 +64,12 @@ final class EngineHost: Sendable {
     func stop() async {
         await rpc.stop()
         await server.stop(draining: 2)
+        // A queue that drained just before the stop still runs its hook (the watch looks only
+        // now and then); a stop in the middle of the queue does not.
+        let drained = await engine.isIdle
         await engine.shutdown()
         await watching.value
+        if drained { await hooks.queueDrained(engine) }
         await hooks.finish()
     }
 }
