@@ -5,7 +5,7 @@ public struct SharedHosts: Sendable, Equatable {
     /// A file of a known size above this takes a place of its own: large files on one
     /// connection would share its bandwidth, and `-j` is how a user keeps them few.
     public static let smallFileLimit: Int64 = 1 << 20
-    /// The most hosts remembered; past it the oldest knowledge is dropped and learnt again.
+    /// The most hosts remembered; past it everything learnt is forgotten and learnt again.
     static let capacity = 1024
 
     /// By host (``origin(of:)``): whether its latest answer was a small file.

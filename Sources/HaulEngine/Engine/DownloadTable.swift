@@ -106,15 +106,16 @@ struct DownloadTable {
     }
 
     /// The waiting downloads to start now, added to `places` (see ``Scheduler``): among `only`
-    /// of them when set. `sharedHost` says whose shared connection a download would ride.
+    /// of them when set. `hosts` says whose shared connection a download would ride.
     mutating func downloadsToStart(
-        among only: Set<DownloadID>?, places: inout ConnectionPlaces, limit: Int, sharedHost: (Download) -> String?
+        among only: Set<DownloadID>?, places: inout ConnectionPlaces, limit: Int, hosts: SharedHosts
     ) -> [DownloadID] {
         let candidates =
             only.map { Scheduler.candidates(waiting: waiting, among: $0, places: places, limit: limit) }
             ?? Scheduler.candidates(waiting: &waiting, places: places, limit: limit)
         return Scheduler.downloadsToStart(candidates, places: &places, limit: limit) { id in
-            self[id].flatMap(sharedHost)
+            // No download is looked up while no host shares (every plain-http run).
+            hosts.isEmpty ? nil : self[id].flatMap(hosts.sharedHost)
         }
     }
 

@@ -252,10 +252,9 @@ public actor Engine {
 
     func schedule() {
         if phase == .running {
-            let hosts = sharedHosts
-            var places = ConnectionPlaces(running: transfers.sharedHosts(hosts))
+            var places = ConnectionPlaces(running: transfers.sharedHosts(sharedHosts))
             let toStart = downloads.downloadsToStart(
-                among: focus, places: &places, limit: settings.concurrency, sharedHost: hosts.sharedHost)
+                among: focus, places: &places, limit: settings.concurrency, hosts: sharedHosts)
             for id in toStart { startTransfer(id) }
         }
         if isIdle { resumeIdleWaiters() }
