@@ -11,12 +11,8 @@ struct RunTally {
     private(set) var failed = 0
     /// Bytes of the downloads that finished.
     private(set) var finishedBytes: Int64 = 0
-    /// The list's bytes at each drawing of the last few seconds (oldest first). Small files end
-    /// before their own speed is ever sampled, so for a list of them the running downloads'
-    /// speeds add up to nothing; the list's speed is its bytes over this window instead.
-    private var recent: [(at: Double, bytes: Int64)] = []
-    /// How far back the list's speed looks, in seconds.
-    static let window = 3.0
+    /// The list's bytes over the last few seconds: its speed, where its files are small.
+    private var arrivals = ArrivalRate()
 
     init(files: Int) {
         self.files = files
@@ -51,21 +47,12 @@ struct RunTally {
                 left.unsized.append(sample.receivedBytes)
             }
         }
-        if let measured = listSpeed(received: received, now: now) { speed = measured }
+        if let measured = arrivals.record(received, at: now) { speed = measured }
         var line = "\(finished)/\(files) files, \(Formatting.bytes(received))"
         if failed > 0 { line += " (\(failed) failed)" }
         line +=
             ", \(Formatting.rate(speed)), ETA \(Formatting.duration(eta(speed, left)))"
         return line
-    }
-
-    /// The list's bytes per second over the window, once it spans half a second; records
-    /// `received` at `now`.
-    private mutating func listSpeed(received: Int64, now: Double) -> Double? {
-        recent.append((now, received))
-        while recent.count > 2, now - recent[1].at >= Self.window { recent.removeFirst() }
-        guard let first = recent.first, now - first.at >= 0.5 else { return nil }
-        return Double(received - first.bytes) / (now - first.at)
     }
 
     /// What the running downloads have left: bytes of those whose size is known, and what

@@ -87,6 +87,42 @@ final class SpeedGraphTests: XCTestCase {
         XCTAssertTrue(ascii.grid.text(row: 0).contains("#  metered"), ascii.grid.text(row: 0))
     }
 
+    /// Small files end before their own speed is measured: the header says what arrives.
+    func testTheHeaderSpeedOfAListOfSmallFilesIsTheBytesThatArrive() {
+        let c = controller()
+        var now = 0.0
+        var n = 0
+        for _ in 0..<4 {
+            for _ in 0..<10 {
+                n += 1
+                var d = Download(
+                    id: DownloadID(rawValue: "b\(n)"), url: "http://h/\(n)", directory: "/dl", queueOrder: UInt64(n))
+                d.state = .downloading
+                c.apply(.added(d))
+                d.state = .finished
+                d.receivedBytes = 32_768
+                d.totalBytes = 32_768
+                c.apply(.updated(d))
+            }
+            _ = c.frame(now: now)
+            now += 1
+        }
+        XCTAssertEqual(c.model.arrivedBytes, 40 * 32_768)
+        let header = c.grid.text(row: 0)
+        XCTAssertTrue(header.contains("\(Formatting.rate(10 * 32_768))"), header)
+
+        // Once nothing runs the header says so at once, whatever arrived in the last seconds.
+        c.apply(
+            .updated(
+                {
+                    var d = downloads[0]
+                    d.state = .finished
+                    return d
+                }()))
+        _ = c.frame(now: now)
+        XCTAssertTrue(c.grid.text(row: 0).contains("\(Formatting.rate(0))"), c.grid.text(row: 0))
+    }
+
     func testTheDetailsShowTheSpeedOverTheDownloadsLife() {
         let c = controller()
         var now = 0.0

@@ -53,6 +53,16 @@ public struct SpeedGraphs {
     /// fetched in pieces (kept while it runs).
     public internal(set) var pieces: [DownloadID: [Int64: SpeedHistory]] = [:]
     var lastSample = -Double.infinity
+    /// The list's bytes over the last few seconds, and their rate at the last sample.
+    var arrivals = ArrivalRate()
+    var arrivalRate = 0.0
+
+    /// What the header says is moving: the running downloads' speeds, or the list's bytes over
+    /// the last seconds when more (small files end before their own speed is measured); nothing
+    /// once none runs.
+    func current(_ model: DownloadListModel) -> Double {
+        model.count(.downloading) == 0 ? 0 : max(model.totalSpeed, arrivalRate)
+    }
 }
 
 /// What the session said: the status line until the next key, and the log of everything.

@@ -27,12 +27,12 @@ extension TUIController {
         }
         if now - speeds.lastSample >= 1 {
             speeds.lastSample = now
-            sampleSpeeds()
+            sampleSpeeds(at: now)
         }
         if router.takeHeaderDirty() {
             HeaderView.draw(
-                model, network: network, history: speeds.total.points, into: &grid, row: layout.headerRow,
-                glyphs: glyphs)
+                model, network: network, speed: speeds.current(model), history: speeds.total.points, into: &grid,
+                row: layout.headerRow, glyphs: glyphs)
             rows.append(layout.headerRow)
         }
         for slot in router.takeDirtySlots() {
@@ -58,9 +58,11 @@ extension TUIController {
 
     /// Once a second: the total speed into the header's graph, each live download's into its life
     /// history. The header redraws only while its graph can change (a minute of nothing is flat).
-    func sampleSpeeds() {
-        let moving = speeds.total.points.contains { $0 > 0 } || model.totalSpeed > 0
-        speeds.total.record(model.totalSpeed)
+    func sampleSpeeds(at now: Double) {
+        speeds.arrivalRate = speeds.arrivals.record(model.arrivedBytes, at: now) ?? 0
+        let total = speeds.current(model)
+        let moving = speeds.total.points.contains { $0 > 0 } || total > 0
+        speeds.total.record(total)
         if moving || speeds.total.points.count < speeds.total.capacity { router.invalidateHeader() }
         for id in speeds.pieces.keys where model.live[id] == nil { speeds.pieces[id] = nil }
         for (id, sample) in model.live {

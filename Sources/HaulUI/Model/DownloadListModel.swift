@@ -24,6 +24,9 @@ public struct DownloadListModel: Sendable {
     public private(set) var sortInfos: [SortInfo] = []
     /// The metered-network status, once the engine reported it.
     public private(set) var network: NetworkStatus?
+    /// Bytes that arrived since the model was made, counted as the downloads' byte counts grow:
+    /// the header's speed for a list of small files (see ``ArrivalRate``).
+    public private(set) var arrivedBytes: Int64 = 0
 
     public init(_ downloads: [Download] = []) {
         reserve(downloads.count)
@@ -70,6 +73,7 @@ public struct DownloadListModel: Sendable {
             return replace(ListRow(d), at: position)
         case .progress(let sample):
             guard let position = positions[sample.id] else { return false }
+            arrivedBytes += max(0, sample.receivedBytes - rows[position].receivedBytes)
             rows[position].receivedBytes = sample.receivedBytes
             rows[position].totalBytes = sample.totalBytes ?? rows[position].totalBytes
             sortInfos[position] = SortInfo(rows[position])
@@ -154,6 +158,7 @@ public struct DownloadListModel: Sendable {
 
     private mutating func replace(_ d: ListRow, at position: Int) -> Bool {
         let old = rows[position]
+        arrivedBytes += max(0, d.receivedBytes - old.receivedBytes)
         rows[position] = d
         sortInfos[position] = SortInfo(d)
         if d.state != .downloading { live[d.id] = nil }
