@@ -19,8 +19,15 @@ final class DownloadHooks: Sendable {
     private let log: @Sendable (String) -> Void
     private let unannounced = Mutex<[String]>([])
     private let running = Mutex<[ObjectIdentifier: HookRunner]>([:])
-    /// Whether a download ran since the queue last drained.
-    private let busy = Mutex(false)
+    private let queue = Mutex(QueueState())
+
+    private struct QueueState {
+        /// Whether a download ran since the queue last drained.
+        var busy = false
+        /// The queue-empty hook's last run: not a child of the watch, whose end (the owner
+        /// stopping) must not cancel it, and claimed with `busy` under one lock.
+        var hook: Task<Void, Never>?
+    }
 
     init(flags: ProcessHooks, environment: [String: String], log: @escaping @Sendable (String) -> Void) {
         self.flags = flags
@@ -41,7 +48,7 @@ final class DownloadHooks: Sendable {
             if d.state == .finished || d.state.kind == .failed { settled.insert(d.id) }
         }
         let idle = await engine.isIdle
-        busy.withLock { $0 = !idle }
+        queue.withLock { $0.busy = !idle }
         return Task {
             var settled = settled
             let flushing = notify ? Task { await flushNotifications() } : nil
@@ -53,7 +60,7 @@ final class DownloadHooks: Sendable {
             for await burst in attachment.events.bursts {
                 for event in burst {
                     guard case .updated(let download) = event else { continue }
-                    if download.state == .downloading { busy.withLock { $0 = true } }
+                    if download.state == .downloading { queue.withLock { $0.busy = true } }
                     await settle(download, &settled, engine)
                 }
             }
@@ -83,7 +90,7 @@ final class DownloadHooks: Sendable {
     private func watchQueue(_ engine: Engine) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(250))
-            guard busy.withLock({ $0 }), await engine.isIdle else { continue }
+            guard queue.withLock({ $0.busy }), await engine.isIdle else { continue }
             await queueDrained(engine)
         }
     }
@@ -91,14 +98,18 @@ final class DownloadHooks: Sendable {
     /// The queue drained: runs its hook, unless it already ran since a download last ran (the
     /// watch and the owner's stop may both get here; only one runs it).
     func queueDrained(_ engine: Engine) async {
-        let downloadRan = busy.withLock { busy in
-            defer { busy = false }
-            return busy
+        let hook = queue.withLock { state -> Task<Void, Never>? in
+            guard state.busy else { return nil }
+            state.busy = false
+            let hook = Task {
+                // After the downloads' own hooks: a suspend must not cut an upload short.
+                for hook in running.withLock({ Array($0.values) }) { await hook.wait() }
+                await run(.queueEmpty, for: nil, engine)
+            }
+            state.hook = hook
+            return hook
         }
-        guard downloadRan else { return }
-        // After the downloads' own hooks: a suspend must not cut an upload short.
-        for hook in running.withLock({ Array($0.values) }) { await hook.wait() }
-        await run(.queueEmpty, for: nil, engine)
+        await hook?.value
     }
 
     private func run(_ event: HookSettings.Event, for download: Download?, _ engine: Engine) async {
@@ -133,6 +144,7 @@ final class DownloadHooks: Sendable {
 
     /// When the owner stops: hooks still running get ``stopGrace``, then are stopped.
     func finish() async {
+        await queue.withLock { $0.hook }?.value
         let hooks = running.withLock { Array($0.values) }
         guard !hooks.isEmpty else { return announce() }
         let waiting = Task {
