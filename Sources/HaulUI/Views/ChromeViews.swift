@@ -7,16 +7,16 @@ enum HeaderView {
     /// The most columns the graph takes, and the fewest it is drawn in.
     static let graphWidth = (most: 30, fewest: 10)
 
-    /// - Parameter speed: what is moving now; the running downloads' speeds when not given.
+    /// - Parameter speed: what is moving now (see `SpeedGraphs.current`).
     static func draw(
-        _ model: DownloadListModel, network: NetworkStatus, speed: Double? = nil, history: [Double] = [],
+        _ model: DownloadListModel, network: NetworkStatus, speed: Double, history: [Double] = [],
         into grid: inout Grid, row: Int, glyphs: Glyphs
     ) {
         let style = Style(reverse: true)
         grid.clear(row: row, style: style)
         var x = grid.write(" haul ", row: row, column: 0, style: Style(bold: true, reverse: true))
         x = grid.write(
-            " \(glyphs.down) \(Formatting.rate(speed ?? model.totalSpeed))  ", row: row, column: x,
+            " \(glyphs.down) \(Formatting.rate(speed))  ", row: row, column: x,
             style: Style(bold: true, reverse: true))
         let parts: [(DownloadState.Kind, String)] = [
             (.downloading, "active"), (.waiting, "waiting"), (.paused, "paused"), (.finished, "done"),
