@@ -81,6 +81,16 @@ final class TorrentInputTests: XCTestCase {
         XCTAssertEqual(try FileSelection("5,4,1-2,3").description, "1-5")
         XCTAssertEqual(try FileSelection("2").priorities(count: 4), [0, 4, 0, 0])
         XCTAssertEqual(try FileSelection("2").toggled(3).description, "2-3")
+        XCTAssertEqual(try FileSelection("1-5").toggled(3).description, "1-2,4-5")
+        XCTAssertEqual(try FileSelection("1-5").toggled(1).description, "2-5")
+        XCTAssertEqual(try FileSelection("1-5").toggled(5).description, "1-4")
+        XCTAssertEqual(try FileSelection("1-2,4-5").toggled(3).description, "1-5")
+        XCTAssertEqual(try FileSelection("3").toggled(3).ranges, [])
+        XCTAssertEqual(try FileSelection("3").toggled(1).description, "1,3")
+        // Every toggle of a large selection is its own undo.
+        let all = FileSelection(ranges: [1...100_000])
+        XCTAssertEqual(all.toggled(100_000).toggled(100_000), all)
+        XCTAssertEqual(all.toggled(50_000).description, "1-49999,50001-100000")
         for bad in ["", "0", "3-1", "a", "1,,2", "-2"] {
             XCTAssertThrowsError(try FileSelection(bad), bad)
         }
