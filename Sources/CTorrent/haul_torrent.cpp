@@ -389,7 +389,8 @@ int haul_bt_add(haul_bt_session *s, const haul_bt_add_params *p, char *error, si
     params.flags |= lt::torrent_flags::duplicate_is_error;
     if (p->pex) params.flags &= ~lt::torrent_flags::disable_pex;
     else params.flags |= lt::torrent_flags::disable_pex;
-    params.flags &= ~lt::torrent_flags::upload_mode;
+    if (p->upload_only) params.flags |= lt::torrent_flags::upload_mode;
+    else params.flags &= ~lt::torrent_flags::upload_mode;
     params.download_limit = clamped(p->download_limit);
     params.upload_limit = clamped(p->upload_limit);
     if (p->priorities != nullptr) params.file_priorities = priorities(p->priorities, p->priority_count);

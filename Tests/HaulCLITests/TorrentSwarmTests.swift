@@ -169,6 +169,50 @@ final class TorrentSeedingTests: TorrentTestCase {
         XCTAssertGreaterThanOrEqual(row["uploaded"] as? Int ?? 0, 2_000_000, "\(row)")
     }
 
+    /// `haul run` ends with its downloads, and the seeding it started with them; the next daemon
+    /// seeds on from the resume data, and a leecher gets the file from it alone.
+    func testSeedingCutShortByTheEndOfARunGoesOnInTheNextDaemon() async throws {
+        let (torrent, hash) = try await seededFile("share.bin", size: 2_000_000)
+        try await swarm.startTracker(allowing: [hash])
+        let aria2 = try await swarm.seedWithAria2(torrent, data: seedData)
+        try await swarm.waitForSeeders(1, of: hash)
+        _ = try await haul("torrents", "--seed-ratio", "1.0")
+        let added = try await haul("add", torrent)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let run = try await haul("run", timeout: 90)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(sameFile(downloads + "/share.bin", seedData + "/share.bin"))
+        var row = try XCTUnwrap(syncList().first)
+        XCTAssertEqual(row["state"] as? String, "finished")
+        XCTAssertEqual(row["seeding"] as? Bool, false)
+        // haul is the only seeder now, and nothing runs it.
+        await swarm.stopPeer(aria2)
+        let leeched = dir.subdirectory("leecher")
+        try await swarm.runTransmission(torrent, data: leeched)
+        try await swarm.waitForLeechers(1, of: hash)
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        defer { Task { await daemon.terminate() } }
+        try await waitUntil(timeout: 30) {
+            row = (try? self.syncList().first) ?? [:]
+            return row["seeding"] as? Bool == true
+        }
+        try await waitUntil(timeout: 90) { self.sameFile(leeched + "/share.bin", self.seedData + "/share.bin") }
+        try await waitUntil(timeout: 60) {
+            row = (try? self.syncList().first) ?? [:]
+            return row["seeding"] as? Bool == false
+        }
+        XCTAssertGreaterThanOrEqual(row["uploaded"] as? Int ?? 0, 2_000_000, "\(row)")
+        // Its ratio reached, it is done for good: the next daemon leaves it be.
+        let stopped = try await haul("daemon", "--stop")
+        XCTAssertEqual(stopped.status, 0, stopped.stderr)
+        _ = await daemon.wait()
+        let again = try spawnHaul(["daemon"], log: dir.path + "/daemon2.log")
+        defer { Task { await again.terminate() } }
+        try await Task.sleep(for: .seconds(2))
+        row = try XCTUnwrap(syncList().first)
+        XCTAssertEqual(row["seeding"] as? Bool, false, "\(row)")
+    }
+
     func testATorrentsOwnUploadLimitHoldsWhileItSeedsAndLiftsLive() async throws {
         let size = 2_000_000
         let (torrent, hash) = try await seededFile("share.bin", size: size)

@@ -112,6 +112,29 @@ final class TorrentInputTests: XCTestCase {
         XCTAssertFalse(Engine.reconcileWithDisk(&d, now: Date(timeIntervalSince1970: 2)))
     }
 
+    func testAFinishedTorrentOwesSeedingUntilItsRatioOrAnEndForGood() throws {
+        let settings = TorrentSettings()
+        var facts = TorrentFacts(infoHash: String(repeating: "ab", count: 20), fileCount: 1, uploaded: 400)
+        XCTAssertTrue(facts.owesSeeding(size: 1000, under: settings))
+        XCTAssertFalse(facts.owesSeeding(size: nil, under: settings), "no size, no ratio to reach")
+        var none = settings
+        none.seedRatio = 0
+        XCTAssertFalse(facts.owesSeeding(size: 1000, under: none))
+        facts.uploaded = 1000
+        XCTAssertFalse(facts.owesSeeding(size: 1000, under: settings), "the ratio is reached")
+        facts.uploaded = 400
+        facts.seedingEnded = true
+        XCTAssertFalse(facts.owesSeeding(size: 1000, under: settings), "paused by the user, or its time was up")
+        // The end for good outlives a restart and the state file; a state from before it reads as not ended.
+        XCTAssertTrue(facts.atRest.seedingEnded)
+        let stored = try JSONEncoder().encode(facts)
+        XCTAssertEqual(try JSONDecoder().decode(TorrentFacts.self, from: stored), facts)
+        let older = #"{"infoHash":"\#(facts.infoHash)","fileCount":1,"uploaded":400,"seeding":false}"#
+        let read = try JSONDecoder().decode(TorrentFacts.self, from: Data(older.utf8))
+        XCTAssertFalse(read.seedingEnded)
+        XCTAssertFalse(String(decoding: try JSONEncoder().encode(read), as: UTF8.self).contains("seedingEnded"))
+    }
+
     func testSeedingStopsAtTheRatioOrTheTimeWhicheverFirst() {
         var settings = TorrentSettings()
         XCTAssertFalse(settings.seedingIsDone(uploaded: 999, downloaded: 1000, seconds: 10_000))

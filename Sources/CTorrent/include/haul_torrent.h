@@ -75,6 +75,8 @@ typedef struct {
     int pex;
     /// Leave the torrent's web seeds (BEP 19) out of libtorrent: the caller fetches from them itself.
     int without_web_seeds;
+    /// Upload only: no piece is requested, whatever is missing (a finished torrent that seeds again).
+    int upload_only;
 } haul_bt_add_params;
 
 int haul_bt_add(haul_bt_session *session, const haul_bt_add_params *params, char *error, size_t error_size);

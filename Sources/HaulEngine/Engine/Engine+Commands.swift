@@ -238,7 +238,7 @@ extension Engine {
     }
 
     func pause(_ id: DownloadID, cause: PauseCause) async {
-        if cause == .user { stopSeeding(where: { $0 == id }) }
+        if cause == .user { stopSeeding(forGood: true, where: { $0 == id }) }
         guard var download = downloads[id], download.pause(cause) else { return }
         downloads[id] = download
         await stopTransfer(id)

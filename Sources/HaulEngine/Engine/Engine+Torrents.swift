@@ -44,7 +44,7 @@ extension Engine {
         let limit = networkStatus.rateInForce.flatMap { $0 > 0 ? $0 : nil }
         torrents.downloadLimitApplied = networkStatus.rateInForce
         Task { await session.apply(torrentSettings, downloadLimit: limit, uploadLimit: torrentSettings.uploadLimit) }
-        if bandwidth.meteredCounter.isCounting { stopSeeding(where: { _ in true }) }
+        if bandwidth.meteredCounter.isCounting { stopSeeding(forGood: false, where: { _ in true }) }
     }
 
     /// Hands a torrent's own limits to the session, which applies them at once to a torrent that
@@ -78,18 +78,36 @@ extension Engine {
         changed(download)
     }
 
-    /// Stops the seeding of the finished torrents `isIncluded` names.
-    func stopSeeding(where isIncluded: (DownloadID) -> Bool) {
+    /// Stops the seeding of the finished torrents `isIncluded` names (see ``SeedingWatch/stop(forGood:)``).
+    func stopSeeding(forGood: Bool, where isIncluded: (DownloadID) -> Bool) {
         for (id, watch) in torrents.seeders where isIncluded(id) {
             torrents.seeders[id] = nil
-            Task { await watch.stop() }
+            Task { await watch.stop(forGood: forGood) }
+        }
+    }
+
+    /// In a daemon or the UI, at the start: the finished torrents whose seeding an earlier run's
+    /// end cut short seed on (never on a metered network, nor with a seed ratio of 0).
+    func resumeSeeding() {
+        guard configuration.seedsFinishedTorrents, !bandwidth.meteredCounter.isCounting else { return }
+        let torrentSettings = settings.torrents ?? TorrentSettings()
+        let owing = downloads.stored.filter { d in
+            d.state == .finished && d.isTorrent && torrents.seeders[d.id] == nil
+                && d.torrent?.owesSeeding(size: d.totalBytes, under: torrentSettings) == true
+        }
+        guard !owing.isEmpty else { return }
+        let session = torrentSession()
+        let store = torrentStore
+        for download in owing {
+            let reports = RunReports(engine: self, id: download.id, generation: 0)
+            Task { _ = await SeedingRestart.begin(download, session: session, store: store, reports: reports) }
         }
     }
 
     /// Takes what the state folder keeps of a torrent when its download leaves the list.
     func forgetTorrent(_ download: Download) {
         guard download.isTorrent else { return }
-        stopSeeding(where: { $0 == download.id })
+        stopSeeding(forGood: true, where: { $0 == download.id })
         if let infoHash = download.torrent?.infoHash { torrentStore.forget(infoHash) }
     }
 
@@ -167,7 +185,12 @@ extension Engine {
 
     /// Stops the session at shutdown: seeding ends, trackers are told.
     func closeTorrents() async {
+        // Not for good: their resume data is kept, and the next daemon or UI seeds them on.
+        let seeders = torrents.seeders.values
         torrents.seeders.removeAll()
+        await withTaskGroup(of: Void.self) { group in
+            for watch in seeders { group.addTask { await watch.stop(forGood: false) } }
+        }
         guard let session = torrents.session else { return }
         torrents.session = nil
         await session.close()

@@ -194,6 +194,7 @@ public actor Engine {
             watchDiskSpace()
         }
         schedule()
+        resumeSeeding()
     }
 
     /// Returns when nothing is waiting or downloading, and nothing waits for an unmetered

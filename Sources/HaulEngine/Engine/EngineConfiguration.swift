@@ -34,6 +34,9 @@ public struct EngineConfiguration: Sendable {
     public var userAgent = "haul/0.1"
     /// Whether outcomes are recorded for the next UI while none is attached (a daemon).
     public var recordsAway = false
+    /// Whether finished torrents that still owe seeding seed again when the engine starts (a
+    /// daemon or the UI: `haul run` ends with its downloads).
+    public var seedsFinishedTorrents = false
 
     public init(statePath: String) {
         self.statePath = statePath

@@ -2,7 +2,7 @@ import HaulCore
 
 /// Keeps a finished torrent seeding until the seed ratio or seed time is reached, telling the
 /// engine its upload numbers; then takes it out of the session. A pause, a removal or a metered
-/// network ends it sooner (the engine calls ``stop()``).
+/// network ends it sooner (the engine calls ``stop(forGood:)``).
 actor SeedingWatch {
     let id: DownloadID
     let session: TorrentSession
@@ -11,11 +11,13 @@ actor SeedingWatch {
     let size: Int64
     private var facts: TorrentFacts
     private let reports: RunReports
+    /// Writes the torrent's resume data (what it uploaded, how long it seeded) to the state folder.
+    private let keepResumeData: @Sendable () async -> Void
     private var stopped = false
 
     init(
         id: DownloadID, session: TorrentSession, settings: TorrentSettings, size: Int64, facts: TorrentFacts,
-        reports: RunReports
+        reports: RunReports, keepResumeData: @escaping @Sendable () async -> Void
     ) {
         self.id = id
         self.session = session
@@ -23,6 +25,7 @@ actor SeedingWatch {
         self.size = size
         self.facts = facts
         self.reports = reports
+        self.keepResumeData = keepResumeData
     }
 
     func begin() async {
@@ -37,18 +40,23 @@ actor SeedingWatch {
         facts.peers = status.peers
         facts.seeds = status.seeds
         if settings.seedingIsDone(uploaded: facts.uploaded, downloaded: size, seconds: status.seedingSeconds) {
-            await stop()
+            await stop(forGood: true)
         } else {
             await reports.seeding(facts, watch: self)
         }
     }
 
     /// Stops seeding now: the torrent leaves the session and the row stops saying "seeding".
-    func stop() async {
+    /// `forGood`: the ratio or time was reached, or the user paused it; otherwise (the process
+    /// ends, the network became metered) its resume data is kept and a later daemon or UI seeds
+    /// it on from there.
+    func stop(forGood: Bool) async {
         guard !stopped else { return }
         stopped = true
+        if !forGood { await keepResumeData() }
         await session.remove(id)
         facts.seeding = false
+        facts.seedingEnded = forGood
         facts.peers = nil
         facts.seeds = nil
         facts.uploadRate = nil

@@ -18,6 +18,9 @@ struct TorrentAddition: Sendable {
     var downloadLimit: Int64?
     var uploadLimit: Int64?
     var pex: Bool
+    /// Seeds without requesting a piece: a finished torrent seeding again never fetches what
+    /// went missing from its files.
+    var uploadOnly = false
 
     func withBridgeParams<R>(number: UInt64, _ body: (UnsafePointer<haul_bt_add_params>) -> R) -> R {
         var params = haul_bt_add_params()
@@ -27,6 +30,7 @@ struct TorrentAddition: Sendable {
         params.pex = pex ? 1 : 0
         // haul fetches from web seeds itself, through its own HTTP (see ``WebSeedFeeder``).
         params.without_web_seeds = 1
+        params.upload_only = uploadOnly ? 1 : 0
         let bytes: [UInt8]
         var magnet: String?
         switch source {

@@ -122,7 +122,14 @@ struct TorrentTransfer: Transfer {
 
     /// Asks for resume data and writes it to the state folder; waits for it at most a few seconds.
     func saveResumeData(onlyIfModified: Bool) async -> Bool {
-        let id = start.download.id
+        await Self.saveResumeData(of: start.download, session: session, store: store, onlyIfModified: onlyIfModified)
+    }
+
+    /// The same for any torrent in `session`; its events go to this call from now on.
+    static func saveResumeData(
+        of download: Download, session: TorrentSession, store: TorrentStore, onlyIfModified: Bool
+    ) async -> Bool {
+        let id = download.id
         let (events, continuation) = AsyncStream.makeStream(of: TorrentEvent.self)
         await session.reassign(id, to: { continuation.yield($0) })
         guard await session.saveResumeData(id, onlyIfModified: onlyIfModified) else { return false }
@@ -134,7 +141,7 @@ struct TorrentTransfer: Transfer {
         for await event in events {
             switch event {
             case .resumeData(let bytes):
-                return store.keepResumeData(bytes, infoHash: TorrentRun.infoHash(start.download))
+                return store.keepResumeData(bytes, infoHash: TorrentRun.infoHash(download))
             case .resumeDataFailed: return false
             default: continue
             }
@@ -151,8 +158,12 @@ struct TorrentTransfer: Transfer {
             await session.remove(id)
             return
         }
+        let (download, session, store) = (start.download, session, store)
         let watch = SeedingWatch(
-            id: id, session: session, settings: settings, size: run.wanted, facts: run.facts, reports: start.reports)
+            id: id, session: session, settings: settings, size: run.wanted, facts: run.facts, reports: start.reports,
+            keepResumeData: {
+                _ = await Self.saveResumeData(of: download, session: session, store: store, onlyIfModified: false)
+            })
         await session.reassign(id, to: { event in Task { await watch.handle(event) } })
         await watch.begin()
     }

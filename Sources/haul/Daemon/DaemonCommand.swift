@@ -40,7 +40,10 @@ struct DaemonCommand: AsyncParsableCommand {
         if JournalStream.stderrIsJournal { Console.daemonLogsToJournal.withLock { $0 = true } }
         let hooks = try hookOptions.hooks()
         // Started by a connection to sockets passed in, it never connects to them itself.
-        let access = try await EngineAccess.open(stateOptions, connecting: passed.isEmpty) { $0.recordsAway = true }
+        let access = try await EngineAccess.open(stateOptions, connecting: passed.isEmpty) {
+            $0.recordsAway = true
+            $0.seedsFinishedTorrents = true
+        }
         guard case .local(let engine) = access else {
             if case .remote(let owner) = access {
                 Console.error(

@@ -25,7 +25,7 @@ enum TUIApp {
         let inbox = UIInbox()
         let opened = Mutex<Opened?>(nil)
         let exit = try await present(inbox: inbox, environment: options.environment, mouse: mouse) {
-            switch try await EngineAccess.attempt(options) {
+            switch try await EngineAccess.attempt(options, configure: { $0.seedsFinishedTorrents = true }) {
             case .local(let engine):
                 let host = await EngineHost.start(engine, options: options, kind: .tui, hooks: processHooks) {
                     inbox.push(.report($0, isError: true))
