@@ -232,10 +232,12 @@ final class RunReporter {
             + "\(Formatting.duration(sample.etaSeconds))\(connections)  \(shortName)"
     }
 
-    /// Says, when a torrent finished, that it is not seeded once this command returns.
+    /// Says, when a torrent finished, that it is not seeded once this command returns, and who seeds it on.
     static func noteSeeding(_ downloads: [Download]) {
         guard downloads.contains(where: { $0.isTorrent && $0.state == .finished }) else { return }
-        Console.warn("torrents seed only while a daemon ('haul daemon') or the UI runs; this command stops here")
+        Console.warn(
+            "torrents seed only while a daemon ('haul daemon') or the UI runs; this command stops here, "
+                + "and the next daemon or UI seeds them on")
     }
 
     static func summary(_ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool) {

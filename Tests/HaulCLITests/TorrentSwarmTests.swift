@@ -84,6 +84,7 @@ final class TorrentSwarmTests: TorrentTestCase {
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         XCTAssertTrue(sameFile(work + "/data.bin", seedData + "/data.bin"), run.stdout + run.stderr)
         XCTAssertTrue(run.stderr.contains("seed only while"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("the next daemon or UI seeds them on"), run.stderr)
     }
 
     func testTwoDeselectedFilesOfAMultiFileTorrentAreNotWritten() async throws {
