@@ -352,5 +352,9 @@ final class TorrentMeteredTests: TorrentTestCase {
         rows = try await listJSON()
         XCTAssertEqual(rows.first?["state"] as? String, "finished")
         XCTAssertEqual(rows.first?["seeding"] as? Bool, false, "\(rows)")
+        // Off the metered network, the daemon seeds it after all.
+        let unmetered = try await haul("metered", "off")
+        XCTAssertEqual(unmetered.status, 0, unmetered.stderr)
+        try await waitUntil(timeout: 20) { (try? self.syncList().first?["seeding"] as? Bool) == true }
     }
 }

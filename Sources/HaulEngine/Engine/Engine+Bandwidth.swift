@@ -38,7 +38,10 @@ extension Engine {
         if torrents.session != nil,
             torrents.meteredApplied != status.isMetered || torrents.downloadLimitApplied != status.rateInForce
         {
+            let wasMetered = torrents.meteredApplied
             applyTorrentSettings()
+            // Off the metered network again: what stopped seeding for it seeds on.
+            if wasMetered, !status.isMetered { resumeSeeding() }
         }
         let conditions = HoldConditions(
             metered: status.isMetered, budgetUsedUp: status.isMetered && status.budgetUsedUp,
