@@ -68,6 +68,13 @@ final class TorrentSwarmTests: TorrentTestCase {
         XCTAssertTrue(sameFile(downloads + "/image.iso", seedData + "/image.iso"))
         // The torrent file is kept beside the state: the download does not depend on the one given.
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path + "/state/torrents/\(hash).torrent"))
+        // Its seeding, cut short by the end of the run, is left for the next daemon; a pause ends it for good.
+        let state = dir.path + "/state/state.json"
+        XCTAssertFalse(try String(contentsOfFile: state, encoding: .utf8).contains("seedingEnded"))
+        let id = try XCTUnwrap(listed.first?["id"] as? String)
+        let paused = try await haul("pause", id)
+        XCTAssertEqual(paused.status, 0, paused.stderr)
+        XCTAssertTrue(try String(contentsOfFile: state, encoding: .utf8).contains(#""seedingEnded":true"#))
     }
 
     func testAMagnetLinkAsWgetWouldTakeItFetchesTheMetadataFromTheSwarm() async throws {

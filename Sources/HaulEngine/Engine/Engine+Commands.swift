@@ -238,7 +238,10 @@ extension Engine {
     }
 
     func pause(_ id: DownloadID, cause: PauseCause) async {
-        if cause == .user { stopSeeding(forGood: true, where: { $0 == id }) }
+        if cause == .user {
+            stopSeeding(forGood: true, where: { $0 == id })
+            endSeeding(id)
+        }
         guard var download = downloads[id], download.pause(cause) else { return }
         downloads[id] = download
         await stopTransfer(id)

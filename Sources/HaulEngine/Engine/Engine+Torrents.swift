@@ -86,6 +86,17 @@ extension Engine {
         }
     }
 
+    /// The user paused a finished torrent: whether it seeds now or not, no later run seeds it.
+    func endSeeding(_ id: DownloadID) {
+        guard var download = downloads[id], download.state == .finished, var facts = download.torrent,
+            !facts.seedingEnded
+        else { return }
+        facts.seedingEnded = true
+        download.torrent = facts
+        downloads[id] = download
+        changed(download)
+    }
+
     /// In a daemon or the UI, at the start: the finished torrents whose seeding an earlier run's
     /// end cut short seed on (never on a metered network, nor with a seed ratio of 0).
     func resumeSeeding() {
