@@ -92,18 +92,21 @@ actor TorrentSession {
     }
 
     /// Adds a torrent and routes its events to `owner`; the sentence libtorrent gave when it cannot.
+    /// A refused add leaves a torrent already in the session (the same one added twice) with the
+    /// owner it had.
     func add(_ id: DownloadID, _ addition: TorrentAddition, owner: @escaping @Sendable (TorrentEvent) -> Void)
         -> String?
     {
         guard let session else { return "the BitTorrent session has stopped" }
         let n = number(id)
+        let previous = owners[n]
         owners[n] = owner
         var error = [CChar](repeating: 0, count: 512)
         let status = addition.withBridgeParams(number: n) { params in
             haul_bt_add(session, params, &error, error.count)
         }
         guard status == 0 else {
-            owners[n] = nil
+            owners[n] = previous
             return String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         startTicking()
