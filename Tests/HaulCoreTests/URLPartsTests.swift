@@ -39,6 +39,8 @@ final class URLPartsTests: XCTestCase {
         XCTAssertEqual(URLParts("http://bob@h/")?.credentials?.password, "")
         XCTAssertNil(URLParts("http://:pw@h/")?.credentials, "no user name, no Basic")
         XCTAssertNil(URLParts("http://h/")?.credentials)
+        XCTAssertEqual(URLParts("http://a%40b@h:81/p%41")?.credentials?.user, "a@b", "an escape in the user is one")
+        XCTAssertEqual(URLParts("http://a%40b@h:81/p%41")?.host, "h")
     }
 
     func testRefusesWhatIsNotSchemeSlashSlashHost() {
@@ -46,7 +48,7 @@ final class URLPartsTests: XCTestCase {
             "", "example.org/x", "http:/x", "mailto:a@b", "http://", "http://:80/x", "http://h:8a/x",
             "http://h:99999/x",
             "http://h:123456/x", "http://[::1/x", "http://[::1]x/", "1http://h/", "http://h%41/x", "http://h x/",
-            "http://h\u{7F}/x",
+            "http://h\u{7F}/x", "http://h:8%30/x", "http://u@h%2E/x", "http://h\t/x", "http://h\n", "http:x",
         ] {
             XCTAssertNil(URLParts(url), url)
         }

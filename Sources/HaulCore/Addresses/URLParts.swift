@@ -27,14 +27,7 @@ public struct URLParts: Sendable, Equatable {
     /// The parts of `url`; nil unless it is `scheme://host…` with a valid port and no space,
     /// control character or escape in its authority.
     public init?(_ url: String) {
-        // The authority is checked as written: `URLComponents` would encode a space in a host,
-        // or decode an escape, into a name no resolver should be asked for.
-        guard let separator = url.firstRange(of: "://") else { return nil }
-        let authority = url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
-        guard !authority.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
-            !hostAndPort.contains("%"),
-            let components = URLComponents(string: url),
+        guard Self.authorityIsPlain(url), let components = URLComponents(string: url),
             let scheme = components.scheme, scheme.first?.isLetter == true,
             var host = components.host, !host.isEmpty
         else { return nil }
@@ -58,6 +51,40 @@ public struct URLParts: Sendable, Equatable {
         } else {
             credentials = nil
         }
+    }
+
+    /// Whether `url` has a `://` and, after it, an authority with no space or control character
+    /// and no `%` in its host and port.
+    ///
+    /// The authority is checked as written: `URLComponents` would encode a space in a host, or
+    /// decode an escape, into a name no resolver should be asked for. It is read as UTF-8 bytes,
+    /// because every URL a request is made for is parsed here, and String's generic searches cost
+    /// more than the parse itself.
+    static func authorityIsPlain(_ url: String) -> Bool {
+        let bytes = url.utf8
+        var start: String.UTF8View.Index?
+        var i = bytes.startIndex
+        while let colon = bytes[i...].firstIndex(of: UInt8(ascii: ":")) {
+            let after = bytes.index(after: colon)
+            if bytes[after...].starts(with: "//".utf8) {
+                start = bytes.index(after, offsetBy: 2)
+                break
+            }
+            i = after
+        }
+        guard let start else { return false }
+        var sawPercent = false
+        for byte in bytes[start...] {
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return !sawPercent
+            case 0...0x20, 0x7F: return false
+            // A `%` before the last `@` is in the user information, where it is an escape.
+            case UInt8(ascii: "@"): sawPercent = false
+            case UInt8(ascii: "%"): sawPercent = true
+            default: break
+            }
+        }
+        return !sawPercent
     }
 
     /// Path and query as sent on an HTTP request line: `/` when the path is empty.

@@ -21,9 +21,8 @@ public struct ClientTransport: HTTPTransport {
     public func send(_ request: HTTPRequest) async throws -> ClientResponse {
         var headers = HTTPHeaders()
         for field in request.headers { headers.add(name: field.name, value: field.value) }
-        let parts = URLParts(request.url)
         let proxy = pool.route(request)
-        if let (client, target) = pool.cleartextClient(for: request.url, parts: parts, proxy: proxy) {
+        if let (client, target) = pool.cleartextClient(for: request, proxy: proxy) {
             var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.uri)
             if !headers.contains(name: "host") { head.headers.add(name: "Host", value: target.hostHeader) }
             head.headers.add(contentsOf: headers)

@@ -57,15 +57,14 @@ public final class HTTPClientPool: Sendable {
         }
     }
 
-    /// The cleartext client, with where to send, when `url` is plain HTTP that no proxy applies to.
-    /// `parts`, when given, is `url` already split.
-    func cleartextClient(for url: String, parts: URLParts? = nil, proxy: ProxyEnvironment.Endpoint?)
+    /// The cleartext client, with where to send, when `request` is plain HTTP that no proxy
+    /// applies to.
+    func cleartextClient(for request: HTTPRequest, proxy: ProxyEnvironment.Endpoint?)
         -> (CleartextHTTPClient, CleartextHTTPClient.Target)?
     {
-        guard proxy == nil else { return nil }
-        let target =
-            if let parts { CleartextHTTPClient.Target(parts: parts) } else { CleartextHTTPClient.Target(url: url) }
-        guard let target else { return nil }
+        guard proxy == nil, let parts = request.parts, let target = CleartextHTTPClient.Target(parts: parts) else {
+            return nil
+        }
         return (cleartext, target)
     }
 

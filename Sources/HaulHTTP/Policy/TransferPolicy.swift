@@ -229,7 +229,8 @@ public struct TransferPolicy: Sendable {
             headers.append(HTTPField(name: "Authorization", value: "Basic " + token))
         }
         return HTTPRequest(
-            url: url, headers: headers, proxy: target.proxies.choice(forHost: parts?.host, own: target.proxy))
+            url: url, parts: parts, headers: headers,
+            proxy: target.proxies.choice(forHost: parts?.host, own: target.proxy))
     }
 
     /// Headers that carry credentials: never sent to a host a redirect points at.

@@ -2,7 +2,9 @@ import HaulCore
 
 /// A GET request as the transfer policy makes it: the URL and every header to send.
 public struct HTTPRequest: Sendable, Equatable {
-    public var url: String
+    public let url: String
+    /// `url` split as a transport needs it; nil when it does not parse.
+    public let parts: URLParts?
     public var headers: [HTTPField]
     /// The proxy it goes through, as the download, its host or the settings chose; nil leaves it
     /// to the environment (`http_proxy`…).
@@ -13,7 +15,13 @@ public struct HTTPRequest: Sendable, Equatable {
     public var ownConnection: Bool
 
     public init(url: String, headers: [HTTPField], proxy: ProxyChoice? = nil, ownConnection: Bool = false) {
+        self.init(url: url, parts: URLParts(url), headers: headers, proxy: proxy, ownConnection: ownConnection)
+    }
+
+    /// With `url` already split by the caller: a request's URL is parsed once.
+    init(url: String, parts: URLParts?, headers: [HTTPField], proxy: ProxyChoice?, ownConnection: Bool = false) {
         self.url = url
+        self.parts = parts
         self.headers = headers
         self.proxy = proxy
         self.ownConnection = ownConnection
