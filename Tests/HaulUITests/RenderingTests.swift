@@ -109,6 +109,26 @@ final class RenderingTests: XCTestCase {
         }
     }
 
+    func testASeedingTorrentShowsItsWholeRatioAtAnyWidth() {
+        var d = Download(
+            id: DownloadID(rawValue: "eeeeee"), url: "http://h/share.torrent", directory: "/dl", queueOrder: 0)
+        d.fileName = "share.bin"
+        d.state = .finished
+        d.receivedBytes = 3_000_000
+        d.totalBytes = 3_000_000
+        d.torrent = TorrentFacts(
+            infoHash: String(repeating: "ab", count: 20), fileCount: 1, uploaded: 3_000_000, seeding: true)
+        d.torrent?.uploadRate = 83_149
+        for width in [80, 100, 120, 160] {
+            let c = TUIController(downloads: [d], width: width, height: 24, defaultDirectory: "/dl", home: "/root")
+            _ = c.frame(now: 0)
+            let row = (0..<24).map { c.grid.text(row: $0) }.first { $0.contains("share.bin") } ?? ""
+            XCTAssertTrue(row.contains("seeding"), "\(width): \(row)")
+            if row.contains("KiB/s") { XCTAssertTrue(row.contains("81.2 KiB/s r1.00"), "\(width): \(row)") }
+            XCTAssertFalse(row.contains("r1.…"), "\(width): \(row)")
+        }
+    }
+
     func testNarrowScreensDropColumnsInOrder() {
         XCTAssertEqual(Columns.forWidth(160).size, 17)
         XCTAssertGreaterThan(Columns.forWidth(160).bar, 12)

@@ -85,8 +85,14 @@ enum RowView {
                 case .finished where download.torrent?.seeding == true:
                     // A seeding torrent: what it sends now and its share ratio.
                     let torrent = download.torrent!
-                    let up = "\(glyphs == .unicode ? "↑" : "up") \(Formatting.rate(Double(torrent.uploadRate ?? 0)))"
-                    let text = "\(up) r\(Formatting.ratio(torrent.ratio(size: download.totalBytes)))"
+                    let rate = Formatting.rate(Double(torrent.uploadRate ?? 0))
+                    let ratio = "r" + Formatting.ratio(torrent.ratio(size: download.totalBytes))
+                    let arrow = glyphs == .unicode ? "↑" : "up"
+                    // Where the columns are narrow the space after the arrow goes before the ratio does.
+                    let text =
+                        ["\(arrow) \(rate) \(ratio)", "\(arrow)\(rate) \(ratio)"].first {
+                            DisplayWidth.of($0) <= live - 1
+                        } ?? "\(arrow) \(rate)"
                     x = grid.write(
                         DisplayWidth.right(text, width: live - 1) + " ", row: row, column: x,
                         style: Style(color: .green))
