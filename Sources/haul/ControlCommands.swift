@@ -100,7 +100,8 @@ struct ResumeCommand: ControlCommand {
         abstract: "Queue paused downloads again.",
         discussion:
             "While the network is metered, a download without the allowance waits for an unmetered network; "
-            + "--allow-metered gives it the allowance."
+            + "--allow-metered gives it the allowance. A finished torrent named by its id seeds again, past its "
+            + "seed ratio and time, until it is paused; --all leaves finished torrents alone."
     )
     @OptionGroup var selection: SelectionArguments
     @Flag(name: .long, help: "Also allow these downloads on a metered network.")
@@ -112,9 +113,12 @@ struct ResumeCommand: ControlCommand {
     }
 
     /// A failed download is not resumed (it is retried): the line says how, so the command that
-    /// changed nothing does not look as if it had worked.
+    /// changed nothing does not look as if it had worked. A finished torrent seeds again.
     func describe(old: Download, new: Download?) -> String {
         let line = describeOutcome(old: old, new: new)
+        if new?.torrent?.seedsUntilPaused == true, old.torrent?.seedsUntilPaused != true {
+            return line + "  — seeds again until paused, in the daemon or the UI"
+        }
         guard old.state.isFailed, new?.state.isFailed == true else { return line }
         return line + "  — failed downloads start again with 'haul retry \(old.id)'"
     }

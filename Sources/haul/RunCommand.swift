@@ -68,7 +68,7 @@ struct RunCommand: AsyncParsableCommand {
         let failed = await engine.failedThisRun
         let all = await engine.allDownloads
         RunReporter.summary(all, failedIDs: failed, interrupted: interrupted)
-        RunReporter.noteSeeding(all)
+        RunReporter.noteSeeding(all, under: await engine.snapshot().torrents)
         if interrupted { throw ExitStatus.interrupted }
         if !failed.isEmpty { throw ExitStatus.downloadFailed }
     }

@@ -232,9 +232,15 @@ final class RunReporter {
             + "\(Formatting.duration(sample.etaSeconds))\(connections)  \(shortName)"
     }
 
-    /// Says, when a torrent finished, that it is not seeded once this command returns, and who seeds it on.
-    static func noteSeeding(_ downloads: [Download]) {
-        guard downloads.contains(where: { $0.isTorrent && $0.state == .finished }) else { return }
+    /// Says, when a torrent finished that owes seeding under `settings`, that it is not seeded once
+    /// this command returns, and who seeds it on.
+    static func noteSeeding(_ downloads: [Download], under settings: TorrentSettings?) {
+        let settings = settings ?? TorrentSettings()
+        guard
+            downloads.contains(where: {
+                $0.state == .finished && $0.torrent?.owesSeeding(size: $0.totalBytes, under: settings) == true
+            })
+        else { return }
         Console.warn(
             "torrents seed only while a daemon ('haul daemon') or the UI runs; this command stops here, "
                 + "and the next daemon or UI seeds them on")

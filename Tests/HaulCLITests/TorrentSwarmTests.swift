@@ -37,6 +37,16 @@ class TorrentTestCase: CLITestCase {
         return (torrent, hash)
     }
 
+    /// Stops the aria2c seeder on `aria2Port` and starts a transmission-cli leecher of `torrent`:
+    /// haul is then the swarm's only seeder. Returns the leecher's folder.
+    func leaveHaulTheOnlySeeder(_ torrent: String, hash: String, stopping aria2Port: Int) async throws -> String {
+        await swarm.stopPeer(aria2Port)
+        let leeched = dir.subdirectory("leecher")
+        try await swarm.runTransmission(torrent, data: leeched)
+        try await swarm.waitForLeechers(1, of: hash)
+        return leeched
+    }
+
     /// `haul ls --json` read synchronously (for `waitUntil`'s condition).
     func syncList() throws -> [[String: Any]] {
         let pipe = Pipe()
@@ -82,6 +92,7 @@ final class TorrentSwarmTests: TorrentTestCase {
         try await swarm.startTracker(allowing: [hash])
         try await swarm.runTransmission(torrent, data: seedData)
         try await swarm.waitForSeeders(1, of: hash)
+        _ = try await haul("torrents", "--seed-ratio", "1.0")
         let magnet =
             "magnet:?xt=urn:btih:\(hash)&tr=\(swarm.announce.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         let work = dir.subdirectory("work")
@@ -194,10 +205,7 @@ final class TorrentSeedingTests: TorrentTestCase {
         XCTAssertEqual(row["state"] as? String, "finished")
         XCTAssertEqual(row["seeding"] as? Bool, false)
         // haul is the only seeder now, and nothing runs it.
-        await swarm.stopPeer(aria2)
-        let leeched = dir.subdirectory("leecher")
-        try await swarm.runTransmission(torrent, data: leeched)
-        try await swarm.waitForLeechers(1, of: hash)
+        let leeched = try await leaveHaulTheOnlySeeder(torrent, hash: hash, stopping: aria2)
         let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
         defer { Task { await daemon.terminate() } }
         try await waitUntil(timeout: 30) {
@@ -219,6 +227,55 @@ final class TorrentSeedingTests: TorrentTestCase {
         try await Task.sleep(for: .seconds(2))
         row = try XCTUnwrap(syncList().first)
         XCTAssertEqual(row["seeding"] as? Bool, false, "\(row)")
+    }
+
+    /// A finished torrent the user resumes by its id seeds again past its ratio (here 0: no seeding
+    /// at all) until they pause it, as transmission does with a torrent started by hand.
+    func testAFinishedTorrentResumedByHandSeedsPastItsRatioUntilPaused() async throws {
+        let (torrent, hash) = try await seededFile("share.bin", size: 2_000_000)
+        try await swarm.startTracker(allowing: [hash])
+        let aria2 = try await swarm.seedWithAria2(torrent, data: seedData)
+        try await swarm.waitForSeeders(1, of: hash)
+        let added = try await haul("add", torrent)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let run = try await haul("run", timeout: 90)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertFalse(run.stderr.contains("seed only while"), "it owes no seeding: \(run.stderr)")
+        let id = try XCTUnwrap(syncList().first?["id"] as? String)
+        let leeched = try await leaveHaulTheOnlySeeder(torrent, hash: hash, stopping: aria2)
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        defer { Task { await daemon.terminate() } }
+        try await Task.sleep(for: .seconds(2))
+        var row = try XCTUnwrap(syncList().first)
+        XCTAssertEqual(row["seeding"] as? Bool, false, "a seed ratio of 0: it does not seed by itself")
+        let all = try await haul("resume", "--all")
+        XCTAssertFalse(all.stdout.contains("seeds again"), "--all leaves finished torrents alone: \(all.stdout)")
+        let resumed = try await haul("resume", id)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertTrue(resumed.stdout.contains("finished  share.bin  — seeds again until paused"), resumed.stdout)
+        try await waitUntil(timeout: 30) {
+            row = (try? self.syncList().first) ?? [:]
+            return row["seeding"] as? Bool == true
+        }
+        // haul is the only seeder; the leecher gets the file from it, and it seeds on past ratio 1.
+        try await waitUntil(timeout: 90) { self.sameFile(leeched + "/share.bin", self.seedData + "/share.bin") }
+        try await Task.sleep(for: .seconds(2))
+        row = try XCTUnwrap(syncList().first)
+        XCTAssertEqual(row["seeding"] as? Bool, true, "\(row)")
+        XCTAssertGreaterThanOrEqual(row["uploaded"] as? Int ?? 0, 2_000_000, "\(row)")
+        let paused = try await haul("pause", id)
+        XCTAssertEqual(paused.status, 0, paused.stderr)
+        try await waitUntil(timeout: 10) {
+            row = (try? self.syncList().first) ?? [:]
+            return row["seeding"] as? Bool == false
+        }
+        // Paused, it is done for good, and so it stays in the state.
+        let stopped = try await haul("daemon", "--stop")
+        XCTAssertEqual(stopped.status, 0, stopped.stderr)
+        _ = await daemon.wait()
+        let state = try String(contentsOfFile: dir.path + "/state/state.json", encoding: .utf8)
+        XCTAssertTrue(state.contains(#""seedingEnded":true"#), state)
+        XCTAssertFalse(state.contains("seedsUntilPaused"), state)
     }
 
     func testATorrentsOwnUploadLimitHoldsWhileItSeedsAndLiftsLive() async throws {

@@ -135,6 +135,28 @@ final class TorrentInputTests: XCTestCase {
         XCTAssertFalse(String(decoding: try JSONEncoder().encode(read), as: UTF8.self).contains("seedingEnded"))
     }
 
+    func testAFinishedTorrentResumedByHandSeedsUntilPausedPastItsRatioAndTime() throws {
+        var settings = TorrentSettings()
+        settings.seedMinutes = 10
+        let ended = TorrentFacts(
+            infoHash: String(repeating: "cd", count: 20), fileCount: 1, uploaded: 5000, seedingEnded: true)
+        XCTAssertFalse(ended.owesSeeding(size: 1000, under: settings))
+        XCTAssertTrue(ended.seedingIsDone(size: 1000, seconds: 0, under: settings), "ratio 5 is past 1")
+        let resumed = ended.resumedByHand
+        XCTAssertTrue(resumed.owesSeeding(size: 1000, under: settings))
+        XCTAssertFalse(resumed.seedingIsDone(size: 1000, seconds: 3600, under: settings), "past the ratio and time")
+        var none = settings
+        none.seedRatio = 0
+        XCTAssertTrue(resumed.owesSeeding(size: 1000, under: none), "even where finished torrents do not seed")
+        // It outlives a restart; a pause ends it, and with it the seeding for good.
+        XCTAssertTrue(resumed.atRest.seedsUntilPaused)
+        XCTAssertEqual(try JSONDecoder().decode(TorrentFacts.self, from: try JSONEncoder().encode(resumed)), resumed)
+        let paused = resumed.pausedByHand
+        XCTAssertFalse(paused.owesSeeding(size: 1000, under: settings))
+        XCTAssertTrue(paused.seedingIsDone(size: 1000, seconds: 0, under: settings))
+        XCTAssertFalse(String(decoding: try JSONEncoder().encode(paused), as: UTF8.self).contains("seedsUntilPaused"))
+    }
+
     func testSeedingStopsAtTheRatioOrTheTimeWhicheverFirst() {
         var settings = TorrentSettings()
         XCTAssertFalse(settings.seedingIsDone(uploaded: 999, downloaded: 1000, seconds: 10_000))

@@ -28,6 +28,31 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertEqual(c.handle(.character(" ")), [.send(.resume(.ids([id1])))])
     }
 
+    func testTheKeyOnAFinishedTorrentStopsItsSeedingOrStartsItAgain() {
+        let torrent = { (seeding: Bool) -> Download in
+            var d = Download(
+                id: DownloadID(rawValue: "00000a"), url: "magnet:?xt=urn:btih:\(String(repeating: "ab", count: 20))",
+                directory: "/dl", queueOrder: 10)
+            d.fileName = "share.bin"
+            d.state = .finished
+            d.torrent = TorrentFacts(infoHash: String(repeating: "ab", count: 20), fileCount: 1, seeding: seeding)
+            return d
+        }
+        let make = { (d: Download) -> TUIController in
+            let c = TUIController(downloads: [d], width: 80, height: 24, defaultDirectory: "/dl", home: "/home/u")
+            _ = c.frame(now: 0)
+            return c
+        }
+        let id = DownloadID(rawValue: "00000a")
+        XCTAssertEqual(make(torrent(true)).handle(.character(" ")), [.send(.pause(.ids([id])))])
+        let resting = make(torrent(false))
+        XCTAssertEqual(resting.handle(.character(" ")), [.send(.resume(.ids([id])))])
+        XCTAssertEqual(resting.status?.text, "share.bin seeds again until paused")
+        let file = controller([.finished])
+        XCTAssertEqual(file.handle(.character(" ")), [])
+        XCTAssertEqual(file.status?.text, "f0 is already finished")
+    }
+
     func testCancelAsksFirst() {
         let c = controller([.downloading])
         XCTAssertEqual(c.handle(.character("c")), [])

@@ -49,6 +49,8 @@ extension Engine {
         case .resume(let selection):
             let ids = resolve(selection)
             for id in ids { requeue(id) { $0.resume() } }
+            // Named by id, a finished torrent seeds again; `--all` means what waits, not what is done.
+            if case .ids = selection { for id in ids { seedAgain(id) } }
             return ids
         case .retry(let selection):
             let ids = resolve(selection)

@@ -88,17 +88,28 @@ extension Engine {
 
     /// The user paused a finished torrent: whether it seeds now or not, no later run seeds it.
     func endSeeding(_ id: DownloadID) {
-        guard var download = downloads[id], download.state == .finished, var facts = download.torrent,
-            !facts.seedingEnded
+        guard var download = downloads[id], download.state == .finished, let facts = download.torrent,
+            facts != facts.pausedByHand
         else { return }
-        facts.seedingEnded = true
-        download.torrent = facts
+        download.torrent = facts.pausedByHand
         downloads[id] = download
         changed(download)
     }
 
-    /// In a daemon or the UI, at the start: the finished torrents whose seeding an earlier run's
-    /// end cut short seed on (never on a metered network, nor with a seed ratio of 0).
+    /// The user resumed a finished torrent by its id: it seeds again until they pause it, at once
+    /// in a daemon or the UI, else when one starts. One that seeds now goes on as it is.
+    func seedAgain(_ id: DownloadID) {
+        guard var download = downloads[id], download.state == .finished, let facts = download.torrent,
+            torrents.seeders[id] == nil, facts != facts.resumedByHand
+        else { return }
+        download.torrent = facts.resumedByHand
+        downloads[id] = download
+        changed(download)
+        resumeSeeding()
+    }
+
+    /// In a daemon or the UI: the finished torrents that owe seeding (an earlier run's end cut it
+    /// short, or the user resumed them) seed on, never on a metered network.
     func resumeSeeding() {
         guard configuration.seedsFinishedTorrents, !bandwidth.meteredCounter.isCounting else { return }
         let torrentSettings = settings.torrents ?? TorrentSettings()

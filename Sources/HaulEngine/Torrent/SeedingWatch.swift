@@ -39,7 +39,7 @@ actor SeedingWatch {
         facts.uploadRate = status.uploadRate
         facts.peers = status.peers
         facts.seeds = status.seeds
-        if settings.seedingIsDone(uploaded: facts.uploaded, downloaded: size, seconds: status.seedingSeconds) {
+        if facts.seedingIsDone(size: size, seconds: status.seedingSeconds, under: settings) {
             await stop(forGood: true)
         } else {
             await reports.seeding(facts, watch: self)
@@ -56,7 +56,7 @@ actor SeedingWatch {
         if !forGood { await keepResumeData() }
         await session.remove(id)
         facts.seeding = false
-        facts.seedingEnded = forGood
+        if forGood { facts = facts.pausedByHand }
         facts.peers = nil
         facts.seeds = nil
         facts.uploadRate = nil

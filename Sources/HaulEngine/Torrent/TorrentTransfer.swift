@@ -155,6 +155,9 @@ struct TorrentTransfer: Transfer {
         let id = start.download.id
         let settings = await session.settings
         guard settings.seedRatio > 0, !start.throttle.isMetered else {
+            // Whole resume data: seeding that starts later (off a metered network, or resumed by
+            // the user) adds the torrent from it.
+            _ = await saveResumeData(onlyIfModified: false)
             await session.remove(id)
             return
         }

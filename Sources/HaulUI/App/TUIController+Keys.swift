@@ -116,6 +116,15 @@ extension TUIController {
                 }
                 return [.send(.resume(.ids([d.id])))]
             case .failed: report("\(name) failed — press r to retry")
+            // A finished torrent: the key stops its seeding for good, or starts it again until paused.
+            case .finished where d.torrent?.seeding == true:
+                return [.send(.pause(.ids([d.id])))]
+            case .finished where d.torrent != nil && network.remote == nil:
+                report(
+                    network.isMetered
+                        ? "\(name) seeds again once the network is unmetered, until paused"
+                        : "\(name) seeds again until paused")
+                return [.send(.resume(.ids([d.id])))]
             case .finished: report("\(name) is already finished")
             }
         case .cancel:

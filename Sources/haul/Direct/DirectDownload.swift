@@ -126,7 +126,7 @@ struct DirectDownload {
         termination.cancel()
         let all = await engine.allDownloads.filter { followed.ids.contains($0.id) }
         RunReporter.summary(all, failedIDs: outcome.failed, interrupted: interrupted)
-        RunReporter.noteSeeding(all)
+        RunReporter.noteSeeding(all, under: await engine.snapshot().torrents)
         if interrupted { throw ExitStatus.interrupted }
         if !outcome.failed.isEmpty { throw ExitStatus.downloadFailed }
     }
