@@ -63,14 +63,20 @@ final class SpeedLimitEngineTests: EngineTestCase {
         return result
     }
 
-    /// The rate over every 5-second window that starts a quarter second after the last. Shorter
-    /// windows read a late progress report on a loaded machine as a rate over the limit.
+    /// The rate over every 5-second window that starts a quarter second after the last.
+    ///
+    /// A window starts and ends only at a sample whose count had just changed: on a loaded
+    /// machine a progress report can come late, and a count read before it would date the bytes
+    /// that report brings to the sample's time, and read as a rate over the limit.
     func windowRates(_ samples: [(time: Double, bytes: Int64)]) -> [Double] {
         let span = 5.0
+        let fresh = samples.indices.dropFirst().filter { samples[$0].bytes != samples[$0 - 1].bytes }.map {
+            samples[$0]
+        }
         var rates: [Double] = []
-        var nextStart = samples.first?.time ?? 0
-        for (i, a) in samples.enumerated() where a.time >= nextStart {
-            guard let b = samples[i...].first(where: { $0.time - a.time >= span }) else { break }
+        var nextStart = fresh.first?.time ?? 0
+        for (i, a) in fresh.enumerated() where a.time >= nextStart {
+            guard let b = fresh[i...].first(where: { $0.time - a.time >= span }) else { break }
             rates.append(Double(b.bytes - a.bytes) / (b.time - a.time))
             nextStart = a.time + 0.25
         }
@@ -129,11 +135,11 @@ final class SpeedLimitEngineTests: EngineTestCase {
         try await startAndWaitForBytes(engine, ids)
         try await engine.perform(.setSpeedLimit(SpeedLimit(rate: 2 << 20)))
         try await Task.sleep(for: .seconds(1))
-        let slower = windowRates(try await samples(engine, for: 5.2))
+        let slower = windowRates(try await samples(engine, for: 5.5))
         assertWithin5Percent(slower, of: 2 << 20, "from 1 s after lowering 8M to 2M")
         try await engine.perform(.setSpeedLimit(SpeedLimit(rate: 16 << 20)))
         try await Task.sleep(for: .seconds(1))
-        let faster = windowRates(try await samples(engine, for: 5.2))
+        let faster = windowRates(try await samples(engine, for: 5.5))
         assertWithin5Percent(faster, of: 16 << 20, "from 1 s after raising 2M to 16M")
     }
 
