@@ -97,14 +97,17 @@ extension Engine {
     }
 
     /// The user resumed a finished torrent by its id: it seeds again until they pause it, at once
-    /// in a daemon or the UI, else when one starts. One that seeds now goes on as it is.
+    /// in a daemon or the UI, else when one starts. One that seeds now goes on as it is; one that
+    /// could not start (its file was gone) is tried again.
     func seedAgain(_ id: DownloadID) {
         guard var download = downloads[id], download.state == .finished, let facts = download.torrent,
-            torrents.seeders[id] == nil, facts != facts.resumedByHand
+            torrents.seeders[id] == nil
         else { return }
-        download.torrent = facts.resumedByHand
-        downloads[id] = download
-        changed(download)
+        if facts != facts.resumedByHand {
+            download.torrent = facts.resumedByHand
+            downloads[id] = download
+            changed(download)
+        }
         resumeSeeding()
     }
 
