@@ -27,18 +27,20 @@ public struct URLParts: Sendable, Equatable {
     /// The parts of `url`; nil unless it is `scheme://host…` with a valid port and no space,
     /// control character or escape in its authority.
     public init?(_ url: String) {
+        // A scheme starts with a letter (RFC 3986 §3.1), which is ASCII.
         guard Self.authorityIsPlain(url), let components = URLComponents(string: url),
-            let scheme = components.scheme, scheme.first?.isLetter == true,
-            var host = components.host, !host.isEmpty
+            let scheme = components.scheme, let first = scheme.utf8.first, (first | 0x20) >= UInt8(ascii: "a"),
+            (first | 0x20) <= UInt8(ascii: "z"), var host = components.host, !host.isEmpty
         else { return nil }
         if host.hasPrefix("[") {
             guard host.hasSuffix("]") else { return nil }
             host = String(host.dropFirst().dropLast())
         }
-        if let port = components.port, !(0...65535).contains(port) { return nil }
+        let port = components.port
+        if let port, !(0...65535).contains(port) { return nil }
         self.scheme = scheme.lowercased()
         self.host = host
-        port = components.port
+        self.port = port
         path = components.percentEncodedPath
         query = components.percentEncodedQuery
         if let user = components.percentEncodedUser {
@@ -61,30 +63,29 @@ public struct URLParts: Sendable, Equatable {
     /// because every URL a request is made for is parsed here, and String's generic searches cost
     /// more than the parse itself.
     static func authorityIsPlain(_ url: String) -> Bool {
-        let bytes = url.utf8
-        var start: String.UTF8View.Index?
-        var i = bytes.startIndex
-        while let colon = bytes[i...].firstIndex(of: UInt8(ascii: ":")) {
-            let after = bytes.index(after: colon)
-            if bytes[after...].starts(with: "//".utf8) {
-                start = bytes.index(after, offsetBy: 2)
-                break
+        var url = url
+        return url.withUTF8 { bytes in
+            var i = 0
+            while i + 2 < bytes.count,
+                !(bytes[i] == UInt8(ascii: ":") && bytes[i + 1] == UInt8(ascii: "/")
+                    && bytes[i + 2] == UInt8(ascii: "/"))
+            {
+                i += 1
             }
-            i = after
-        }
-        guard let start else { return false }
-        var sawPercent = false
-        for byte in bytes[start...] {
-            switch byte {
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return !sawPercent
-            case 0...0x20, 0x7F: return false
-            // A `%` before the last `@` is in the user information, where it is an escape.
-            case UInt8(ascii: "@"): sawPercent = false
-            case UInt8(ascii: "%"): sawPercent = true
-            default: break
+            guard i + 2 < bytes.count else { return false }
+            var sawPercent = false
+            for byte in bytes[(i + 3)...] {
+                switch byte {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return !sawPercent
+                case 0...0x20, 0x7F: return false
+                // A `%` before the last `@` is in the user information, where it is an escape.
+                case UInt8(ascii: "@"): sawPercent = false
+                case UInt8(ascii: "%"): sawPercent = true
+                default: break
+                }
             }
+            return !sawPercent
         }
-        return !sawPercent
     }
 
     /// Path and query as sent on an HTTP request line: `/` when the path is empty.
