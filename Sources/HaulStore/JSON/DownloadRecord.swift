@@ -8,12 +8,15 @@ import HaulCore
 enum DownloadRecord {
     /// Writes `d` as the state file stores it, into memory reserved for its longest form.
     static func write(_ d: Download, into out: inout [UInt8]) {
-        var bound = 2
-        for field in fields { bound += field.bound(d) }
-        JSONBytes.write(to: &out, atMost: bound) { out in
-            var first = true
-            for field in fields where field.write(d, to: &out, first: first) { first = false }
-            out.append(first ? "{}" : "}")
+        // Through the buffer: iterating the array retained and released each field twice a download.
+        fields.withUnsafeBufferPointer { fields in
+            var bound = 2
+            for i in fields.indices { bound += fields[i].bound(d) }
+            JSONBytes.write(to: &out, atMost: bound) { out in
+                var first = true
+                for i in fields.indices where fields[i].write(d, to: &out, first: first) { first = false }
+                out.append(first ? "{}" : "}")
+            }
         }
     }
 
