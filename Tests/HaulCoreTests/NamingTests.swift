@@ -100,6 +100,23 @@ final class FileNamingTests: XCTestCase {
                 contentDisposition: "attachment; filename=\"../\"", url: "http://h/x/..%2F..%2Fpasswd"), "passwd")
     }
 
+    /// A canonical URL's name is cut from its bytes; the same URL with an empty fragment is not
+    /// canonical and goes through `URLComponents`: both must give the same name.
+    func testANameCutFromACanonicalURLIsTheNameItsParseGives() {
+        let urls = [
+            "http://h/a/b.iso", "https://h:8443/d/b%20c.iso?x=1&y=/z.bin", "http://h/x.iso?name=y.bin",
+            "http://h/%E2%82%AC.txt", "http://h/dir/", "http://h", "http://h?x=/y.iso", "http://h/a;b=c/d(1).tar.gz",
+            "http://h/..%2F..%2Fpasswd", "http://h/a:b@c", "http://10.0.0.1:80/~u/f_1-2.bin",
+        ]
+        for url in urls {
+            XCTAssertNotNil(DownloadURL.canonicalTarget(url), url)
+            XCTAssertNil(DownloadURL.canonicalTarget(url + "#"), url)
+            XCTAssertEqual(FileNaming.nameFromURL(url), FileNaming.nameFromURL(url + "#"), url)
+        }
+        XCTAssertEqual(FileNaming.nameFromURL("http://h/d/my%20file.iso?x=/y"), "my file.iso")
+        XCTAssertNil(FileNaming.nameFromURL("http://h?x=/y.iso"), "a query is not a path")
+    }
+
     func testACompressionSuffixKeepsTheTypeBeforeIt() {
         XCTAssertEqual(FileNaming.splitExtension("dataset.csv.gz").1, ".csv.gz")
         XCTAssertEqual(FileNaming.splitExtension("dump.SQL.ZST").1, ".SQL.ZST")

@@ -50,34 +50,57 @@ public enum DownloadURL {
     /// allows there or valid `%HH` escapes. Anything else (user info, IPv6, non-ASCII, spaces)
     /// takes the full path.
     static func canonical(_ text: String) -> String? {
-        var bytes = text.utf8[...]
+        canonicalTarget(text) == nil ? nil : text
+    }
+
+    /// The path and query of a URL that is in canonical form (see ``canonical(_:)``), as written:
+    /// `URLComponents` would give the same, for it has nothing to encode; nil for any other text.
+    public static func canonicalTarget(_ text: String) -> Substring? {
+        var contiguous = text
+        guard let offset = contiguous.withUTF8(canonicalTargetOffset) else { return nil }
+        return text[text.utf8.index(text.utf8.startIndex, offsetBy: offset)...]
+    }
+
+    /// Where the target starts in the bytes of a canonical URL; nil when they are not one. Read
+    /// from the bytes: every download's name is cut this way when a list is shown.
+    private static func canonicalTargetOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i: Int
         if bytes.starts(with: "http://".utf8) {
-            bytes = bytes.dropFirst(7)
+            i = 7
         } else if bytes.starts(with: "https://".utf8) {
-            bytes = bytes.dropFirst(8)
+            i = 8
         } else {
             return nil
         }
-        let authorityEnd = bytes.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.endIndex
-        let authority = bytes[..<authorityEnd]
-        let colon = authority.firstIndex(of: UInt8(ascii: ":"))
-        let host = authority[..<(colon ?? authority.endIndex)]
-        guard !host.isEmpty, host.allSatisfy(isHostByte) else { return nil }
-        if let colon {
-            let port = authority[authority.index(after: colon)...]
-            guard (1...5).contains(port.count), port.allSatisfy({ (0x30...0x39).contains($0) }),
-                let number = Int(String(decoding: port, as: UTF8.self)), (1...65535).contains(number)
-            else { return nil }
+        func endsAuthority(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") }
+        let hostStart = i
+        while i < bytes.count, !endsAuthority(bytes[i]), bytes[i] != UInt8(ascii: ":") {
+            guard isHostByte(bytes[i]) else { return nil }
+            i += 1
         }
-        var target = bytes[authorityEnd...].makeIterator()
-        while let byte = target.next() {
-            if byte == UInt8(ascii: "%") {
-                guard let high = target.next(), let low = target.next(), isHex(high), isHex(low) else { return nil }
-            } else if !isTargetByte(byte) {
-                return nil
+        guard i > hostStart else { return nil }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ":") {
+            i += 1
+            let portStart = i
+            var port = 0
+            while i < bytes.count, !endsAuthority(bytes[i]) {
+                guard (0x30...0x39).contains(bytes[i]), i - portStart < 5 else { return nil }
+                port = port * 10 + Int(bytes[i] - 0x30)
+                i += 1
+            }
+            guard i > portStart, (1...65535).contains(port) else { return nil }
+        }
+        let targetStart = i
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%") {
+                guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { return nil }
+                i += 3
+            } else {
+                guard isTargetByte(bytes[i]) else { return nil }
+                i += 1
             }
         }
-        return text
+        return targetStart
     }
 
     private static func isHostByte(_ byte: UInt8) -> Bool {
