@@ -74,6 +74,12 @@ final class TorrentInputTests: XCTestCase {
                 XCTAssertFalse((error as? InputError)?.message.contains("\u{1B}") ?? true)
             }
         }
+        for magnet in ["magnet:?xt=x", "MAGNET:?xt=x", "Magnet:", "magnet:"] {
+            XCTAssertTrue(MagnetLink.isMagnet(magnet))
+        }
+        for other in ["", "magnet", "magnets:?", "http://h/magnet:", " magnet:?", "mägnet:?"] {
+            XCTAssertFalse(MagnetLink.isMagnet(other), other)
+        }
     }
 
     func testTheSelectionSyntaxIsAria2s() throws {

@@ -109,7 +109,14 @@ public enum DownloadURL {
 
     /// RFC 3986's unreserved and sub-delimiter characters and what a path and query may also hold.
     private static func isTargetByte(_ byte: UInt8) -> Bool {
-        isAlphanumeric(byte) || "-._~!$&'()*+,;=:@/?".utf8.contains(byte)
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+            UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+            UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"):
+            true
+        default: isAlphanumeric(byte)
+        }
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -4,7 +4,14 @@
 public enum MagnetLink {
     /// Whether `text` is meant as a magnet link (so a bad one gets a magnet's reason, not a URL's).
     public static func isMagnet(_ text: String) -> Bool {
-        text.utf8.count >= 7 && text.prefix(7).lowercased() == "magnet:"
+        // Compared as ASCII bytes, any case: every name shown from a URL asks first.
+        var bytes = text.utf8.makeIterator()
+        for expected in "magnet:".utf8 {
+            guard let byte = bytes.next() else { return false }
+            let folded = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            guard folded == expected else { return false }
+        }
+        return true
     }
 
     /// `text` trimmed, when it is a magnet link naming at least one well-formed info hash.
