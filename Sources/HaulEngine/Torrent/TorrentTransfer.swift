@@ -153,11 +153,11 @@ struct TorrentTransfer: Transfer {
     /// network), reporting to the engine; then takes the torrent out of the session.
     private func seedOrStop(_ run: TorrentRun) async {
         let id = start.download.id
+        // Whole resume data, every piece in it: seeding that starts later (in the next daemon,
+        // off a metered network, or resumed by the user) adds the torrent from it.
+        _ = await saveResumeData(onlyIfModified: false)
         let settings = await session.settings
         guard settings.seedRatio > 0, !start.throttle.isMetered else {
-            // Whole resume data: seeding that starts later (off a metered network, or resumed by
-            // the user) adds the torrent from it.
-            _ = await saveResumeData(onlyIfModified: false)
             await session.remove(id)
             return
         }
