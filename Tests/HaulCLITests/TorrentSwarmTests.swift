@@ -276,6 +276,21 @@ final class TorrentSeedingTests: TorrentTestCase {
         let state = try String(contentsOfFile: dir.path + "/state/state.json", encoding: .utf8)
         XCTAssertTrue(state.contains(#""seedingEnded":true"#), state)
         XCTAssertFalse(state.contains("seedsUntilPaused"), state)
+        // Its file moved away, it cannot seed: the resume says why, and the row keeps the reason
+        // until the file is back.
+        let path = try XCTUnwrap(row["path"] as? String)
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
+        let refused = try await haul("resume", id)
+        XCTAssertNotEqual(refused.status, 0, refused.stdout)
+        let why = "cannot seed: its files are no longer at \(path)"
+        XCTAssertTrue(refused.stderr.contains("\(id) \(why)"), refused.stderr)
+        row = try XCTUnwrap(syncList().first)
+        XCTAssertEqual(row["notice"] as? String, why, "\(row)")
+        XCTAssertEqual(row["state"] as? String, "finished", "\(row)")
+        try FileManager.default.moveItem(atPath: path + ".moved", toPath: path)
+        let again = try await haul("resume", id)
+        XCTAssertTrue(again.stdout.contains("— seeds again until paused"), again.stdout + again.stderr)
+        XCTAssertNil(try XCTUnwrap(syncList().first)["notice"] as? String)
     }
 
     func testATorrentsOwnUploadLimitHoldsWhileItSeedsAndLiftsLive() async throws {

@@ -163,6 +163,15 @@ final class TorrentInputTests: XCTestCase {
         XCTAssertFalse(String(decoding: try JSONEncoder().encode(paused), as: UTF8.self).contains("seedsUntilPaused"))
     }
 
+    func testATorrentThatCannotSeedSaysWhyAndKeepsItInTheState() throws {
+        let notice = Notice.cannotSeed(why: "its files are no longer at /data/share\u{1b}[2J.bin")
+        XCTAssertEqual(
+            ReasonText.notice(notice, now: nil), "cannot seed: its files are no longer at /data/share.bin",
+            "a name from the swarm reaches the terminal without its escapes")
+        XCTAssertFalse(notice.isHold)
+        XCTAssertEqual(try JSONDecoder().decode(Notice.self, from: try JSONEncoder().encode(notice)), notice)
+    }
+
     func testSeedingStopsAtTheRatioOrTheTimeWhicheverFirst() {
         var settings = TorrentSettings()
         XCTAssertFalse(settings.seedingIsDone(uploaded: 999, downloaded: 1000, seconds: 10_000))

@@ -20,6 +20,9 @@ public indirect enum Notice: Sendable, Equatable, Hashable {
     /// A new link served another file than the bytes on disk are of (`size`, was `was`, when
     /// known): the download started over.
     case otherFileAtNewLink(size: Int64?, was: Int64?)
+    /// A finished torrent that was to seed cannot: `why` ends the sentence ("its files are no
+    /// longer at …").
+    case cannotSeed(why: String)
     /// What an older haul stored as plain text.
     case text(String)
 
@@ -27,7 +30,7 @@ public indirect enum Notice: Sendable, Equatable, Hashable {
     public var isHold: Bool {
         switch self {
         case .budgetUsed, .heldUntil: return true
-        case .retrying, .startedOver, .fewerConnections, .otherFileAtNewLink, .text: return false
+        case .retrying, .startedOver, .fewerConnections, .otherFileAtNewLink, .cannotSeed, .text: return false
         }
     }
 }

@@ -188,6 +188,7 @@ extension Notice: Codable {
             }
             self = .heldUntil(minute: minute)
         case "otherFileAtNewLink": self = .otherFileAtNewLink(size: r.received, was: r.expected)
+        case "cannotSeed": self = .cannotSeed(why: r.text ?? "")
         default: self = .text(r.text ?? r.kind)
         }
     }
@@ -220,6 +221,9 @@ extension Notice: Codable {
             r = ReasonRecord(kind: "otherFileAtNewLink")
             r.received = size
             r.expected = was
+        case .cannotSeed(let why):
+            r = ReasonRecord(kind: "cannotSeed")
+            r.text = why
         case .text(let text):
             r = ReasonRecord(kind: "text")
             r.text = text

@@ -72,6 +72,7 @@ public enum ReasonText {
             }
             return "the new link serves a different file: \(Formatting.bytes(size)), was \(Formatting.bytes(was)); "
                 + "started over"
+        case .cannotSeed(let why): return "cannot seed: \(TerminalText.sanitize(why))"
         case .text(let text): return TerminalText.sanitize(text)
         }
     }

@@ -50,7 +50,10 @@ extension Engine {
             let ids = resolve(selection)
             for id in ids { requeue(id) { $0.resume() } }
             // Named by id, a finished torrent seeds again; `--all` means what waits, not what is done.
-            if case .ids = selection { for id in ids { seedAgain(id) } }
+            if case .ids = selection {
+                let refusals = ids.compactMap { seedAgain($0) }
+                if !refusals.isEmpty { throw InputError(refusals.joined(separator: "; ")) }
+            }
             return ids
         case .retry(let selection):
             let ids = resolve(selection)

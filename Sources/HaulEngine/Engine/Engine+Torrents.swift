@@ -98,21 +98,29 @@ extension Engine {
 
     /// The user resumed a finished torrent by its id: it seeds again until they pause it, at once
     /// in a daemon or the UI, else when one starts. One that seeds now goes on as it is; one that
-    /// could not start (its file was gone) is tried again.
-    func seedAgain(_ id: DownloadID) {
+    /// could not start is tried again. Returns the sentence the user is told when it cannot seed
+    /// (its files were moved away), which its row keeps as its notice.
+    func seedAgain(_ id: DownloadID) -> String? {
         guard var download = downloads[id], download.state == .finished, let facts = download.torrent,
             torrents.seeders[id] == nil
-        else { return }
-        if facts != facts.resumedByHand {
-            download.torrent = facts.resumedByHand
+        else { return nil }
+        if let obstacle = SeedingRestart.obstacle(download, store: torrentStore) {
+            seedingCannotStart(id, obstacle)
+            return "\(id) cannot seed: \(obstacle)"
+        }
+        if case .cannotSeed? = download.notice { download.notice = nil }
+        download.torrent = facts.resumedByHand
+        if download != downloads[id] {
             downloads[id] = download
             changed(download)
         }
         resumeSeeding()
+        return nil
     }
 
     /// In a daemon or the UI: the finished torrents that owe seeding (an earlier run's end cut it
-    /// short, or the user resumed them) seed on, never on a metered network.
+    /// short, or the user resumed them) seed on, never on a metered network. One that cannot is
+    /// left finished, with a notice that says why.
     func resumeSeeding() {
         guard configuration.seedsFinishedTorrents, !bandwidth.meteredCounter.isCounting else { return }
         let torrentSettings = settings.torrents ?? TorrentSettings()
@@ -125,8 +133,24 @@ extension Engine {
         let store = torrentStore
         for download in owing {
             let reports = RunReports(engine: self, id: download.id, generation: 0)
-            Task { _ = await SeedingRestart.begin(download, session: session, store: store, reports: reports) }
+            Task {
+                if let obstacle = await SeedingRestart.begin(download, session: session, store: store, reports: reports)
+                {
+                    self.seedingCannotStart(download.id, obstacle)
+                }
+            }
         }
+    }
+
+    /// A finished torrent that was to seed cannot: its row says why.
+    func seedingCannotStart(_ id: DownloadID, _ obstacle: String) {
+        guard var download = downloads[id], download.state == .finished else { return }
+        let notice = Notice.cannotSeed(why: obstacle)
+        guard download.notice != notice else { return }
+        download.notice = notice
+        downloads[id] = download
+        publish(.notice(id, notice))
+        changed(download)
     }
 
     /// Takes what the state folder keeps of a torrent when its download leaves the list.

@@ -4,14 +4,26 @@ import HaulCore
 /// UI starts: from its resume data (what it uploaded and how long it seeded carry on), upload
 /// only, under a ``SeedingWatch`` as after its completion.
 enum SeedingRestart {
-    /// Puts `download` back in `session` to seed; false when it cannot: no resume data, its
-    /// file or folder is gone, or libtorrent refused it.
+    /// Why `download` cannot seed, as the end of a sentence ("… cannot seed: its files are no
+    /// longer at …"); nil when its file or folder and its resume data are where haul left them.
+    static func obstacle(_ download: Download, store: TorrentStore) -> String? {
+        guard let path = download.path, Engine.somethingExists(at: path) else {
+            return "its files are no longer at \(TerminalText.sanitize(download.path ?? download.directory))"
+        }
+        guard store.resumeData(TorrentRun.infoHash(download)) != nil else {
+            return "haul kept no record of its pieces"
+        }
+        return nil
+    }
+
+    /// Puts `download` back in `session` to seed; returns why it cannot (see ``obstacle(_:store:)``,
+    /// or libtorrent's refusal), nil once it seeds.
     static func begin(
         _ download: Download, session: TorrentSession, store: TorrentStore, reports: RunReports
-    ) async -> Bool {
+    ) async -> String? {
+        if let obstacle = obstacle(download, store: store) { return obstacle }
         let infoHash = TorrentRun.infoHash(download)
-        guard let resume = store.resumeData(infoHash), let path = download.path, Engine.somethingExists(at: path)
-        else { return false }
+        guard let resume = store.resumeData(infoHash) else { return "haul kept no record of its pieces" }
         let settings = await session.settings
         let facts = download.torrent ?? TorrentFacts(infoHash: infoHash)
         // Upload only: a file the user deleted part of is never fetched again behind their back.
@@ -27,9 +39,12 @@ enum SeedingRestart {
                 _ = await TorrentTransfer.saveResumeData(
                     of: download, session: session, store: store, onlyIfModified: false)
             })
-        guard await session.add(download.id, addition, owner: { event in Task { await watch.handle(event) } }) == nil
-        else { return false }
+        if let refusal = await session.add(
+            download.id, addition, owner: { event in Task { await watch.handle(event) } })
+        {
+            return TerminalText.sanitize(refusal)
+        }
         await watch.begin()
-        return true
+        return nil
     }
 }
