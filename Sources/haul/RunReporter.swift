@@ -18,9 +18,14 @@ final class RunReporter {
     private var activeOrder: [DownloadID] = []
     private var network: NetworkStatus?
     private var drawnLines = 0
-    private var lastDraw = 0.0
-    /// The live block was cleared for a log line and is drawn again after the burst.
-    private var blockCleared = false
+    /// When the live block was last drawn; the clock starts near 0 with the process, so the first
+    /// draw must not wait for the interval.
+    private var lastDraw = -Double.infinity
+    /// The live block must be drawn after this burst, whatever the interval: it was cleared for a
+    /// log line, or a line came or went. Only progress waits for the interval, as the next burst
+    /// of progress draws it anyway; a download that starts and then waits for its server would
+    /// otherwise show nothing until its first byte.
+    private var mustDraw = false
     /// What to write after the current burst of events: one write per burst, not per line.
     /// Bytes: with 1,000 small files the log lines' string interpolation was ~13,000 appends.
     private var output: [UInt8] = []
@@ -59,7 +64,7 @@ final class RunReporter {
     func consume(_ events: EngineEvents) async {
         for await burst in events.bursts {
             for event in burst { handle(event) }
-            if interactive { redraw(force: blockCleared) }
+            if interactive { redraw(force: mustDraw) }
             flush()
         }
         clearBlock()
@@ -84,6 +89,7 @@ final class RunReporter {
                     id: d.id, receivedBytes: d.receivedBytes, totalBytes: d.totalBytes, bytesPerSecond: 0,
                     etaSeconds: nil)
                 activeOrder.append(d.id)
+                mustDraw = true
                 let shown = name()
                 if !interactive { log(d.id, " started ", shown) }
             case .downloading:
@@ -144,6 +150,7 @@ final class RunReporter {
 
     private func stopTracking(_ id: DownloadID) -> Bool {
         guard active.removeValue(forKey: id) != nil else { return false }
+        mustDraw = true
         if let position = activeOrder.firstIndex(of: id) { activeOrder.remove(at: position) }
         return true
     }
@@ -176,7 +183,7 @@ final class RunReporter {
     private func makeRoomForLogLine() {
         guard interactive else { return }
         clearBlock()
-        blockCleared = true
+        mustDraw = true
     }
 
     private func emit(_ line: String, terminator: String = "\n") {
@@ -198,7 +205,7 @@ final class RunReporter {
         let now = ProcessClock.seconds()
         guard force || now - lastDraw >= 0.2 else { return }
         lastDraw = now
-        blockCleared = false
+        mustDraw = false
         clearBlock()
         for id in activeOrder {
             guard let sample = active[id] else { continue }

@@ -73,6 +73,23 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(listed.count, 1, "the rerun took up the same download")
     }
 
+    func testTheLiveLineShowsBeforeTheServerAnswers() async throws {
+        let server = try FaultServer { _, _ in
+            [.sleep(4), .send(FaultServer.head(200, [("Content-Length", "5")]) + Array("hello".utf8))]
+        }
+        defer { server.stop() }
+        let cwd = dir.subdirectory("work")
+        let tui = try await shell(in: cwd)
+        try await type(tui, server.url("late.bin"))
+        // The download's line is there while the server has not answered, not only from its
+        // first byte: a terminal left blank looks like a hung command.
+        let waiting = try await tui.waitFor(timeout: 3) { $0.contains("0 B/s") && $0.contains("late.bin") }
+        XCTAssertFalse(Self.exited(waiting), waiting)
+        let screen = try await tui.waitFor(timeout: 20, Self.exited)
+        XCTAssertTrue(screen.contains("EXIT=0"), screen)
+        XCTAssertEqual(try String(contentsOfFile: cwd + "/late.bin", encoding: .utf8), "hello")
+    }
+
     func testTwoURLsAnExistingFileAndPlainLinesWhenNotATerminal() async throws {
         try TestFiles.random(www + "/a.bin", size: 200_000)
         try TestFiles.random(www + "/b.bin", size: 300_000)
