@@ -227,6 +227,8 @@ final class CommandLineTests: NginxCLITestCase {
     }
 
     func testBadInputGetsOneClearLineAndChangesNothing() async throws {
+        let urlList = dir.path + "/urls.txt"
+        try "http://127.0.0.1/x\n".write(toFile: urlList, atomically: true, encoding: .utf8)
         let cases: [([String], Int32, String)] = [
             (["add", "ftp://example.org/x"], 2, "unsupported scheme 'ftp'"),
             (["add", "not a url"], 2, "is not a valid URL"),
@@ -238,6 +240,10 @@ final class CommandLineTests: NginxCLITestCase {
             (["add", "--sha256", "xyz", "http://127.0.0.1/x"], 2, "64 hexadecimal digits"),
             (["add", "-i", "/nonexistent/urls.txt"], 2, "cannot read the URL list /nonexistent/urls.txt"),
             (["add", "-i", "/dev/null"], 2, "lists no URLs"),
+            (
+                ["add", urlList], 2,
+                "\(urlList) is a file but not a torrent or Metalink file; to add the URLs it lists, one per line, use -i \(urlList)"
+            ),
             (["add", "-i", "/dev/null", "-o", "x.bin"], 64, "-o names one file"),
             (["pause", "zzzzzz"], 2, "no download with id 'zzzzzz'"),
             (["pause"], 64, "give one or more ids, or --all"),

@@ -17,6 +17,12 @@ enum MetalinkFile {
         do {
             return try Metalink(parsing: data)
         } catch {
+            // A file that is not XML at all is most likely a list of URLs given without -i.
+            guard looksLikeOne || data.first(where: { !Self.isSpace($0) }) == UInt8(ascii: "<") else {
+                throw InputError(
+                    "\(shown) is a file but not a torrent or Metalink file; to add the URLs it lists, one per "
+                        + "line, use -i \(shown)")
+            }
             throw InputError("\(shown): \(error.message)")
         }
     }
@@ -46,5 +52,10 @@ enum MetalinkFile {
             Console.warn("the Metalink's \(names) URLs are skipped: haul fetches over http and https")
         }
         return requests
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+            || byte == UInt8(ascii: "\r")
     }
 }
