@@ -105,7 +105,7 @@ extension Engine {
             torrents.seeders[id] == nil
         else { return nil }
         if let obstacle = SeedingRestart.obstacle(download, store: torrentStore) {
-            seedingCannotStart(id, obstacle)
+            seedingCannotStart(id, obstacle, announced: false)
             return "\(id) cannot seed: \(obstacle)"
         }
         if case .cannotSeed? = download.notice { download.notice = nil }
@@ -136,20 +136,21 @@ extension Engine {
             Task {
                 if let obstacle = await SeedingRestart.begin(download, session: session, store: store, reports: reports)
                 {
-                    self.seedingCannotStart(download.id, obstacle)
+                    self.seedingCannotStart(download.id, obstacle, announced: true)
                 }
             }
         }
     }
 
-    /// A finished torrent that was to seed cannot: its row says why.
-    func seedingCannotStart(_ id: DownloadID, _ obstacle: String) {
+    /// A finished torrent that was to seed cannot: its row says why, and, `announced`, so does a
+    /// notice event (not when the command's answer already says it).
+    func seedingCannotStart(_ id: DownloadID, _ obstacle: String, announced: Bool) {
         guard var download = downloads[id], download.state == .finished else { return }
         let notice = Notice.cannotSeed(why: obstacle)
         guard download.notice != notice else { return }
         download.notice = notice
         downloads[id] = download
-        publish(.notice(id, notice))
+        if announced { publish(.notice(id, notice)) }
         changed(download)
     }
 

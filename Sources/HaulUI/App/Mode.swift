@@ -74,6 +74,9 @@ public enum QuitChoice: Equatable, Sendable {
 /// What the controller asks the outside world to do.
 public enum Effect: Equatable, Sendable {
     case send(EngineCommand)
+    /// Sends the command and says `done` on the status line once the engine took it; a refusal is
+    /// said instead, so the line never claims what did not happen.
+    case sendThenSay(EngineCommand, done: String)
     case quit(QuitChoice)
     /// Opens a file or folder with the desktop's handler.
     case open(path: String)

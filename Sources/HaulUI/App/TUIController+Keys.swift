@@ -120,11 +120,11 @@ extension TUIController {
             case .finished where d.torrent?.seeding == true:
                 return [.send(.pause(.ids([d.id])))]
             case .finished where d.torrent != nil && network.remote == nil:
-                report(
+                let done =
                     network.isMetered
-                        ? "\(name) seeds again once the network is unmetered, until paused"
-                        : "\(name) seeds again until paused")
-                return [.send(.resume(.ids([d.id])))]
+                    ? "\(name) seeds again once the network is unmetered, until paused"
+                    : "\(name) seeds again until paused"
+                return [.sendThenSay(.resume(.ids([d.id])), done: done)]
             case .finished: report("\(name) is already finished")
             }
         case .cancel:

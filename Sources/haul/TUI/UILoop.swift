@@ -175,13 +175,14 @@ final class UILoop {
             let size = terminal.size
             controller.resize(width: size.width, height: size.height)
         }
-        var commands: [EngineCommand] = []
+        var commands: [(EngineCommand, done: String?)] = []
         for effect in controller.handle(key) {
             switch effect {
             case .quit(let choice):
                 running = false
                 exit = .quit(choice)
-            case .send(let command): commands.append(command)
+            case .send(let command): commands.append((command, nil))
+            case .sendThenSay(let command, let done): commands.append((command, done))
             case .addTorrentFile(let path, var request):
                 do throws(InputError) {
                     guard FileManager.default.fileExists(atPath: path) else {
@@ -191,7 +192,7 @@ final class UILoop {
                         throw InputError("\(TerminalText.sanitize(path)) is not a torrent file")
                     }
                     request.metainfo = bytes
-                    commands.append(.add([request]))
+                    commands.append((.add([request]), nil))
                 } catch {
                     controller.report(error.message, isError: true)
                 }
@@ -225,12 +226,13 @@ final class UILoop {
         if !commands.isEmpty { send(commands) }
     }
 
-    /// Performs the commands in order, off the UI thread; outcomes come back through the inbox.
-    private func send(_ commands: [EngineCommand]) {
+    /// Performs the commands in order, off the UI thread; outcomes come back through the inbox:
+    /// a command's `done` once the engine took it, else why it did not.
+    private func send(_ commands: [(EngineCommand, done: String?)]) {
         guard let engine else { return }
         let inbox = self.inbox
         Task {
-            for var command in commands {
+            for (var command, done) in commands {
                 do {
                     // The add dialog's URL is one the user named: netrc's login goes with it, as
                     // with `haul add` (not to another machine's engine: the logins are here).
@@ -244,6 +246,7 @@ final class UILoop {
                     }
                     let ids = try await engine.perform(command)
                     if case .add = command, let id = ids.first { inbox.push(.report("added \(id)", isError: false)) }
+                    if let done { inbox.push(.report(done, isError: false)) }
                 } catch {
                     inbox.push(.report((error as? InputError)?.message ?? String(describing: error), isError: true))
                     return
