@@ -92,8 +92,14 @@ struct AddPlan {
             requests.append(request)
         }
         for metalink in metalinks {
-            requests += MetalinkFile.requests(
-                metalink, directory: directory, checksum: checksum, command: command, speedLimit: speedLimit)
+            for var request in MetalinkFile.requests(metalink, directory: directory, checksum: checksum) {
+                request.allowMetered = command.allowMetered
+                request.paused = command.paused
+                request.connections = command.connections
+                request.speedLimit = speedLimit
+                if command.noMirrors { request.ignoresMirrorHeaders = true }
+                requests.append(request)
+            }
         }
         // The engine's own add path, here before the (possibly large) state is read: a folder that
         // cannot be made is said at once, and the list printed names each file's folder.

@@ -242,7 +242,7 @@ final class CommandLineTests: NginxCLITestCase {
             (["add", "-i", "/dev/null"], 2, "lists no URLs"),
             (
                 ["add", urlList], 2,
-                "\(urlList) is a file but not a torrent or Metalink file; to add the URLs it lists, one per line, use -i \(urlList)"
+                "\(urlList) is a file but not a torrent or Metalink file; to add the URLs it lists, one per line: haul add -i \(urlList)"
             ),
             (["add", "-i", "/dev/null", "-o", "x.bin"], 64, "-o names one file"),
             (["pause", "zzzzzz"], 2, "no download with id 'zzzzzz'"),

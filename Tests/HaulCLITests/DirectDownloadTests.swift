@@ -90,6 +90,34 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(try String(contentsOfFile: cwd + "/late.bin", encoding: .utf8), "hello")
     }
 
+    func testAMetalinkFileIsFetchedAsAriaWouldAndAListFileIsAnsweredWithI() async throws {
+        try TestFiles.random(www + "/a.bin", size: 100_000)
+        try TestFiles.random(www + "/b.bin", size: 200_000)
+        let cwd = dir.subdirectory("work")
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+          <file name="one.bin"><url>\(nginx.url("a.bin"))</url></file>
+          <file name="two.bin"><url>\(nginx.url("b.bin"))</url></file>
+        </metalink>
+        """.write(toFile: cwd + "/files.meta4", atomically: true, encoding: .utf8)
+        let fetched = try await haul(in: cwd, ["files.meta4"])
+        XCTAssertEqual(fetched.status, 0, fetched.stdout + fetched.stderr)
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/one.bin"))
+        XCTAssertTrue(sameFile(www + "/b.bin", cwd + "/two.bin"))
+        XCTAssertTrue(fetched.stdout.contains("done: 2 finished"), fetched.stdout)
+
+        try "\(nginx.url("a.bin"))\n".write(toFile: cwd + "/urls.txt", atomically: true, encoding: .utf8)
+        let list = try await haul(in: cwd, ["urls.txt"])
+        XCTAssertEqual(list.status, 2, list.stdout + list.stderr)
+        XCTAssertEqual(
+            list.stderr,
+            "haul: urls.txt is a file but not a torrent or Metalink file; to add the URLs it lists, one per line: "
+                + "haul add -i urls.txt\n")
+        let listed = try await listJSON()
+        XCTAssertEqual(listed.count, 2, "the list file added nothing")
+    }
+
     func testTwoURLsAnExistingFileAndPlainLinesWhenNotATerminal() async throws {
         try TestFiles.random(www + "/a.bin", size: 200_000)
         try TestFiles.random(www + "/b.bin", size: 300_000)

@@ -19,6 +19,18 @@ final class DirectDownloadValuesTests: XCTestCase {
         XCTAssertEqual(GetCommand.arguments(["--", url]), ["--", url])
     }
 
+    func testATorrentOrMetalinkNameOrAFileThatExistsNamesGet() throws {
+        XCTAssertEqual(GetCommand.arguments(["a.torrent"]), ["get", "a.torrent"])
+        XCTAssertEqual(GetCommand.arguments(["files.meta4"]), ["get", "files.meta4"])
+        XCTAssertEqual(GetCommand.arguments(["files.metalink"]), ["get", "files.metalink"])
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("haul-get-\(UUID().uuidString).txt")
+        try "http://h/a\n".write(to: list, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: list) }
+        XCTAssertEqual(GetCommand.arguments([list.path]), ["get", list.path], "get says what it makes of it")
+        XCTAssertEqual(GetCommand.arguments(["/no/such/list.txt"]), ["/no/such/list.txt"])
+        XCTAssertEqual(GetCommand.arguments(["ls"]), ["ls"], "a command's name has no dot or slash")
+    }
+
     func testDownloadsAreDoneWhenFinishedFailedPausedByAPersonOrRemoved() {
         let (a, b, c) = (DownloadID(rawValue: "aaaaaa"), DownloadID(rawValue: "bbbbbb"), DownloadID(rawValue: "cccccc"))
         var followed = FollowedDownloads([a, b, c])

@@ -37,15 +37,19 @@ struct DirectDownload {
         var seen = Set<String>()
         var requests: [DownloadRequest] = []
         for url in urls {
-            var request: DownloadRequest
+            var found: [DownloadRequest]
             if let torrent = try TorrentFile.read(url) {
-                request = TorrentFile.request(torrent, directory: "")
+                found = [TorrentFile.request(torrent, directory: "")]
+            } else if let metalink = try MetalinkFile.read(url) {
+                found = MetalinkFile.requests(metalink, directory: "", checksum: nil)
             } else {
-                request = DownloadRequest(url: try DownloadURL.validate(url), directory: "")
+                var request = DownloadRequest(url: try DownloadURL.validate(url), directory: "")
                 request.login = .usualNetrc
+                found = [request]
             }
-            guard seen.insert(request.url).inserted else { continue }
-            requests.append(try path.resolve(request))
+            for request in found where seen.insert(request.url).inserted {
+                requests.append(try path.resolve(request))
+            }
         }
         return requests
     }

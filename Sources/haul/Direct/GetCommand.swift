@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import HaulCore
 
 /// `haul URL…` (and `haul get URL…`): the URLs into the current directory, as wget does. The
@@ -17,7 +18,7 @@ struct GetCommand: AsyncParsableCommand {
         shouldDisplay: false
     )
 
-    @Argument(help: ArgumentHelp("http:// or https:// URLs, magnet links or torrent files.", valueName: "url"))
+    @Argument(help: ArgumentHelp("http:// or https:// URLs, magnet links, torrent or Metalink files.", valueName: "url"))
     var urls: [String] = []
 
     @OptionGroup var hookOptions: HookOptions
@@ -41,8 +42,15 @@ struct GetCommand: AsyncParsableCommand {
         "--secret",
     ]
 
+    /// A torrent or Metalink file by its name, or any file that exists: `get` says what it makes
+    /// of it (no subcommand's name holds a dot or a slash).
+    static func namesAFile(_ word: String) -> Bool {
+        if word.hasSuffix(".torrent") || word.hasSuffix(".meta4") || word.hasSuffix(".metalink") { return true }
+        return (word.contains(".") || word.contains("/")) && FileManager.default.fileExists(atPath: word)
+    }
+
     /// `arguments` with `get` before the first word that is not an option, when that word is a
-    /// URL (`scheme://…`), a magnet link or a torrent file rather than a command's name.
+    /// URL (`scheme://…`), a magnet link or a file (see ``namesAFile(_:)``) rather than a command's name.
     static func arguments(_ arguments: [String]) -> [String] {
         var index = 0
         while index < arguments.count {
@@ -52,7 +60,7 @@ struct GetCommand: AsyncParsableCommand {
                 index += rootOptionsWithValues.contains(word) ? 2 : 1
                 continue
             }
-            guard word.contains("://") || MagnetLink.isMagnet(word) || word.hasSuffix(".torrent") else {
+            guard word.contains("://") || MagnetLink.isMagnet(word) || Self.namesAFile(word) else {
                 return arguments
             }
             var rewritten = arguments

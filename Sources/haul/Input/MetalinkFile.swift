@@ -9,6 +9,9 @@ enum MetalinkFile {
         guard !argument.contains("://") else { return nil }
         let shown = TerminalText.sanitize(argument)
         let looksLikeOne = argument.hasSuffix(".meta4") || argument.hasSuffix(".metalink")
+        if !looksLikeOne, let size = LocalFile.size(argument), size > TorrentFile.largestFile {
+            throw notOne(shown)
+        }
         guard let data = FileManager.default.contents(atPath: argument) else {
             // Not a file: the URL check says what is wrong with it.
             guard looksLikeOne else { return nil }
@@ -19,9 +22,7 @@ enum MetalinkFile {
         } catch {
             // A file that is not XML at all is most likely a list of URLs given without -i.
             guard looksLikeOne || data.first(where: { !Self.isSpace($0) }) == UInt8(ascii: "<") else {
-                throw InputError(
-                    "\(shown) is a file but not a torrent or Metalink file; to add the URLs it lists, one per "
-                        + "line, use -i \(shown)")
+                throw notOne(shown)
             }
             throw InputError("\(shown): \(error.message)")
         }
@@ -29,22 +30,15 @@ enum MetalinkFile {
 
     /// One request per file the document describes, into `directory`. The user's `--checksum`
     /// wins over the document's hash; headers and cookies are never sent to a Metalink's URLs.
-    static func requests(
-        _ metalink: Metalink, directory: String, checksum: Checksum?, command: AddCommand, speedLimit: Int64?
-    ) -> [DownloadRequest] {
+    static func requests(_ metalink: Metalink, directory: String, checksum: Checksum?) -> [DownloadRequest] {
         var skipped = Set<String>()
         var requests: [DownloadRequest] = []
         for file in metalink.files {
             skipped.formUnion(file.skippedSchemes)
-            guard var request = file.request(into: directory, checksum: checksum) else {
+            guard let request = file.request(into: directory, checksum: checksum) else {
                 Console.warn("\(TerminalText.sanitize(file.name)): the Metalink gives no http or https URL; skipped")
                 continue
             }
-            request.allowMetered = command.allowMetered
-            request.paused = command.paused
-            request.connections = command.connections
-            request.speedLimit = speedLimit
-            if command.noMirrors { request.ignoresMirrorHeaders = true }
             requests.append(request)
         }
         if !skipped.isEmpty {
@@ -52,6 +46,13 @@ enum MetalinkFile {
             Console.warn("the Metalink's \(names) URLs are skipped: haul fetches over http and https")
         }
         return requests
+    }
+
+    /// The answer to a file that is neither a torrent nor a Metalink: most likely a list of URLs.
+    private static func notOne(_ shown: String) -> InputError {
+        InputError(
+            "\(shown) is a file but not a torrent or Metalink file; to add the URLs it lists, one per line: "
+                + "haul add -i \(shown)")
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

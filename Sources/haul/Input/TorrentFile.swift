@@ -13,6 +13,7 @@ enum TorrentFile {
         guard !argument.contains("://"), !MagnetLink.isMagnet(argument) else { return nil }
         let shown = TerminalText.sanitize(argument)
         let named = argument.hasSuffix(".torrent")
+        if !named, let size = LocalFile.size(argument), size > largestFile { return nil }
         guard let data = FileManager.default.contents(atPath: argument) else {
             guard named else { return nil }
             throw InputError("cannot read the torrent file \(shown)")
