@@ -18,7 +18,8 @@ struct GetCommand: AsyncParsableCommand {
         shouldDisplay: false
     )
 
-    @Argument(help: ArgumentHelp("http:// or https:// URLs, magnet links, torrent or Metalink files.", valueName: "url"))
+    @Argument(
+        help: ArgumentHelp("http:// or https:// URLs, magnet links, torrent or Metalink files.", valueName: "url"))
     var urls: [String] = []
 
     @OptionGroup var hookOptions: HookOptions
