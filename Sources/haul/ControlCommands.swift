@@ -92,6 +92,15 @@ struct PauseCommand: ControlCommand {
     @OptionGroup var stateOptions: StateOptions
     @OptionGroup var connectOptions: ConnectOptions
     func command(for selection: DownloadSelection) -> EngineCommand { .pause(selection) }
+
+    /// A finished torrent stays finished: the line says that its seeding ended, and how to start it again.
+    func describe(old: Download, new: Download?) -> String {
+        let line = describeOutcome(old: old, new: new)
+        guard let before = old.torrent, before.seeding || before.seedsUntilPaused,
+            new?.torrent?.seedingEnded == true
+        else { return line }
+        return line + "  — seeds no more; 'haul resume \(old.id)' seeds it again"
+    }
 }
 
 struct ResumeCommand: ControlCommand {

@@ -265,6 +265,9 @@ final class TorrentSeedingTests: TorrentTestCase {
         XCTAssertGreaterThanOrEqual(row["uploaded"] as? Int ?? 0, 2_000_000, "\(row)")
         let paused = try await haul("pause", id)
         XCTAssertEqual(paused.status, 0, paused.stderr)
+        XCTAssertTrue(
+            paused.stdout.contains("finished  share.bin  — seeds no more; 'haul resume \(id)' seeds it again"),
+            paused.stdout)
         try await waitUntil(timeout: 10) {
             row = (try? self.syncList().first) ?? [:]
             return row["seeding"] as? Bool == false

@@ -44,7 +44,9 @@ final class KeyHandlingTests: XCTestCase {
             return c
         }
         let id = DownloadID(rawValue: "00000a")
-        XCTAssertEqual(make(torrent(true)).handle(.character(" ")), [.send(.pause(.ids([id])))])
+        XCTAssertEqual(
+            make(torrent(true)).handle(.character(" ")),
+            [.sendThenSay(.pause(.ids([id])), done: "share.bin seeds no more; space seeds it again")])
         let resting = make(torrent(false))
         // Said once the engine took it: a torrent whose files are gone is refused with why.
         XCTAssertEqual(

@@ -118,7 +118,7 @@ extension TUIController {
             case .failed: report("\(name) failed — press r to retry")
             // A finished torrent: the key stops its seeding for good, or starts it again until paused.
             case .finished where d.torrent?.seeding == true:
-                return [.send(.pause(.ids([d.id])))]
+                return [.sendThenSay(.pause(.ids([d.id])), done: "\(name) seeds no more; space seeds it again")]
             case .finished where d.torrent != nil && network.remote == nil:
                 let done =
                     network.isMetered
