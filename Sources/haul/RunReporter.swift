@@ -119,7 +119,9 @@ final class RunReporter {
             guard active[sample.id] != nil else { return }
             active[sample.id] = sample
         case .notice(let id, let message):
-            log("\(id) \(name(of: id)): \(ReasonText.notice(message, now: clock.now()))", .notice)
+            // A finished download (a torrent that cannot seed) is not among those known by name.
+            let name = name(of: id)
+            log("\(id)\(name.isEmpty ? "" : " " + name): \(ReasonText.notice(message, now: clock.now()))", .notice)
         case .removed(let id):
             if stopTracking(id) { tally.recordRemoved() }
         case .removedMany(let ids):
