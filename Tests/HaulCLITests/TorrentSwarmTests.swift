@@ -296,6 +296,46 @@ final class TorrentSeedingTests: TorrentTestCase {
         XCTAssertNil(try XCTUnwrap(syncList().first)["notice"] as? String)
     }
 
+    /// A daemon that starts with a finished torrent owing seeding whose file was moved away says
+    /// so on its row and in its log, and leaves it finished.
+    func testADaemonFindingAFinishedTorrentsFileGoneSaysSoOnItsRow() async throws {
+        let hash = String(repeating: "ab", count: 20)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: statePath))
+        var document = try XCTUnwrap(JSONSerialization.jsonObject(with: saved) as? [String: Any])
+        let settings = try XCTUnwrap(document["settings"] as? [String: Any])
+        XCTAssertNotNil(settings["torrents"], "the swarm's settings are in the state file, not only its journal")
+        document["downloads"] = [
+            [
+                "id": "00000a", "url": "magnet:?xt=urn:btih:\(hash)&dn=gone.bin", "directory": dir.path,
+                "fileName": "gone.bin", "allowMetered": false, "state": "finished", "receivedBytes": 1000,
+                "totalBytes": 1000, "retries": 0, "queueOrder": 1, "addedAt": 1_795_000_000,
+                "torrent": [
+                    "infoHash": hash, "fileCount": 1, "uploaded": 0, "peers": 0, "seeds": 0, "seeding": false,
+                    "uploadRate": 0, "seedsUntilPaused": true,
+                ],
+            ] as [String: Any]
+        ]
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: statePath))
+        try? FileManager.default.removeItem(atPath: statePath + ".journal")
+        let listed = try await listJSON()
+        XCTAssertEqual(listed.count, 1, "the state file as written here is read whole")
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        defer { Task { await daemon.terminate() } }
+        let why = "cannot seed: its files are no longer at \(dir.path)/gone.bin"
+        var row: [String: Any] = [:]
+        try await waitUntil(timeout: 20) {
+            row = (try? self.syncList().first) ?? [:]
+            return row["notice"] as? String == why
+        }
+        XCTAssertEqual(row["state"] as? String, "finished", "\(row)")
+        XCTAssertEqual(row["seeding"] as? Bool, false, "\(row)")
+        let stopped = try await haul("daemon", "--stop")
+        XCTAssertEqual(stopped.status, 0, stopped.stderr)
+        _ = await daemon.wait()
+        let log = try String(contentsOfFile: dir.path + "/daemon.log", encoding: .utf8)
+        XCTAssertTrue(log.contains("00000a: \(why)"), log)
+    }
+
     func testATorrentsOwnUploadLimitHoldsWhileItSeedsAndLiftsLive() async throws {
         let size = 2_000_000
         let (torrent, hash) = try await seededFile("share.bin", size: size)
