@@ -75,7 +75,7 @@ final class DirectDownloadTests: NginxCLITestCase {
 
     func testTheLiveLineShowsBeforeTheServerAnswers() async throws {
         let server = try FaultServer { _, _ in
-            [.sleep(4), .send(FaultServer.head(200, [("Content-Length", "5")]) + Array("hello".utf8))]
+            [.sleep(10), .send(FaultServer.head(200, [("Content-Length", "5")]) + Array("hello".utf8))]
         }
         defer { server.stop() }
         let cwd = dir.subdirectory("work")
@@ -83,7 +83,7 @@ final class DirectDownloadTests: NginxCLITestCase {
         try await type(tui, server.url("late.bin"))
         // The download's line is there while the server has not answered, not only from its
         // first byte: a terminal left blank looks like a hung command.
-        let waiting = try await tui.waitFor(timeout: 3) { $0.contains("0 B/s") && $0.contains("late.bin") }
+        let waiting = try await tui.waitFor(timeout: 8) { $0.contains("0 B/s") && $0.contains("late.bin") }
         XCTAssertFalse(Self.exited(waiting), waiting)
         let screen = try await tui.waitFor(timeout: 20, Self.exited)
         XCTAssertTrue(screen.contains("EXIT=0"), screen)
