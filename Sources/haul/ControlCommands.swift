@@ -32,11 +32,15 @@ protocol ControlCommand: AsyncParsableCommand {
     func command(for selection: DownloadSelection) -> EngineCommand
     func commands(for selection: DownloadSelection) -> [EngineCommand]
     func describe(old: Download, new: Download?) -> String
+    /// Whether a refusal the engine gives after carrying out the rest of the command (a resume of
+    /// a finished torrent that cannot seed) still leaves the other downloads' lines to print.
+    var appliesTheRestWhenRefused: Bool { get }
 }
 
 extension ControlCommand {
     func commands(for selection: DownloadSelection) -> [EngineCommand] { [command(for: selection)] }
     func command(for selection: DownloadSelection) -> EngineCommand { commands(for: selection)[0] }
+    var appliesTheRestWhenRefused: Bool { false }
 
     func run() async throws {
         let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
@@ -45,11 +49,18 @@ extension ControlCommand {
         // lists and their dictionaries were most of the command's time and memory.
         var before: [DownloadID: Download] = [:]
         var now: [DownloadID: Download] = [:]
+        var refusal: InputError?
         do {
             var downloads = try await engine.snapshot().downloads.all
             let selected = try selection.selection(among: downloads)
             for command in commands(for: selected) {
-                ids = try await engine.perform(command)
+                do {
+                    ids = try await engine.perform(command)
+                } catch let error as InputError where appliesTheRestWhenRefused {
+                    guard case .ids(let named) = selected else { throw error }
+                    refusal = error
+                    ids = named
+                }
             }
             let touched = Set(ids)
             for d in downloads where touched.contains(d.id) { before[d.id] = d }
@@ -72,6 +83,7 @@ extension ControlCommand {
             guard let old = before[id] else { continue }
             Console.out(describe(old: old, new: now[id]))
         }
+        if let refusal { throw Console.failure(refusal) }
     }
 
     func describe(old: Download, new: Download?) -> String { describeOutcome(old: old, new: new) }
@@ -120,6 +132,7 @@ struct ResumeCommand: ControlCommand {
     func commands(for selection: DownloadSelection) -> [EngineCommand] {
         (allowMetered ? [.allowMetered(selection, true)] : []) + [.resume(selection)]
     }
+    var appliesTheRestWhenRefused: Bool { true }
 
     /// A failed download is not resumed (it is retried): the line says how, so the command that
     /// changed nothing does not look as if it had worked. A finished torrent seeds again.

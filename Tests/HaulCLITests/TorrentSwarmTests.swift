@@ -283,10 +283,16 @@ final class TorrentSeedingTests: TorrentTestCase {
         // until the file is back.
         let path = try XCTUnwrap(row["path"] as? String)
         try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
-        let refused = try await haul("resume", id)
-        XCTAssertNotEqual(refused.status, 0, refused.stdout)
+        let other = try await haul("add", "--paused", "-d", dir.path, "http://127.0.0.1:9/other.bin")
+        XCTAssertEqual(other.status, 0, other.stderr)
+        let otherID = try XCTUnwrap(syncList().first { $0["id"] as? String != id }?["id"] as? String)
+        let refused = try await haul("resume", id, otherID)
+        XCTAssertEqual(refused.status, 2, refused.stdout)
         let why = "cannot seed: its files are no longer at \(path)"
-        XCTAssertTrue(refused.stderr.contains("\(id) \(why)"), refused.stderr)
+        XCTAssertEqual(refused.stderr, "haul: \(id) \(why)\n")
+        XCTAssertTrue(
+            refused.stdout.contains("\(otherID)  waiting  other.bin"), "the rest is resumed: \(refused.stdout)")
+        _ = try await haul("rm", otherID)
         row = try XCTUnwrap(syncList().first)
         XCTAssertEqual(row["notice"] as? String, why, "\(row)")
         XCTAssertEqual(row["state"] as? String, "finished", "\(row)")
