@@ -16,6 +16,8 @@ final class RunReporter {
     private var names: [DownloadID: String] = [:]
     private var active: [DownloadID: ProgressSample] = [:]
     private var activeOrder: [DownloadID] = []
+    /// The active downloads that are torrents: their lines count peers, not a server's answer.
+    private var torrents: Set<DownloadID> = []
     private var network: NetworkStatus?
     private var drawnLines = 0
     /// When the live block was last drawn; the clock starts near 0 with the process, so the first
@@ -89,6 +91,7 @@ final class RunReporter {
                     id: d.id, receivedBytes: d.receivedBytes, totalBytes: d.totalBytes, bytesPerSecond: 0,
                     etaSeconds: nil)
                 activeOrder.append(d.id)
+                if d.isTorrent { torrents.insert(d.id) }
                 mustDraw = true
                 let shown = name()
                 if !interactive { log(d.id, " started ", shown) }
@@ -152,6 +155,7 @@ final class RunReporter {
 
     private func stopTracking(_ id: DownloadID) -> Bool {
         guard active.removeValue(forKey: id) != nil else { return false }
+        torrents.remove(id)
         mustDraw = true
         if let position = activeOrder.firstIndex(of: id) { activeOrder.remove(at: position) }
         return true
@@ -235,6 +239,11 @@ final class RunReporter {
             sample.totalBytes.map { "\(Formatting.bytes(sample.receivedBytes)) / \(Formatting.bytes($0))" }
             ?? Formatting.bytes(sample.receivedBytes)
         let shortName = name.count > 40 ? String(name.prefix(39)) + "…" : name
+        // Before its first byte an HTTP download waits on its server (connecting, or a stream the
+        // server has not opened yet): "0 B/s" would read as a stall.
+        if sample.receivedBytes == 0, sample.totalBytes == nil, !torrents.contains(sample.id) {
+            return "\(sample.id) waiting for the server  \(shortName)"
+        }
         let connections = sample.connections.map { "  ×\($0)" } ?? ""
         return
             "\(sample.id) \(percent) \(size)  \(Formatting.rate(sample.bytesPerSecond))  ETA "

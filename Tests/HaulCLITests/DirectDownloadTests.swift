@@ -82,8 +82,8 @@ final class DirectDownloadTests: NginxCLITestCase {
         let tui = try await shell(in: cwd)
         try await type(tui, server.url("late.bin"))
         // The download's line is there while the server has not answered, not only from its
-        // first byte: a terminal left blank looks like a hung command.
-        let waiting = try await tui.waitFor(timeout: 8) { $0.contains("0 B/s") && $0.contains("late.bin") }
+        // first byte, and says so: a terminal left blank, or at "0 B/s", looks like a hung command.
+        let waiting = try await tui.waitFor(timeout: 8) { $0.contains("waiting for the server  late.bin") }
         XCTAssertFalse(Self.exited(waiting), waiting)
         let screen = try await tui.waitFor(timeout: 20, Self.exited)
         XCTAssertTrue(screen.contains("EXIT=0"), screen)
