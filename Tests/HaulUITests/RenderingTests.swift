@@ -129,6 +129,23 @@ final class RenderingTests: XCTestCase {
         }
     }
 
+    func testADownloadBeforeItsFirstByteSaysItIsConnecting() {
+        var d = Download(id: DownloadID(rawValue: "eeeeee"), url: "http://h/late.bin", directory: "/dl", queueOrder: 0)
+        _ = d.start()
+        let rowText = { (d: Download) -> String in
+            let c = TUIController(downloads: [d], width: 120, height: 24, defaultDirectory: "/dl", home: "/root")
+            _ = c.frame(now: 0)
+            return ((0..<24).map { c.grid.text(row: $0) }.first { $0.contains("late.bin") } ?? "").trimmingCharacters(
+                in: .whitespaces)
+        }
+        XCTAssertTrue(rowText(d).hasSuffix("connecting"), rowText(d))
+        d.totalBytes = 1000
+        XCTAssertTrue(rowText(d).hasSuffix("downloading"), "the server answered: \(rowText(d))")
+        d.totalBytes = nil
+        d.receivedBytes = 10
+        XCTAssertTrue(rowText(d).hasSuffix("downloading"), "bytes came, of no size told: \(rowText(d))")
+    }
+
     func testNarrowScreensDropColumnsInOrder() {
         XCTAssertEqual(Columns.forWidth(160).size, 17)
         XCTAssertGreaterThan(Columns.forWidth(160).bar, 12)

@@ -111,6 +111,12 @@ enum RowView {
                     label = "seeding"
                 }
             }
+            // Before its first byte and its size an HTTP download waits on its server.
+            if download.state == .downloading, download.torrent == nil, download.totalBytes == nil,
+                (sample?.receivedBytes ?? download.receivedBytes) == 0
+            {
+                label = "connecting"
+            }
             // A download on several connections says how many.
             if download.state == .downloading, download.torrent == nil,
                 let count = sample?.connections ?? download.activeConnections, count > 1
