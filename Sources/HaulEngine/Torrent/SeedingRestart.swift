@@ -7,23 +7,28 @@ enum SeedingRestart {
     /// Why `download` cannot seed, as the end of a sentence ("… cannot seed: its files are no
     /// longer at …"); nil when its file or folder and its resume data are where haul left them.
     static func obstacle(_ download: Download, store: TorrentStore) -> String? {
+        if let missing = missingFiles(download) { return missing }
+        return store.resumeData(TorrentRun.infoHash(download)) == nil ? noRecord : nil
+    }
+
+    /// Why `download` cannot seed when its file or folder is gone; nil when it is there.
+    private static func missingFiles(_ download: Download) -> String? {
         guard let path = download.path, Engine.somethingExists(at: path) else {
             return "its files are no longer at \(TerminalText.sanitize(download.path ?? download.directory))"
         }
-        guard store.resumeData(TorrentRun.infoHash(download)) != nil else {
-            return "haul kept no record of its pieces"
-        }
         return nil
     }
+
+    private static let noRecord = "haul kept no record of its pieces"
 
     /// Puts `download` back in `session` to seed; returns why it cannot (see ``obstacle(_:store:)``,
     /// or libtorrent's refusal), nil once it seeds.
     static func begin(
         _ download: Download, session: TorrentSession, store: TorrentStore, reports: RunReports
     ) async -> String? {
-        if let obstacle = obstacle(download, store: store) { return obstacle }
+        if let missing = missingFiles(download) { return missing }
         let infoHash = TorrentRun.infoHash(download)
-        guard let resume = store.resumeData(infoHash) else { return "haul kept no record of its pieces" }
+        guard let resume = store.resumeData(infoHash) else { return noRecord }
         let settings = await session.settings
         let facts = download.torrent ?? TorrentFacts(infoHash: infoHash)
         // Upload only: a file the user deleted part of is never fetched again behind their back.
