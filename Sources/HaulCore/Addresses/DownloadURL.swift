@@ -34,8 +34,8 @@ public enum DownloadURL {
         }
         guard supportedSchemes.contains(scheme) else {
             throw InputError(
-                "unsupported scheme '\(TerminalText.sanitize(scheme))' in '\(shown)': haul fetches http and https URLs, magnet links and torrent files"
-            )
+                "unsupported scheme '\(TerminalText.sanitize(scheme))' in '\(shown)': haul fetches http and https "
+                    + "URLs, magnet links and torrent files")
         }
         guard let host = components.host, !host.isEmpty else {
             throw InputError("'\(shown)' has no host name")
