@@ -21,7 +21,7 @@ final class EventHubTests: XCTestCase {
 
     func testHeldEventsArriveTogetherInOrderOnlyWhenDelivered() async {
         let hub = EventHub(clock: SystemClock(), pace: .zero)
-        let stream = hub.subscribe { _ in }
+        let stream = hub.subscribe()
         XCTAssertEqual(hub.hold(notice(1)), .zero, "the first held event asks for a delivery, now")
         XCTAssertNil(hub.hold(notice(2)))
         XCTAssertNil(hub.hold(notice(3)))
@@ -36,7 +36,7 @@ final class EventHubTests: XCTestCase {
     func testADeliveryRightAfterAnotherWaitsForThePace() async throws {
         let clock = TestClock()
         let hub = EventHub(clock: clock, pace: .milliseconds(200))
-        _ = hub.subscribe { _ in }
+        let stream = hub.subscribe()
         XCTAssertEqual(hub.hold(notice(1)), .zero, "the first event after a quiet spell goes out at once")
         hub.deliverHeld()
         let delay = try XCTUnwrap(hub.hold(notice(2)))
@@ -46,19 +46,22 @@ final class EventHubTests: XCTestCase {
         hub.deliverHeld()
         clock.advance(by: .milliseconds(250))
         XCTAssertEqual(hub.hold(notice(4)), .zero, "once the pace has passed, at once again")
+        withExtendedLifetime(stream) {}
     }
 
     func testNothingIsHeldWithoutSubscribers() {
         let hub = EventHub(clock: SystemClock())
         XCTAssertNil(hub.hold(notice(1)))
         XCTAssertNil(hub.hold(notice(2)))
+        _ = hub.subscribe()
+        XCTAssertNil(hub.hold(notice(3)), "a subscriber whose stream was let go is gone")
     }
 
     func testALaterSubscriberDoesNotGetEventsPublishedBeforeIt() async {
         let hub = EventHub(clock: SystemClock())
-        let first = hub.subscribe { _ in }
+        let first = hub.subscribe()
         _ = hub.hold(notice(1))
-        let second = hub.subscribe { _ in }
+        let second = hub.subscribe()
         _ = hub.hold(notice(2))
         hub.finishAll()
 
@@ -66,5 +69,32 @@ final class EventHubTests: XCTestCase {
         let toSecond = await take(3, from: second)
         XCTAssertEqual(toFirst, [notice(1), notice(2)])
         XCTAssertEqual(toSecond, [notice(2)])
+    }
+}
+
+extension EventHubTests {
+    /// A listener cancelled while a delivery is under way ends, and so does the delivery: the
+    /// cancellation runs the stream's end with the task's own lock held, while a delivery yields
+    /// to that task with the hub's lock held, so the end must not wait for the hub's lock.
+    func testCancellingAListenerWhileEventsAreDeliveredHangsNeither() {
+        let hub = EventHub(clock: SystemClock(), pace: .zero)
+        for round in 0..<2_000 {
+            let stream = hub.subscribe()
+            let listening = Task.detached { for await _ in stream {} }
+            let both = DispatchGroup()
+            let events = (0..<20).map(notice)
+            DispatchQueue.global().async(group: both) {
+                for event in events {
+                    _ = hub.hold(event)
+                    hub.deliverHeld()
+                }
+            }
+            DispatchQueue.global().async(group: both) { listening.cancel() }
+            guard both.wait(timeout: .now() + 10) == .success else {
+                return XCTFail("round \(round): a delivery and a cancellation waited on each other")
+            }
+        }
+        hub.deliverHeld()
+        XCTAssertNil(hub.hold(notice(0)), "the cancelled listeners are gone from the hub")
     }
 }

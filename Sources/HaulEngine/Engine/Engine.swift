@@ -159,7 +159,7 @@ public actor Engine {
 
     /// A stream of everything that happens from now on.
     public func subscribe() -> EngineEvents {
-        hub.subscribe { [hub] key in hub.unsubscribe(key) }
+        hub.subscribe()
     }
 
     /// True once ``shutdown()`` was called (for example by a signal).

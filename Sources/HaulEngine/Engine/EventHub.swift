@@ -14,10 +14,26 @@ import Synchronization
 /// Its own lock, not the engine actor, guards it, so the delivery runs off the actor: a delivery
 /// queued on the actor would have the actor wait for a thread while every transfer calling the
 /// engine waits behind it.
+///
+/// A subscriber whose stream ended (its task cancelled, its stream released) only marks itself
+/// ended and is dropped under the lock later: cancelling a task runs the stream's end while the
+/// runtime holds that task's lock, and a delivery holds the hub's lock while it yields to the
+/// task, which takes the task's lock; an end that took the hub's lock would deadlock the two.
 final class EventHub: Sendable {
+    private struct Subscriber {
+        let sender: EngineEvents.Sender
+        let ended: EndMark
+    }
+
+    /// Set once by the stream's end, from any thread, without a lock.
+    private final class EndMark: Sendable {
+        private let flag = Atomic<Bool>(false)
+        var isSet: Bool { flag.load(ordering: .acquiring) }
+        func set() { flag.store(true, ordering: .releasing) }
+    }
+
     private struct State {
-        var subscribers: [Int: EngineEvents.Sender] = [:]
-        var nextKey = 0
+        var subscribers: [Subscriber] = []
         var held: [EngineEvent] = []
         /// When the last delivery went out.
         var lastDelivery: Duration?
@@ -25,9 +41,21 @@ final class EventHub: Sendable {
         mutating func deliverHeld(at now: Duration) {
             guard !held.isEmpty else { return }
             // Sent under the hub's lock, so two deliveries cannot overtake each other.
-            for sender in subscribers.values { sender.send(held) }
+            for subscriber in subscribers { subscriber.sender.send(held) }
             held.removeAll(keepingCapacity: true)
             lastDelivery = now
+        }
+
+        /// Takes the ended subscribers out; the caller lets go of them after the lock (a sender
+        /// that goes away finishes its stream).
+        mutating func removeEnded() -> [Subscriber] {
+            var ended: [Subscriber] = []
+            subscribers.removeAll { subscriber in
+                guard subscriber.ended.isSet else { return false }
+                ended.append(subscriber)
+                return true
+            }
+            return ended
         }
     }
 
@@ -42,35 +70,33 @@ final class EventHub: Sendable {
     }
 
     /// A new subscriber gets the events published from now on, not those still held.
-    func subscribe(onEnd: @escaping @Sendable (Int) -> Void) -> EngineEvents {
+    func subscribe() -> EngineEvents {
         let now = clock.now
-        return state.withLock { s in
+        let ended = EndMark()
+        let (stream, sender) = EngineEvents.makeStream { ended.set() }
+        let gone = state.withLock { s in
             s.deliverHeld(at: now)
-            let key = s.nextKey
-            s.nextKey += 1
-            let (stream, sender) = EngineEvents.makeStream { onEnd(key) }
-            s.subscribers[key] = sender
-            return stream
+            s.subscribers.append(Subscriber(sender: sender, ended: ended))
+            return s.removeEnded()
         }
-    }
-
-    func unsubscribe(_ key: Int) {
-        // Released outside the lock: a sender that goes away finishes its stream.
-        let removed = state.withLock { $0.subscribers.removeValue(forKey: key) }
-        _ = removed
+        _ = gone
+        return stream
     }
 
     /// Holds `event` for the next ``deliverHeld()``. When nothing was held before it, the caller
     /// has to arrange that delivery: returns how long from now (zero: now); nil otherwise.
     func hold(_ event: EngineEvent) -> Duration? {
         let now = clock.now
-        return state.withLock { s in
-            guard !s.subscribers.isEmpty else { return nil }
+        let (delay, gone) = state.withLock { s -> (Duration?, [Subscriber]) in
+            let gone = s.removeEnded()
+            guard !s.subscribers.isEmpty else { return (nil, gone) }
             s.held.append(event)
-            guard s.held.count == 1 else { return nil }
-            guard let last = s.lastDelivery else { return .zero }
-            return max(.zero, last + pace - now)
+            guard s.held.count == 1 else { return (nil, gone) }
+            guard let last = s.lastDelivery else { return (.zero, gone) }
+            return (max(.zero, last + pace - now), gone)
         }
+        _ = gone
+        return delay
     }
 
     /// Hands every held event to every subscriber, in the order they were published.
@@ -83,8 +109,8 @@ final class EventHub: Sendable {
         let now = clock.now
         let senders = state.withLock { s in
             s.deliverHeld(at: now)
-            defer { s.subscribers = [:] }
-            return Array(s.subscribers.values)
+            defer { s.subscribers = [] }
+            return s.subscribers.map(\.sender)
         }
         for sender in senders { sender.finish() }
     }
