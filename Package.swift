@@ -186,7 +186,11 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The command-line module's own logic.
         .testTarget(
-            name: "HaulCommandTests", dependencies: ["haul", "HaulCore", "HaulStore", "HaulLoopback"],
+            name: "HaulCommandTests",
+            dependencies: [
+                "haul", "HaulCore", "HaulStore", "HaulLoopback",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HaulCLITests",

@@ -20,103 +20,7 @@ struct AddCommand: AsyncParsableCommand {
             valueName: "url"))
     var urls: [String] = []
 
-    @Option(
-        name: [.customShort("i"), .long],
-        help: ArgumentHelp(
-            "Read URLs from a file ('-' for standard input): one per line, or aria2's input-file format (indented "
-                + "dir=, out=, checksum=, header=, split=, max-connection-per-server= lines under a URL).",
-            valueName: "file")
-    )
-    var inputFile: String?
-
-    @Option(
-        name: [.customShort("d"), .long],
-        help: ArgumentHelp("Directory to save into (created if missing).", valueName: "dir"))
-    var directory: String?
-
-    @Option(
-        name: [.customShort("o"), .long], help: ArgumentHelp("File name to save as (one URL only).", valueName: "name"))
-    var output: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Expected checksum, TYPE=HEX with TYPE md5, sha-1, sha-224, sha-256, sha-384 or sha-512; a mismatch "
-                + "fails the download.",
-            valueName: "type=hex"))
-    var checksum: String?
-
-    @Option(name: .long, help: ArgumentHelp("Expected SHA-256 (same as --checksum sha-256=HEX).", valueName: "hex"))
-    var sha256: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A file as sha256sum, sha512sum, sha1sum or md5sum write it; each download is checked against the "
-                + "line for its file name.",
-            valueName: "file"))
-    var checksumFile: String?
-
-    @Option(name: .long, help: ArgumentHelp("A request header, 'Name: value' (repeatable).", valueName: "header"))
-    var header: [String] = []
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Cookies to send, from a cookies.txt file (Netscape format, as curl -b, wget and aria2c read it); "
-                + "default: 'haul cookies'.",
-            valueName: "file"))
-    var loadCookies: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Its own proxy: http://host:port, socks5://host:port, socks5h://host:port, or none (see haul proxy).",
-            valueName: "proxy"))
-    var proxy: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Logins for the hosts you name, from this netrc file (default: $NETRC, else ~/.netrc); never sent to "
-                + "another host or a mirror.",
-            valueName: "file"))
-    var netrcFile: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Another URL of the same file (repeatable, one URL only): the file is fetched from all of them at once.",
-            valueName: "url"))
-    var mirror: [String] = []
-
-    @Flag(
-        name: .long,
-        help: "Use no mirrors or checksums that servers name in Link and Digest headers or Metalink documents.")
-    var noMirrors = false
-
-    @Option(
-        name: [.customShort("x"), .long],
-        help: ArgumentHelp(
-            "Most connections per file, 1-32 (default: 'haul connections', 8). Servers that serve ranges get "
-                + "several; others one.",
-            valueName: "n"))
-    var connections: Int?
-
-    @Option(name: .long, help: ArgumentHelp("Its own speed limit, e.g. 500K or 2M.", valueName: "rate"))
-    var limit: String?
-
-    @Option(
-        name: .long, help: ArgumentHelp("For a torrent: its own upload limit, e.g. 200K.", valueName: "rate"))
-    var uploadLimit: String?
-
-    @Option(
-        name: .customLong("select-file"),
-        help: ArgumentHelp("For a torrent: only these files, numbered from 1 (e.g. 1,3-5).", valueName: "list"))
-    var selectFile: String?
-
-    @Flag(name: .long, help: "Allow this download on a metered network.")
-    var allowMetered = false
+    @OptionGroup var download: DownloadOptions
 
     @Flag(name: .long, help: "Add it paused.")
     var paused = false
@@ -128,30 +32,15 @@ struct AddCommand: AsyncParsableCommand {
     @OptionGroup var connectOptions: ConnectOptions
 
     func validate() throws {
-        if urls.isEmpty && inputFile == nil { throw ValidationError("give at least one URL (or -i FILE)") }
-        if let connections, !StateDocument.Settings.connectionRange.contains(connections) {
-            throw ValidationError("--connections must be between 1 and 32")
-        }
-        if let uploadLimit, (Formatting.parseRate(uploadLimit) ?? 0) < SpeedLimit.minimumRate {
-            throw ValidationError("--upload-limit takes a speed such as 200K or 2M")
-        }
-        if let limit, Formatting.parseRate(limit) == nil {
-            throw ValidationError("--limit takes a speed such as 500K or 2M")
-        }
-        if output != nil && (urls.count > 1 || inputFile != nil) {
-            throw ValidationError("-o names one file; give one URL with it")
-        }
-        if !mirror.isEmpty && (urls.count != 1 || inputFile != nil) {
-            throw ValidationError("--mirror names another URL of one file; give one URL with it")
-        }
-        if checksum != nil && sha256 != nil { throw ValidationError("give --checksum or --sha256, not both") }
+        try download.check(urls: urls)
     }
 
     func run() async throws {
         let environment = stateOptions.environment
         let plan: AddPlan
         do throws(InputError) {
-            plan = try AddPlan.make(self, environment: environment, remote: connectOptions.connect != nil)
+            plan = try AddPlan.make(
+                urls: urls, download, paused: paused, environment: environment, remote: connectOptions.connect != nil)
         } catch {
             throw error.reported()
         }

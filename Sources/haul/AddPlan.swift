@@ -3,18 +3,21 @@ import HaulCore
 import HaulEngine
 import HaulStore
 
-/// What `haul add` asks the engine for: one request per URL, from the command line's options and,
-/// for `-i`, each entry's own aria2 options. Reads the files the options name and creates the
+/// What `haul add` and `haul URL…` ask the engine for: one request per URL, from the command
+/// line's options and, for `-i`, each entry's own aria2 options. Reads the files the options name and creates the
 /// folders; every problem is one ``InputError`` before anything is added.
 struct AddPlan {
     var requests: [DownloadRequest]
 
     /// `remote`: for an engine on another machine (`--connect`), where `-d` names a folder on that
     /// machine, the engine's own folder is the default, and nothing here is created or read.
-    static func make(_ command: AddCommand, environment: [String: String], remote: Bool = false) throws(InputError)
-        -> AddPlan
-    {
-        if remote { return try makeRemote(command) }
+    /// `defaultDirectory`: where a download that no option or folder rule places goes (nil: the
+    /// download directory; `haul URL` gives the current one).
+    static func make(
+        urls: [String], _ command: DownloadOptions, paused: Bool = false, environment: [String: String],
+        remote: Bool = false, defaultDirectory: String? = nil
+    ) throws(InputError) -> AddPlan {
+        if remote { return try makeRemote(urls: urls, command, paused: paused) }
         let headers = try command.header.map { h throws(InputError) in try RequestHeader.parse(h) }
         let checksum = try checksum(command)
         let checksums = try command.checksumFile.map { path throws(InputError) in
@@ -30,7 +33,7 @@ struct AddPlan {
         var metalinks: [Metalink] = []
         var torrents: [[UInt8]] = []
         var entries: [InputFile.Entry] = []
-        for (index, url) in command.urls.enumerated() {
+        for (index, url) in urls.enumerated() {
             if let torrent = try TorrentFile.read(url) {
                 torrents.append(torrent)
             } else if let metalink = try MetalinkFile.read(url) {
@@ -55,7 +58,7 @@ struct AddPlan {
         for torrent in torrents {
             var request = TorrentFile.request(torrent, directory: directory)
             request.allowMetered = command.allowMetered
-            request.paused = command.paused
+            request.paused = paused
             request.speedLimit = speedLimit
             request.selectedFiles = selection
             request.uploadLimit = uploadLimit
@@ -65,7 +68,7 @@ struct AddPlan {
             let url = try DownloadURL.validate(entry.url)
             var request = DownloadRequest(
                 url: url, directory: directory, requestedName: command.output, headers: headers,
-                checksum: checksum, allowMetered: command.allowMetered, paused: command.paused,
+                checksum: checksum, allowMetered: command.allowMetered, paused: paused,
                 connections: command.connections, speedLimit: speedLimit, cookieFile: cookieFile)
             if !entry.mirrors.isEmpty {
                 request.sources = try entry.mirrors.map { mirror throws(InputError) in
@@ -94,7 +97,7 @@ struct AddPlan {
         for metalink in metalinks {
             for var request in MetalinkFile.requests(metalink, directory: directory, checksum: checksum) {
                 request.allowMetered = command.allowMetered
-                request.paused = command.paused
+                request.paused = paused
                 request.connections = command.connections
                 request.speedLimit = speedLimit
                 if command.noMirrors { request.ignoresMirrorHeaders = true }
@@ -103,14 +106,16 @@ struct AddPlan {
         }
         // The engine's own add path, here before the (possibly large) state is read: a folder that
         // cannot be made is said at once, and the list printed names each file's folder.
-        var path = AddPath(environment: environment)
+        var path = AddPath(environment: environment, defaultDirectory: defaultDirectory)
         requests = try requests.map { request throws(InputError) in try path.resolve(request) }
         return AddPlan(requests: requests)
     }
 
     /// The requests for an engine on another machine: URLs, `-d` as that machine's path, the
     /// options aria2 has. Files on this machine (cookies, netrc, checksum lists) are not sent.
-    private static func makeRemote(_ command: AddCommand) throws(InputError) -> AddPlan {
+    private static func makeRemote(urls: [String], _ command: DownloadOptions, paused: Bool) throws(InputError)
+        -> AddPlan
+    {
         if let directory = command.directory, !directory.hasPrefix("/") {
             throw InputError("with --connect, -d names a folder on the engine's machine: give its absolute path")
         }
@@ -120,12 +125,12 @@ struct AddPlan {
         }
         let headers = try command.header.map { h throws(InputError) in try RequestHeader.parse(h) }
         let checksum = try checksum(command)
-        var urls = command.urls
+        var urls = urls
         if let file = command.inputFile { urls += try URLListFile.read(file).entries.map(\.url) }
         let requests = try urls.map { url throws(InputError) in
             var request = DownloadRequest(
                 url: try DownloadURL.validate(url), directory: command.directory ?? "", requestedName: command.output,
-                headers: headers, checksum: checksum, paused: command.paused, connections: command.connections,
+                headers: headers, checksum: checksum, paused: paused, connections: command.connections,
                 speedLimit: command.limit.flatMap(Formatting.parseRate))
             if !command.mirror.isEmpty {
                 request.sources = try command.mirror.map { mirror throws(InputError) in
@@ -138,7 +143,7 @@ struct AddPlan {
     }
 
     /// `--checksum TYPE=HEX` or `--sha256 HEX`.
-    private static func checksum(_ command: AddCommand) throws(InputError) -> Checksum? {
+    private static func checksum(_ command: DownloadOptions) throws(InputError) -> Checksum? {
         if let text = command.checksum { return try Checksum(parsing: text) }
         if let hex = command.sha256 { return try Checksum(.sha256, hex: hex) }
         return nil

@@ -112,10 +112,23 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(list.status, 2, list.stdout + list.stderr)
         XCTAssertEqual(
             list.stderr,
-            "haul: urls.txt is a file but not a torrent or Metalink file; to add the URLs it lists, one per line: "
-                + "haul add -i urls.txt\n")
+            "haul: urls.txt is a file but not a torrent or Metalink file; for the URLs it lists, one per line: "
+                + "haul -i urls.txt (or haul add -i urls.txt to queue them)\n")
         let listed = try await listJSON()
         XCTAssertEqual(listed.count, 2, "the list file added nothing")
+
+        // As the sentence says, and with add's options, as aria2c takes them before or after the URL.
+        let fromList = try await haul(in: cwd, ["-i", "urls.txt", "-j", "2", "-d", "got"])
+        XCTAssertEqual(fromList.status, 0, fromList.stdout + fromList.stderr)
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/got/a.bin"), fromList.stdout)
+        let named = try await haul(in: cwd, [nginx.url("b.bin"), "-o", "named.bin", "-x", "2", "--limit", "1M"])
+        XCTAssertEqual(named.status, 0, named.stdout + named.stderr)
+        XCTAssertTrue(sameFile(www + "/b.bin", cwd + "/named.bin"), named.stdout)
+        let all = try await listJSON()
+        XCTAssertEqual(all.count, 4)
+        let state = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: statePath)))
+        let settings = (state as? [String: Any])?["settings"] as? [String: Any]
+        XCTAssertEqual(settings?["concurrency"] as? Int, 2, "-j is saved, as run's is")
     }
 
     func testTwoURLsAnExistingFileAndPlainLinesWhenNotATerminal() async throws {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import HaulCore
 import XCTest
@@ -29,6 +30,59 @@ final class DirectDownloadValuesTests: XCTestCase {
         XCTAssertEqual(GetCommand.arguments([list.path]), ["get", list.path], "get says what it makes of it")
         XCTAssertEqual(GetCommand.arguments(["/no/such/list.txt"]), ["/no/such/list.txt"])
         XCTAssertEqual(GetCommand.arguments(["ls"]), ["ls"], "a command's name has no dot or slash")
+    }
+
+    func testAnOptionOfAddsBeforeTheURLNamesGetAtTheFront() {
+        let url = "https://example.org/a.iso"
+        XCTAssertEqual(GetCommand.arguments(["-o", "b.iso", url]), ["get", "-o", "b.iso", url])
+        XCTAssertEqual(
+            GetCommand.arguments(["--state", "/s.json", "-x", "4", "-d", "isos", url]),
+            ["get", "--state", "/s.json", "-x", "4", "-d", "isos", url])
+        XCTAssertEqual(GetCommand.arguments(["-i", "list.txt"]), ["get", "-i", "list.txt"], "a list alone")
+        XCTAssertEqual(GetCommand.arguments(["--limit=1M", url]), ["get", "--limit=1M", url])
+        XCTAssertEqual(GetCommand.arguments(["--allow-metered", url]), ["get", "--allow-metered", url])
+        XCTAssertEqual(GetCommand.arguments([url, "-o", "b.iso"]), ["get", url, "-o", "b.iso"])
+        XCTAssertEqual(GetCommand.arguments(["-j", "8", "--", url]), ["-j", "8", "--", url], "-- ends the options")
+    }
+
+    /// Every option `get` takes with a value, as its help names it, is in the table the words
+    /// before a URL are read by; every name in the table is one `get` takes.
+    func testTheTableOfOptionsWithValuesIsGetsOwn() throws {
+        var named = Set<String>()
+        for line in GetCommand.helpMessage(columns: 200).split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init)
+            guard let value = words.firstIndex(where: { $0.hasPrefix("<") }), words.first?.hasPrefix("-") == true
+            else { continue }
+            for word in words[..<value] { named.insert(word.trimmingCharacters(in: CharacterSet(charactersIn: ","))) }
+        }
+        XCTAssertFalse(named.isEmpty)
+        XCTAssertEqual(named, GetCommand.ownOptionsWithValues.union(GetCommand.rootOptionsWithValues))
+        for flag in DownloadOptions.flagNames {
+            XCTAssertNoThrow(try GetCommand.parse([flag, "http://h/a"]), flag)
+        }
+    }
+
+    /// `haul URL…` reads add's options into the same requests `haul add` makes, in the current
+    /// folder unless `-d` names another.
+    func testGetsOptionsMakeTheRequestsAddWouldMake() throws {
+        let here = FileManager.default.temporaryDirectory.appendingPathComponent("haul-get-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: here) }
+        let environment = ["HOME": here, "XDG_CONFIG_HOME": here + "/config"]
+        let get = try GetCommand.parse([
+            "http://h/a.iso", "-o", "b.iso", "-x", "4", "--limit", "1M", "--header", "X-A: 1", "--allow-metered",
+        ])
+        let plan = try AddPlan.make(
+            urls: get.urls, get.download, environment: environment, defaultDirectory: here + "/cwd")
+        let request = try XCTUnwrap(plan.requests.first)
+        XCTAssertEqual(request.directory, here + "/cwd")
+        XCTAssertEqual(request.requestedName, "b.iso")
+        XCTAssertEqual(request.connections, 4)
+        XCTAssertEqual(request.speedLimit, 1 << 20)
+        XCTAssertEqual(request.headers.map(\.name), ["X-A"])
+        XCTAssertTrue(request.allowMetered)
+        let add = try AddCommand.parse(["http://h/a.iso", "-d", here + "/d"])
+        let added = try AddPlan.make(urls: add.urls, add.download, environment: environment, defaultDirectory: nil)
+        XCTAssertEqual(added.requests.first?.directory, here + "/d", "-d wins over the default, for both")
     }
 
     func testDownloadsAreDoneWhenFinishedFailedPausedByAPersonOrRemoved() {

@@ -11,6 +11,9 @@ import HaulRemote
 /// here.
 struct DirectDownload {
     let urls: [String]
+    let options: DownloadOptions
+    /// How many run at once, saved as `haul run -j` saves it; nil keeps the saved number.
+    let concurrency: Int?
     let stateOptions: StateOptions
     let hooks: ProcessHooks
 
@@ -29,29 +32,15 @@ struct DirectDownload {
         }
     }
 
-    /// The requests, resolved here as the engine would (the current directory where no folder
-    /// rule matches), so a rerun finds the downloads it started.
+    /// The requests, resolved here as the engine would (the current directory where neither `-d`
+    /// nor a folder rule places a file), so a rerun finds the downloads it started; a URL given
+    /// twice is fetched once.
     private func resolvedRequests() throws(InputError) -> [DownloadRequest] {
-        let environment = stateOptions.environment
-        var path = AddPath(environment: environment, defaultDirectory: FileManager.default.currentDirectoryPath)
+        let plan = try AddPlan.make(
+            urls: urls, options, environment: stateOptions.environment,
+            defaultDirectory: FileManager.default.currentDirectoryPath)
         var seen = Set<String>()
-        var requests: [DownloadRequest] = []
-        for url in urls {
-            var found: [DownloadRequest]
-            if let torrent = try TorrentFile.read(url) {
-                found = [TorrentFile.request(torrent, directory: "")]
-            } else if let metalink = try MetalinkFile.read(url) {
-                found = MetalinkFile.requests(metalink, directory: "", checksum: nil)
-            } else {
-                var request = DownloadRequest(url: try DownloadURL.validate(url), directory: "")
-                request.login = .usualNetrc
-                found = [request]
-            }
-            for request in found where seen.insert(request.url).inserted {
-                requests.append(try path.resolve(request))
-            }
-        }
-        return requests
+        return plan.requests.filter { seen.insert($0.url).inserted }
     }
 
     /// Adds what is new and takes up what an earlier run of the same command left unfinished:
@@ -88,6 +77,7 @@ struct DirectDownload {
     private func runHere(_ engine: Engine, _ requests: [DownloadRequest]) async throws {
         let ids: [DownloadID]
         do {
+            if let concurrency { try await engine.perform(.setConcurrency(concurrency)) }
             ids = try await Self.adopt(requests, known: engine.allDownloads, session: engine)
         } catch {
             throw Console.failure(error)
@@ -147,6 +137,7 @@ struct DirectDownload {
         var interrupted = false
         do {
             let attachment = try await owner.attach(ui: false)
+            if let concurrency { try await owner.perform(.setConcurrency(concurrency)) }
             let ids = try await Self.adopt(requests, known: attachment.snapshot.downloads.all, session: owner)
             followed = FollowedDownloads(ids)
             let known = try await owner.snapshot().downloads.all.filter { followed.ids.contains($0.id) }

@@ -22,19 +22,31 @@ struct GetCommand: AsyncParsableCommand {
         help: ArgumentHelp("http:// or https:// URLs, magnet links, torrent or Metalink files.", valueName: "url"))
     var urls: [String] = []
 
+    @OptionGroup var download: DownloadOptions
+
+    @Option(
+        name: [.customShort("j"), .long],
+        help: ArgumentHelp(
+            "How many downloads run at once (saved for next time, as 'haul run -j' saves it).", valueName: "n"))
+    var concurrency: Int?
+
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var stateOptions: StateOptions
     @OptionGroup var connectOptions: ConnectOptions
 
     func validate() throws {
-        if urls.isEmpty { throw ValidationError("give at least one URL") }
+        try download.check(urls: urls)
+        if let concurrency, concurrency < 1 { throw ValidationError("-j takes a number of downloads, 1 or more") }
         if connectOptions.connect != nil {
             throw ValidationError("'haul URL' downloads on this machine; 'haul add --connect' adds to another")
         }
     }
 
     func run() async throws {
-        try await DirectDownload(urls: urls, stateOptions: stateOptions, hooks: hookOptions.hooks()).run()
+        try await DirectDownload(
+            urls: urls, options: download, concurrency: concurrency, stateOptions: stateOptions,
+            hooks: hookOptions.hooks()
+        ).run()
     }
 
     /// The root's options that take a value as the next word.
@@ -42,6 +54,9 @@ struct GetCommand: AsyncParsableCommand {
         "--on-complete", "--on-error", "--on-queue-empty", "--hook-args", "--hook-time-limit", "--state", "--connect",
         "--secret",
     ]
+
+    /// This command's own options that take a value as the next word, by every name they have.
+    static let ownOptionsWithValues: Set<String> = DownloadOptions.namesWithValues.union(["-j", "--concurrency"])
 
     /// A torrent or Metalink file by its name, or any file that exists: `get` says what it makes
     /// of it (no subcommand's name holds a dot or a slash).
@@ -51,23 +66,33 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     /// `arguments` with `get` before the first word that is not an option, when that word is a
-    /// URL (`scheme://…`), a magnet link or a file (see ``namesAFile(_:)``) rather than a command's name.
+    /// URL (`scheme://…`), a magnet link or a file (see ``namesAFile(_:)``) rather than a command's
+    /// name; at the front when an option only this command has comes first (`haul -o NAME URL`,
+    /// `haul -i FILE`).
     static func arguments(_ arguments: [String]) -> [String] {
         var index = 0
+        var ownOptionFirst = false
         while index < arguments.count {
             let word = arguments[index]
             if word == "--" { return arguments }
             if word.hasPrefix("-") {
-                index += rootOptionsWithValues.contains(word) ? 2 : 1
+                let name = String(word.prefix { $0 != "=" })
+                if ownOptionsWithValues.contains(name) || DownloadOptions.flagNames.contains(name) {
+                    ownOptionFirst = true
+                }
+                let takesNext =
+                    name == word && (rootOptionsWithValues.contains(word) || ownOptionsWithValues.contains(word))
+                index += takesNext ? 2 : 1
                 continue
             }
             guard word.contains("://") || MagnetLink.isMagnet(word) || Self.namesAFile(word) else {
                 return arguments
             }
-            var rewritten = arguments
-            rewritten.insert(configuration.commandName ?? "get", at: index)
-            return rewritten
+            break
         }
-        return arguments
+        guard index < arguments.count || ownOptionFirst else { return arguments }
+        var rewritten = arguments
+        rewritten.insert(configuration.commandName ?? "get", at: ownOptionFirst ? 0 : index)
+        return rewritten
     }
 }

@@ -51,8 +51,8 @@ enum MetalinkFile {
     /// The answer to a file that is neither a torrent nor a Metalink: most likely a list of URLs.
     private static func notOne(_ shown: String) -> InputError {
         InputError(
-            "\(shown) is a file but not a torrent or Metalink file; to add the URLs it lists, one per line: "
-                + "haul add -i \(shown)")
+            "\(shown) is a file but not a torrent or Metalink file; for the URLs it lists, one per line: haul -i "
+                + "\(shown) (or haul add -i \(shown) to queue them)")
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
