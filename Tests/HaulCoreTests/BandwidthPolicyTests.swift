@@ -26,6 +26,20 @@ final class BandwidthPolicyTests: XCTestCase {
         XCTAssertEqual(bucket.take(1 << 30, now: time), .zero)
     }
 
+    func testTheRateTakenIsMeasuredOverTwoSecondsWhateverTheBursts() {
+        var bucket = TokenBucket(rate: 3_000_000, now: .zero)
+        XCTAssertNil(bucket.takenRate, "nothing measured yet")
+        // A server that sends a second's worth at once: 1 MB, then nothing for a second.
+        var waited = false
+        for second in 0..<4 {
+            waited = bucket.take(1_000_000, now: .seconds(second)) > .zero || waited
+        }
+        XCTAssertTrue(waited, "each burst is more than the bucket's credit")
+        XCTAssertEqual(try XCTUnwrap(bucket.takenRate), 1_000_000, accuracy: 1, "a third of the rate")
+        bucket.setRate(2_000_000, now: .seconds(4))
+        XCTAssertNil(bucket.takenRate, "a new rate is measured anew")
+    }
+
     func testIdleCreditIsATenthOfASecond() {
         var bucket = TokenBucket(rate: 1_000_000, now: .zero)
         XCTAssertEqual(bucket.take(100_000, now: .seconds(60)), .zero, "a tenth of a second saved up")

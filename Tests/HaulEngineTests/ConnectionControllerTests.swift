@@ -83,6 +83,24 @@ final class ConnectionControllerTests: XCTestCase {
         XCTAssertEqual(look.add, 0)
     }
 
+    /// A server that sends 1 MiB every half second (2 MiB/s) under a 6 MiB/s limit that is not
+    /// holding it: between two looks the connection shows nothing or 10 MiB/s, but its pace is a
+    /// third of the limit, so it gets company.
+    func testUnderALimitABurstingConnectionIsJudgedByItsPaceNotItsLastLook() {
+        var c = controller()
+        let first = started(&c)
+        var position: Int64 = 0
+        var now = Duration.zero
+        var added = 0
+        for tick in 1...20 where added == 0 {
+            now = .milliseconds(100 * tick)
+            if tick % 5 == 0 { position += mib }
+            let look = c.look(now: now, positions: [first: position], limit: 8, speedLimit: 6_291_456, held: false)
+            added = look.add
+        }
+        XCTAssertGreaterThan(added, 0, "company within two seconds")
+    }
+
     func testAConnectionTurnedAwayLowersTheCapAndTheLastOneEndsTheRun() {
         var c = controller()
         let first = started(&c)

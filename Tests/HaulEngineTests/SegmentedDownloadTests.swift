@@ -170,6 +170,26 @@ final class SegmentedDownloadTests: EngineTestCase {
         XCTAssertEqual(d.notice, .startedOver(.remoteChanged))
     }
 
+    /// A server that caps each connection by sending a second's worth at once: the bursts wait at
+    /// the download's own limit, but the download goes at a third of it, so the limit is not what
+    /// holds it back and more connections are added.
+    func testALimitWellAboveWhatOneConnectionGetsInBurstsStillGetsMoreConnections() async throws {
+        let count = ConnectionCount()
+        let server = try FaultServer { [body] request, _ in
+            _ = count.tryOpen()
+            return count.counted(FaultServer.throttled(body, for: request, chunk: 1 << 20, pause: 0.5))
+        }
+        defer { server.stop() }
+        let engine = try makeEngine()
+        await engine.start()
+        let ids = try await engine.perform(
+            .add([DownloadRequest(url: server.url("file.bin"), directory: dir.path, speedLimit: 6 << 20)]))
+        let d = try await finished(engine, try XCTUnwrap(ids.first))
+        XCTAssertEqual(d.state, .finished, "\(String(describing: d.failureReason))")
+        assertSameContents(try XCTUnwrap(d.path), expected)
+        XCTAssertGreaterThan(count.peak.load(ordering: .relaxed), 1, "more connections under a limit they stay under")
+    }
+
     func testAServerWithoutValidatorsThatSendsTheSameBytesStillGetsSeveralConnections() async throws {
         let count = ConnectionCount()
         let server = try FaultServer { [body] request, _ in

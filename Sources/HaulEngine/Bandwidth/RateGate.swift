@@ -41,10 +41,16 @@ final class RateGate: Sendable {
     /// The limit in bytes per second, nil when there is none.
     var rate: Double? { state.withLock { $0.bucket.rate } }
 
-    /// Whether the limit made a reader wait within the last ``holdingWithin`` seconds.
-    var isHolding: Bool {
+    /// Whether the limit holds its readers back: one had to wait within the last
+    /// ``holdingWithin``, and together they took at least `share` of the rate over the bucket's
+    /// last measure (a server's bursts wait at a limit they stay well under on average).
+    func isHolding(share: Double) -> Bool {
         let now = clock.now
-        return state.withLock { s in s.lastHeld.map { now - $0 < Self.holdingWithin } ?? false }
+        return state.withLock { s in
+            guard let held = s.lastHeld, now - held < Self.holdingWithin, let rate = s.bucket.rate else { return false }
+            guard let taken = s.bucket.takenRate else { return true }
+            return taken >= share * rate
+        }
     }
 
     /// Takes `bytes` just read; returns the wait before reading more.

@@ -34,11 +34,11 @@ struct Throttle: Sendable {
         return wait
     }
 
-    /// Whether a limit is what holds the reads back now.
     /// Whether the network is metered now (uploads count then, and torrents do not seed).
     var isMetered: Bool { metered.isCounting }
 
-    var isHolding: Bool { global.isHolding || own?.isHolding == true }
+    /// Whether a limit is what holds the reads back now (see ``RateGate/isHolding(share:)``).
+    func isHolding(share: Double) -> Bool { global.isHolding(share: share) || own?.isHolding(share: share) == true }
 
     /// The lowest limit in bytes per second, nil when there is none.
     var rate: Double? {

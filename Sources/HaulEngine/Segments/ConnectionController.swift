@@ -362,7 +362,12 @@ struct ConnectionController {
         let windows = connections.values.compactMap(\.writing)
         let speed = windows.reduce(0) { $0 + $1.latestRate }
         let wanted = min(limit, cap) - connections.count
-        if let speedLimit, speed == 0 || speed >= tuning.underLimit * speedLimit || held { return 0 }
+        if let speedLimit {
+            // Against the limit, the pace over the last seconds: a server that sends in bursts
+            // shows nothing or many times its pace between two looks.
+            let pace = windows.reduce(0) { $0 + $1.rate(now: now) }
+            if pace == 0 || pace >= tuning.underLimit * speedLimit || held { return 0 }
+        }
         guard wanted > 0,
             tuning.wantsMoreConnections(remaining: total - plan.received, rate: speed, running: now - startedAt)
         else { return 0 }

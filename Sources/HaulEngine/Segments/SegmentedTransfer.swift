@@ -440,7 +440,8 @@ actor SegmentedTransfer {
             try? await clock.sleep(for: controller.nextLook)
             let look = controller.look(
                 now: clock.now, positions: responses.mapValues(\.position), limit: setup.job.connections.current,
-                speedLimit: setup.job.throttle.rate, held: setup.job.throttle.isHolding)
+                speedLimit: setup.job.throttle.rate,
+                held: setup.job.throttle.isHolding(share: setup.tuning.underLimit))
             await setup.reports.progress(look.progress)
             for worker in look.stop { _ = responses[worker]?.stopWriting(at: 0) }
             wakeIdle()
