@@ -7,7 +7,8 @@ struct Haul: AsyncParsableCommand {
         commandName: "haul",
         abstract:
             "A terminal download manager: resumable, crash-proof, keyboard-driven. With no command, opens the "
-            + "full-screen UI; 'haul URL…' downloads into the current directory, as wget does.",
+            + "full-screen UI; 'haul URL…' downloads into the current directory, as wget does, and takes add's "
+            + "options (-o, -d, -i, -x…) and run's -j.",
         discussion: """
             Downloads are kept in a state file and resume where they stopped, even after a crash.
             Exit codes: 0 success, 1 a download failed, 2 bad input, 3 the state file is busy or \

@@ -296,6 +296,9 @@ final class CommandLineTests: NginxCLITestCase {
         XCTAssertTrue(result.stdout.contains("SSL_CERT_FILE"), result.stdout)
         let help = try await haul("add", "--help")
         XCTAssertTrue(help.stdout.contains("--sha256"), help.stdout)
+        let direct = try await haul("http://127.0.0.1/a.iso", "--help")
+        XCTAssertTrue(direct.stdout.contains("USAGE: haul get"), direct.stdout)
+        XCTAssertTrue(direct.stdout.contains("--sha256") && direct.stdout.contains("-j, --concurrency"), direct.stdout)
     }
 }
 
