@@ -69,7 +69,7 @@ struct AddPlan {
             var request = DownloadRequest(
                 url: url, directory: directory, requestedName: command.output, headers: headers,
                 checksum: checksum, allowMetered: command.allowMetered, paused: paused,
-                connections: command.connections, speedLimit: speedLimit, cookieFile: cookieFile)
+                connections: command.connectionCount, speedLimit: speedLimit, cookieFile: cookieFile)
             if !entry.mirrors.isEmpty {
                 request.sources = try entry.mirrors.map { mirror throws(InputError) in
                     DownloadSource(url: try DownloadURL.validate(mirror), origin: .user)
@@ -98,7 +98,7 @@ struct AddPlan {
             for var request in MetalinkFile.requests(metalink, directory: directory, checksum: checksum) {
                 request.allowMetered = command.allowMetered
                 request.paused = paused
-                request.connections = command.connections
+                request.connections = command.connectionCount
                 request.speedLimit = speedLimit
                 if command.noMirrors { request.ignoresMirrorHeaders = true }
                 requests.append(request)
@@ -130,7 +130,7 @@ struct AddPlan {
         let requests = try urls.map { url throws(InputError) in
             var request = DownloadRequest(
                 url: try DownloadURL.validate(url), directory: command.directory ?? "", requestedName: command.output,
-                headers: headers, checksum: checksum, paused: paused, connections: command.connections,
+                headers: headers, checksum: checksum, paused: paused, connections: command.connectionCount,
                 speedLimit: command.limit.flatMap(Formatting.parseRate))
             if !command.mirror.isEmpty {
                 request.sources = try command.mirror.map { mirror throws(InputError) in

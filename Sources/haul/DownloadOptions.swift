@@ -88,6 +88,16 @@ struct DownloadOptions: ParsableArguments {
             valueName: "n"))
     var connections: Int?
 
+    @Option(
+        name: [.customShort("s"), .long],
+        help: ArgumentHelp(
+            "aria2c's --split: most pieces fetched at once; with -x, the fewer of the two holds, as in aria2c.",
+            valueName: "n"))
+    var split: Int?
+
+    /// The most connections asked for: `-x` and `-s`, the fewer of the two (aria2c's rule).
+    var connectionCount: Int? { [connections, split].compactMap { $0 }.min() }
+
     @Option(name: .long, help: ArgumentHelp("Its own speed limit, e.g. 500K or 2M.", valueName: "rate"))
     var limit: String?
 
@@ -107,8 +117,8 @@ struct DownloadOptions: ParsableArguments {
     /// is read as `haul get …` only if the words before the URL are known to be options and values.
     static let namesWithValues: Set<String> = [
         "-i", "--input-file", "-d", "--directory", "-o", "--output", "--checksum", "--sha256", "--checksum-file",
-        "--header", "--load-cookies", "--proxy", "--netrc-file", "--mirror", "-x", "--connections", "--limit",
-        "--upload-limit", "--select-file",
+        "--header", "--load-cookies", "--proxy", "--netrc-file", "--mirror", "-x", "--connections", "-s", "--split",
+        "--limit", "--upload-limit", "--select-file",
     ]
 
     /// The options that take no value.
@@ -117,6 +127,9 @@ struct DownloadOptions: ParsableArguments {
     func validate() throws {
         if let connections, !StateDocument.Settings.connectionRange.contains(connections) {
             throw ValidationError("--connections must be between 1 and 32")
+        }
+        if let split, !StateDocument.Settings.connectionRange.contains(split) {
+            throw ValidationError("--split must be between 1 and 32")
         }
         if let uploadLimit, (Formatting.parseRate(uploadLimit) ?? 0) < SpeedLimit.minimumRate {
             throw ValidationError("--upload-limit takes a speed such as 200K or 2M")

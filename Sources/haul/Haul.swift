@@ -47,7 +47,8 @@ struct Haul: AsyncParsableCommand {
         MallocArenas.useOne()
         Signals.unblockAll()
         do {
-            var command = try parseAsRoot(GetCommand.arguments(Array(CommandLine.arguments.dropFirst())))
+            let words = AttachedValues.separated(Array(CommandLine.arguments.dropFirst()))
+            var command = try parseAsRoot(GetCommand.arguments(words))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -248,6 +248,7 @@ final class CommandLineTests: NginxCLITestCase {
             (["add", "-i", "/dev/null", "-o", "x.bin"], 64, "-o names one file"),
             (["-o", "x.bin", "http://127.0.0.1/a", "http://127.0.0.1/b"], 64, "-o names one file"),
             (["-x", "99", "http://127.0.0.1/x"], 64, "--connections must be between 1 and 32"),
+            (["-x16", "-s99", "http://127.0.0.1/x"], 64, "--split must be between 1 and 32"),
             (["-j", "0", "http://127.0.0.1/x"], 64, "-j takes a number of downloads, 1 or more"),
             (["--limit", "fast", "http://127.0.0.1/x"], 64, "--limit takes a speed such as 500K or 2M"),
             (["-i", "/nonexistent/urls.txt"], 2, "cannot read the URL list /nonexistent/urls.txt"),

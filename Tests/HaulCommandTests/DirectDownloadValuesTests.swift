@@ -69,14 +69,15 @@ final class DirectDownloadValuesTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: here) }
         let environment = ["HOME": here, "XDG_CONFIG_HOME": here + "/config"]
         let get = try GetCommand.parse([
-            "http://h/a.iso", "-o", "b.iso", "-x", "4", "--limit", "1M", "--header", "X-A: 1", "--allow-metered",
+            "http://h/a.iso", "-o", "b.iso", "-x", "4", "-s", "3", "--limit", "1M", "--header", "X-A: 1",
+            "--allow-metered",
         ])
         let plan = try AddPlan.make(
             urls: get.urls, get.download, environment: environment, defaultDirectory: here + "/cwd")
         let request = try XCTUnwrap(plan.requests.first)
         XCTAssertEqual(request.directory, here + "/cwd")
         XCTAssertEqual(request.requestedName, "b.iso")
-        XCTAssertEqual(request.connections, 4)
+        XCTAssertEqual(request.connections, 3, "the fewer of -x and -s, as aria2c takes them")
         XCTAssertEqual(request.speedLimit, 1 << 20)
         XCTAssertEqual(request.headers.map(\.name), ["X-A"])
         XCTAssertTrue(request.allowMetered)

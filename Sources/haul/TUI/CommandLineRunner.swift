@@ -22,7 +22,7 @@ enum CommandLineRunner {
     {
         var words: [String]
         do {
-            words = try CommandWords.split(line)
+            words = AttachedValues.separated(try CommandWords.split(line))
         } catch {
             return (["haul: \(error.message)"], true)
         }
