@@ -57,6 +57,12 @@ final class SchedulerTests: XCTestCase {
                 let expected = truth.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(k).map(\.key)
                 XCTAssertEqual(queue.first(k), expected, "step \(step)")
                 XCTAssertEqual(queue.count, truth.count)
+                // Among a few of them (looked up) or most of them (the queue walked in order).
+                let among = Set(ids.filter { _ in Int.random(in: 0..<10, using: &rng) < (step % 2 == 0 ? 1 : 9) })
+                let expectedAmong = truth.filter { among.contains($0.key) }
+                    .sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(k).map(\.key)
+                XCTAssertEqual(queue.first(k, among: among), expectedAmong, "step \(step), \(among.count) asked")
+                XCTAssertEqual(queue.first(k), expected, "the walk put back what it took, step \(step)")
             }
         }
     }

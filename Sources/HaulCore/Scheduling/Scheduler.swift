@@ -10,7 +10,7 @@ public enum Scheduler {
     /// As ``candidates(waiting:places:limit:)``, among `only` of them (for a run that fetches
     /// only some downloads, as `haul URL` does).
     public static func candidates(
-        waiting: WaitingQueue, among only: Set<DownloadID>, places: ConnectionPlaces, limit: Int
+        waiting: inout WaitingQueue, among only: Set<DownloadID>, places: ConnectionPlaces, limit: Int
     ) -> [DownloadID] {
         waiting.first(places.room(limit: limit), among: only)
     }

@@ -111,8 +111,11 @@ struct DownloadTable {
         among only: Set<DownloadID>?, places: inout ConnectionPlaces, limit: Int, hosts: SharedHosts
     ) -> [DownloadID] {
         let candidates =
-            only.map { Scheduler.candidates(waiting: waiting, among: $0, places: places, limit: limit) }
-            ?? Scheduler.candidates(waiting: &waiting, places: places, limit: limit)
+            if let only {
+                Scheduler.candidates(waiting: &waiting, among: only, places: places, limit: limit)
+            } else {
+                Scheduler.candidates(waiting: &waiting, places: places, limit: limit)
+            }
         return Scheduler.downloadsToStart(candidates, places: &places, limit: limit) { id in
             // No download is looked up while no host shares (every plain-http run).
             hosts.isEmpty ? nil : self[id].flatMap(hosts.sharedHost)

@@ -85,7 +85,8 @@ struct DirectDownload {
         var followed = FollowedDownloads(ids)
         let events = await engine.subscribe()
         await engine.focus(on: followed.ids)
-        let known = await engine.allDownloads.filter { followed.ids.contains($0.id) }
+        let followedIDs = followed.ids
+        let known = await engine.allDownloads.filter { followedIDs.contains($0.id) }
         followed.apply(known)
         let (shown, sender) = EngineEvents.makeStream()
         // The network as it is now: only a change of it is worth a line.
@@ -118,7 +119,7 @@ struct DirectDownload {
         await host.stop()
         await printing.value
         termination.cancel()
-        let all = await engine.allDownloads.filter { followed.ids.contains($0.id) }
+        let all = await engine.allDownloads.filter { followedIDs.contains($0.id) }
         RunReporter.summary(all, failedIDs: outcome.failed, interrupted: interrupted)
         RunReporter.noteSeeding(all, under: await engine.snapshot().torrents)
         if interrupted { throw ExitStatus.interrupted }
@@ -140,7 +141,8 @@ struct DirectDownload {
             if let concurrency { try await owner.perform(.setConcurrency(concurrency)) }
             let ids = try await Self.adopt(requests, known: attachment.snapshot.downloads.all, session: owner)
             followed = FollowedDownloads(ids)
-            let known = try await owner.snapshot().downloads.all.filter { followed.ids.contains($0.id) }
+            let followedIDs = followed.ids
+            let known = try await owner.snapshot().downloads.all.filter { followedIDs.contains($0.id) }
             followed.apply(known)
             let (shown, sender) = EngineEvents.makeStream()
             let network = attachment.snapshot.network
@@ -165,7 +167,7 @@ struct DirectDownload {
             let all = interrupted ? known : try await owner.snapshot().downloads.all
             owner.close()
             RunReporter.summary(
-                all.filter { followed.ids.contains($0.id) }, failedIDs: followed.failed, interrupted: interrupted)
+                all.filter { followedIDs.contains($0.id) }, failedIDs: followed.failed, interrupted: interrupted)
         } catch {
             throw Console.failure(error)
         }

@@ -5,9 +5,29 @@ import HaulCore
 /// (a metered network, a full disk) is waited for, as `haul run` waits for it.
 struct FollowedDownloads: Sendable {
     private(set) var states: [DownloadID: DownloadState?]
+    /// How many of `states` are not done: ``allDone`` is asked after every burst of events.
+    private var notDone: Int
 
     init(_ ids: [DownloadID]) {
-        states = Dictionary(uniqueKeysWithValues: ids.map { ($0, nil) })
+        states = Dictionary(ids.map { ($0, nil) }) { first, _ in first }
+        notDone = states.count
+    }
+
+    /// Records `state` for `id` when it is one of these downloads.
+    private mutating func record(_ id: DownloadID, _ state: DownloadState) {
+        guard let old = states[id] else { return }
+        notDone += (Self.isDone(old) ? 1 : 0) - (Self.isDone(state) ? 1 : 0)
+        states[id] = state
+    }
+
+    /// Done with: finished, failed, paused by a person (a policy's hold is waited for).
+    private static func isDone(_ state: DownloadState?) -> Bool {
+        guard let state else { return false }
+        switch state {
+        case .finished, .failed: return true
+        case .paused(let cause): return cause == .user
+        case .waiting, .downloading: return false
+        }
     }
 
     var ids: Set<DownloadID> { Set(states.keys) }
@@ -24,11 +44,11 @@ struct FollowedDownloads: Sendable {
     mutating func apply(_ event: EngineEvent) {
         switch event {
         case .added(let d), .updated(let d):
-            if states.keys.contains(d.id) { states[d.id] = d.state }
+            record(d.id, d.state)
         case .removed(let id):
-            if states.keys.contains(id) { states[id] = .finished }
+            record(id, .finished)
         case .removedMany(let ids):
-            for id in ids where states.keys.contains(id) { states[id] = .finished }
+            for id in ids { record(id, .finished) }
         case .progress, .notice, .network, .moved:
             break
         }
@@ -36,20 +56,11 @@ struct FollowedDownloads: Sendable {
 
     /// Notes the state of each of these downloads in `downloads` (a snapshot).
     mutating func apply(_ downloads: [Download]) {
-        for d in downloads where states.keys.contains(d.id) { states[d.id] = d.state }
+        for d in downloads { record(d.id, d.state) }
     }
 
     /// Every download is done with: nothing of these is left to fetch here.
-    var allDone: Bool {
-        states.values.allSatisfy { state in
-            guard let state else { return false }
-            switch state {
-            case .finished, .failed: return true
-            case .paused(let cause): return cause == .user
-            case .waiting, .downloading: return false
-            }
-        }
-    }
+    var allDone: Bool { notDone == 0 }
 
     /// The downloads that failed.
     var failed: Set<DownloadID> { Set(states.compactMap { $0.value?.isFailed == true ? $0.key : nil }) }
