@@ -152,6 +152,9 @@ final class SegmentTuningTests: XCTestCase {
         XCTAssertFalse(tuning.connectionsPay(before: 1.2e9, after: 1.1e9), "loopback: the disk and CPU are shared")
         XCTAssertFalse(tuning.connectionsPay(before: 10e6, after: 12e6), "a fifth faster is not worth eight")
         XCTAssertTrue(tuning.connectionsPay(before: 0, after: 1e6), "nothing measured before: slow")
+        XCTAssertTrue(
+            tuning.connectionsPay(before: 2e6, after: 2.9e6, limit: 3e6), "at the limit, which is all there is to have")
+        XCTAssertFalse(tuning.connectionsPay(before: 2e6, after: 2.1e6, limit: 3e6), "under a limit they did not help")
     }
 
     func testASlowConnectionIsReplacedOnlyWhenMeasuredAndFarBehindTheOthers() {

@@ -50,9 +50,12 @@ public struct SegmentTuning: Sendable, Equatable {
     }
 
     /// Whether added connections pay: the download goes at least ``gainNeeded`` times as fast as
-    /// it went on one (a speed not measured before counts as slow).
-    public func connectionsPay(before: Double, after: Double) -> Bool {
-        before <= 0 || after >= gainNeeded * before
+    /// it went on one (a speed not measured before counts as slow), or, under a speed limit
+    /// (`limit`, bytes per second), they brought it to ``underLimit`` of the limit: no more can be
+    /// had, even when the limit is less than ``gainNeeded`` times what one connection got.
+    public func connectionsPay(before: Double, after: Double, limit: Double? = nil) -> Bool {
+        if let limit, after >= underLimit * limit { return true }
+        return before <= 0 || after >= gainNeeded * before
     }
 
     /// The connections to replace: each measured for ``slowAfter`` and more than ``slowFactor``

@@ -303,7 +303,7 @@ struct ConnectionController {
             look.markInPieces = true
             saved.received = 0
         }
-        look.stop += judgeAdded(now: now, limit: limit)
+        look.stop += judgeAdded(now: now, limit: limit, speedLimit: speedLimit)
         if shouldSave(now: now) {
             saved.saving = true
             look.save = plan.segments.compacted()
@@ -362,17 +362,19 @@ struct ConnectionController {
         let windows = connections.values.compactMap(\.writing)
         let speed = windows.reduce(0) { $0 + $1.latestRate }
         let wanted = min(limit, cap) - connections.count
+        // Under a limit, the pace over the last seconds: a server that sends in bursts shows
+        // nothing or many times its pace between two looks, and it is what more connections
+        // are judged against.
+        var baseline = speed
         if let speedLimit {
-            // Against the limit, the pace over the last seconds: a server that sends in bursts
-            // shows nothing or many times its pace between two looks.
             let pace = windows.reduce(0) { $0 + $1.rate(now: now) }
             if pace == 0 || pace >= tuning.underLimit * speedLimit || held { return 0 }
+            baseline = pace
         }
         guard wanted > 0,
             tuning.wantsMoreConnections(remaining: total - plan.received, rate: speed, running: now - startedAt)
         else { return 0 }
         var adding = wanted
-        var baseline = speed
         if speed >= tuning.fastLink, connections.count == 1 {
             // On a fast link the bottleneck is usually shared: one more is tried first, against
             // the speed of the one over half a second.
@@ -397,7 +399,7 @@ struct ConnectionController {
     /// Half a second after connections were added: unless they made the download faster (a
     /// server that caps each connection), the bottleneck is shared (the disk, the CPU, the link)
     /// and the download goes back to as many as it had, and adds no more.
-    private mutating func judgeAdded(now: Duration, limit: Int) -> [Int] {
+    private mutating func judgeAdded(now: Duration, limit: Int, speedLimit: Double?) -> [Int] {
         guard case .judging(let baseline, let at, let before) = growth, now - at >= tuning.judgeAfter else {
             return []
         }
@@ -405,7 +407,7 @@ struct ConnectionController {
         let total = connections.values.compactMap(\.writing).reduce(0) {
             $0 + $1.rate(now: now, over: RateWindow.recent)
         }
-        guard !tuning.connectionsPay(before: baseline, after: total) else { return [] }
+        guard !tuning.connectionsPay(before: baseline, after: total, limit: speedLimit) else { return [] }
         growth = .closed
         cap = before
         return excessConnections(limit: limit)
