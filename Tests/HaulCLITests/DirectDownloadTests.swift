@@ -42,13 +42,14 @@ final class DirectDownloadTests: NginxCLITestCase {
 
     func testCtrlCKeepsTheBytesAndTheSameCommandResumesWithARangeRequest() async throws {
         try TestFiles.random(www + "/movie.bin", size: 3_000_000)
+        try TestFiles.random(www + "/small.bin", size: 10_000)
         // One connection to this host, so the download is still going when Ctrl-C comes.
         let oneConnection = try await haul("connections", "1", "--for", "127.0.0.1")
         XCTAssertEqual(oneConnection.status, 0, oneConnection.stderr)
         let cwd = dir.subdirectory("work")
         let url = nginx.url("slow/movie.bin")
         let tui = try await shell(in: cwd)
-        try await type(tui, url)
+        try await type(tui, "-j 2 \(nginx.url("small.bin")) \(url)")
         // A live line with the name and a percentage, then Ctrl-C part way.
         _ = try await tui.waitFor { (TUITests.percent(in: $0, row: "movie.bin") ?? 0) >= 10 }
         try await tui.send("C-c")
@@ -59,18 +60,23 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertGreaterThan(partial, 0, "the .part stays")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cwd + "/movie.bin"))
 
+        XCTAssertTrue(sameFile(www + "/small.bin", cwd + "/small.bin"), "the small file finished before Ctrl-C")
+
+        // The same command again: the small file is already here, the movie goes on.
         try await tui.send("clear", "Enter")
-        try await type(tui, url)
+        try await type(tui, "-j 2 \(nginx.url("small.bin")) \(url)")
         screen = try await tui.waitFor(timeout: 30, Self.exited)
         XCTAssertTrue(screen.contains("EXIT=0"), screen)
-        XCTAssertTrue(screen.contains("done: 1 finished"), screen)
+        XCTAssertTrue(screen.contains("done: 2 finished"), screen)
+        XCTAssertTrue(screen.contains("already here: \(cwd)/small.bin"), screen)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cwd + "/small (1).bin"), "no second copy")
         XCTAssertTrue(sameFile(www + "/movie.bin", cwd + "/movie.bin"))
         let requests = nginx.accessLog().filter { $0.uri == "/slow/movie.bin" }
         XCTAssertTrue(
             requests.contains { ($0.range ?? "").hasPrefix("bytes=") && $0.range != "bytes=0-" },
             "the rerun asked for the rest: \(requests.map { $0.range ?? "-" })")
         let listed = try await listJSON()
-        XCTAssertEqual(listed.count, 1, "the rerun took up the same download")
+        XCTAssertEqual(listed.count, 2, "the rerun took up the same downloads")
     }
 
     func testTheLiveLineShowsBeforeTheServerAnswers() async throws {

@@ -43,24 +43,44 @@ struct DirectDownload {
         return plan.requests.filter { seen.insert($0.url).inserted }
     }
 
-    /// Adds what is new and takes up what an earlier run of the same command left unfinished:
-    /// the same URL into the same folder.
-    private static func adopt(_ requests: [DownloadRequest], known: [Download], session: any EngineSession) async throws
-        -> [DownloadID]
+    /// What the same command already did: the downloads it follows, and those of them an earlier
+    /// run finished whose file is still where it was put.
+    struct Adopted {
+        var ids: [DownloadID]
+        var alreadyHere: [Download]
+    }
+
+    /// Adds what is new and takes up what an earlier run of the same command left: the same URL
+    /// into the same folder. One it left unfinished goes on; one it finished, under the name asked
+    /// for, whose file is still there, is done (a list run again after Ctrl-C fetches only what
+    /// is missing; `haul add` fetches another copy).
+    private static func adopt(_ requests: [DownloadRequest], known: [Download], session: any EngineSession)
+        async throws -> Adopted
     {
         var unfinished: [String: Download] = [:]
-        for d in known where d.state != .finished {
-            unfinished[d.directory + "\n" + d.url] = d
+        var finished: [String: Download] = [:]
+        for d in known {
+            let key = d.directory + "\n" + d.url
+            if d.state != .finished {
+                unfinished[key] = d
+            } else if let path = d.path, FileManager.default.fileExists(atPath: path) {
+                finished[key] = d
+            }
         }
         var ids: [DownloadID?] = []
+        var alreadyHere: [Download] = []
         var toAdd: [DownloadRequest] = []
         var toResume: [DownloadID] = []
         var toRetry: [DownloadID] = []
         for request in requests {
-            if let earlier = unfinished[request.directory + "\n" + request.url] {
+            let key = request.directory + "\n" + request.url
+            if let earlier = unfinished[key] {
                 ids.append(earlier.id)
                 if earlier.state.isPaused { toResume.append(earlier.id) }
                 if earlier.state.isFailed { toRetry.append(earlier.id) }
+            } else if let done = finished[key], done.requestedName == request.requestedName {
+                ids.append(done.id)
+                alreadyHere.append(done)
             } else {
                 ids.append(nil)
                 toAdd.append(request)
@@ -70,19 +90,35 @@ struct DirectDownload {
         if !toRetry.isEmpty { try await session.perform(.retry(.ids(toRetry))) }
         let addedIDs = toAdd.isEmpty ? [] : try await session.perform(.add(toAdd))
         var added = addedIDs.makeIterator()
-        return ids.compactMap { $0 ?? added.next() }
+        return Adopted(ids: ids.compactMap { $0 ?? added.next() }, alreadyHere: alreadyHere)
+    }
+
+    /// What an earlier run of the command finished: a line each, or one line for a long list.
+    private static func sayAlreadyHere(_ downloads: [Download]) {
+        guard downloads.count <= 5 else {
+            Console.out(
+                "\(downloads.count) of these are already here, fetched by an earlier run ('haul add URL' fetches "
+                    + "another copy)")
+            return
+        }
+        for d in downloads {
+            guard let path = d.path else { continue }
+            let url = TerminalText.sanitize(Redaction.url(d.url))
+            Console.out("\(d.id) already here: \(TerminalText.sanitize(path)) ('haul add \(url)' fetches another copy)")
+        }
     }
 
     /// No haul owns the state: this process runs the downloads and stops when they are done.
     private func runHere(_ engine: Engine, _ requests: [DownloadRequest]) async throws {
-        let ids: [DownloadID]
+        let adopted: Adopted
         do {
             if let concurrency { try await engine.perform(.setConcurrency(concurrency)) }
-            ids = try await Self.adopt(requests, known: engine.allDownloads, session: engine)
+            adopted = try await Self.adopt(requests, known: engine.allDownloads, session: engine)
         } catch {
             throw Console.failure(error)
         }
-        var followed = FollowedDownloads(ids)
+        Self.sayAlreadyHere(adopted.alreadyHere)
+        var followed = FollowedDownloads(adopted.ids)
         let events = await engine.subscribe()
         await engine.focus(on: followed.ids)
         let followedIDs = followed.ids
@@ -139,8 +175,9 @@ struct DirectDownload {
         do {
             let attachment = try await owner.attach(ui: false)
             if let concurrency { try await owner.perform(.setConcurrency(concurrency)) }
-            let ids = try await Self.adopt(requests, known: attachment.snapshot.downloads.all, session: owner)
-            followed = FollowedDownloads(ids)
+            let adopted = try await Self.adopt(requests, known: attachment.snapshot.downloads.all, session: owner)
+            Self.sayAlreadyHere(adopted.alreadyHere)
+            followed = FollowedDownloads(adopted.ids)
             let followedIDs = followed.ids
             let known = try await owner.snapshot().downloads.all.filter { followedIDs.contains($0.id) }
             followed.apply(known)
