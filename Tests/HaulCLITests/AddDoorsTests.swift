@@ -114,10 +114,18 @@ final class AddDoorsTests: CLITestCase {
         result = try await haul("add", dir.path + "/file.meta4")
         XCTAssertEqual(result.status, 0, result.stderr)
         // 7. haul URL, from another directory: the daemon takes it and it is followed until done.
+        // (Another URL of the file: the same URL into the same folder, already there, is left.)
+        let direct = privateURL + "?door=7"
         result = try await ChildProcess.run(
-            HaulBinary.path, [privateURL], environment: environment(), in: dir.subdirectory("elsewhere"), timeout: 60)
+            HaulBinary.path, [direct], environment: environment(), in: dir.subdirectory("elsewhere"), timeout: 60)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("took the downloads; following them here"), result.stderr)
+        XCTAssertTrue(result.stdout.contains("done: 1 finished"), result.stdout)
+        // The same command again finds it already here, and adds nothing.
+        result = try await ChildProcess.run(
+            HaulBinary.path, [direct], environment: environment(), in: dir.subdirectory("elsewhere"), timeout: 60)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("already here: \(home)/Bins/file"), result.stdout)
         XCTAssertTrue(result.stdout.contains("done: 1 finished"), result.stdout)
 
         var listed: [[String: Any]] = []
