@@ -94,11 +94,12 @@ final class ConnectionControllerTests: XCTestCase {
         var added = 0
         for tick in 1...20 where added == 0 {
             now = .milliseconds(100 * tick)
-            if tick % 5 == 0 { position += mib }
+            if tick % 5 == 1 { position += mib }
             let look = c.look(now: now, positions: [first: position], limit: 8, speedLimit: 6_291_456, held: false)
             added = look.add
         }
         XCTAssertGreaterThan(added, 0, "company within two seconds")
+        XCTAssertLessThanOrEqual(added, 2, "as many as the limit has room for at its pace, not all eight")
     }
 
     func testAConnectionTurnedAwayLowersTheCapAndTheLastOneEndsTheRun() {

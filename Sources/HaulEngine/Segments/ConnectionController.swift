@@ -375,6 +375,12 @@ struct ConnectionController {
             tuning.wantsMoreConnections(remaining: total - plan.received, rate: speed, running: now - startedAt)
         else { return 0 }
         var adding = wanted
+        if let speedLimit, !windows.isEmpty {
+            // Under a limit, as many as the limit has room for at the pace of those there.
+            let perConnection = baseline / Double(windows.count)
+            let enough = Int((speedLimit / perConnection).rounded(.up)) - windows.count
+            adding = min(adding, max(1, enough))
+        }
         if speed >= tuning.fastLink, connections.count == 1 {
             // On a fast link the bottleneck is usually shared: one more is tried first, against
             // the speed of the one over half a second.
