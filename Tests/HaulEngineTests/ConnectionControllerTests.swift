@@ -102,6 +102,20 @@ final class ConnectionControllerTests: XCTestCase {
         XCTAssertLessThanOrEqual(added, 2, "as many as the limit has room for at its pace, not all eight")
     }
 
+    /// A connection that has received nothing yet, under a limit no pace comes near: the room
+    /// the limit has is beyond any count, and every connection allowed is added.
+    func testUnderAVastLimitAStalledConnectionGetsEveryConnectionAllowed() {
+        var c = controller()
+        let first = started(&c)
+        var added = 0
+        for tick in 1...5 where added == 0 {
+            added =
+                c.look(now: .milliseconds(100 * tick), positions: [first: 0], limit: 8, speedLimit: 1e19, held: false)
+                .add
+        }
+        XCTAssertEqual(added, 7)
+    }
+
     func testAConnectionTurnedAwayLowersTheCapAndTheLastOneEndsTheRun() {
         var c = controller()
         let first = started(&c)

@@ -377,9 +377,10 @@ struct ConnectionController {
         var adding = wanted
         if let speedLimit, !windows.isEmpty {
             // Under a limit, as many as the limit has room for at the pace of those there.
+            // (Compared as a Double: at a stalled connection's pace the room is astronomical.)
             let perConnection = baseline / Double(windows.count)
-            let enough = Int((speedLimit / perConnection).rounded(.up)) - windows.count
-            adding = min(adding, max(1, enough))
+            let room = (speedLimit / perConnection).rounded(.up) - Double(windows.count)
+            if room < Double(adding) { adding = max(1, Int(room)) }
         }
         if speed >= tuning.fastLink, connections.count == 1 {
             // On a fast link the bottleneck is usually shared: one more is tried first, against
