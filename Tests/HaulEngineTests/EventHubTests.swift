@@ -78,9 +78,15 @@ extension EventHubTests {
     /// to that task with the hub's lock held, so the end must not wait for the hub's lock.
     func testCancellingAListenerWhileEventsAreDeliveredHangsNeither() {
         let hub = EventHub(clock: SystemClock(), pace: .zero)
+        // A listener cancelled before it began to listen ends only once it begins.
+        let listeners = DispatchGroup()
         for round in 0..<2_000 {
             let stream = hub.subscribe()
-            let listening = Task.detached { for await _ in stream {} }
+            listeners.enter()
+            let listening = Task.detached {
+                for await _ in stream {}
+                listeners.leave()
+            }
             let both = DispatchGroup()
             let events = (0..<20).map(notice)
             DispatchQueue.global().async(group: both) {
@@ -94,7 +100,7 @@ extension EventHubTests {
                 return XCTFail("round \(round): a delivery and a cancellation waited on each other")
             }
         }
-        hub.deliverHeld()
+        XCTAssertEqual(listeners.wait(timeout: .now() + 10), .success, "every cancelled listener ended")
         XCTAssertNil(hub.hold(notice(0)), "the cancelled listeners are gone from the hub")
     }
 }
