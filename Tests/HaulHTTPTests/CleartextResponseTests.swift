@@ -26,6 +26,11 @@ final class CleartextResponseTests: XCTestCase {
         directory = TestDirectory("cleartext-response")
     }
 
+    /// XCTest keeps every test case object until the run ends, so the folder goes with the test.
+    override func tearDown() {
+        directory = nil
+    }
+
     /// Feeds `bytes` in pieces cut at `cuts` as the response to a GET (or a HEAD), then (with
     /// `close`) ends the connection; returns what the transfer would have written.
     private func read(_ bytes: [UInt8], cuts: [Int] = [], head: Bool = false, close: Bool = false) async throws
