@@ -162,4 +162,20 @@ final class DirectDownloadTests: NginxCLITestCase {
         let states = try await listJSON().map { $0["state"] as? String ?? "" }
         XCTAssertEqual(states.filter { $0 == "paused" }.count, 1, "the rest of the queue is left alone")
     }
+
+    /// A host whose name does not exist fails at once, in one line, as curl, wget and aria2c do;
+    /// asked again it would not exist either.
+    func testAHostThatDoesNotExistFailsAtOnceWithoutRetrying() async throws {
+        let host = "no-such-host.invalid"
+        // What the machine's resolver says of the name decides what haul may conclude from it.
+        var found: UnsafeMutablePointer<addrinfo>?
+        let answer = getaddrinfo(host, "80", nil, &found)
+        if let found { freeaddrinfo(found) }
+        try XCTSkipUnless(
+            answer == EAI_NONAME, "this machine's resolver answers \(answer), not that no such host exists")
+        let result = try await haul(in: dir.subdirectory("work"), ["http://\(host)/file.iso"])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("cannot connect to \(host):80: no such host"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("retrying"), result.stdout)
+    }
 }

@@ -43,7 +43,10 @@ extension TransferFailure {
             if case .connectTimeout = e { return TransferFailure(.connectionFailed("connection timed out")) }
             return TransferFailure(.connectionFailed("connection error (\(e))"))
         case let e as NIOConnectionError:
-            return TransferFailure(.cannotConnect(host: e.host, port: e.port, why: reasons(e)))
+            // A name the resolver says does not exist will not exist a few seconds later: as
+            // curl, wget and aria2c do, the download fails at once instead of asking again.
+            return TransferFailure(
+                .cannotConnect(host: e.host, port: e.port, why: reasons(e)), isTransient: !namesNoHost(e))
         default:
             if let tls = TLSFailure.classify(error) { return tls }
             return TransferFailure(.connectionFailed(TerminalText.sanitize(String(describing: error))))
@@ -63,11 +66,24 @@ extension TransferFailure {
             if !reasons.contains(reason) { reasons.append(reason) }
         }
         if reasons.isEmpty, let lookup = error.dnsAError ?? error.dnsAAAAError {
-            reasons.append(
-                lookup is SocketAddressError.UnknownHost
-                    ? "host not found" : "name lookup failed (\(TerminalText.sanitize(String(describing: lookup))))")
+            if namesNoHost(error) {
+                reasons.append("no such host")
+            } else if let unknown = lookup as? SocketAddressError.UnknownHost, unknown.errorCode == Int(EAI_AGAIN) {
+                reasons.append("the name server did not answer")
+            } else {
+                reasons.append("name lookup failed (\(TerminalText.sanitize(String(describing: lookup))))")
+            }
         }
         return reasons.isEmpty ? "no address to connect to" : reasons.joined(separator: "; ")
+    }
+
+    /// Whether the resolver answered that the host's name does not exist (`EAI_NONAME`, for
+    /// every address family asked), as opposed to a lookup that could not be made.
+    static func namesNoHost(_ error: NIOConnectionError) -> Bool {
+        guard error.connectionErrors.isEmpty else { return false }
+        let lookups = [error.dnsAError, error.dnsAAAAError].compactMap { $0 }
+        return !lookups.isEmpty
+            && lookups.allSatisfy { ($0 as? SocketAddressError.UnknownHost)?.errorCode == Int(EAI_NONAME) }
     }
 
     /// A failed connect on AsyncHTTPClient's path, naming where: "cannot connect to
