@@ -71,7 +71,8 @@ struct DownloadOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Another URL of the same file (repeatable, one URL only): the file is fetched from all of them at once.",
+            "Another URL of the same file (repeatable, one URL only): the file is fetched from all of them at once, "
+                + "and from the next while one does not answer.",
             valueName: "url"))
     var mirror: [String] = []
 

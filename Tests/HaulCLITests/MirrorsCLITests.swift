@@ -82,6 +82,30 @@ final class MirrorsCLITests: CLITestCase {
         XCTAssertTrue(sources.allSatisfy { ($0["bytes"] as? Int ?? 0) > 0 }, "\(sources)")
     }
 
+    /// A download whose own server does not answer (a name that does not resolve, then a port
+    /// that refuses) is fetched from the sources after it, which get no credential.
+    func testADeadServerHandsTheFileToTheNextSources() async throws {
+        let (b, c) = (mirrors[1], mirrors[2])
+        let refused = "http://127.0.0.1:\(FreePort.find())/file.bin"
+        let run = try await haul(
+            "-d", downloads, "-o", "fallback.bin", "--header", "X-Secret: s3cret", "--header",
+            "Authorization: Bearer t0ken", "http://no-such-host.invalid/file.bin", "--mirror", refused, "--mirror",
+            b.url("capped/file.bin"), "--mirror", c.url("capped/file.bin"))
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(sameFile("fallback.bin"))
+        let port = refused.split(separator: ":")[2].prefix { $0.isNumber }
+        XCTAssertTrue(run.stdout.contains("; asking 127.0.0.1:\(port) instead"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("connection refused; asking 127.0.0.1:\(b.port) instead"), run.stdout)
+        XCTAssertGreaterThan(served(b) + served(c), 0)
+        // A mirror the user named gets the user's other headers, never a credential.
+        let lines = b.credentialsLog() + c.credentialsLog()
+        XCTAssertFalse(lines.isEmpty)
+        for line in lines { XCTAssertEqual(line, "/capped/file.bin|-|-|s3cret") }
+        let listed = try await listJSON()
+        let sources = try XCTUnwrap(listed.first?["sources"] as? [[String: Any]])
+        XCTAssertEqual(sources.first { $0["url"] as? String == refused }?["state"] as? String, "dropped", "\(sources)")
+    }
+
     func testNoMirrorsKeepsToTheOneServer() async throws {
         let add = try await haul("add", "--no-mirrors", mirrors[0].url("get/file.bin"))
         XCTAssertEqual(add.status, 0, add.stderr)

@@ -147,4 +147,42 @@ final class SourcesPolicyTests: XCTestCase {
         let data = try JSONEncoder().encode(notice)
         XCTAssertEqual(try JSONDecoder().decode(Notice.self, from: data), notice)
     }
+
+    /// A run's first request goes to each usable source in priority order while those before it
+    /// fail; after the last, the round ends with the sources as before it and the download's
+    /// own URL current again.
+    func testAFirstRequestThatFailsGoesToEachUsableSourceInTurnThenTheRoundEnds() {
+        let primary = "http://a/f"
+        var sources = [
+            DownloadSource(url: "http://b/f", origin: .user),
+            DownloadSource(url: "http://c/f", origin: .metalink, priority: 1),
+            DownloadSource(url: "http://d/f", origin: .user),
+            DownloadSource(url: primary, origin: .user),
+        ]
+        sources[2].problem = .dateDiffers
+        var fallback = SourceFallback()
+        XCTAssertNil(fallback.current)
+        let refused = FailureReason.cannotConnect(host: "a", port: 80, why: "connection refused")
+        XCTAssertEqual(fallback.next(after: refused, primary: primary, sources: &sources)?.url, "http://c/f")
+        XCTAssertEqual(fallback.next(after: .status(404), primary: primary, sources: &sources)?.url, "http://b/f")
+        XCTAssertEqual(sources[1].problem, .failed(.status(404)))
+        XCTAssertNil(fallback.next(after: .status(503), primary: primary, sources: &sources), "d was out before")
+        XCTAssertNil(fallback.current)
+        XCTAssertEqual(sources.map(\.problem), [nil, nil, .dateDiffers, nil], "as before the round")
+        XCTAssertEqual(fallback.next(after: refused, primary: primary, sources: &sources)?.url, "http://c/f")
+
+        var none: [DownloadSource] = []
+        var alone = SourceFallback()
+        XCTAssertNil(alone.next(after: refused, primary: primary, sources: &none))
+    }
+
+    func testOnlyTheServersFailuresAreWorthAnotherSource() {
+        XCTAssertTrue(FailureReason.status(404).mayServeElsewhere)
+        XCTAssertTrue(FailureReason.cannotConnect(host: "a", port: 80, why: "no such host").mayServeElsewhere)
+        XCTAssertTrue(FailureReason.tls("bad certificate").mayServeElsewhere)
+        XCTAssertFalse(FailureReason.diskFull(shortfall: nil).mayServeElsewhere)
+        XCTAssertFalse(FailureReason.file("permission denied").mayServeElsewhere)
+        XCTAssertFalse(FailureReason.requestHeaderRefused.mayServeElsewhere)
+        XCTAssertFalse(FailureReason.cancelled.mayServeElsewhere)
+    }
 }

@@ -29,6 +29,10 @@ struct TransferJob: Sendable {
     var linkUnchecked: Bool
     /// Set once this run must stay on one connection (the file changed under several).
     var oneConnection = false
+    /// Which source the run's first request goes to while the ones before it do not answer.
+    var fallback = SourceFallback()
+    /// The download's own requests while `target` asks one of its other sources instead.
+    var ownTarget: TransferTarget?
 
     /// The run of `start`'s download, which asks for its request's URL with its headers and
     /// proxy, resolved against the saved proxies and per-host settings.

@@ -14,6 +14,8 @@ import HaulStore
 struct MetalinkFollowed: Error {}
 /// The download's URL served a torrent file and the download became that torrent.
 struct TorrentFollowed: Error {}
+/// The server a first request went to did not answer it, and the next source is asked at once.
+struct SourceSwitched: Error {}
 
 struct TransferRunner: Sendable {
     let reports: any HTTPTransferReports
@@ -66,6 +68,9 @@ struct TransferRunner: Sendable {
             } catch is TorrentFollowed {
                 // The download is now a torrent: the engine starts it as one.
                 return
+            } catch is SourceSwitched {
+                // Not an attempt of its own: a round over the sources counts as one.
+                continue
             } catch {
                 if Task.isCancelled || error is CancellationError { return }
                 let failure = TransferFailure.classify(error, stallTimeout: configuration.stallTimeout)
@@ -97,9 +102,17 @@ struct TransferRunner: Sendable {
         let partSize = job.fileName.flatMap { PartFile.contiguousSize(at: partPath(job, $0)) }
         let had = partSize ?? 0
         let current = job
-        let opened = try await policy.open(&job.target, partSize: partSize, over: transport) { why in
-            if let name = current.fileName { try PartFile(path: partPath(current, name), truncate: true).close() }
-            await reports.notice(.startedOver(why))
+        let opened: TransferPolicy.Opened<ClientResponse>
+        do {
+            opened = try await policy.open(&job.target, partSize: partSize, over: transport) { why in
+                if let name = current.fileName { try PartFile(path: partPath(current, name), truncate: true).close() }
+                await reports.notice(.startedOver(why))
+            }
+        } catch {
+            // Only with nothing on disk: bytes already written came from the server asked so far,
+            // and another one's are proven to be the same file only by a segmented run's checks.
+            if had == 0, job.segments == nil, await askNextSource(&job, after: error) { throw SourceSwitched() }
+            throw error
         }
         switch opened {
         case .complete(let total):
@@ -109,6 +122,39 @@ struct TransferRunner: Sendable {
         case .body(let body):
             try await write(body, for: &job, had: had, progressMade: &progressMade)
         }
+    }
+
+    /// After the first request failed with `error`: points `job` at the next of its sources to
+    /// ask, with that source's own requests (no credentials), and says so; false when the error is
+    /// not the server's or every source was asked this round (the download's own URL is then
+    /// asked again at the next attempt).
+    private func askNextSource(_ job: inout TransferJob, after error: any Error) async -> Bool {
+        guard !job.mirrors.isEmpty, !Task.isCancelled, !(error is CancellationError) else { return false }
+        let failure = TransferFailure.classify(error, stallTimeout: configuration.stallTimeout)
+        guard !failure.unprocessed, failure.reason.mayServeElsewhere else { return false }
+        let own = job.ownTarget ?? job.target
+        let failed = job.target.url
+        let before = job.mirrors
+        var sources = before
+        let next = job.fallback.next(after: failure.reason, primary: own.url, sources: &sources)
+        job.mirrors = sources
+        if sources != before { await reports.sourcesChanged(job.mirrors, checksum: nil, pieceHashes: nil) }
+        guard let next else {
+            job.target = own
+            job.ownTarget = nil
+            return false
+        }
+        job.ownTarget = own
+        job.target = MirrorRequests.target(for: next, of: own)
+        // A failed connect names its host already; a status does not.
+        let why: String
+        if case .cannotConnect = failure.reason {
+            why = "\(failure)"
+        } else {
+            why = "\(SourceNames.host(failed)): \(failure)"
+        }
+        await reports.notice(.text("\(why); asking \(SourceNames.host(next.url)) instead"))
+        return true
     }
 
     /// Claims the file's name, creates or opens its `.part`, streams the body into it and

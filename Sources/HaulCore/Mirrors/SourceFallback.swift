@@ -1,0 +1,50 @@
+/// Where a run's first request goes when the server asked did not answer it: after the
+/// download's own URL, each usable source in turn, so one dead server never fails a download
+/// that names others. A round ends when every source was asked; the sources are then as they
+/// were before it, and the next attempt (which counts against the retries) starts it again.
+public struct SourceFallback: Sendable, Equatable {
+    /// The source being asked; nil while it is the download's own URL.
+    public private(set) var current: DownloadSource?
+    /// The sources this round marked as failed, to be usable again in the next.
+    private var failedThisRound: [String] = []
+
+    public init() {}
+
+    /// After the current source failed with `reason`: marks it failed in `sources` (the
+    /// download's own URL, `primary`, is not among them) and returns the next usable source,
+    /// in priority order. Nil when every source was asked: `sources` are then as before the
+    /// round, and the download's own URL is current again.
+    public mutating func next(
+        after reason: FailureReason, primary: String, sources: inout [DownloadSource]
+    ) -> DownloadSource? {
+        if let failed = current, let index = sources.firstIndex(where: { $0.url == failed.url }) {
+            sources[index].problem = .failed(reason)
+            failedThisRound.append(failed.url)
+        }
+        if let next = DownloadSource.ordered(sources, excluding: primary).first(where: \.isUsable) {
+            current = next
+            return next
+        }
+        for index in sources.indices where failedThisRound.contains(sources[index].url) {
+            sources[index].problem = nil
+        }
+        failedThisRound = []
+        current = nil
+        return nil
+    }
+}
+
+extension FailureReason {
+    /// Whether another server may answer where this one failed: the server's own failures, not
+    /// the disk's, the user's or the request's.
+    public var mayServeElsewhere: Bool {
+        switch self {
+        case .status, .noContent, .redirectWithoutLocation, .invalidRedirect, .redirectToScheme, .tooManyRedirects,
+            .startedOverTooOften, .closedEarly, .bodyCutShort, .serverClosedConnection, .stalled, .cannotConnect,
+            .connectionFailed, .rangesRefused, .wrongRange, .malformedResponse, .tls:
+            return true
+        case .completeWithoutFile, .requestHeaderRefused, .diskFull, .checksumMismatch, .file, .cancelled, .other:
+            return false
+        }
+    }
+}
