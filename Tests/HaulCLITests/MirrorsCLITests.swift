@@ -106,6 +106,37 @@ final class MirrorsCLITests: CLITestCase {
         XCTAssertEqual(sources.first { $0["url"] as? String == refused }?["state"] as? String, "dropped", "\(sources)")
     }
 
+    /// A download on one connection whose server goes away halfway resumes its bytes from a
+    /// source that shows the same file; one that serves another file of the same size is dropped.
+    func testHalfwayOnOneConnectionTheBytesOnDiskAreResumedFromASourceWithTheSameFile() async throws {
+        let (a, b, c) = (mirrors[0], mirrors[1], mirrors[2])
+        try TestFiles.random(www + "/half.bin", size: 6 << 20)
+        try TestFiles.random(www + "/other.bin", size: 6 << 20)
+        let log = dir.path + "/half.log"
+        let run = try spawnHaul(
+            [
+                "-x", "1", "-d", downloads, "-o", "half.bin", a.url("capped/half.bin"), "--mirror",
+                c.url("capped/other.bin"), "--mirror", b.url("capped/half.bin"),
+            ], log: log, env: ["HAUL_RETRY_BASE": "0.2"])
+        try await waitUntil {
+            (try? FileManager.default.attributesOfItem(atPath: self.downloads + "/half.bin.part"))?[.size] as? Int ?? 0
+                > 1 << 20
+        }
+        await a.stop()
+        let status = await run.wait(timeout: 60)
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(FileManager.default.contentsEqual(atPath: downloads + "/half.bin", andPath: www + "/half.bin"))
+        XCTAssertTrue(output.contains("dropped the source 127.0.0.1:\(c.port)"), output)
+        XCTAssertTrue(output.contains("asking 127.0.0.1:\(b.port) instead"), output)
+        // The bytes on disk were resumed, not fetched again: b sent the rest and the overlap.
+        let fromB = served(b)
+        XCTAssertGreaterThan(fromB, 0)
+        XCTAssertLessThan(fromB, 6 << 20)
+        XCTAssertFalse(
+            c.accessLog().contains { $0.status == 206 && $0.bytesSent > 16 << 10 }, "c sent only the overlap")
+    }
+
     func testNoMirrorsKeepsToTheOneServer() async throws {
         let add = try await haul("add", "--no-mirrors", mirrors[0].url("get/file.bin"))
         XCTAssertEqual(add.status, 0, add.stderr)

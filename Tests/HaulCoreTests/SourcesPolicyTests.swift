@@ -162,14 +162,19 @@ final class SourcesPolicyTests: XCTestCase {
         sources[2].problem = .dateDiffers
         var fallback = SourceFallback()
         XCTAssertNil(fallback.current)
-        let refused = FailureReason.cannotConnect(host: "a", port: 80, why: "connection refused")
+        let refused = SourceProblem.failed(.cannotConnect(host: "a", port: 80, why: "connection refused"))
         XCTAssertEqual(fallback.next(after: refused, primary: primary, sources: &sources)?.url, "http://c/f")
-        XCTAssertEqual(fallback.next(after: .status(404), primary: primary, sources: &sources)?.url, "http://b/f")
+        XCTAssertEqual(
+            fallback.next(after: .failed(.status(404)), primary: primary, sources: &sources)?.url, "http://b/f")
         XCTAssertEqual(sources[1].problem, .failed(.status(404)))
-        XCTAssertNil(fallback.next(after: .status(503), primary: primary, sources: &sources), "d was out before")
+        XCTAssertNil(fallback.next(after: .otherContent, primary: primary, sources: &sources), "d was out before")
         XCTAssertNil(fallback.current)
-        XCTAssertEqual(sources.map(\.problem), [nil, nil, .dateDiffers, nil], "as before the round")
+        XCTAssertEqual(
+            sources.map(\.problem), [.otherContent, nil, .dateDiffers, nil],
+            "as before the round, but the source found to serve another file")
         XCTAssertEqual(fallback.next(after: refused, primary: primary, sources: &sources)?.url, "http://c/f")
+        XCTAssertNil(fallback.next(after: .failed(.status(503)), primary: primary, sources: &sources))
+        XCTAssertEqual(sources.map(\.problem), [.otherContent, nil, .dateDiffers, nil])
 
         var none: [DownloadSource] = []
         var alone = SourceFallback()

@@ -1,7 +1,7 @@
-/// Where a run's first request goes when the server asked did not answer it: after the
-/// download's own URL, each usable source in turn, so one dead server never fails a download
-/// that names others. A round ends when every source was asked; the sources are then as they
-/// were before it, and the next attempt (which counts against the retries) starts it again.
+/// Which source a run asks when the server asked did not answer: after the download's own URL,
+/// each usable source in turn, so one dead server never fails a download that names others. A
+/// round ends when every source was asked; the sources that only failed are then usable again,
+/// and the next attempt (which counts against the download's retries) starts another round.
 public struct SourceFallback: Sendable, Equatable {
     /// The source being asked; nil while it is the download's own URL.
     public private(set) var current: DownloadSource?
@@ -10,16 +10,16 @@ public struct SourceFallback: Sendable, Equatable {
 
     public init() {}
 
-    /// After the current source failed with `reason`: marks it failed in `sources` (the
-    /// download's own URL, `primary`, is not among them) and returns the next usable source,
-    /// in priority order. Nil when every source was asked: `sources` are then as before the
-    /// round, and the download's own URL is current again.
+    /// After the current source failed, or (`problem`) was found to serve another file: marks
+    /// it so in `sources` (the download's own URL, `primary`, is not among them) and returns the
+    /// next usable source, in priority order. Nil when every source was asked: the sources that
+    /// only failed this round are then usable again, and the download's own URL is current.
     public mutating func next(
-        after reason: FailureReason, primary: String, sources: inout [DownloadSource]
+        after problem: SourceProblem, primary: String, sources: inout [DownloadSource]
     ) -> DownloadSource? {
         if let failed = current, let index = sources.firstIndex(where: { $0.url == failed.url }) {
-            sources[index].problem = .failed(reason)
-            failedThisRound.append(failed.url)
+            sources[index].problem = problem
+            if case .failed = problem { failedThisRound.append(failed.url) }
         }
         if let next = DownloadSource.ordered(sources, excluding: primary).first(where: \.isUsable) {
             current = next

@@ -109,9 +109,12 @@ struct TransferRunner: Sendable {
                 await reports.notice(.startedOver(why))
             }
         } catch {
-            // Only with nothing on disk: bytes already written came from the server asked so far,
-            // and another one's are proven to be the same file only by a segmented run's checks.
-            if had == 0, job.segments == nil, await askNextSource(&job, after: error) { throw SourceSwitched() }
+            // A segmented run's map is resumed by its own sources' connections.
+            if job.segments == nil,
+                await askNextSource(&job, after: error, had: had, part: job.fileName.map { partPath(job, $0) })
+            {
+                throw SourceSwitched()
+            }
             throw error
         }
         switch opened {
@@ -122,39 +125,6 @@ struct TransferRunner: Sendable {
         case .body(let body):
             try await write(body, for: &job, had: had, progressMade: &progressMade)
         }
-    }
-
-    /// After the first request failed with `error`: points `job` at the next of its sources to
-    /// ask, with that source's own requests (no credentials), and says so; false when the error is
-    /// not the server's or every source was asked this round (the download's own URL is then
-    /// asked again at the next attempt).
-    private func askNextSource(_ job: inout TransferJob, after error: any Error) async -> Bool {
-        guard !job.mirrors.isEmpty, !Task.isCancelled, !(error is CancellationError) else { return false }
-        let failure = TransferFailure.classify(error, stallTimeout: configuration.stallTimeout)
-        guard !failure.unprocessed, failure.reason.mayServeElsewhere else { return false }
-        let own = job.ownTarget ?? job.target
-        let failed = job.target.url
-        let before = job.mirrors
-        var sources = before
-        let next = job.fallback.next(after: failure.reason, primary: own.url, sources: &sources)
-        job.mirrors = sources
-        if sources != before { await reports.sourcesChanged(job.mirrors, checksum: nil, pieceHashes: nil) }
-        guard let next else {
-            job.target = own
-            job.ownTarget = nil
-            return false
-        }
-        job.ownTarget = own
-        job.target = MirrorRequests.target(for: next, of: own)
-        // A failed connect names its host already; a status does not.
-        let why: String
-        if case .cannotConnect = failure.reason {
-            why = "\(failure)"
-        } else {
-            why = "\(SourceNames.host(failed)): \(failure)"
-        }
-        await reports.notice(.text("\(why); asking \(SourceNames.host(next.url)) instead"))
-        return true
     }
 
     /// Claims the file's name, creates or opens its `.part`, streams the body into it and
@@ -567,7 +537,7 @@ struct TransferRunner: Sendable {
         }
     }
 
-    private func partPath(_ job: TransferJob, _ name: String) -> String {
+    func partPath(_ job: TransferJob, _ name: String) -> String {
         Download.path(of: name, in: job.directory, suffix: ".part")
     }
 }
