@@ -233,6 +233,9 @@ struct TransferRunner: Sendable {
             url: url, proxy: job.target.proxy, proxies: job.target.proxies, hosts: job.target.hosts)
         job.request.requestedName = job.request.requestedName ?? first.name
         job.mirrors = Array(first.sources.dropFirst())
+        // The Metalink's first URL is the download's own now, whichever source served the document.
+        job.ownTarget = nil
+        job.fallback = SourceFallback()
         job.request.checksum = job.request.checksum ?? first.checksum
         job.request.pieceHashes = first.pieces
         job.sourceURL = nil
