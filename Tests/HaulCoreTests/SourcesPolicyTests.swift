@@ -181,6 +181,31 @@ final class SourcesPolicyTests: XCTestCase {
         XCTAssertNil(alone.next(after: refused, primary: primary, sources: &none))
     }
 
+    /// A round every source failed ends with the last failure worth another attempt, else with
+    /// the download's own URL's: an expired link's 404 stays that link's.
+    func testARoundThatEveryFailedEndsWithTheLastTransientFailureElseTheOwnURLs() {
+        var sources = [
+            DownloadSource(url: "http://b/f", origin: .user), DownloadSource(url: "http://c/f", origin: .user),
+        ]
+        var fallback = SourceFallback()
+        func fail(_ failure: TransferFailure) -> DownloadSource? {
+            fallback.failed(failure)
+            return fallback.next(after: .failed(failure.reason), primary: "http://a/f", sources: &sources)
+        }
+        let expired = TransferFailure(.status(404))
+        let refused = TransferFailure(.cannotConnect(host: "b", port: 80, why: "connection refused"))
+        XCTAssertFalse(expired.isTransient)
+        XCTAssertNotNil(fail(expired))
+        XCTAssertNotNil(fail(refused))
+        XCTAssertNil(fail(TransferFailure(.status(410))))
+        XCTAssertEqual(fallback.roundFailure, refused, "a mirror that may come back: the download is tried again")
+
+        XCTAssertNotNil(fail(expired))
+        XCTAssertNotNil(fail(TransferFailure(.status(403))))
+        XCTAssertNil(fail(TransferFailure(.status(410))))
+        XCTAssertEqual(fallback.roundFailure, expired, "every one failed for good: the download's own link's")
+    }
+
     func testOnlyTheServersFailuresAreWorthAnotherSource() {
         XCTAssertTrue(FailureReason.status(404).mayServeElsewhere)
         XCTAssertTrue(FailureReason.cannotConnect(host: "a", port: 80, why: "no such host").mayServeElsewhere)

@@ -7,6 +7,14 @@ public struct SourceFallback: Sendable, Equatable {
     public private(set) var current: DownloadSource?
     /// The sources this round marked as failed, to be usable again in the next.
     private var failedThisRound: [String] = []
+    /// The failure of the download's own URL this round, and the last one of the round that
+    /// another attempt may help with.
+    private var ownFailure: TransferFailure?
+    private var lastTransient: TransferFailure?
+    /// What the last round that every source failed ends the attempt with: the last failure
+    /// another attempt may help with (the download is tried again), else the download's own
+    /// URL's (what the user asked for failed for good: a 404 of an expired link is that link's).
+    public private(set) var roundFailure: TransferFailure?
 
     public init() {}
 
@@ -30,7 +38,15 @@ public struct SourceFallback: Sendable, Equatable {
         }
         failedThisRound = []
         current = nil
+        roundFailure = lastTransient ?? ownFailure
+        (ownFailure, lastTransient) = (nil, nil)
         return nil
+    }
+
+    /// Notes how the source being asked failed, before ``next(after:primary:sources:)``.
+    public mutating func failed(_ failure: TransferFailure) {
+        if current == nil { ownFailure = failure }
+        if failure.isTransient { lastTransient = failure }
     }
 }
 

@@ -1,25 +1,38 @@
 import HaulCore
 import HaulHTTP
 
+/// What a failed request of a run leads to among the download's sources.
+enum SourceChoice {
+    /// Another source is asked at once.
+    case switched
+    /// Every source was asked this round: the attempt ends with this failure.
+    case roundEnded(TransferFailure)
+    /// The failure is not one another source may help with, or there is none.
+    case unchanged
+}
+
 extension TransferRunner {
     /// After a request of the run failed with `error`: points `job` at the next of its sources
-    /// that may serve it, with that source's own requests (no credentials), and says so. False
-    /// when the error is not the server's or every source was asked this round; the download's
-    /// own URL is then asked again at the next attempt.
+    /// that may serve it, with that source's own requests (no credentials), and says so. When
+    /// every source was asked this round, the download's own URL is asked again at the next
+    /// attempt, which ``SourceFallback`` says the failure of.
     ///
     /// With `had` bytes on disk (in `part`), a source resumes them only once it shows the same
     /// file: its size is the size known, and the bytes before `had` are those on disk
     /// (``OverlapCheck``); its validators are its own server's, so they prove nothing here.
-    func askNextSource(_ job: inout TransferJob, after error: any Error, had: Int64, part: String?) async -> Bool {
-        guard !job.mirrors.isEmpty, !Task.isCancelled, !(error is CancellationError) else { return false }
+    func askNextSource(_ job: inout TransferJob, after error: any Error, had: Int64, part: String?) async
+        -> SourceChoice
+    {
+        guard !job.mirrors.isEmpty, !Task.isCancelled, !(error is CancellationError) else { return .unchanged }
         let failure = TransferFailure.classify(error, stallTimeout: configuration.stallTimeout)
-        guard !failure.unprocessed, failure.reason.mayServeElsewhere else { return false }
-        if had > 0, job.totalBytes == nil || part == nil { return false }
+        guard !failure.unprocessed, failure.reason.mayServeElsewhere else { return .unchanged }
+        if had > 0, job.totalBytes == nil || part == nil { return .unchanged }
         let own = job.ownTarget ?? job.target
         let before = job.mirrors
         var sources = before
         var problem = SourceProblem.failed(failure.reason)
         var next: DownloadSource?
+        job.fallback.failed(failure)
         while let source = job.fallback.next(after: problem, primary: own.url, sources: &sources) {
             guard had > 0, let part, let total = job.totalBytes else {
                 next = source
@@ -31,6 +44,7 @@ extension TransferRunner {
                 break
             }
             problem = differs
+            if case .failed(let reason) = differs { job.fallback.failed(TransferFailure(reason)) }
             await reports.notice(MirrorRequests.droppedNotice(source, differs))
         }
         job.mirrors = sources
@@ -38,7 +52,7 @@ extension TransferRunner {
         guard let next else {
             job.target = own
             job.ownTarget = nil
-            return false
+            return .roundEnded(job.fallback.roundFailure ?? failure)
         }
         let failed = job.target.url
         job.ownTarget = own
@@ -51,7 +65,7 @@ extension TransferRunner {
             why = "\(SourceNames.host(failed)): \(failure)"
         }
         await reports.notice(.text("\(why); asking \(SourceNames.host(next.url)) instead"))
-        return true
+        return .switched
     }
 
     /// Why `target` cannot resume the `had` bytes of a file of `total` in `part`: nil when it

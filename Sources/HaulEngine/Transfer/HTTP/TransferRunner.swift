@@ -110,12 +110,12 @@ struct TransferRunner: Sendable {
             }
         } catch {
             // A segmented run's map is resumed by its own sources' connections.
-            if job.segments == nil,
-                await askNextSource(&job, after: error, had: had, part: job.fileName.map { partPath(job, $0) })
-            {
-                throw SourceSwitched()
+            guard job.segments == nil else { throw error }
+            switch await askNextSource(&job, after: error, had: had, part: job.fileName.map { partPath(job, $0) }) {
+            case .switched: throw SourceSwitched()
+            case .roundEnded(let failure): throw failure
+            case .unchanged: throw error
             }
-            throw error
         }
         switch opened {
         case .complete(let total):
