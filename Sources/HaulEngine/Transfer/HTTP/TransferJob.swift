@@ -29,7 +29,7 @@ struct TransferJob: Sendable {
     var linkUnchecked: Bool
     /// Set once this run must stay on one connection (the file changed under several).
     var oneConnection = false
-    /// Which source the run's first request goes to while the ones before it do not answer.
+    /// Which source the run asks while those before it do not answer.
     var fallback = SourceFallback()
     /// The download's own requests while `target` asks one of its other sources instead.
     var ownTarget: TransferTarget?

@@ -14,8 +14,8 @@ enum SourceChoice {
 extension TransferRunner {
     /// After a request of the run failed with `error`: points `job` at the next of its sources
     /// that may serve it, with that source's own requests (no credentials), and says so. When
-    /// every source was asked this round, the download's own URL is asked again at the next
-    /// attempt, which ``SourceFallback`` says the failure of.
+    /// every source was asked this round, the attempt ends with the failure
+    /// ``SourceFallback/roundFailure`` names, and the next asks the download's own URL first.
     ///
     /// With `had` bytes on disk (in `part`), a source resumes them only once it shows the same
     /// file: its size is the size known, and the bytes before `had` are those on disk
