@@ -315,11 +315,7 @@ actor SegmentedTransfer {
             targets[source], range: region, from: board[source].source.url, over: setup.transport)
         guard await accept(response, for: worker, asked: region) else { return false }
         let body = CollectedBody()
-        if case .streaming = try response.startWriting(to: body, at: region.lowerBound, total: region.upperBound) {
-            while true {
-                if case .finished = try await response.nextEvent() { break }
-            }
-        }
+        try await response.writeWhole(to: body, at: region.lowerBound, total: region.upperBound)
         guard body.collected == OverlapCheck.read(region, at: setup.writer.path) else {
             if source != 0 {
                 await setup.reports.notice(drop(source, .otherContent))

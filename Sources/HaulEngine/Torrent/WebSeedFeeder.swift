@@ -151,11 +151,7 @@ struct WebSeedFeeder {
             throw failure
         }
         let body = CollectedBody(limit: slice.range.count)
-        if case .streaming = try response.startWriting(to: body, at: slice.range.lowerBound, total: nil) {
-            while true {
-                if case .finished = try await response.nextEvent() { break }
-            }
-        }
+        try await response.writeWhole(to: body, at: slice.range.lowerBound)
         let collected = body.collected
         guard collected.count == slice.range.count else {
             throw TransferFailure(.other("the answer was cut short"))

@@ -83,6 +83,18 @@ public struct ClientResponse: HTTPResponse {
 
     public func nextEvent() async throws -> BodyEvent { try await sink.nextEvent() }
 
+    /// Writes the whole body into `destination`, its first byte at `offset`, and returns once
+    /// the last one is written: for a body used only whole (a document, a web seed's piece, bytes
+    /// to compare), whose progress no one follows.
+    public func writeWhole(to destination: any BodyDestination, at offset: Int64 = 0, total: Int64? = nil)
+        async throws
+    {
+        guard case .streaming = try startWriting(to: destination, at: offset, total: total) else { return }
+        while true {
+            if case .finished = try await nextEvent() { return }
+        }
+    }
+
     public var position: Int64 { sink.position }
 
     /// Stops writing at `end` (a piece's new end), or where the body has got to if that is

@@ -60,11 +60,7 @@ struct MirrorDiscovery {
                 return nil
             }
             let body = CollectedBody(limit: Metalink.mostBytes)
-            if case .streaming = try response.startWriting(to: body, at: 0, total: nil) {
-                while true {
-                    if case .finished = try await response.nextEvent() { break }
-                }
-            }
+            try await response.writeWhole(to: body)
             let metalink = try Metalink(parsing: Data(body.collected))
             if metalink.files.count == 1 { return metalink.files[0] }
             return metalink.files.first { $0.size != nil && $0.size == total }

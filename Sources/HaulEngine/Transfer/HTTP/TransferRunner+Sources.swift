@@ -81,13 +81,7 @@ extension TransferRunner {
             case .accepted:
                 taken = true
                 let body = CollectedBody(limit: region.count)
-                if case .streaming = try response.startWriting(
-                    to: body, at: region.lowerBound, total: region.upperBound)
-                {
-                    while true {
-                        if case .finished = try await response.nextEvent() { break }
-                    }
-                }
+                try await response.writeWhole(to: body, at: region.lowerBound, total: region.upperBound)
                 return body.collected == OverlapCheck.read(region, at: part) ? nil : .otherContent
             case .fileChanged:
                 let size = head["content-range"].flatMap(ContentRange.init)?.complete ?? head.contentLength ?? 0

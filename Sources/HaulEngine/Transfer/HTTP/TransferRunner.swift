@@ -212,11 +212,7 @@ struct TransferRunner: Sendable {
     /// (the engine adds the others); throws ``MetalinkFollowed`` to fetch it, or why it cannot.
     private func follow(_ response: ClientResponse, job: inout TransferJob) async throws {
         let body = CollectedBody(limit: Metalink.mostBytes)
-        if case .streaming = try response.startWriting(to: body, at: 0, total: nil) {
-            while true {
-                if case .finished = try await response.nextEvent() { break }
-            }
-        }
+        try await response.writeWhole(to: body)
         let metalink: Metalink
         do {
             metalink = try Metalink(parsing: Data(body.collected))
@@ -246,11 +242,7 @@ struct TransferRunner: Sendable {
     /// ``TorrentFollowed`` to end this run, or why it cannot.
     private func followTorrent(_ response: ClientResponse) async throws {
         let body = CollectedBody(limit: TorrentMetadata.mostBytes)
-        if case .streaming = try response.startWriting(to: body, at: 0, total: nil) {
-            while true {
-                if case .finished = try await response.nextEvent() { break }
-            }
-        }
+        try await response.writeWhole(to: body)
         let bytes = body.collected
         do {
             _ = try TorrentMetadata(torrent: bytes)
