@@ -177,5 +177,12 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("cannot connect to \(host):80: no such host"), result.stdout)
         XCTAssertFalse(result.stdout.contains("retrying"), result.stdout)
+        // A proxy named by a host that does not exist, the same.
+        let proxied = try await haul(
+            in: dir.subdirectory("work"), ["--proxy", "http://\(host):3128", nginx.url("proxied.bin")])
+        XCTAssertEqual(proxied.status, 1, proxied.stdout + proxied.stderr)
+        XCTAssertTrue(
+            proxied.stdout.contains("cannot connect to the proxy \(host):3128: no such host"), proxied.stdout)
+        XCTAssertFalse(proxied.stdout.contains("retrying"), proxied.stdout)
     }
 }

@@ -108,7 +108,8 @@ extension TransferFailure {
         case let e as IOError where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(e.errnoCode):
             return TransferFailure(.cannotConnect(host: host, port: port, why: describe(errno: e.errnoCode)))
         case let e as NIOConnectionError where proxy != nil:
-            return TransferFailure(.cannotConnect(host: host, port: port, why: reasons(e)))
+            return TransferFailure(
+                .cannotConnect(host: host, port: port, why: reasons(e)), isTransient: !namesNoHost(e))
         case let e as HTTPClientError where proxy != nil:
             switch e {
             case .invalidProxyResponse:
