@@ -14,7 +14,7 @@ import HaulStore
 struct MetalinkFollowed: Error {}
 /// The download's URL served a torrent file and the download became that torrent.
 struct TorrentFollowed: Error {}
-/// The server a first request went to did not answer it, and the next source is asked at once.
+/// The server a run's opening request went to did not answer it, and the next source is asked at once.
 struct SourceSwitched: Error {}
 
 struct TransferRunner: Sendable {
