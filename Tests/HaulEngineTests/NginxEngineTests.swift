@@ -37,6 +37,32 @@ final class NginxEngineTests: EngineTestCase {
             nginx.peakConcurrency(uri: "/slow/capped.bin"), 4, "at least four connections at once, as nginx saw them")
     }
 
+    /// Events are paced while transfers keep ending, but the last transfer's end goes out at
+    /// once: `haul URL` returns on it, and no burst follows that the pace would gather.
+    func testTheLastTransfersEndIsNotHeldForThePace() async throws {
+        try TestFiles.random(www + "/one.bin", size: 32 << 10)
+        let engine = try makeEngine { $0.eventPace = .seconds(60) }
+        let events = await engine.subscribe()
+        let id = try await add(engine, nginx.url("one.bin"))
+        let started = ContinuousClock.now
+        await engine.start()
+        var finishedAfter: Duration?
+        let listener = Task {
+            for await event in events {
+                if case .updated(let d) = event, d.id == id, d.state == .finished { return true }
+            }
+            return false
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(20))
+            listener.cancel()
+        }
+        if await listener.value { finishedAfter = ContinuousClock.now - started }
+        watchdog.cancel()
+        let waited = try XCTUnwrap(finishedAfter, "the finished event never came within 20 s")
+        XCTAssertLessThan(waited, .seconds(10), "the event waited for the 60-second pace")
+    }
+
     func testFullDownloadIsByteIdenticalAndLeavesNoPart() async throws {
         // 20 MiB: more than two `WriteBehind` chunks are handed to writeback while it is written.
         try TestFiles.random(www + "/data.bin", size: 20 << 20)

@@ -251,5 +251,8 @@ extension Engine {
         downloads[id] = download
         changed(download)
         schedule()
+        // Nothing runs now, so no burst of events follows that the pace would gather: what is
+        // held goes out at once. `haul URL` waits for this event to return.
+        if transfers.isEmpty { hub.deliverHeld() }
     }
 }

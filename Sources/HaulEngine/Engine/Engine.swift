@@ -41,7 +41,7 @@ public actor Engine {
     /// Takes the state-file lock and loads the state. Transfers start only after ``start()``.
     public init(configuration: EngineConfiguration) throws {
         self.configuration = configuration
-        hub = EventHub(clock: configuration.clock)
+        hub = EventHub(clock: configuration.clock, pace: configuration.eventPace)
         let file = StateFile(path: configuration.statePath)
         try file.prepareDirectory()
         let lock = try StateLock(statePath: configuration.statePath)

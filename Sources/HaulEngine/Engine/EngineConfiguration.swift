@@ -18,6 +18,9 @@ public struct EngineConfiguration: Sendable {
     public var readSize = 256 * 1024
     /// How often running transfers report progress.
     public var progressInterval: Duration = .milliseconds(100)
+    /// The shortest time between two deliveries of events to subscribers while transfers keep
+    /// starting and ending (see `EventHub`).
+    public var eventPace: Duration = .milliseconds(10)
     /// How soon a state change reaches the disk, and how often progress alone does.
     public var transitionSaveDelay: Duration = .milliseconds(500)
     public var progressSaveInterval: Duration = .seconds(2)
