@@ -100,6 +100,8 @@ struct RemoteCommands: Sendable {
                 RemoteCall(
                     "aria2.changeOption",
                     [.string(list.gid(for: id)), .object(["select-file": .string(selection?.description ?? "")])]))
+        case .renew:
+            throw .unsupported("a download takes new options from 'haul URL' on the engine's own machine")
         case .setCookieFile, .setRPC, .setHooks, .setProxies, .setHostSettings, .setTorrentSettings:
             throw .unsupported("this setting is kept by the engine's own machine; change it there")
         }

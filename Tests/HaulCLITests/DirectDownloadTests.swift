@@ -26,10 +26,10 @@ final class DirectDownloadTests: NginxCLITestCase {
     }
 
     /// `haul` with `arguments`, run in `cwd` (a child process starts in the test's own folder).
-    func haul(in cwd: String, _ arguments: [String]) async throws -> CommandResult {
+    func haul(in cwd: String, _ arguments: [String], env: [String: String] = [:]) async throws -> CommandResult {
         try await ChildProcess.run(
             "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path] + arguments,
-            environment: environment(), in: cwd, timeout: 60)
+            environment: environment(env), in: cwd, timeout: 60)
     }
 
     /// The shell printed the exit code (the command line itself shows `EXIT=$?`).
@@ -77,6 +77,46 @@ final class DirectDownloadTests: NginxCLITestCase {
             "the rerun asked for the rest: \(requests.map { $0.range ?? "-" })")
         let listed = try await listJSON()
         XCTAssertEqual(listed.count, 2, "the rerun took up the same downloads")
+    }
+
+    /// The same command run again with other options takes them, as a new wget command line
+    /// does, and keeps the bytes: a download that failed through a proxy that refuses goes on
+    /// without it, and sends the header given last.
+    func testRunAgainTheCommandTakesTheOptionsGivenNowAndKeepsTheBytes() async throws {
+        try TestFiles.random(www + "/movie.bin", size: 3_000_000)
+        let cwd = dir.subdirectory("work")
+        let url = nginx.url("slow/movie.bin")
+        let log = dir.path + "/first.log"
+        let first = try ChildProcess(
+            "/bin/sh",
+            ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path, "-x", "1", "--header", "X-Secret: one", url],
+            environment: environment(), stdout: log, stderr: log)
+        try await waitUntil { (self.fileSize(cwd + "/movie.bin.part") ?? 0) > 300_000 }
+        first.signal(SIGINT)
+        let firstStatus = await first.wait()
+        XCTAssertEqual(firstStatus, 130, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+        let kept = try XCTUnwrap(fileSize(cwd + "/movie.bin.part"))
+
+        let refused = try await haul(
+            in: cwd, ["--proxy", "http://127.0.0.1:\(FreePort.find())", url], env: ["HAUL_MAX_RETRIES": "0"])
+        XCTAssertEqual(refused.status, 1, refused.stdout + refused.stderr)
+        XCTAssertTrue(refused.stdout.contains("cannot connect to the proxy"), refused.stdout)
+        XCTAssertEqual(fileSize(cwd + "/movie.bin.part"), kept, "the failed run kept the bytes")
+
+        let last = try await haul(in: cwd, ["--proxy", "none", "--header", "X-Secret: two", url])
+        XCTAssertEqual(last.status, 0, last.stdout + last.stderr)
+        XCTAssertTrue(sameFile(www + "/movie.bin", cwd + "/movie.bin"))
+        let listed = try await listJSON()
+        XCTAssertEqual(listed.count, 1, "every run took up the same download")
+        let secrets = nginx.credentialsLog().filter { $0.hasPrefix("/slow/movie.bin|") }.map {
+            $0.split(separator: "|", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        }
+        XCTAssertEqual(secrets.first, "one")
+        XCTAssertEqual(secrets.last, "two", "the last run sent the header given to it: \(secrets)")
+        let ranges = nginx.accessLog().filter { $0.uri == "/slow/movie.bin" }.compactMap(\.range)
+        XCTAssertTrue(
+            ranges.contains { $0.hasPrefix("bytes=") && $0 != "bytes=0-" },
+            "the last run asked for the rest only: \(ranges)")
     }
 
     func testTheLiveLineShowsBeforeTheServerAnswers() async throws {

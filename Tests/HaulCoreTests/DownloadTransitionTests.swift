@@ -90,6 +90,72 @@ final class DownloadTransitionTests: XCTestCase {
             })
     }
 
+    /// `haul URL` run again with other options: every unfinished download takes them, a running
+    /// one waits to start again with them; a finished one, or one that would not change, says so.
+    func testRenewingTakesTheNewOptionsInEveryUnfinishedState() {
+        var request = download(.waiting).request
+        request.speedLimit = 100_000
+        check(
+            "renew", { $0.renew(with: request) },
+            expect: { state in
+                switch state {
+                case .finished: nil
+                case .downloading: .waiting
+                default: state
+                }
+            })
+        var same = download(.paused(by: .user))
+        XCTAssertFalse(same.renew(with: same.request), "the same options change nothing")
+    }
+
+    /// What stays a download's own when it takes a new request's options: its name, its bytes,
+    /// what its sources showed, and the sources servers named; the user's mirrors are the new
+    /// request's.
+    func testRenewingKeepsTheDownloadsOwnFactsAndTakesTheRequestsOptions() throws {
+        var d = download(.failed(.status(503)))
+        d.request.requestedName = "kept.bin"
+        d.receivedBytes = 4_000
+        var otherBytes = DownloadSource(url: "http://m1/x", origin: .user)
+        otherBytes.problem = .otherContent
+        let gone = DownloadSource(url: "http://m2/x", origin: .user)
+        let fromHeader = DownloadSource(url: "http://m3/x", origin: .link)
+        d.request.sources = [otherBytes, gone, fromHeader]
+        d.request.proxy = try ProxyChoice(parsing: "http://bad:3128")
+
+        var request = DownloadRequest(
+            url: d.url, directory: d.directory, headers: [RequestHeader(name: "X-A", value: "1")])
+        request.proxy = .direct
+        request.requestedName = "other.bin"
+        request.sources = [
+            DownloadSource(url: "http://m1/x", origin: .user), DownloadSource(url: "http://m4/x", origin: .user),
+        ]
+        XCTAssertTrue(d.renew(with: request))
+        XCTAssertEqual(d.request.proxy, .direct)
+        XCTAssertEqual(d.request.headers, [RequestHeader(name: "X-A", value: "1")])
+        XCTAssertEqual(d.request.requestedName, "kept.bin", "the .part is named after the name it has")
+        XCTAssertEqual(d.receivedBytes, 4_000)
+        XCTAssertEqual(d.id, DownloadID(rawValue: "abc123"))
+        XCTAssertEqual(d.request.sources.map(\.url), ["http://m1/x", "http://m4/x", "http://m3/x"])
+        XCTAssertEqual(d.request.sources.first?.problem, .otherContent, "a mirror that sent other bytes stays dropped")
+
+        var noServerMirrors = request
+        noServerMirrors.ignoresMirrorHeaders = true
+        XCTAssertTrue(d.renew(with: noServerMirrors))
+        XCTAssertEqual(d.request.sources.map(\.url), ["http://m1/x", "http://m4/x"], "--no-mirrors drops a header's")
+
+        var elsewhere = request
+        elsewhere.directory = "/elsewhere"
+        XCTAssertFalse(d.renew(with: elsewhere), "another folder is another download")
+        var otherURL = request
+        otherURL.url = "http://h/y"
+        XCTAssertFalse(d.renew(with: otherURL), "so is another URL")
+        var torrent = download(.waiting)
+        torrent.request.url = "magnet:?xt=urn:btih:" + String(repeating: "a", count: 40)
+        var torrentRequest = torrent.request
+        torrentRequest.speedLimit = 100_000
+        XCTAssertFalse(torrent.renew(with: torrentRequest), "a torrent's options live in its session")
+    }
+
     /// What a pause for a full disk, a network hold or a failure says of its cause is written by
     /// the transition itself, never beside it.
     func testTheCausesDetailsGoWithTheirTransitions() {

@@ -93,6 +93,37 @@ extension Download {
         return true
     }
 
+    /// Takes the options of `newRequest`, a request for the same URL into the same folder (`haul
+    /// URL` run again with other options), as wget takes a new command line: its headers,
+    /// proxy, limits, checksum, connections, mirrors and metered allowance. Its id, name, bytes
+    /// and place in the list stay, and so does what each source showed (a mirror that sent other
+    /// bytes stays dropped); sources a server or a Metalink named stay too, unless the request
+    /// says not to use servers' mirrors. A running download waits to start again with them. Not
+    /// once finished, not a torrent (its files and peers live in the session), and not when
+    /// nothing would change.
+    @discardableResult
+    public mutating func renew(with newRequest: DownloadRequest) -> Bool {
+        guard state != .finished, !isTorrent, !newRequest.isTorrent, newRequest.url == url,
+            newRequest.directory == directory
+        else { return false }
+        var renewed = newRequest
+        renewed.requestedName = request.requestedName
+        renewed.paused = false
+        renewed.login = nil
+        let known = Dictionary(request.sources.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+        let named = renewed.sources.map { source in known[source.url] ?? source }
+        let learned = request.sources.filter { source in
+            source.origin == .metalink || (source.origin == .link && !renewed.ignoresMirrorHeaders)
+        }
+        renewed.sources = DownloadSource.ordered(named + learned, excluding: url)
+        // The same sources in another order are no change: the engine adds learned ones as found.
+        if Set(renewed.sources) == Set(request.sources) { renewed.sources = request.sources }
+        guard renewed != request else { return false }
+        request = renewed
+        if state == .downloading { requeue() }
+        return true
+    }
+
     /// Stops for good and forgets the partial data. Finished downloads are left alone.
     @discardableResult
     public mutating func cancel() -> Bool {

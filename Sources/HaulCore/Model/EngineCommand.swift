@@ -33,6 +33,10 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     /// Gives a download a new address and keeps its bytes while the new one serves the same file
     /// (see ``Download/changeLink(to:)``).
     case refresh(DownloadID, url: String)
+    /// Gives unfinished downloads the options of new requests for the same URL and folder, and
+    /// keeps their bytes (see ``Download/renew(with:)``): `haul URL` run again with other options.
+    /// Answers the downloads that changed.
+    case renew([Renewal])
     /// Sets (or, nil, forgets) the cookies.txt file of downloads added without one of their own.
     case setCookieFile(String?)
     /// Gives (or takes) downloads the allowance to use a metered network.
@@ -64,6 +68,17 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     case setTorrentSettings(TorrentSettings?)
     /// Sets which files of a torrent are fetched (aria2's `select-file`).
     case selectFiles(DownloadID, FileSelection?)
+}
+
+/// A download and the request whose options it takes (``EngineCommand/renew(_:)``).
+public struct Renewal: Codable, Sendable, Equatable {
+    public var id: DownloadID
+    public var request: DownloadRequest
+
+    public init(id: DownloadID, request: DownloadRequest) {
+        self.id = id
+        self.request = request
+    }
 }
 
 /// Where ``EngineCommand/move(_:_:)`` puts a download in the list.

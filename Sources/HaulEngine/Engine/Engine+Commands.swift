@@ -110,6 +110,8 @@ extension Engine {
             return ids
         case .refresh(let id, let url):
             return try await refresh(id, to: url)
+        case .renew(let renewals):
+            return try await renew(renewals)
         case .setCookieFile(let path):
             if let path { _ = try CookieFile.load(path) }
             settings.cookieFile = path
@@ -240,6 +242,28 @@ extension Engine {
         changed(changing)
         scheduleSave(after: configuration.transitionSaveDelay)
         return [id]
+    }
+
+    /// Resolves every request through the add path before changing any download; a running
+    /// download stops, keeps its bytes, and starts again with its new options.
+    private func renew(_ renewals: [Renewal]) async throws(InputError) -> [DownloadID] {
+        var path = AddPath(environment: configuration.environment)
+        let resolved = try renewals.map { renewal throws(InputError) in
+            Renewal(id: renewal.id, request: try path.resolve(renewal.request))
+        }
+        var renewed: [DownloadID] = []
+        for renewal in resolved {
+            guard var probe = downloads[renewal.id], probe.renew(with: renewal.request) else { continue }
+            if transfers[renewal.id] != nil {
+                await stopTransfer(renewal.id)
+                refreshFromDisk(renewal.id)
+            }
+            guard var download = downloads[renewal.id], download.renew(with: renewal.request) else { continue }
+            downloads[renewal.id] = download
+            changed(download)
+            renewed.append(renewal.id)
+        }
+        return renewed
     }
 
     func pause(_ id: DownloadID, cause: PauseCause) async {

@@ -51,9 +51,10 @@ struct DirectDownload {
     }
 
     /// Adds what is new and takes up what an earlier run of the same command left: the same URL
-    /// into the same folder. One it left unfinished goes on; one it finished, under the name asked
-    /// for, whose file is still there, is done (a list run again after Ctrl-C fetches only what
-    /// is missing; `haul add` fetches another copy).
+    /// into the same folder. One it left unfinished goes on, with the options given now (a new
+    /// `--proxy`, `--header` or `--limit` holds, as a new wget command line does); one it
+    /// finished, under the name asked for, whose file is still there, is done (a list run again
+    /// after Ctrl-C fetches only what is missing; `haul add` fetches another copy).
     private static func adopt(_ requests: [DownloadRequest], known: [Download], session: any EngineSession)
         async throws -> Adopted
     {
@@ -72,10 +73,14 @@ struct DirectDownload {
         var toAdd: [DownloadRequest] = []
         var toResume: [DownloadID] = []
         var toRetry: [DownloadID] = []
+        var renewals: [Renewal] = []
         for request in requests {
             let key = request.directory + "\n" + request.url
             if let earlier = unfinished[key] {
                 ids.append(earlier.id)
+                // Only the ones whose options change: the engine restarts a running one for them.
+                var probe = earlier
+                if probe.renew(with: request) { renewals.append(Renewal(id: earlier.id, request: request)) }
                 if earlier.state.isPaused { toResume.append(earlier.id) }
                 if earlier.state.isFailed { toRetry.append(earlier.id) }
             } else if let done = finished[key], done.requestedName == request.requestedName {
@@ -86,6 +91,7 @@ struct DirectDownload {
                 toAdd.append(request)
             }
         }
+        if !renewals.isEmpty { try await session.perform(.renew(renewals)) }
         if !toResume.isEmpty { try await session.perform(.resume(.ids(toResume))) }
         if !toRetry.isEmpty { try await session.perform(.retry(.ids(toRetry))) }
         let addedIDs = toAdd.isEmpty ? [] : try await session.perform(.add(toAdd))
