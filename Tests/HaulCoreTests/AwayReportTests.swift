@@ -24,7 +24,7 @@ final class AwayReportTests: XCTestCase {
         report.record(download("000002", .failed), at: now)
         XCTAssertFalse(report.record(download("000003", .paused, cause: .user), at: now), "a user's pause is not news")
         XCTAssertEqual(report.entries.map(\.outcome), [.finished, .failed])
-        XCTAssertEqual(report.entries.last?.reason, "link expired or removed (HTTP 404)")
+        XCTAssertEqual(report.entries.last?.reason, "not found on the server (HTTP 404)")
         XCTAssertEqual(report.entries.first?.name, "000001.bin")
     }
 

@@ -185,7 +185,7 @@ final class NginxEngineTests: EngineTestCase {
         let a = try await finished(engine, missing)
         let b = try await finished(engine, gone)
         XCTAssertEqual(a.state.kind, .failed)
-        XCTAssertEqual(a.reason, "link expired or removed (HTTP 404)")
+        XCTAssertEqual(a.reason, "not found on the server (HTTP 404)")
         XCTAssertEqual(b.state.kind, .failed)
         XCTAssertEqual(b.reason, "link expired or removed (HTTP 410)")
         XCTAssertEqual(nginx.accessLog().count, 2, "permanent failures are not retried")

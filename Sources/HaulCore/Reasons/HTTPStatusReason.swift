@@ -3,7 +3,10 @@ public enum HTTPStatusReason {
     public static func describe(_ status: Int) -> String {
         switch status {
         case 401: return "authentication required (HTTP 401)"
-        case 403, 404, 410: return "link expired or removed (HTTP \(status))"
+        // A 404 is as often a mistyped link as an old one; only 410 says the file is gone.
+        case 403: return "access denied by the server (HTTP 403)"
+        case 404: return "not found on the server (HTTP 404)"
+        case 410: return "link expired or removed (HTTP 410)"
         case 407: return "proxy authentication required (HTTP 407)"
         case 408: return "server timed out waiting for the request (HTTP 408)"
         case 429: return "too many requests (HTTP 429)"
