@@ -113,35 +113,16 @@ final class ProxyTests: NginxCLITestCase {
     /// haul in a network namespace of its own that reaches only the proxies (over a veth pair):
     /// the origin on the host's loopback is out of its reach, so every byte came through them.
     func testTheOriginIsReachedOnlyThroughTheProxy() async throws {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") else {
-            throw XCTSkip("network namespaces need root and iproute2")
-        }
-        let tag = String(format: "%05d", Int.random(in: 0..<100_000))
-        let namespace = "haul-\(tag)"
-        let subnet = "10.\(200 + Int.random(in: 0..<50)).\(Int.random(in: 0..<250))"
-        func ip(_ arguments: String...) async throws {
-            let result = try await ChildProcess.run(
-                "/usr/sbin/ip", arguments, environment: ["PATH": "/usr/sbin:/usr/bin:/bin"], in: dir.path)
-            XCTAssertEqual(result.status, 0, "ip \(arguments.joined(separator: " ")): \(result.stderr)")
-        }
-        try await ip("netns", "add", namespace)
-        defer {
-            _ = try? ChildProcess("/usr/sbin/ip", ["netns", "del", namespace], environment: [:])
-            _ = try? ChildProcess("/usr/sbin/ip", ["link", "del", "vh\(tag)"], environment: [:])
-        }
-        try await ip("link", "add", "vh\(tag)", "type", "veth", "peer", "name", "vc\(tag)")
-        try await ip("link", "set", "vc\(tag)", "netns", namespace)
-        try await ip("addr", "add", "\(subnet).1/30", "dev", "vh\(tag)")
-        try await ip("link", "set", "vh\(tag)", "up")
-        try await ip("netns", "exec", namespace, "ip", "addr", "add", "\(subnet).2/30", "dev", "vc\(tag)")
-        try await ip("netns", "exec", namespace, "ip", "link", "set", "vc\(tag)", "up")
-        try await ip("netns", "exec", namespace, "ip", "link", "set", "lo", "up")
+        guard NetworkNamespace.isPossible else { throw XCTSkip("network namespaces need root and iproute2") }
+        let namespace = try await NetworkNamespace(in: dir.path)
+        addTeardownBlock { await namespace.remove() }
+        let subnet = String(namespace.hostAddress.dropLast(2))
         let (http, socks) = try await startProxies(listen: "\(subnet).1", allow: "\(subnet).0/30", logs: "-veth")
 
         try TestFiles.random(www + "/far.bin", size: 3_000_000)
         func haulThere(_ arguments: [String]) async throws -> CommandResult {
             try await ChildProcess.run(
-                "/usr/sbin/ip", ["netns", "exec", namespace, HaulBinary.path] + arguments,
+                "/usr/sbin/ip", ["netns", "exec", namespace.name, HaulBinary.path] + arguments,
                 environment: environment(), in: dir.path)
         }
         // Directly, the origin is out of reach.
@@ -164,7 +145,7 @@ final class ProxyTests: NginxCLITestCase {
 
         // socks5h sends the name: in haul's namespace `localhost` means an unreachable address
         // (`ip netns exec` puts /etc/netns/NAME/hosts over /etc/hosts); the proxy knows better.
-        let hosts = "/etc/netns/\(namespace)"
+        let hosts = "/etc/netns/\(namespace.name)"
         try FileManager.default.createDirectory(atPath: hosts, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: hosts) }
         try "192.0.2.1 localhost\n".write(toFile: hosts + "/hosts", atomically: true, encoding: .utf8)

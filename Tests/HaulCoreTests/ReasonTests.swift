@@ -27,7 +27,7 @@ final class ReasonTests: XCTestCase {
         }
         let notices: [Notice] = [
             .retrying(because: .status(503), at: Date(timeIntervalSince1970: 1_800_000_000), attempt: 2, of: 5),
-            .startedOver(.remoteChanged), .text("old"),
+            .startedOver(.remoteChanged), .text("old"), .waitingForNetwork(because: .stalled(seconds: 30)),
         ]
         for notice in notices {
             XCTAssertEqual(try JSONDecoder().decode(Notice.self, from: try JSONEncoder().encode(notice)), notice)

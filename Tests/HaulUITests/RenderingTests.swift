@@ -146,6 +146,19 @@ final class RenderingTests: XCTestCase {
         XCTAssertTrue(rowText(d).hasSuffix("downloading"), "bytes came, of no size told: \(rowText(d))")
     }
 
+    func testADownloadWaitingForTheNetworkSaysSoWhereItsSpeedWouldBe() {
+        var d = Download(id: DownloadID(rawValue: "ffffff"), url: "http://h/far.bin", directory: "/dl", queueOrder: 0)
+        _ = d.start()
+        d.totalBytes = 1000
+        d.receivedBytes = 400
+        d.notice = .waitingForNetwork(because: .stalled(seconds: 30))
+        let c = TUIController(downloads: [d], width: 120, height: 24, defaultDirectory: "/dl", home: "/root")
+        _ = c.frame(now: 0)
+        let row = (0..<24).map { c.grid.text(row: $0) }.first { $0.contains("far.bin") } ?? ""
+        XCTAssertTrue(row.contains("no network"), row)
+        XCTAssertTrue(row.contains("40%"), "its bytes stay shown: \(row)")
+    }
+
     func testNarrowScreensDropColumnsInOrder() {
         XCTAssertEqual(Columns.forWidth(160).size, 17)
         XCTAssertGreaterThan(Columns.forWidth(160).bar, 12)

@@ -87,6 +87,12 @@ public enum DownloadState: Sendable, Hashable {
         return at.timeIntervalSince(now) > -1
     }
 
+    /// Whether its transfer waits for the machine's network to come back (the `notice` says so).
+    public func isWaitingForNetwork(notice: Notice?) -> Bool {
+        guard self == .downloading, case .waitingForNetwork? = notice else { return false }
+        return true
+    }
+
     /// The state as the state file stores it, in keys that may come in any order (`state`,
     /// `pauseCause` and what the pause carries: `diskShortfall`, `budgetUse`, `heldUntil`;
     /// `failureReason`); ``resolved`` makes a state of them.

@@ -183,4 +183,7 @@ extension Download {
 
     /// Whether a failed attempt's retry is still to come at `now` (its notice counts down).
     public func isWaitingToRetry(at now: Date) -> Bool { state.isWaitingToRetry(notice: notice, at: now) }
+
+    /// Whether its transfer waits for the machine's network to come back.
+    public var isWaitingForNetwork: Bool { state.isWaitingForNetwork(notice: notice) }
 }

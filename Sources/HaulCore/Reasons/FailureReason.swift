@@ -80,13 +80,26 @@ public struct TransferFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// connection it was closing (GOAWAY) or had no room for (REFUSED_STREAM). Sending it again
     /// is safe (RFC 9113 §8.7) and is not one of the download's attempts.
     public var unprocessed: Bool
+    /// Nothing answered: no route to the host, a connect or a name lookup that timed out. With
+    /// the machine offline that is the network's doing, not the server's (as a stall is).
+    public var unanswered: Bool
 
-    public init(_ reason: FailureReason, isTransient: Bool? = nil, retryAfter: String? = nil, unprocessed: Bool = false)
-    {
+    public init(
+        _ reason: FailureReason, isTransient: Bool? = nil, retryAfter: String? = nil, unprocessed: Bool = false,
+        unanswered: Bool = false
+    ) {
         self.reason = reason
         self.isTransient = isTransient ?? reason.isTransientByDefault
         self.retryAfter = retryAfter
         self.unprocessed = unprocessed
+        self.unanswered = unanswered
+    }
+
+    /// Whether the machine's network going away explains it: nothing answered, or the data
+    /// stopped. A refused connection, a reset or an error status are answers.
+    public var mayBeTheNetwork: Bool {
+        if case .stalled = reason { return true }
+        return unanswered
     }
 
     /// A full disk pauses the download until there is room instead of failing it.

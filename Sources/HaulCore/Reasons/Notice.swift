@@ -23,6 +23,9 @@ public indirect enum Notice: Sendable, Equatable, Hashable {
     /// A finished torrent that was to seed cannot: `why` ends the sentence ("its files are no
     /// longer at …").
     case cannotSeed(why: String)
+    /// An attempt failed while the machine had no network (no default route): not counted as
+    /// an attempt, the download waits for the network to come back.
+    case waitingForNetwork(because: FailureReason)
     /// What an older haul stored as plain text.
     case text(String)
 
@@ -30,7 +33,8 @@ public indirect enum Notice: Sendable, Equatable, Hashable {
     public var isHold: Bool {
         switch self {
         case .budgetUsed, .heldUntil: return true
-        case .retrying, .startedOver, .fewerConnections, .otherFileAtNewLink, .cannotSeed, .text: return false
+        case .retrying, .startedOver, .fewerConnections, .otherFileAtNewLink, .cannotSeed, .waitingForNetwork, .text:
+            return false
         }
     }
 }

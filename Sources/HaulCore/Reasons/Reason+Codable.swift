@@ -189,6 +189,11 @@ extension Notice: Codable {
             self = .heldUntil(minute: minute)
         case "otherFileAtNewLink": self = .otherFileAtNewLink(size: r.received, was: r.expected)
         case "cannotSeed": self = .cannotSeed(why: r.text ?? "")
+        case "waitingForNetwork":
+            guard let because = r.because else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: r.kind))
+            }
+            self = .waitingForNetwork(because: because)
         default: self = .text(r.text ?? r.kind)
         }
     }
@@ -224,6 +229,9 @@ extension Notice: Codable {
         case .cannotSeed(let why):
             r = ReasonRecord(kind: "cannotSeed")
             r.text = why
+        case .waitingForNetwork(let because):
+            r = ReasonRecord(kind: "waitingForNetwork")
+            r.because = because
         case .text(let text):
             r = ReasonRecord(kind: "text")
             r.text = text

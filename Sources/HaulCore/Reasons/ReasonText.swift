@@ -73,6 +73,7 @@ public enum ReasonText {
             return "the new link serves a different file: \(Formatting.bytes(size)), was \(Formatting.bytes(was)); "
                 + "started over"
         case .cannotSeed(let why): return "cannot seed: \(TerminalText.sanitize(why))"
+        case .waitingForNetwork(let why): return "\(failure(why)); no network, waiting for it to come back"
         case .text(let text): return TerminalText.sanitize(text)
         }
     }

@@ -196,11 +196,11 @@ extension Engine {
         changed(download)
     }
 
-    func transferNotice(_ id: DownloadID, _ generation: UInt64, _ notice: Notice) {
-        guard var download = current(id, generation) else { return }
+    func transferNotice(_ id: DownloadID, _ generation: UInt64, _ notice: Notice?) {
+        guard var download = current(id, generation), notice != nil || download.notice != nil else { return }
         download.notice = notice
         downloads[id] = download
-        publish(.notice(id, notice))
+        if let notice { publish(.notice(id, notice)) }
         changed(download)
     }
 

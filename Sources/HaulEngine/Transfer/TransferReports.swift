@@ -11,7 +11,9 @@ protocol TransferReports: Sendable {
     func progress(_ progress: TransferProgress) async
     /// A map of a download in pieces was made durable: the state file stores it from now on.
     func segmentsSaved(_ segments: [Segment], name: String) async
-    func notice(_ notice: Notice) async
+    /// Something the user should know while the transfer goes on; nil: what was said no longer
+    /// holds.
+    func notice(_ notice: Notice?) async
     /// The download's sources as they stand (found, dropped, bytes served), and the checksum and
     /// piece hashes a source gave when the user gave none.
     func sourcesChanged(_ mirrors: [DownloadSource], checksum: Checksum?, pieceHashes: PieceHashes?) async
@@ -71,7 +73,7 @@ struct RunReports: HTTPTransferReports {
         await engine.transferCheckedLink(id, generation, etag: etag, lastModified: lastModified)
     }
 
-    func notice(_ notice: Notice) async { await engine.transferNotice(id, generation, notice) }
+    func notice(_ notice: Notice?) async { await engine.transferNotice(id, generation, notice) }
 
     func followedMetalink(_ metalink: Metalink, url: String) async -> Bool {
         await engine.transferFollowedMetalink(id, generation, metalink, url: url)

@@ -22,7 +22,9 @@ extension TransferFailure {
             return TransferFailure(.requestHeaderRefused)
         case let e as HTTPClientError:
             if e == .readTimeout { return TransferFailure(.stalled(seconds: Int(stallTimeout.seconds))) }
-            if e == .connectTimeout { return TransferFailure(.connectionFailed("connection timed out")) }
+            if e == .connectTimeout {
+                return TransferFailure(.connectionFailed("connection timed out"), unanswered: true)
+            }
             if e == .remoteConnectionClosed { return TransferFailure(.serverClosedConnection) }
             if e == .deadlineExceeded { return TransferFailure(.connectionFailed("the request took too long")) }
             if e == .invalidURL || e == .emptyHost || e == .emptyScheme {
@@ -30,7 +32,8 @@ extension TransferFailure {
             }
             return TransferFailure(.connectionFailed("HTTP error (\(e))"))
         case let e as IOError:
-            return TransferFailure(.connectionFailed(describe(errno: e.errnoCode)))
+            return TransferFailure(
+                .connectionFailed(describe(errno: e.errnoCode)), unanswered: unanswered(errno: e.errnoCode))
         case let e as HTTPParserError:
             if case .invalidEOFState = e { return TransferFailure(.bodyCutShort) }
             // A server that sends garbage once will send it again: no retries.
@@ -40,13 +43,16 @@ extension TransferFailure {
             // with CANCEL, and a server with no room for one resets it with REFUSED_STREAM.
             return TransferFailure(.serverClosedConnection, unprocessed: true)
         case let e as ChannelError:
-            if case .connectTimeout = e { return TransferFailure(.connectionFailed("connection timed out")) }
+            if case .connectTimeout = e {
+                return TransferFailure(.connectionFailed("connection timed out"), unanswered: true)
+            }
             return TransferFailure(.connectionFailed("connection error (\(e))"))
         case let e as NIOConnectionError:
             // A name the resolver says does not exist will not exist a few seconds later: as
             // curl, wget and aria2c do, the download fails at once instead of asking again.
             return TransferFailure(
-                .cannotConnect(host: e.host, port: e.port, why: reasons(e)), isTransient: !namesNoHost(e))
+                .cannotConnect(host: e.host, port: e.port, why: reasons(e)), isTransient: !namesNoHost(e),
+                unanswered: unanswered(e))
         default:
             if let tls = TLSFailure.classify(error) { return tls }
             return TransferFailure(.connectionFailed(TerminalText.sanitize(String(describing: error))))
@@ -77,6 +83,26 @@ extension TransferFailure {
         return reasons.isEmpty ? "no address to connect to" : reasons.joined(separator: "; ")
     }
 
+    /// Whether nothing answered a connect: every address had no route or timed out, or, with no
+    /// address tried, the name server did not answer (`EAI_AGAIN`).
+    static func unanswered(_ error: NIOConnectionError) -> Bool {
+        guard error.connectionErrors.isEmpty else {
+            return error.connectionErrors.allSatisfy { failure in
+                switch failure.error {
+                case let e as IOError: return unanswered(errno: e.errnoCode)
+                case ChannelError.connectTimeout: return true
+                default: return false
+                }
+            }
+        }
+        let lookups = [error.dnsAError, error.dnsAAAAError].compactMap { $0 }
+        return !lookups.isEmpty
+            && lookups.allSatisfy { ($0 as? SocketAddressError.UnknownHost)?.errorCode == Int(EAI_AGAIN) }
+    }
+
+    /// No route to the network or the host, or a connect that timed out.
+    static func unanswered(errno code: Int32) -> Bool { [ENETUNREACH, EHOSTUNREACH, ETIMEDOUT].contains(code) }
+
     /// Whether the resolver answered that the host's name does not exist (`EAI_NONAME`, for
     /// every address family asked), as opposed to a lookup that could not be made.
     static func namesNoHost(_ error: NIOConnectionError) -> Bool {
@@ -106,10 +132,13 @@ extension TransferFailure {
         }
         switch error {
         case let e as IOError where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(e.errnoCode):
-            return TransferFailure(.cannotConnect(host: host, port: port, why: describe(errno: e.errnoCode)))
+            return TransferFailure(
+                .cannotConnect(host: host, port: port, why: describe(errno: e.errnoCode)),
+                unanswered: unanswered(errno: e.errnoCode))
         case let e as NIOConnectionError where proxy != nil:
             return TransferFailure(
-                .cannotConnect(host: host, port: port, why: reasons(e)), isTransient: !namesNoHost(e))
+                .cannotConnect(host: host, port: port, why: reasons(e)), isTransient: !namesNoHost(e),
+                unanswered: unanswered(e))
         case let e as HTTPClientError where proxy != nil:
             switch e {
             case .invalidProxyResponse:

@@ -109,6 +109,8 @@ public struct ListRow: Sendable, Equatable, Identifiable {
     public var mayNeedNewLink: Bool { state.mayNeedNewLink }
     public var isHeld: Bool { state.isHeld }
     public func isWaitingToRetry(at now: Date) -> Bool { state.isWaitingToRetry(notice: notice, at: now) }
+    /// Whether its transfer waits for the machine's network to come back.
+    public var isWaitingForNetwork: Bool { state.isWaitingForNetwork(notice: notice) }
 
     /// The final path, once the name is known.
     public var path: String? { fileName.map { Download.path(of: $0, in: directory) } }

@@ -68,6 +68,10 @@ enum RowView {
                             DisplayWidth.right(wait, width: live - 1) + " ", row: row, column: x,
                             style: Style(color: .yellow))
                     }
+                case .downloading where download.isWaitingForNetwork:
+                    x = grid.write(
+                        DisplayWidth.right("no network", width: live - 1) + " ", row: row, column: x,
+                        style: Style(color: .yellow))
                 case .downloading:
                     if c.speed > 0 {
                         let speed = sample.map { Formatting.rate($0.bytesPerSecond) } ?? ""

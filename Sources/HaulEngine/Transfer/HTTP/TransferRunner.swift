@@ -78,6 +78,14 @@ struct TransferRunner: Sendable {
                     turnedAway += 1
                     continue
                 }
+                // Nothing answered while the machine has no network: that says nothing about the
+                // server, so it is not counted, and the download waits for the network to come back.
+                if failure.isTransient, failure.mayBeTheNetwork, !NetworkPresence.hasWayOut() {
+                    await reports.notice(.waitingForNetwork(because: failure.reason))
+                    do { try await NetworkPresence.wait(on: resources.clock) } catch { return }
+                    await reports.notice(nil)
+                    continue
+                }
                 guard failure.isTransient,
                     let delay = await reports.willRetry(failure, madeProgress: progressMade)
                 else {

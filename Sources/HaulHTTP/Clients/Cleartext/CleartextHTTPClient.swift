@@ -170,9 +170,11 @@ final class CleartextHTTPClient: Sendable {
         } catch let error as IOError {
             throw TransferFailure(
                 .cannotConnect(
-                    host: endpoint.host, port: endpoint.port, why: TransferFailure.describe(errno: error.errnoCode)))
+                    host: endpoint.host, port: endpoint.port, why: TransferFailure.describe(errno: error.errnoCode)),
+                unanswered: TransferFailure.unanswered(errno: error.errnoCode))
         } catch ChannelError.connectTimeout {
-            throw TransferFailure(.cannotConnect(host: endpoint.host, port: endpoint.port, why: "connection timed out"))
+            throw TransferFailure(
+                .cannotConnect(host: endpoint.host, port: endpoint.port, why: "connection timed out"), unanswered: true)
         }
     }
 
