@@ -264,12 +264,19 @@ final class RunReporter {
                 + "and the next daemon or UI seeds them on")
     }
 
-    static func summary(_ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool) {
-        FileHandleWriter.stdout(summaryLine(downloads, failedIDs: failedIDs, interrupted: interrupted) + "\n")
+    static func summary(
+        _ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool, goingOnIn owner: String? = nil
+    ) {
+        FileHandleWriter.stdout(
+            summaryLine(downloads, failedIDs: failedIDs, interrupted: interrupted, goingOnIn: owner) + "\n")
     }
 
     /// "done: 3 finished, 1 failed" or "interrupted; progress saved: …", without the newline.
-    static func summaryLine(_ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool) -> String {
+    /// `owner`: the haul that runs the downloads, when this command only followed them; a Ctrl-C
+    /// then stopped the following, not the downloads, and the line says so.
+    static func summaryLine(
+        _ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool, goingOnIn owner: String? = nil
+    ) -> String {
         // Counted in one pass (a `filter` per state copied every download it kept).
         var (finished, waiting, paused) = (0, 0, 0)
         for i in downloads.indices {
@@ -283,11 +290,15 @@ final class RunReporter {
         // Put together by hand and written, not printed: `print` and `[String].joined` look up
         // protocol conformances at run time (scans of every conformance record), on the path
         // between the last file and the exit.
-        var line = interrupted ? "interrupted; progress saved: " : "done: "
+        let followedOnly = interrupted && owner != nil
+        var line =
+            followedOnly
+            ? "stopped following; " + (owner ?? "") + " goes on: "
+            : interrupted ? "interrupted; progress saved: " : "done: "
         line += String(finished) + " finished"
         if !failedIDs.isEmpty { line += ", " + String(failedIDs.count) + " failed" }
         if paused > 0 { line += ", " + String(paused) + " paused" }
-        if waiting > 0 { line += ", " + String(waiting) + " left to resume" }
+        if waiting > 0 { line += ", " + String(waiting) + (followedOnly ? " to go" : " left to resume") }
         return line
     }
 }

@@ -34,4 +34,17 @@ final class RunSummaryTests: XCTestCase {
             RunReporter.summaryLine(all, failedIDs: [], interrupted: true),
             "interrupted; progress saved: 0 finished, 1 left to resume")
     }
+
+    /// `haul URL` that handed its downloads to a daemon and only followed them: a Ctrl-C stops
+    /// the following, and the line says who goes on with them.
+    func testAFollowerStoppedSaysWhoGoesOn() {
+        let all = [download("d1", .finished), download("d2", .downloading)]
+        let owner = "haul (pid 42, daemon)"
+        XCTAssertEqual(
+            RunReporter.summaryLine(all, failedIDs: [], interrupted: true, goingOnIn: owner),
+            "stopped following; haul (pid 42, daemon) goes on: 1 finished, 1 to go")
+        XCTAssertEqual(
+            RunReporter.summaryLine([all[0]], failedIDs: [], interrupted: false, goingOnIn: owner),
+            "done: 1 finished", "a follower that saw the end says done")
+    }
 }

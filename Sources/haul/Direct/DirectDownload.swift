@@ -210,7 +210,8 @@ struct DirectDownload {
             let all = interrupted ? known : try await owner.snapshot().downloads.all
             owner.close()
             RunReporter.summary(
-                all.filter { followedIDs.contains($0.id) }, failedIDs: followed.failed, interrupted: interrupted)
+                all.filter { followedIDs.contains($0.id) }, failedIDs: followed.failed, interrupted: interrupted,
+                goingOnIn: "haul (pid \(owner.pid), \(owner.kind.rawValue))")
         } catch {
             throw Console.failure(error)
         }
