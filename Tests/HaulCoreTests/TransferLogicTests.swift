@@ -37,4 +37,21 @@ final class SpeedMeterTests: XCTestCase {
         XCTAssertEqual(meter.eta(remaining: 6000), 3)
         XCTAssertNil(SpeedMeter().eta(remaining: 10))
     }
+
+    /// A meter whose bytes stopped still says its last speed until it is settled: it is quiet
+    /// once nothing was recorded for the time given, and settled it says 0 and no ETA.
+    func testAMeterWithNoBytesForAWhileIsQuietAndSettlesToZero() {
+        var meter = SpeedMeter(interval: .milliseconds(500), smoothing: 0.5)
+        XCTAssertFalse(meter.isQuiet(at: .seconds(10), after: .seconds(2)), "nothing recorded yet")
+        meter.record(bytes: 0, at: .zero)
+        meter.record(bytes: 1000, at: .seconds(1))
+        XCTAssertFalse(meter.isQuiet(at: .milliseconds(2900), after: .seconds(2)))
+        XCTAssertTrue(meter.isQuiet(at: .seconds(3), after: .seconds(2)))
+        meter.settle()
+        XCTAssertEqual(meter.bytesPerSecond, 0)
+        XCTAssertNil(meter.eta(remaining: 100))
+        XCTAssertFalse(meter.isQuiet(at: .seconds(4), after: .seconds(2)), "said once")
+        meter.record(bytes: 3000, at: .seconds(5))
+        XCTAssertEqual(meter.bytesPerSecond, 500, "measured from the last record, over the quiet spell")
+    }
 }

@@ -35,6 +35,45 @@ final class FaultInjectionTests: FaultServerTestCase {
             Array(data) == body, "contents differ (\(data.count) vs \(body.count) bytes)", file: file, line: line)
     }
 
+    /// A connection whose bytes stop is not shown at its last speed until the stall gives up:
+    /// once it has been quiet two seconds its speed is said to be 0, and the file still finishes.
+    func testAStalledTransfersSpeedFallsToZeroWhileItWaits() async throws {
+        let body = randomBody(1_000_000)
+        let server = try serve { request, index in
+            guard index == 0 else { return FaultServer.serve(body, for: request) }
+            var steps: [FaultServer.Step] = [
+                .send(
+                    FaultServer.head(
+                        200, [("Content-Length", "\(body.count)"), ("ETag", "\"v1\""), ("Accept-Ranges", "bytes")]))
+            ]
+            for k in 0..<10 { steps += [.send(Array(body[k * 20_000..<(k + 1) * 20_000])), .sleep(0.1)] }
+            return steps + [.sleep(6), .reset]
+        }
+        let engine = try makeEngine { $0.stallTimeout = .seconds(30) }
+        let events = await engine.subscribe()
+        let id = try await add(engine, server.url("file.bin"), connections: 1)
+        await engine.start()
+        var moving: ContinuousClock.Instant?
+        var settledAfter: Duration?
+        for await event in events {
+            // Looked for until the download ends: it finishes once the stall is over.
+            if case .updated(let d) = event, d.id == id, d.state == .finished || d.state.isFailed { break }
+            guard case .progress(let sample) = event, sample.id == id else { continue }
+            if sample.bytesPerSecond > 0 {
+                moving = .now
+            } else if let moving {
+                settledAfter = .now - moving
+                XCTAssertNil(sample.etaSeconds)
+                XCTAssertEqual(sample.receivedBytes, 200_000)
+                break
+            }
+        }
+        let waited = try XCTUnwrap(settledAfter, "no sample said the transfer had stopped")
+        XCTAssertLessThan(waited, .seconds(4), "said within the quiet spell and a tick, not at the stall's end")
+        let d = try await finished(engine, id)
+        assertContents(d, equal: body)
+    }
+
     func testConnectionResetMidBodyIsRetriedAndCompletes() async throws {
         let body = randomBody(1_000_000)
         let server = try serve { request, index in

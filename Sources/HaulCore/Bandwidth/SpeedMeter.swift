@@ -29,6 +29,16 @@ public struct SpeedMeter: Sendable {
         lastBytes = bytes
     }
 
+    /// Whether it still says bytes are moving though none were recorded for `quiet` before `now`
+    /// (a stalled connection, a wait for the network): then ``settle()`` says they are not.
+    public func isQuiet(at now: Duration, after quiet: Duration) -> Bool {
+        guard let lastTime, bytesPerSecond > 0 else { return false }
+        return now - lastTime >= quiet
+    }
+
+    /// Nothing moves now; the next record measures from the last one.
+    public mutating func settle() { bytesPerSecond = 0 }
+
     /// Seconds until `remaining` bytes have arrived, or nil when the speed is unknown.
     public func eta(remaining: Int64?) -> Double? {
         guard let remaining, bytesPerSecond > 1 else { return nil }

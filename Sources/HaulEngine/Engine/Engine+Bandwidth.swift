@@ -100,6 +100,22 @@ extension Engine {
         }
     }
 
+    /// A transfer reports bytes as they come, so one whose bytes stopped (a stall, a wait for the
+    /// network) would go on showing its last speed: it is said to be 0 once it was quiet a while.
+    private func publishQuietTransfers() {
+        for id in transfers.settleQuiet(at: clock.now, after: Self.quietAfter) {
+            guard let download = downloads[id] else { continue }
+            publish(
+                .progress(
+                    ProgressSample(
+                        id: id, receivedBytes: download.receivedBytes, totalBytes: download.totalBytes,
+                        bytesPerSecond: 0, etaSeconds: nil)))
+        }
+    }
+
+    /// How long a running transfer reports no bytes before its speed is said to be 0.
+    static let quietAfter = Duration.seconds(2)
+
     private func meteredBudgetSpent() async {
         guard phase == .running, networkStatus.isMetered else { return }
         await networkChanged()
@@ -107,6 +123,7 @@ extension Engine {
 
     private func bandwidthTick() async {
         guard phase == .running else { return }
+        publishQuietTransfers()
         let key = budgetPeriod.key(for: bandwidth.wallClock.now(), in: bandwidth.wallClock.zone)
         let counter = bandwidth.meteredCounter
         if key != bandwidth.usagePeriod {

@@ -82,6 +82,17 @@ struct RunningTransfers {
     }
 
     /// Records the bytes `id` has at `now`; returns its speed and ETA for `remaining` bytes.
+    /// The transfers that reported no bytes for `quiet` before `now` while their speed said bytes
+    /// were moving; their speed is zero from now.
+    mutating func settleQuiet(at now: Duration, after quiet: Duration) -> [DownloadID] {
+        var settled: [DownloadID] = []
+        for (id, transfer) in running where transfer.speed.isQuiet(at: now, after: quiet) {
+            running[id]?.speed.settle()
+            settled.append(id)
+        }
+        return settled
+    }
+
     mutating func recordSpeed(_ id: DownloadID, received: Int64, remaining: Int64?, at now: Duration) -> (
         bytesPerSecond: Double, eta: Double?
     ) {
