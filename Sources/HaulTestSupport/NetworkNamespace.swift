@@ -46,6 +46,13 @@ public final class NetworkNamespace: Sendable {
         ("/usr/sbin/ip", ["netns", "exec", name] + arguments)
     }
 
+    /// The same command as one line for a shell (a terminal's pane runs one): each word in single
+    /// quotes, so none may hold one.
+    public func shellLine(_ arguments: [String]) -> String {
+        let (executable, words) = command(arguments)
+        return ([executable] + words).map { "'\($0)'" }.joined(separator: " ")
+    }
+
     /// Runs `arguments` inside the namespace; throws with its error output when it fails.
     public func inside(_ arguments: String...) async throws {
         try await ip(["netns", "exec", name] + arguments)

@@ -18,6 +18,8 @@ final class RunReporter {
     private var activeOrder: [DownloadID] = []
     /// The active downloads that are torrents: their lines count peers, not a server's answer.
     private var torrents: Set<DownloadID> = []
+    /// The active downloads that wait for the machine's network to come back.
+    private var offline: Set<DownloadID> = []
     private var network: NetworkStatus?
     private var drawnLines = 0
     /// When the live block was last drawn; the clock starts near 0 with the process, so the first
@@ -98,6 +100,11 @@ final class RunReporter {
             case .downloading:
                 active[d.id]?.totalBytes = d.totalBytes
                 if d.fileName != nil { _ = name() }
+                let waits = d.isWaitingForNetwork
+                if waits != offline.contains(d.id) {
+                    if waits { offline.insert(d.id) } else { offline.remove(d.id) }
+                    mustDraw = true
+                }
             case .finished:
                 names[d.id] = nil
                 if stopTracking(d.id) {
@@ -156,6 +163,7 @@ final class RunReporter {
     private func stopTracking(_ id: DownloadID) -> Bool {
         guard active.removeValue(forKey: id) != nil else { return false }
         torrents.remove(id)
+        offline.remove(id)
         mustDraw = true
         if let position = activeOrder.firstIndex(of: id) { activeOrder.remove(at: position) }
         return true
@@ -239,6 +247,9 @@ final class RunReporter {
             sample.totalBytes.map { "\(Formatting.bytes(sample.receivedBytes)) / \(Formatting.bytes($0))" }
             ?? Formatting.bytes(sample.receivedBytes)
         let shortName = name.count > 40 ? String(name.prefix(39)) + "…" : name
+        if offline.contains(sample.id) {
+            return "\(sample.id) \(percent) \(size)  no network, waiting  \(shortName)"
+        }
         // Before its first byte an HTTP download waits on its server (connecting, or a stream the
         // server has not opened yet): "0 B/s" would read as a stall.
         if sample.receivedBytes == 0, sample.totalBytes == nil, !torrents.contains(sample.id) {

@@ -59,10 +59,23 @@ final class OfflineTests: CLITestCase {
         XCTAssertTrue(saidByName().contains("the name server did not answer"), saidByName())
         await byName.terminate()
 
+        // On a terminal, the download's live line says it waits for the network.
+        try FileManager.default.copyItem(atPath: www + "/far.bin", toPath: www + "/near.bin")
+        let terminal = try await TmuxSession(
+            command: namespace.shellLine([
+                HaulBinary.path, "-d", downloads, "http://\(namespace.hostAddress):\(port)/near.bin",
+            ]),
+            width: 120, height: 20, environment: environment(["HAUL_STATE": dir.path + "/on-terminal/state.json"]),
+            workDirectory: dir.subdirectory("terminal"))
+        addTeardownBlock { await terminal.kill() }
+        _ = try await terminal.waitFor { $0.contains("no network, waiting  near.bin") }
+
         try await namespace.inside("ip", "link", "set", namespace.link, "up")
         try await namespace.inside("ip", "route", "add", "default", "via", namespace.hostAddress)
         let status = await haul.wait(timeout: 30)
         XCTAssertEqual(status, 0, said())
         XCTAssertTrue(sameFile(www + "/far.bin", downloads + "/far.bin"), said())
+        _ = try await terminal.waitFor(timeout: 30) { $0.contains("done: 1 finished") }
+        XCTAssertTrue(sameFile(www + "/near.bin", downloads + "/near.bin"))
     }
 }
