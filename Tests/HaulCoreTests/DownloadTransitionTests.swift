@@ -138,6 +138,13 @@ final class DownloadTransitionTests: XCTestCase {
         XCTAssertEqual(d.request.sources.map(\.url), ["http://m1/x", "http://m4/x", "http://m3/x"])
         XCTAssertEqual(d.request.sources.first?.problem, .otherContent, "a mirror that sent other bytes stays dropped")
 
+        let fromServer = try Checksum(.sha256, hex: String(repeating: "ab", count: 32))
+        d.request.checksum = fromServer
+        var again = request
+        again.sources = d.request.sources.filter { $0.origin == .user }
+        XCTAssertFalse(d.renew(with: again), "a checksum a server gave is not dropped by a request without one")
+        XCTAssertEqual(d.request.checksum, fromServer)
+
         var noServerMirrors = request
         noServerMirrors.ignoresMirrorHeaders = true
         XCTAssertTrue(d.renew(with: noServerMirrors))

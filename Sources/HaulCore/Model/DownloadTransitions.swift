@@ -95,12 +95,13 @@ extension Download {
 
     /// Takes the options of `newRequest`, a request for the same URL into the same folder (`haul
     /// URL` run again with other options), as wget takes a new command line: its headers,
-    /// proxy, limits, checksum, connections, mirrors and metered allowance. Its id, name, bytes
-    /// and place in the list stay, and so does what each source showed (a mirror that sent other
-    /// bytes stays dropped); sources a server or a Metalink named stay too, unless the request
-    /// says not to use servers' mirrors. A running download waits to start again with them. Not
-    /// once finished, not a torrent (its files and peers live in the session), and not when
-    /// nothing would change.
+    /// proxy, limits, connections, mirrors and metered allowance, and a checksum if it has one.
+    /// Its id, name, bytes and place in the list stay, and so do its checksum and piece hashes
+    /// when the request has none (a server may have given them) and what each source showed (a
+    /// mirror that sent other bytes stays dropped); sources a server or a Metalink named stay
+    /// too, unless the request says not to use servers' mirrors. A running download waits to
+    /// start again with them. Not once finished, not a torrent (its files and peers live in the
+    /// session), and not when nothing would change.
     @discardableResult
     public mutating func renew(with newRequest: DownloadRequest) -> Bool {
         guard state != .finished, !isTorrent, !newRequest.isTorrent, newRequest.url == url,
@@ -110,6 +111,9 @@ extension Download {
         renewed.requestedName = request.requestedName
         renewed.paused = false
         renewed.login = nil
+        // A digest a server gave (or one given before) still checks the same file.
+        if renewed.checksum == nil { renewed.checksum = request.checksum }
+        if renewed.pieceHashes == nil { renewed.pieceHashes = request.pieceHashes }
         let known = Dictionary(request.sources.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
         let named = renewed.sources.map { source in known[source.url] ?? source }
         let learned = request.sources.filter { source in
