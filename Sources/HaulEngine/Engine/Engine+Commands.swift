@@ -253,6 +253,8 @@ extension Engine {
         }
         var renewed: [DownloadID] = []
         for renewal in resolved {
+            // Tried on a copy first: a transfer is stopped only for a download that changes, and
+            // the download is read again once stopping it has counted the bytes on disk.
             guard var probe = downloads[renewal.id], probe.renew(with: renewal.request) else { continue }
             if transfers[renewal.id] != nil {
                 await stopTransfer(renewal.id)

@@ -81,7 +81,6 @@ struct RunningTransfers {
         return running
     }
 
-    /// Records the bytes `id` has at `now`; returns its speed and ETA for `remaining` bytes.
     /// The transfers that reported no bytes for `quiet` before `now` while their speed said bytes
     /// were moving; their speed is zero from now.
     mutating func settleQuiet(at now: Duration, after quiet: Duration) -> [DownloadID] {
@@ -93,6 +92,7 @@ struct RunningTransfers {
         return settled
     }
 
+    /// Records the bytes `id` has at `now`; returns its speed and ETA for `remaining` bytes.
     mutating func recordSpeed(_ id: DownloadID, received: Int64, remaining: Int64?, at now: Duration) -> (
         bytesPerSecond: Double, eta: Double?
     ) {
