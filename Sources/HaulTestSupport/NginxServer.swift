@@ -47,7 +47,7 @@ public final class NginxServer: Sendable {
                 pid \(workDirectory)/nginx.pid;
                 events { worker_connections 2048; }
                 http {
-                  types { text/plain txt; application/octet-stream bin; }
+                  types { text/plain txt; application/octet-stream bin; application/metalink4+xml meta4; }
                   default_type application/octet-stream;
                   log_format haul '$request_uri|$http_range|$http_if_range|$status|$body_bytes_sent|$connection'
                     '|$msec|$request_time';

@@ -177,6 +177,55 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(settings?["concurrency"] as? Int, 2, "-j is saved, as run's is")
     }
 
+    /// A URL that serves a Metalink is all of its files, as aria2c takes it: the command fetches
+    /// and waits for every one, and the same command again takes up what it left, by that URL.
+    func testAMetalinksURLFetchesEveryFileAndTheSameCommandTakesThemUp() async throws {
+        try TestFiles.random(www + "/a.bin", size: 1_000_000)
+        try TestFiles.random(www + "/b.bin", size: 600_000)
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+          <file name="one.bin"><url>\(nginx.url("slow/a.bin"))</url></file>
+          <file name="two.bin"><url>\(nginx.url("slow/b.bin"))</url></file>
+        </metalink>
+        """.write(toFile: www + "/files.meta4", atomically: true, encoding: .utf8)
+        let cwd = dir.subdirectory("work")
+        let url = nginx.url("files.meta4")
+        let log = dir.path + "/first.log"
+        let first = try ChildProcess(
+            "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path, url],
+            environment: environment(), stdout: log, stderr: log)
+        // Both files run in the first command, the Metalink's second one too.
+        try await waitUntil {
+            (self.fileSize(cwd + "/one.bin.part") ?? 0) > 100_000 && (self.fileSize(cwd + "/two.bin.part") ?? 0) > 0
+        }
+        first.signal(SIGINT)
+        let firstStatus = await first.wait()
+        let firstOutput = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(firstStatus, 130, firstOutput)
+        XCTAssertTrue(firstOutput.contains("0 finished, 2 left to resume"), firstOutput)
+
+        let again = try await haul(in: cwd, [url])
+        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+        XCTAssertTrue(again.stdout.contains("done: 2 finished"), again.stdout)
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/one.bin"))
+        XCTAssertTrue(sameFile(www + "/b.bin", cwd + "/two.bin"))
+        let taken = try await listJSON()
+        XCTAssertEqual(taken.count, 2, "the second command took up the first one's downloads")
+        let ranges = nginx.accessLog().filter { $0.uri == "/slow/a.bin" }.compactMap(\.range)
+        XCTAssertTrue(ranges.contains { $0 != "bytes=0-" }, "the rest was asked for: \(ranges)")
+
+        // Once more: both are here, and nothing is asked of the server.
+        let requests = nginx.accessLog().count
+        let third = try await haul(in: cwd, [url])
+        XCTAssertEqual(third.status, 0, third.stdout + third.stderr)
+        XCTAssertTrue(third.stdout.contains("already here: \(cwd)/one.bin ('haul add \(url)'"), third.stdout)
+        XCTAssertTrue(third.stdout.contains("already here: \(cwd)/two.bin"), third.stdout)
+        XCTAssertEqual(nginx.accessLog().count, requests, "no request")
+        let listed = try await listJSON()
+        XCTAssertEqual(listed.count, 2)
+    }
+
     func testTwoURLsAnExistingFileAndPlainLinesWhenNotATerminal() async throws {
         try TestFiles.random(www + "/a.bin", size: 200_000)
         try TestFiles.random(www + "/b.bin", size: 300_000)

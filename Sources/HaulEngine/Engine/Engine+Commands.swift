@@ -201,8 +201,9 @@ extension Engine {
     }
 
     /// Resolves every request through the one add path (``AddPath``) before adding any, then adds
-    /// them in order.
-    func add(_ requests: [DownloadRequest]) throws(InputError) -> [DownloadID] {
+    /// them in order; `cameFrom`, the URL the requests were found at (a Metalink's), is kept as
+    /// each one's first previous URL, so a command that follows that URL knows them as its own.
+    func add(_ requests: [DownloadRequest], cameFrom: String? = nil) throws(InputError) -> [DownloadID] {
         var path = AddPath(environment: configuration.environment)
         var valid = try requests.map { request throws(InputError) in try path.resolve(request) }
         let infoHashes = valid.map { $0.metainfo.flatMap { try? TorrentMetadata(torrent: $0).infoHash } }
@@ -219,6 +220,7 @@ extension Engine {
             {
                 download.torrent = TorrentFacts(infoHash: infoHash)
             }
+            if let cameFrom { download.previousURLs = [cameFrom] }
             downloads[id] = download
             publish(.added(download))
             return id

@@ -157,13 +157,13 @@ extension Engine {
             return request
         }
         let cameFrom = download.previousURLs.last ?? download.url
-        for added in (try? add(others)) ?? [] {
-            guard var more = downloads[added] else { continue }
-            more.previousURLs = [cameFrom]
-            downloads[added] = more
-            changed(more)
+        for added in (try? add(others, cameFrom: cameFrom)) ?? [] {
+            // A command that follows the Metalink's URL follows all of its files.
+            if focus?.contains(id) == true { focus?.insert(added) }
+            if let more = downloads[added] { changed(more) }
         }
         scheduleSave(after: configuration.transitionSaveDelay)
+        schedule()
         return true
     }
 

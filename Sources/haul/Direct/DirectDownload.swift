@@ -50,24 +50,15 @@ struct DirectDownload {
         var alreadyHere: [Download]
     }
 
-    /// Adds what is new and takes up what an earlier run of the same command left: the same URL
-    /// into the same folder. One it left unfinished goes on, with the options given now (a new
-    /// `--proxy`, `--header` or `--limit` holds, as a new wget command line does); one it
-    /// finished, under the name asked for, whose file is still there, is done (a list run again
-    /// after Ctrl-C fetches only what is missing; `haul add` fetches another copy).
+    /// Adds what is new and takes up what an earlier run of the same command left in the same
+    /// folder (``EarlierRuns``). One it left unfinished goes on; of its own URL, with the options
+    /// given now (a new `--proxy`, `--header` or `--limit` holds, as a new wget command line
+    /// does). One it finished whose file is still there is done (a list run again after Ctrl-C
+    /// fetches only what is missing; `haul add` fetches another copy).
     private static func adopt(_ requests: [DownloadRequest], known: [Download], session: any EngineSession)
         async throws -> Adopted
     {
-        var unfinished: [String: Download] = [:]
-        var finished: [String: Download] = [:]
-        for d in known {
-            let key = d.directory + "\n" + d.url
-            if d.state != .finished {
-                unfinished[key] = d
-            } else if let path = d.path, FileManager.default.fileExists(atPath: path) {
-                finished[key] = d
-            }
-        }
+        let earlier = EarlierRuns(known) { FileManager.default.fileExists(atPath: $0) }
         var ids: [DownloadID?] = []
         var alreadyHere: [Download] = []
         var toAdd: [DownloadRequest] = []
@@ -75,20 +66,24 @@ struct DirectDownload {
         var toRetry: [DownloadID] = []
         var renewals: [Renewal] = []
         for request in requests {
-            let key = request.directory + "\n" + request.url
-            if let earlier = unfinished[key] {
-                ids.append(earlier.id)
-                // Only the ones whose options change: the engine restarts a running one for them.
-                var probe = earlier
-                if probe.renew(with: request) { renewals.append(Renewal(id: earlier.id, request: request)) }
-                if earlier.state.isPaused { toResume.append(earlier.id) }
-                if earlier.state.isFailed { toRetry.append(earlier.id) }
-            } else if let done = finished[key], done.requestedName == request.requestedName {
-                ids.append(done.id)
-                alreadyHere.append(done)
-            } else {
+            let left = earlier.left(by: request)
+            if left.isEmpty {
                 ids.append(nil)
                 toAdd.append(request)
+            }
+            for d in left {
+                ids.append(d.id)
+                if d.state == .finished {
+                    alreadyHere.append(d)
+                    continue
+                }
+                // Only the ones whose options change: the engine restarts a running one for them.
+                var probe = d
+                if d.url == request.url, probe.renew(with: request) {
+                    renewals.append(Renewal(id: d.id, request: request))
+                }
+                if d.state.isPaused { toResume.append(d.id) }
+                if d.state.isFailed { toRetry.append(d.id) }
             }
         }
         if !renewals.isEmpty { try await session.perform(.renew(renewals)) }
@@ -109,7 +104,8 @@ struct DirectDownload {
         }
         for d in downloads {
             guard let path = d.path else { continue }
-            let url = TerminalText.sanitize(Redaction.url(d.url))
+            // The URL the command named: a Metalink's file names the Metalink's as its first previous URL.
+            let url = TerminalText.sanitize(Redaction.url(d.previousURLs.first ?? d.url))
             Console.out("\(d.id) already here: \(TerminalText.sanitize(path)) ('haul add \(url)' fetches another copy)")
         }
     }
@@ -147,9 +143,7 @@ struct DirectDownload {
             var followed = followed
             if followed.allDone { return followed }
             for await burst in events.bursts {
-                let mine = burst.filter(followed.concerns)
-                for event in mine { followed.apply(event) }
-                sender.send(mine)
+                sender.send(burst.filter { followed.take($0) })
                 if followed.allDone { break }
             }
             return followed
@@ -161,7 +155,8 @@ struct DirectDownload {
         await host.stop()
         await printing.value
         termination.cancel()
-        let all = await engine.allDownloads.filter { followedIDs.contains($0.id) }
+        let followedAtEnd = outcome.ids
+        let all = await engine.allDownloads.filter { followedAtEnd.contains($0.id) }
         RunReporter.summary(all, failedIDs: outcome.failed, interrupted: interrupted)
         RunReporter.noteSeeding(all, under: await engine.snapshot().torrents)
         if interrupted { throw ExitStatus.interrupted }
@@ -198,9 +193,7 @@ struct DirectDownload {
             }
             if !followed.allDone {
                 for await burst in attachment.events.bursts {
-                    let mine = burst.filter(followed.concerns)
-                    for event in mine { followed.apply(event) }
-                    sender.send(mine)
+                    sender.send(burst.filter { followed.take($0) })
                     if followed.allDone { break }
                 }
             }
@@ -209,8 +202,9 @@ struct DirectDownload {
             await printing.value
             let all = interrupted ? known : try await owner.snapshot().downloads.all
             owner.close()
+            let followedAtEnd = followed.ids
             RunReporter.summary(
-                all.filter { followedIDs.contains($0.id) }, failedIDs: followed.failed, interrupted: interrupted,
+                all.filter { followedAtEnd.contains($0.id) }, failedIDs: followed.failed, interrupted: interrupted,
                 goingOnIn: "haul (pid \(owner.pid), \(owner.kind.rawValue))")
         } catch {
             throw Console.failure(error)

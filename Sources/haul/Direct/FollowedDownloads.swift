@@ -3,14 +3,32 @@ import HaulCore
 /// The downloads one `haul URL…` asked for, followed through the engine's events until each is
 /// done: finished, failed, paused by a person, or taken off the list. A download a policy holds
 /// (a metered network, a full disk) is waited for, as `haul run` waits for it.
+///
+/// A download added because a followed one's URL served a Metalink (its other files) is followed
+/// too: it names that URL as its first previous one, in the same folder.
 struct FollowedDownloads: Sendable {
     private(set) var states: [DownloadID: DownloadState?]
     /// How many of `states` are not done: ``allDone`` is asked after every burst of events.
     private var notDone: Int
+    /// Folder and URL of each address a followed download was at before (``origin(_:_:)``).
+    private var origins: Set<String> = []
 
     init(_ ids: [DownloadID]) {
         states = Dictionary(ids.map { ($0, nil) }) { first, _ in first }
         notDone = states.count
+    }
+
+    private static func origin(_ directory: String, _ url: String) -> String { directory + "\n" + url }
+
+    /// Notes where a followed download has been, and takes in `d` when it came from one of those
+    /// addresses.
+    private mutating func learn(_ d: Download) {
+        if states[d.id] == nil, let first = d.previousURLs.first, origins.contains(Self.origin(d.directory, first)) {
+            states[d.id] = .some(nil)
+            notDone += 1
+        }
+        guard states[d.id] != nil else { return }
+        for url in d.previousURLs { origins.insert(Self.origin(d.directory, url)) }
     }
 
     /// Records `state` for `id` when it is one of these downloads.
@@ -31,6 +49,18 @@ struct FollowedDownloads: Sendable {
     }
 
     var ids: Set<DownloadID> { Set(states.keys) }
+
+    /// Notes what `event` says of these downloads and whether it concerns them; events must be
+    /// taken in order, as one may bring a download in that the next ones are about.
+    mutating func take(_ event: EngineEvent) -> Bool {
+        switch event {
+        case .added(let d), .updated(let d): learn(d)
+        default: break
+        }
+        guard concerns(event) else { return false }
+        apply(event)
+        return true
+    }
 
     /// Whether `event` is about one of these downloads, or about the engine as a whole.
     func concerns(_ event: EngineEvent) -> Bool {
@@ -56,7 +86,10 @@ struct FollowedDownloads: Sendable {
 
     /// Notes the state of each of these downloads in `downloads` (a snapshot).
     mutating func apply(_ downloads: [Download]) {
-        for d in downloads { record(d.id, d.state) }
+        for d in downloads {
+            learn(d)
+            record(d.id, d.state)
+        }
     }
 
     /// Every download is done with: nothing of these is left to fetch here.

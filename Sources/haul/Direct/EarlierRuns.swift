@@ -1,0 +1,46 @@
+import HaulCore
+
+/// What earlier runs of `haul URL…` left in a folder, looked up by a URL a command names: the
+/// download of that URL, and the downloads that URL became. A URL that served a Metalink became
+/// its files, one that served a torrent file became the torrent, and a link given anew by
+/// `haul refresh` keeps the old one; each names that URL as its first previous one.
+struct EarlierRuns {
+    private var unfinished: [String: Download] = [:]
+    private var finished: [String: Download] = [:]
+    private var became: [String: [Download]] = [:]
+
+    /// `known`: the state's downloads. A finished download counts only while its file is still
+    /// where it was put (`fileExists`); one whose file is gone is fetched again.
+    init(_ known: [Download], fileExists: (String) -> Bool) {
+        for d in known {
+            let present = d.state != .finished || d.path.map(fileExists) == true
+            if present, let first = d.previousURLs.first {
+                became[Self.key(d.directory, first), default: []].append(d)
+            }
+            let key = Self.key(d.directory, d.url)
+            if d.state != .finished {
+                unfinished[key] = d
+            } else if present {
+                finished[key] = d
+            }
+        }
+    }
+
+    private static func key(_ directory: String, _ url: String) -> String { directory + "\n" + url }
+
+    /// The downloads an earlier run of `request` left, none when it is new. Of its own URL: the
+    /// unfinished one, or else the finished one under the name asked for now (another `-o`
+    /// fetches another copy). Of what the URL became: all, whatever the name asked for, as the
+    /// first run named them from what the server sent.
+    func left(by request: DownloadRequest) -> [Download] {
+        let key = Self.key(request.directory, request.url)
+        var found: [Download] = []
+        if let own = unfinished[key] {
+            found.append(own)
+        } else if let own = finished[key], own.requestedName == request.requestedName {
+            found.append(own)
+        }
+        for d in became[key] ?? [] where d.url != request.url { found.append(d) }
+        return found
+    }
+}
