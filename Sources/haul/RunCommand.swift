@@ -23,6 +23,7 @@ struct RunCommand: AsyncParsableCommand {
                 + "share one place.", valueName: "n"))
     var concurrency: Int?
 
+    @OptionGroup var quietOption: QuietOption
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var stateOptions: StateOptions
 
@@ -48,7 +49,9 @@ struct RunCommand: AsyncParsableCommand {
         let network = await engine.networkStatus
         let printing = Task {
             await RunReporter(
-                interactive: Console.stdoutIsTerminal, downloads: known, network: network, clock: stateOptions.wallClock
+                interactive: Console.stdoutIsTerminal, downloads: known, network: network,
+                clock: stateOptions.wallClock,
+                quiet: quietOption.quiet
             ).consume(events)
         }
         let host = await EngineHost.start(
@@ -66,19 +69,22 @@ struct RunCommand: AsyncParsableCommand {
         termination.cancel()
 
         let failed = await engine.failedThisRun
-        let all = await engine.allDownloads
-        RunReporter.summary(all, failedIDs: failed, interrupted: interrupted)
-        RunReporter.noteSeeding(all, under: await engine.snapshot().torrents)
+        if !quietOption.quiet {
+            let all = await engine.allDownloads
+            RunReporter.summary(all, failedIDs: failed, interrupted: interrupted)
+            RunReporter.noteSeeding(all, under: await engine.snapshot().torrents)
+        }
         if interrupted { throw ExitStatus.interrupted }
         if !failed.isEmpty { throw ExitStatus.downloadFailed }
     }
 
     /// Another haul owns the downloads: show them until nothing is left to do there.
     private func follow(_ owner: RemoteEngine) async throws {
-        Console.warn(
-            "haul (pid \(owner.pid), \(owner.kind.rawValue)) is running the downloads; following it (Ctrl-C stops "
-                + "following, not the downloads)"
-        )
+        if !quietOption.quiet {
+            Console.warn(
+                "haul (pid \(owner.pid), \(owner.kind.rawValue)) is running the downloads; following it (Ctrl-C "
+                    + "stops following, not the downloads)")
+        }
         let termination = Signals.onTermination { _ in owner.close() }
         var interrupted = false
         let before: [Download]
@@ -90,7 +96,7 @@ struct RunCommand: AsyncParsableCommand {
             let printing = Task {
                 await RunReporter(
                     interactive: Console.stdoutIsTerminal, downloads: before, network: attachment.snapshot.network,
-                    clock: stateOptions.wallClock
+                    clock: stateOptions.wallClock, quiet: quietOption.quiet
                 ).consume(attachment.events)
             }
             do {
@@ -107,7 +113,9 @@ struct RunCommand: AsyncParsableCommand {
         termination.cancel()
         let failedBefore = Set(before.filter { $0.state.isFailed }.map(\.id))
         let failed = Set(after.filter { $0.state.isFailed && !failedBefore.contains($0.id) }.map(\.id))
-        RunReporter.summary(interrupted ? before : after, failedIDs: failed, interrupted: interrupted)
+        if !quietOption.quiet {
+            RunReporter.summary(interrupted ? before : after, failedIDs: failed, interrupted: interrupted)
+        }
         if interrupted { throw ExitStatus.interrupted }
         if !failed.isEmpty { throw ExitStatus.downloadFailed }
     }

@@ -11,6 +11,8 @@ import HaulCore
 /// Owned by the one task that consumes the event stream.
 final class RunReporter {
     private let interactive: Bool
+    /// `-q`: only the lines that say why a download failed, on standard error.
+    private let quiet: Bool
     /// The daemon under systemd: every line goes to standard error with its journal priority.
     private let journal: Bool
     private var names: [DownloadID: String] = [:]
@@ -43,8 +45,12 @@ final class RunReporter {
     /// The run's downloads at a glance, under the live lines.
     private var tally: RunTally
 
-    init(interactive: Bool, downloads: [Download], network: NetworkStatus?, clock: WallClock, journal: Bool = false) {
-        self.interactive = interactive
+    init(
+        interactive: Bool, downloads: [Download], network: NetworkStatus?, clock: WallClock, journal: Bool = false,
+        quiet: Bool = false
+    ) {
+        self.interactive = interactive && !quiet
+        self.quiet = quiet
         self.clock = clock
         self.journal = journal && !interactive
         self.network = network
@@ -180,6 +186,7 @@ final class RunReporter {
     /// A line above the live block. A log file or pipe (the daemon's log) gets it at the end of
     /// the burst it came in, not when the process exits.
     private func log(_ line: String, _ priority: JournalStream.Priority = .info) {
+        guard !quiet || priority == .warning else { return }
         makeRoomForLogLine()
         if journal { output.append(contentsOf: priority.prefix.utf8) }
         emit(line)
@@ -187,6 +194,7 @@ final class RunReporter {
 
     /// A log line of a download's id and `parts`, put together as bytes.
     private func log(_ id: DownloadID, _ parts: String..., priority: JournalStream.Priority = .info) {
+        guard !quiet || priority == .warning else { return }
         makeRoomForLogLine()
         if journal { output.append(contentsOf: priority.prefix.utf8) }
         output.append(contentsOf: id.rawValue.utf8)
@@ -207,7 +215,7 @@ final class RunReporter {
 
     private func flush() {
         guard !output.isEmpty else { return }
-        if journal {
+        if journal || quiet {
             FileHandleWriter.stderr(String(decoding: output, as: UTF8.self))
         } else {
             output.withUnsafeBytes { _ = FileHandleWriter.stdout($0) }

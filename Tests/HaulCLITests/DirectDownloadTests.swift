@@ -226,6 +226,27 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(listed.count, 2)
     }
 
+    /// `-q`, as wget's and aria2c's: a script sees only why a download failed, on standard error.
+    func testQuietPrintsOnlyWhyADownloadFailed() async throws {
+        try TestFiles.random(www + "/a.bin", size: 100_000)
+        let cwd = dir.subdirectory("work")
+        let quiet = try await haul(in: cwd, ["-q", nginx.url("a.bin"), nginx.url("missing.bin")])
+        XCTAssertEqual(quiet.status, 1, quiet.stdout + quiet.stderr)
+        XCTAssertEqual(quiet.stdout, "")
+        let lines = quiet.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, quiet.stderr)
+        XCTAssertTrue(
+            lines.first?.hasSuffix(" failed missing.bin: not found on the server (HTTP 404)") == true, quiet.stderr)
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/a.bin"))
+
+        let queued = try await haul("add", "-d", cwd + "/queued", nginx.url("a.bin"))
+        XCTAssertEqual(queued.status, 0, queued.stderr)
+        let run = try await haul("run", "--quiet")
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertEqual(run.stdout + run.stderr, "")
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/queued/a.bin"))
+    }
+
     func testTwoURLsAnExistingFileAndPlainLinesWhenNotATerminal() async throws {
         try TestFiles.random(www + "/a.bin", size: 200_000)
         try TestFiles.random(www + "/b.bin", size: 300_000)

@@ -14,6 +14,8 @@ final class DirectDownloadValuesTests: XCTestCase {
             GetCommand.arguments(["--state", "/s.json", "--on-complete", "notify", url, "http://b/c"]),
             ["--state", "/s.json", "--on-complete", "notify", "get", url, "http://b/c"])
         XCTAssertEqual(GetCommand.arguments(["--no-mouse", url]), ["--no-mouse", "get", url])
+        XCTAssertEqual(GetCommand.arguments(["-q", url]), ["get", "-q", url], "-q is get's, as wget -q URL")
+        XCTAssertEqual(GetCommand.arguments(["--quiet", "-o", "x", url]), ["get", "--quiet", "-o", "x", url])
         XCTAssertEqual(GetCommand.arguments(["--state", "/s.json", "ls"]), ["--state", "/s.json", "ls"])
         XCTAssertEqual(GetCommand.arguments(["add", url]), ["add", url], "a command's own URL stays its")
         XCTAssertEqual(GetCommand.arguments([]), [])

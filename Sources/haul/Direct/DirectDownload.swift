@@ -14,6 +14,8 @@ struct DirectDownload {
     let options: DownloadOptions
     /// How many run at once, saved as `haul run -j` saves it; nil keeps the saved number.
     let concurrency: Int?
+    /// `-q`: only why a download failed is printed (see ``QuietOption``).
+    let quiet: Bool
     let stateOptions: StateOptions
     let hooks: ProcessHooks
 
@@ -119,7 +121,7 @@ struct DirectDownload {
         } catch {
             throw Console.failure(error)
         }
-        Self.sayAlreadyHere(adopted.alreadyHere)
+        if !quiet { Self.sayAlreadyHere(adopted.alreadyHere) }
         var followed = FollowedDownloads(adopted.ids)
         let events = await engine.subscribe()
         await engine.focus(on: followed.ids)
@@ -131,7 +133,9 @@ struct DirectDownload {
         let network = await engine.networkStatus
         let printing = Task {
             await RunReporter(
-                interactive: Console.stdoutIsTerminal, downloads: known, network: network, clock: stateOptions.wallClock
+                interactive: Console.stdoutIsTerminal, downloads: known, network: network,
+                clock: stateOptions.wallClock,
+                quiet: quiet
             ).consume(shown)
         }
         let host = await EngineHost.start(
@@ -156,9 +160,11 @@ struct DirectDownload {
         await printing.value
         termination.cancel()
         let followedAtEnd = outcome.ids
-        let all = await engine.allDownloads.filter { followedAtEnd.contains($0.id) }
-        RunReporter.summary(all, failedIDs: outcome.failed, interrupted: interrupted)
-        RunReporter.noteSeeding(all, under: await engine.snapshot().torrents)
+        if !quiet {
+            let all = await engine.allDownloads.filter { followedAtEnd.contains($0.id) }
+            RunReporter.summary(all, failedIDs: outcome.failed, interrupted: interrupted)
+            RunReporter.noteSeeding(all, under: await engine.snapshot().torrents)
+        }
         if interrupted { throw ExitStatus.interrupted }
         if !outcome.failed.isEmpty { throw ExitStatus.downloadFailed }
     }
@@ -166,9 +172,11 @@ struct DirectDownload {
     /// A daemon or a UI owns the state: it takes the downloads, and this process follows them
     /// until they are done (Ctrl-C stops following, not the downloads).
     private func handOver(_ requests: [DownloadRequest], to owner: RemoteEngine) async throws {
-        Console.warn(
-            "haul (pid \(owner.pid), \(owner.kind.rawValue)) took the downloads; following them here (Ctrl-C stops "
-                + "following, not the downloads)")
+        if !quiet {
+            Console.warn(
+                "haul (pid \(owner.pid), \(owner.kind.rawValue)) took the downloads; following them here (Ctrl-C "
+                    + "stops following, not the downloads)")
+        }
         let termination = Signals.onTermination { _ in owner.close() }
         defer { termination.cancel() }
         var followed: FollowedDownloads
@@ -177,7 +185,7 @@ struct DirectDownload {
             let attachment = try await owner.attach(ui: false)
             if let concurrency { try await owner.perform(.setConcurrency(concurrency)) }
             let adopted = try await Self.adopt(requests, known: attachment.snapshot.downloads.all, session: owner)
-            Self.sayAlreadyHere(adopted.alreadyHere)
+            if !quiet { Self.sayAlreadyHere(adopted.alreadyHere) }
             followed = FollowedDownloads(adopted.ids)
             let followedIDs = followed.ids
             let known = try await owner.snapshot().downloads.all.filter { followedIDs.contains($0.id) }
@@ -187,9 +195,8 @@ struct DirectDownload {
             let printing = Task {
                 await RunReporter(
                     interactive: Console.stdoutIsTerminal, downloads: known, network: network,
-                    clock: stateOptions.wallClock
-                ).consume(
-                    shown)
+                    clock: stateOptions.wallClock, quiet: quiet
+                ).consume(shown)
             }
             if !followed.allDone {
                 for await burst in attachment.events.bursts {
@@ -203,9 +210,11 @@ struct DirectDownload {
             let all = interrupted ? known : try await owner.snapshot().downloads.all
             owner.close()
             let followedAtEnd = followed.ids
-            RunReporter.summary(
-                all.filter { followedAtEnd.contains($0.id) }, failedIDs: followed.failed, interrupted: interrupted,
-                goingOnIn: "haul (pid \(owner.pid), \(owner.kind.rawValue))")
+            if !quiet {
+                RunReporter.summary(
+                    all.filter { followedAtEnd.contains($0.id) }, failedIDs: followed.failed, interrupted: interrupted,
+                    goingOnIn: "haul (pid \(owner.pid), \(owner.kind.rawValue))")
+            }
         } catch {
             throw Console.failure(error)
         }

@@ -30,6 +30,7 @@ struct GetCommand: AsyncParsableCommand {
             "How many downloads run at once (saved for next time, as 'haul run -j' saves it).", valueName: "n"))
     var concurrency: Int?
 
+    @OptionGroup var quietOption: QuietOption
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var stateOptions: StateOptions
     @OptionGroup var connectOptions: ConnectOptions
@@ -44,8 +45,8 @@ struct GetCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await DirectDownload(
-            urls: urls, options: download, concurrency: concurrency, stateOptions: stateOptions,
-            hooks: hookOptions.hooks()
+            urls: urls, options: download, concurrency: concurrency, quiet: quietOption.quiet,
+            stateOptions: stateOptions, hooks: hookOptions.hooks()
         ).run()
     }
 
@@ -77,7 +78,9 @@ struct GetCommand: AsyncParsableCommand {
             if word == "--" { return arguments }
             if word.hasPrefix("-") {
                 let name = String(word.prefix { $0 != "=" })
-                if ownOptionsWithValues.contains(name) || DownloadOptions.flagNames.contains(name) {
+                if ownOptionsWithValues.contains(name) || DownloadOptions.flagNames.contains(name)
+                    || QuietOption.names.contains(name)
+                {
                     ownOptionFirst = true
                 }
                 let takesNext =
