@@ -26,7 +26,8 @@ struct EarlierRuns {
         }
     }
 
-    private static func key(_ directory: String, _ url: String) -> String { directory + "\n" + url }
+    /// A URL in a folder, as the downloads of one command line are told apart.
+    static func key(_ directory: String, _ url: String) -> String { directory + "\n" + url }
 
     /// The downloads an earlier run of `request` left, none when it is new. Of its own URL: the
     /// unfinished one, or else the finished one under the name asked for now (another `-o`

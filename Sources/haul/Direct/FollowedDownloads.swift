@@ -10,7 +10,7 @@ struct FollowedDownloads: Sendable {
     private(set) var states: [DownloadID: DownloadState?]
     /// How many of `states` are not done: ``allDone`` is asked after every burst of events.
     private var notDone: Int
-    /// Folder and URL of each address a followed download was at before (``origin(_:_:)``).
+    /// Folder and URL of each address a followed download was at before (``EarlierRuns/key(_:_:)``).
     private var origins: Set<String> = []
 
     init(_ ids: [DownloadID]) {
@@ -18,17 +18,16 @@ struct FollowedDownloads: Sendable {
         notDone = states.count
     }
 
-    private static func origin(_ directory: String, _ url: String) -> String { directory + "\n" + url }
-
     /// Notes where a followed download has been, and takes in `d` when it came from one of those
     /// addresses.
     private mutating func learn(_ d: Download) {
-        if states[d.id] == nil, let first = d.previousURLs.first, origins.contains(Self.origin(d.directory, first)) {
+        if states[d.id] == nil, let first = d.previousURLs.first, origins.contains(EarlierRuns.key(d.directory, first))
+        {
             states[d.id] = .some(nil)
             notDone += 1
         }
         guard states[d.id] != nil else { return }
-        for url in d.previousURLs { origins.insert(Self.origin(d.directory, url)) }
+        for url in d.previousURLs { origins.insert(EarlierRuns.key(d.directory, url)) }
     }
 
     /// Records `state` for `id` when it is one of these downloads.
