@@ -16,6 +16,12 @@ final class DirectDownloadValuesTests: XCTestCase {
         XCTAssertEqual(GetCommand.arguments(["--no-mouse", url]), ["--no-mouse", "get", url])
         XCTAssertEqual(GetCommand.arguments(["-q", url]), ["get", "-q", url], "-q is get's, as wget -q URL")
         XCTAssertEqual(GetCommand.arguments(["--quiet", "-o", "x", url]), ["get", "--quiet", "-o", "x", url])
+        XCTAssertEqual(GetCommand.arguments(["-c", url]), ["get", "-c", url], "wget's and aria2c's -c")
+        XCTAssertNoThrow(try GetCommand.parse(["-c", url]))
+        // An option neither has, before a URL: `get` says it does not know it, with its own usage.
+        XCTAssertEqual(GetCommand.arguments(["-O", "x", url]), ["get", "-O", "x", url])
+        XCTAssertEqual(GetCommand.arguments(["--bogus", "ls"]), ["--bogus", "ls"])
+        XCTAssertEqual(GetCommand.arguments(["--bogus"]), ["--bogus"])
         XCTAssertEqual(GetCommand.arguments(["--state", "/s.json", "ls"]), ["--state", "/s.json", "ls"])
         XCTAssertEqual(GetCommand.arguments(["add", url]), ["add", url], "a command's own URL stays its")
         XCTAssertEqual(GetCommand.arguments([]), [])

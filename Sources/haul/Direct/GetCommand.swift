@@ -30,6 +30,11 @@ struct GetCommand: AsyncParsableCommand {
             "How many downloads run at once (saved for next time, as 'haul run -j' saves it).", valueName: "n"))
     var concurrency: Int?
 
+    @Flag(
+        name: [.customShort("c"), .customLong("continue")],
+        help: "Taken as wget and aria2c take it; haul always resumes what an earlier run left.")
+    var continuing = false
+
     @OptionGroup var quietOption: QuietOption
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var stateOptions: StateOptions
@@ -56,8 +61,15 @@ struct GetCommand: AsyncParsableCommand {
         "--secret",
     ]
 
+    /// The root's flags: any other option before a URL is this command's, or unknown to both
+    /// (then this command's usage is the one shown).
+    static let rootFlags: Set<String> = ["--no-mouse", "--version", "-h", "--help"]
+
     /// This command's own options that take a value as the next word, by every name they have.
     static let ownOptionsWithValues: Set<String> = DownloadOptions.namesWithValues.union(["-j", "--concurrency"])
+
+    /// This command's own flags, by every name they have.
+    static let ownFlags: Set<String> = DownloadOptions.flagNames.union(QuietOption.names).union(["-c", "--continue"])
 
     /// A torrent or Metalink file by its name, or any file that exists: `get` says what it makes
     /// of it (no subcommand's name holds a dot or a slash).
@@ -69,19 +81,21 @@ struct GetCommand: AsyncParsableCommand {
     /// `arguments` with `get` before the first word that is not an option, when that word is a
     /// URL (`scheme://…`), a magnet link or a file (see ``namesAFile(_:)``) rather than a command's
     /// name; at the front when an option only this command has comes first (`haul -o NAME URL`,
-    /// `haul -i FILE`).
+    /// `haul -i FILE`), or one the root does not have comes before a URL (`haul -O x URL` is
+    /// told what `haul URL` takes).
     static func arguments(_ arguments: [String]) -> [String] {
         var index = 0
         var ownOptionFirst = false
+        var unknownFirst = false
         while index < arguments.count {
             let word = arguments[index]
             if word == "--" { return arguments }
             if word.hasPrefix("-") {
                 let name = String(word.prefix { $0 != "=" })
-                if ownOptionsWithValues.contains(name) || DownloadOptions.flagNames.contains(name)
-                    || QuietOption.names.contains(name)
-                {
+                if ownOptionsWithValues.contains(name) || ownFlags.contains(name) {
                     ownOptionFirst = true
+                } else if !rootOptionsWithValues.contains(name) && !rootFlags.contains(name) {
+                    unknownFirst = true
                 }
                 let takesNext =
                     name == word && (rootOptionsWithValues.contains(word) || ownOptionsWithValues.contains(word))
@@ -89,8 +103,13 @@ struct GetCommand: AsyncParsableCommand {
                 continue
             }
             guard word.contains("://") || MagnetLink.isMagnet(word) || Self.namesAFile(word) else {
-                return arguments
+                // An unknown option's value may come first (`-O name URL`).
+                guard unknownFirst, arguments[index...].contains(where: { $0.contains("://") }) else {
+                    return arguments
+                }
+                return [configuration.commandName ?? "get"] + arguments
             }
+            ownOptionFirst = ownOptionFirst || unknownFirst
             break
         }
         guard index < arguments.count || ownOptionFirst else { return arguments }
