@@ -226,6 +226,39 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(listed.count, 2)
     }
 
+    /// A `kill -9` right after the download became the Metalink's first file, before any save:
+    /// the same command again fetches both files whole (it had gone on from the Metalink's URL
+    /// into the first file, and left the second one's `.part` to no download).
+    func testAKillRightAfterAMetalinkWasFollowedLosesNeitherFile() async throws {
+        try TestFiles.random(www + "/a.bin", size: 1_000_000)
+        try TestFiles.random(www + "/b.bin", size: 600_000)
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+          <file name="one.bin"><url>\(nginx.url("slow/a.bin"))</url></file>
+          <file name="two.bin"><url>\(nginx.url("slow/b.bin"))</url></file>
+        </metalink>
+        """.write(toFile: www + "/files.meta4", atomically: true, encoding: .utf8)
+        let cwd = dir.subdirectory("work")
+        let url = nginx.url("files.meta4")
+        let first = try ChildProcess(
+            "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path, url], environment: environment(),
+            stdout: dir.path + "/first.log", stderr: dir.path + "/first.log")
+        try await waitUntil { self.fileSize(cwd + "/one.bin.part") != nil }
+        first.signal(SIGKILL)
+        _ = await first.wait()
+
+        let again = try await haul(in: cwd, [url])
+        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+        XCTAssertTrue(again.stdout.contains("done: 2 finished"), again.stdout)
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/one.bin"))
+        XCTAssertTrue(sameFile(www + "/b.bin", cwd + "/two.bin"))
+        let listed = try await listJSON()
+        XCTAssertEqual(listed.count, 2, "\(listed)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: cwd).filter { $0.hasSuffix(".part") }
+        XCTAssertEqual(left, [], "no .part left behind")
+    }
+
     /// `-q`, as wget's and aria2c's: a script sees only why a download failed, on standard error.
     func testQuietPrintsOnlyWhyADownloadFailed() async throws {
         try TestFiles.random(www + "/a.bin", size: 100_000)

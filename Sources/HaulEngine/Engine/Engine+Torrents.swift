@@ -198,6 +198,8 @@ extension Engine {
         _ = download.stopRunning()
         downloads[id] = download
         changed(download)
+        // On disk before the torrent writes its files, which the download then names.
+        journalNow([download])
         schedule()
         return true
     }

@@ -157,11 +157,15 @@ extension Engine {
             return request
         }
         let cameFrom = download.previousURLs.last ?? download.url
-        for added in (try? add(others, cameFrom: cameFrom)) ?? [] {
+        let added = (try? add(others, cameFrom: cameFrom)) ?? []
+        for more in added {
             // A command that follows the Metalink's URL follows all of its files.
-            if focus?.contains(id) == true { focus?.insert(added) }
-            if let more = downloads[added] { changed(more) }
+            if focus?.contains(id) == true { focus?.insert(more) }
+            if let more = downloads[more] { changed(more) }
         }
+        // On disk before the transfer creates the first file's `.part`: after a crash the download
+        // would otherwise go on from the Metalink's URL into it, and the other files be unknown.
+        journalNow([download] + added.compactMap { downloads[$0] })
         scheduleSave(after: configuration.transitionSaveDelay)
         schedule()
         return true

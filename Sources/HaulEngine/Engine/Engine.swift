@@ -336,6 +336,13 @@ public actor Engine {
         }
     }
 
+    /// Journals `changed` whole in one synced write, now: for a change a transfer makes that what
+    /// it writes next depends on, which the coalesced save would record too late for a crash.
+    func journalNow(_ changed: [Download]) {
+        guard persistence.lock.isHeld else { return }
+        persistence.journal.appendRecords(changed)
+    }
+
     /// Writes the state file now (through the saver, so encoding happens off this actor).
     /// A failure is kept in ``saveError`` and retried on the next change.
     public func saveNow() async {
