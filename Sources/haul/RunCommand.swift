@@ -32,11 +32,19 @@ struct RunCommand: AsyncParsableCommand {
         // Its event loops start while the state is read (unless another haul owns it, when
         // they are two idle threads).
         Engine.warmUpNetworking()
-        switch try await EngineAccess.open(stateOptions) {
-        case .local(let engine): try await runHere(engine, hooks: hooks)
-        case .remote(let owner): try await follow(owner)
-        case .injected: throw InputError("'run' works the queue from a shell; the UI already runs it").reported()
-        case .rpc: throw InputError("'run' works this machine's queue").reported()
+        // An owner that leaves while downloads are left hands the queue back (see `DirectDownload`).
+        var follows = 0
+        while true {
+            switch try await EngineAccess.open(stateOptions) {
+            case .local(let engine): return try await runHere(engine, hooks: hooks)
+            case .remote(let owner):
+                follows += 1
+                guard try await follow(owner, last: follows == DirectDownload.mostHandOvers) == .ownerLeft else {
+                    return
+                }
+            case .injected: throw InputError("'run' works the queue from a shell; the UI already runs it").reported()
+            case .rpc: throw InputError("'run' works this machine's queue").reported()
+            }
         }
     }
 
@@ -78,14 +86,19 @@ struct RunCommand: AsyncParsableCommand {
         if !failed.isEmpty { throw ExitStatus.downloadFailed }
     }
 
-    /// Another haul owns the downloads: show them until nothing is left to do there.
-    private func follow(_ owner: RemoteEngine) async throws {
+    /// Another haul owns the downloads: show them until nothing is left to do there, or until it
+    /// leaves (unless it is the `last` owner followed).
+    private func follow(_ owner: RemoteEngine, last: Bool) async throws -> FollowEnd {
         if !quietOption.quiet {
             Console.warn(
                 "haul (pid \(owner.pid), \(owner.kind.rawValue)) is running the downloads; following it (Ctrl-C "
                     + "stops following, not the downloads)")
         }
-        let termination = Signals.onTermination { _ in owner.close() }
+        let stop = FollowStop()
+        let termination = Signals.onTermination { _ in
+            stop.ask()
+            owner.close()
+        }
         var interrupted = false
         let before: [Download]
         var after: [Download] = []
@@ -111,6 +124,10 @@ struct RunCommand: AsyncParsableCommand {
             throw Console.failure(error)
         }
         termination.cancel()
+        if interrupted, !stop.wasAsked, !last {
+            if !quietOption.quiet { FollowStop.sayOwnerLeft(owner) }
+            return .ownerLeft
+        }
         let failedBefore = Set(before.filter { $0.state.isFailed }.map(\.id))
         let failed = Set(after.filter { $0.state.isFailed && !failedBefore.contains($0.id) }.map(\.id))
         if !quietOption.quiet {
@@ -118,5 +135,6 @@ struct RunCommand: AsyncParsableCommand {
         }
         if interrupted { throw ExitStatus.interrupted }
         if !failed.isEmpty { throw ExitStatus.downloadFailed }
+        return .done
     }
 }

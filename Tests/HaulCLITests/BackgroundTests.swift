@@ -160,6 +160,63 @@ final class BackgroundTests: CLITestCase {
         try await tui.waitFor { $0.contains("EXIT=0") }
     }
 
+    /// `haul URL` and `haul run` that follow a daemon: Ctrl-C stops the following and the daemon
+    /// goes on; a daemon that dies hands the downloads back, and the command goes on with them
+    /// from their `.part`s and returns when they are done, as the UI does.
+    func testACommandFollowingADaemonGoesOnWhenTheDaemonDies() async throws {
+        // Long enough to be running still when the second daemon is killed.
+        let daemon = try await daemonDownloadingLongFile(size: 3_000_000)
+        let cwd = dir.subdirectory("work")
+        try TestFiles.random(www + "/other.bin", size: 1_000_000)
+        func follower(_ name: String, _ arguments: [String]) throws -> ChildProcess {
+            let log = dir.path + "/\(name).log"
+            return try ChildProcess(
+                "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path] + arguments,
+                environment: environment(), stdout: log, stderr: log)
+        }
+        func output(_ name: String) -> String {
+            (try? String(contentsOfFile: dir.path + "/\(name).log", encoding: .utf8)) ?? ""
+        }
+
+        // Ctrl-C: only the following stops.
+        let interrupted = try follower("interrupted", ["-x", "1", nginx.url("slow/other.bin")])
+        try await waitUntil { (self.fileSize(cwd + "/other.bin.part") ?? 0) > 100_000 }
+        interrupted.signal(SIGINT)
+        let interruptedStatus = await interrupted.wait(timeout: 10)
+        let said = output("interrupted")
+        XCTAssertEqual(interruptedStatus, 130, said)
+        XCTAssertTrue(said.contains("stopped following; haul (pid \(daemon.pid), daemon) goes on"), said)
+        XCTAssertEqual(lockHolder(), daemon.pid)
+
+        // The daemon dies: `haul URL` takes the state and finishes its file.
+        let going = try follower("going", ["-x", "1", nginx.url("slow/other.bin")])
+        try await waitUntil { output("going").contains("took the downloads") }
+        daemon.signal(SIGKILL)
+        _ = await daemon.wait(timeout: 10)
+        let status = await going.wait(timeout: 60)
+        let went = output("going")
+        XCTAssertEqual(status, 0, went)
+        XCTAssertTrue(went.contains("haul (pid \(daemon.pid), daemon) stopped; going on with the downloads here"), went)
+        XCTAssertTrue(went.contains("done: 1 finished"), went)
+        XCTAssertTrue(sameFile(www + "/other.bin", cwd + "/other.bin"))
+        let other = nginx.accessLog().filter { $0.uri == "/slow/other.bin" }
+        XCTAssertEqual(other.last?.status, 206, "it went on from the daemon's .part")
+
+        // And `haul run` following the next daemon goes on with the queue.
+        let next = try spawnHaul(["daemon"], log: dir.path + "/daemon2.log")
+        children.append(next)
+        try await waitUntil { self.lockHolder() == next.pid }
+        let run = try follower("run", ["run"])
+        try await waitUntil { output("run").contains("is running the downloads") }
+        next.signal(SIGKILL)
+        _ = await next.wait(timeout: 10)
+        let runStatus = await run.wait(timeout: 60)
+        let ran = output("run")
+        XCTAssertEqual(runStatus, 0, ran)
+        XCTAssertTrue(ran.contains("haul (pid \(next.pid), daemon) stopped; going on with the downloads here"), ran)
+        XCTAssertTrue(sameFile(www + "/long.bin", downloads + "/long.bin"))
+    }
+
     func testAnAddFromAnotherShellAppearsInAnOpenTUIWithinASecond() async throws {
         try TestFiles.random(www + "/late.bin", size: 100_000)
         let tui = try await openTUI()

@@ -27,12 +27,24 @@ struct DirectDownload {
             throw error.reported()
         }
         Engine.warmUpNetworking()
-        switch try await EngineAccess.open(stateOptions) {
-        case .local(let engine): try await runHere(engine, requests)
-        case .remote(let owner): try await handOver(requests, to: owner)
-        case .injected, .rpc: throw InputError("'haul URL' downloads on this machine").reported()
+        // An owner that leaves before the downloads are done hands them back: the state is
+        // opened again, and taken here or by the next owner.
+        var handOvers = 0
+        while true {
+            switch try await EngineAccess.open(stateOptions) {
+            case .local(let engine): return try await runHere(engine, requests)
+            case .remote(let owner):
+                handOvers += 1
+                guard try await handOver(requests, to: owner, last: handOvers == Self.mostHandOvers) == .ownerLeft
+                else { return }
+            case .injected, .rpc: throw InputError("'haul URL' downloads on this machine").reported()
+            }
         }
     }
+
+    /// Owners in a row a command follows before it stops following one that leaves: a service
+    /// manager restarting a daemon that keeps dying must not keep this command going for ever.
+    static let mostHandOvers = 8
 
     /// The requests, resolved here as the engine would (the current directory where neither `-d`
     /// nor a folder rule places a file), so a rerun finds the downloads it started; a URL given
@@ -170,14 +182,21 @@ struct DirectDownload {
     }
 
     /// A daemon or a UI owns the state: it takes the downloads, and this process follows them
-    /// until they are done (Ctrl-C stops following, not the downloads).
-    private func handOver(_ requests: [DownloadRequest], to owner: RemoteEngine) async throws {
+    /// until they are done (Ctrl-C stops following, not the downloads) or the owner leaves
+    /// (unless this is the `last` owner it follows).
+    private func handOver(_ requests: [DownloadRequest], to owner: RemoteEngine, last: Bool) async throws
+        -> FollowEnd
+    {
         if !quiet {
             Console.warn(
                 "haul (pid \(owner.pid), \(owner.kind.rawValue)) took the downloads; following them here (Ctrl-C "
                     + "stops following, not the downloads)")
         }
-        let termination = Signals.onTermination { _ in owner.close() }
+        let stop = FollowStop()
+        let termination = Signals.onTermination { _ in
+            stop.ask()
+            owner.close()
+        }
         defer { termination.cancel() }
         var followed: FollowedDownloads
         var interrupted = false
@@ -207,6 +226,10 @@ struct DirectDownload {
             interrupted = !followed.allDone
             sender.finish()
             await printing.value
+            if interrupted, !stop.wasAsked, !last {
+                if !quiet { FollowStop.sayOwnerLeft(owner) }
+                return .ownerLeft
+            }
             let all = interrupted ? known : try await owner.snapshot().downloads.all
             owner.close()
             let followedAtEnd = followed.ids
@@ -220,5 +243,6 @@ struct DirectDownload {
         }
         if interrupted { throw ExitStatus.interrupted }
         if !followed.failed.isEmpty { throw ExitStatus.downloadFailed }
+        return .done
     }
 }

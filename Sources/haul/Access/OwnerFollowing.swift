@@ -1,0 +1,27 @@
+import HaulRemote
+import Synchronization
+
+/// How a command that followed the haul owning the state (a daemon, the UI, `haul run`) stopped
+/// following it.
+enum FollowEnd {
+    /// Its downloads are done, or Ctrl-C (SIGTERM) stopped the following.
+    case done
+    /// The owner went away first (it was stopped or died): the command takes the state itself
+    /// and goes on with its downloads, as it would have without an owner.
+    case ownerLeft
+}
+
+/// Set by the command's signal handler: the following ended because it was asked to, not
+/// because the owner left.
+final class FollowStop: Sendable {
+    private let asked = Atomic<Bool>(false)
+
+    func ask() { asked.store(true, ordering: .relaxed) }
+
+    var wasAsked: Bool { asked.load(ordering: .relaxed) }
+
+    /// Says that `owner` left and this command goes on.
+    static func sayOwnerLeft(_ owner: RemoteEngine) {
+        Console.warn("haul (pid \(owner.pid), \(owner.kind.rawValue)) stopped; going on with the downloads here")
+    }
+}
