@@ -196,7 +196,8 @@ final class BackgroundTests: CLITestCase {
         let status = await going.wait(timeout: 60)
         let went = output("going")
         XCTAssertEqual(status, 0, went)
-        XCTAssertTrue(went.contains("haul (pid \(daemon.pid), daemon) stopped; going on with the downloads here"), went)
+        XCTAssertTrue(
+            went.contains("haul (pid \(daemon.pid), daemon) stopped; this command goes on with the downloads"), went)
         XCTAssertTrue(went.contains("done: 1 finished"), went)
         XCTAssertTrue(sameFile(www + "/other.bin", cwd + "/other.bin"))
         let other = nginx.accessLog().filter { $0.uri == "/slow/other.bin" }
@@ -213,7 +214,8 @@ final class BackgroundTests: CLITestCase {
         let runStatus = await run.wait(timeout: 60)
         let ran = output("run")
         XCTAssertEqual(runStatus, 0, ran)
-        XCTAssertTrue(ran.contains("haul (pid \(next.pid), daemon) stopped; going on with the downloads here"), ran)
+        XCTAssertTrue(
+            ran.contains("haul (pid \(next.pid), daemon) stopped; this command goes on with the downloads"), ran)
         XCTAssertTrue(sameFile(www + "/long.bin", downloads + "/long.bin"))
     }
 

@@ -22,6 +22,6 @@ final class FollowStop: Sendable {
 
     /// Says that `owner` left and this command goes on.
     static func sayOwnerLeft(_ owner: RemoteEngine) {
-        Console.warn("haul (pid \(owner.pid), \(owner.kind.rawValue)) stopped; going on with the downloads here")
+        Console.warn("haul (pid \(owner.pid), \(owner.kind.rawValue)) stopped; this command goes on with the downloads")
     }
 }
