@@ -100,6 +100,7 @@ struct RunCommand: AsyncParsableCommand {
             owner.close()
         }
         var interrupted = false
+        var ownerLeft = false
         let before: [Download]
         var after: [Download] = []
         do {
@@ -117,14 +118,20 @@ struct RunCommand: AsyncParsableCommand {
                 after = try await owner.snapshot().downloads.all
             } catch {
                 interrupted = true
+                // Asked before this command closes the connection itself.
+                ownerLeft = stop.ownerLeft(owner)
             }
             owner.close()
             await printing.value
         } catch {
+            if stop.ownerLeft(owner), !last {
+                if !quietOption.quiet { FollowStop.sayOwnerLeft(owner) }
+                return .ownerLeft
+            }
             throw Console.failure(error)
         }
         termination.cancel()
-        if interrupted, !stop.wasAsked, !last {
+        if ownerLeft, !last {
             if !quietOption.quiet { FollowStop.sayOwnerLeft(owner) }
             return .ownerLeft
         }

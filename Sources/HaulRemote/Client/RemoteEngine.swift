@@ -98,6 +98,9 @@ public final class RemoteEngine: EngineSession {
     /// Ends the connection; a UI detaches, and a daemon carries on.
     public func close() { connection.close() }
 
+    /// The connection has ended: closed here, or the serving process went away.
+    public var isDisconnected: Bool { state.withLock { $0.closed } }
+
     // MARK: EngineSession
 
     public func attach(ui: Bool) async throws -> EngineAttachment {

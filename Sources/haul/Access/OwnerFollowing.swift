@@ -20,6 +20,9 @@ final class FollowStop: Sendable {
 
     var wasAsked: Bool { asked.load(ordering: .relaxed) }
 
+    /// Whether `owner` left on its own, which the follower must not treat as a failure or a stop.
+    func ownerLeft(_ owner: RemoteEngine) -> Bool { owner.isDisconnected && !wasAsked }
+
     /// Says that `owner` left and this command goes on.
     static func sayOwnerLeft(_ owner: RemoteEngine) {
         Console.warn("haul (pid \(owner.pid), \(owner.kind.rawValue)) stopped; this command goes on with the downloads")

@@ -226,7 +226,7 @@ struct DirectDownload {
             interrupted = !followed.allDone
             sender.finish()
             await printing.value
-            if interrupted, !stop.wasAsked, !last {
+            if interrupted, stop.ownerLeft(owner), !last {
                 if !quiet { FollowStop.sayOwnerLeft(owner) }
                 return .ownerLeft
             }
@@ -239,6 +239,10 @@ struct DirectDownload {
                     goingOnIn: "haul (pid \(owner.pid), \(owner.kind.rawValue))")
             }
         } catch {
+            if stop.ownerLeft(owner), !last {
+                if !quiet { FollowStop.sayOwnerLeft(owner) }
+                return .ownerLeft
+            }
             throw Console.failure(error)
         }
         if interrupted { throw ExitStatus.interrupted }
