@@ -1,5 +1,6 @@
 import Foundation
 import HaulTestSupport
+import Synchronization
 import XCTest
 
 /// Crash chaos: `haul run`, the TUI and a download in pieces killed with SIGKILL over and over,
@@ -166,6 +167,48 @@ final class SegmentedChaosTests: CLITestCase {
                 + "kill, at most 8 MiB allowed)"
         )
         await nginx.stop()
+    }
+}
+
+extension ChaosTests {
+    /// A download in pieces whose server changes the file starts over, emptying its `.part`;
+    /// killed right then, and run again after the server went back to the first version, it must
+    /// end as one version whole, never the old map's pieces over an emptied `.part`.
+    func testAKillRightAfterAStartOverNeverResumesTheOldMap() async throws {
+        let size = 24 << 20
+        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
+        let first = [UInt8](random.readData(ofLength: size))
+        let second = [UInt8](random.readData(ofLength: size))
+        // The version served, and whether it is sent slowly (for the run that is killed).
+        let serving = Mutex((version: 1, slow: true))
+        let server = try FaultServer { request, _ in
+            let (current, slow) = serving.withLock { $0 }
+            return FaultServer.throttled(
+                current == 1 ? first : second, for: request, etag: current == 1 ? "\"v1\"" : "\"v2\"",
+                pause: slow ? 0.1 : 0)
+        }
+        defer { server.stop() }
+        let added = try await haul("add", "-x", "8", server.url("big.bin"))
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let child = try spawnHaul(["run"], log: dir.path + "/run.log")
+        // Well into the download in pieces, with its map saved.
+        await ChaosFiles.waitForBytes(8 << 20, in: downloads, while: child)
+        try await Task.sleep(for: .seconds(1.5))
+        serving.withLock { $0.version = 2 }
+        // The next piece's answer names another version: the `.part` is emptied.
+        let deadline = Date().addingTimeInterval(20)
+        while child.isRunning, Date() < deadline, ChaosFiles.onDisk(downloads) > 4 << 20 {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        child.signal(SIGKILL)
+        _ = await child.wait()
+        serving.withLock { $0 = (version: 1, slow: false) }
+
+        let again = try await haul("run", timeout: 120)
+        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+        let got = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: downloads + "/big.bin")))
+        XCTAssertEqual(got.count, size)
+        XCTAssertTrue(got == first || got == second, "one version, whole")
     }
 }
 

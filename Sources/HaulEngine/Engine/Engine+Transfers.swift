@@ -76,6 +76,10 @@ extension Engine {
         }
         downloads[id] = download
         changed(download)
+        // A name the download had, written again from its first byte (a start over, a server
+        // that ignored the range): the validators of the bytes now written are on disk before
+        // they are, so a resume after a crash asks for this version.
+        if case .known = info.name, info.receivedBytes == 0 { journalNow([download]) }
         // Only an answer from the host asked shares its connection with the host's other downloads.
         let multiplexed =
             info.multiplexed && SharedHosts.origin(of: info.finalURL) == SharedHosts.origin(of: download.url)
@@ -185,6 +189,8 @@ extension Engine {
         }
         downloads[id] = download
         changed(download)
+        // Before the transfer empties the `.part`: the map it had must not outlive its bytes.
+        journalNow([download])
     }
 
     /// The new link's first answer was compared with the file on disk; `etag` and `lastModified`

@@ -396,17 +396,18 @@ struct TransferRunner: Sendable {
         return try result.get().writtenBy
     }
 
-    /// Empties the `.part` (when there is one) and forgets the map and the validators: the file
-    /// is fetched again from its first byte, on one connection for the rest of this run. `why`
-    /// is told to the user.
+    /// Forgets the map and the validators, then empties the `.part` (when there is one): the
+    /// file is fetched again from its first byte, on one connection for the rest of this run.
+    /// `why` is told to the user. The engine journals the forgetting before the `.part` changes,
+    /// so a crash never leaves a map that claims bytes the `.part` no longer holds.
     private func startOver(_ job: inout TransferJob, name: String, _ why: StartOverReason?) async throws {
-        let path = partPath(job, name)
-        if PartFile.size(at: path) != nil { try PartFile(path: path, truncate: true).close() }
         job.segments = nil
         job.target.etag = nil
         job.target.lastModified = nil
         if why != nil { job.oneConnection = true }
         await reports.startedOver(why)
+        let path = partPath(job, name)
+        if PartFile.size(at: path) != nil { try PartFile(path: path, truncate: true).close() }
     }
 
     /// Journals the claim of a new name, then creates its `.part`, exclusively: a crash can
