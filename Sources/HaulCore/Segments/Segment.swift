@@ -28,6 +28,9 @@ extension [Segment] {
     /// Bytes on disk, over the whole map.
     public var received: Int64 { reduce(0) { $0 + $1.received } }
 
+    /// One past the last byte the map says is on disk; 0 when it says none is.
+    public var furthestReceived: Int64 { reduce(0) { $1.received > 0 ? Swift.max($0, $1.next) : $0 } }
+
     /// Whether this is a map of a file of `total` bytes: sorted, without gaps or overlaps, each
     /// segment's count within its range. A map that is not is never used (the download starts
     /// over instead).

@@ -117,7 +117,11 @@ public actor Engine {
         }
         download.activeConnections = nil
         if let size = PartFile.size(at: part) {
-            if let segments = download.segments, !segments.isMap(ofSize: download.totalBytes ?? -1) {
+            // A map that claims bytes past the `.part`'s end is not of this `.part` (it was
+            // emptied or cut since): its pieces would be named finished around bytes that are gone.
+            if let segments = download.segments,
+                !segments.isMap(ofSize: download.totalBytes ?? -1) || segments.furthestReceived > size
+            {
                 download.segments = nil
             }
             download.receivedBytes = download.receivedOnDisk(partSize: size)
