@@ -94,11 +94,7 @@ struct RunCommand: AsyncParsableCommand {
                 "haul (pid \(owner.pid), \(owner.kind.rawValue)) is running the downloads; following it (Ctrl-C "
                     + "stops following, not the downloads)")
         }
-        let stop = FollowStop()
-        let termination = Signals.onTermination { _ in
-            stop.ask()
-            owner.close()
-        }
+        let (stop, termination) = FollowStop.watching(owner)
         var interrupted = false
         var ownerLeft = false
         let before: [Download]

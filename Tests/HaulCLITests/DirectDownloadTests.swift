@@ -177,9 +177,9 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(settings?["concurrency"] as? Int, 2, "-j is saved, as run's is")
     }
 
-    /// A URL that serves a Metalink is all of its files, as aria2c takes it: the command fetches
-    /// and waits for every one, and the same command again takes up what it left, by that URL.
-    func testAMetalinksURLFetchesEveryFileAndTheSameCommandTakesThemUp() async throws {
+    /// nginx serves `files.meta4`, naming `one.bin` and `two.bin` (a.bin and b.bin, capped):
+    /// returns its URL.
+    func serveAMetalinkOfTwoFiles() throws -> String {
         try TestFiles.random(www + "/a.bin", size: 1_000_000)
         try TestFiles.random(www + "/b.bin", size: 600_000)
         try """
@@ -189,8 +189,14 @@ final class DirectDownloadTests: NginxCLITestCase {
           <file name="two.bin"><url>\(nginx.url("slow/b.bin"))</url></file>
         </metalink>
         """.write(toFile: www + "/files.meta4", atomically: true, encoding: .utf8)
+        return nginx.url("files.meta4")
+    }
+
+    /// A URL that serves a Metalink is all of its files, as aria2c takes it: the command fetches
+    /// and waits for every one, and the same command again takes up what it left, by that URL.
+    func testAMetalinksURLFetchesEveryFileAndTheSameCommandTakesThemUp() async throws {
+        let url = try serveAMetalinkOfTwoFiles()
         let cwd = dir.subdirectory("work")
-        let url = nginx.url("files.meta4")
         let log = dir.path + "/first.log"
         let first = try ChildProcess(
             "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path, url],
@@ -230,17 +236,8 @@ final class DirectDownloadTests: NginxCLITestCase {
     /// the same command again fetches both files whole (it had gone on from the Metalink's URL
     /// into the first file, and left the second one's `.part` to no download).
     func testAKillRightAfterAMetalinkWasFollowedLosesNeitherFile() async throws {
-        try TestFiles.random(www + "/a.bin", size: 1_000_000)
-        try TestFiles.random(www + "/b.bin", size: 600_000)
-        try """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <metalink xmlns="urn:ietf:params:xml:ns:metalink">
-          <file name="one.bin"><url>\(nginx.url("slow/a.bin"))</url></file>
-          <file name="two.bin"><url>\(nginx.url("slow/b.bin"))</url></file>
-        </metalink>
-        """.write(toFile: www + "/files.meta4", atomically: true, encoding: .utf8)
+        let url = try serveAMetalinkOfTwoFiles()
         let cwd = dir.subdirectory("work")
-        let url = nginx.url("files.meta4")
         let first = try ChildProcess(
             "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path, url], environment: environment(),
             stdout: dir.path + "/first.log", stderr: dir.path + "/first.log")

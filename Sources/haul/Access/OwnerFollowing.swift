@@ -23,6 +23,17 @@ final class FollowStop: Sendable {
     /// Whether `owner` left on its own, which the follower must not treat as a failure or a stop.
     func ownerLeft(_ owner: RemoteEngine) -> Bool { owner.isDisconnected && !wasAsked }
 
+    /// A stop that Ctrl-C (SIGTERM) sets as it closes the connection to `owner`; cancel the watch
+    /// once the following ends.
+    static func watching(_ owner: RemoteEngine) -> (stop: FollowStop, watch: Signals.TerminationWatch) {
+        let stop = FollowStop()
+        let watch = Signals.onTermination { _ in
+            stop.ask()
+            owner.close()
+        }
+        return (stop, watch)
+    }
+
     /// Says that `owner` left and this command goes on.
     static func sayOwnerLeft(_ owner: RemoteEngine) {
         Console.warn("haul (pid \(owner.pid), \(owner.kind.rawValue)) stopped; this command goes on with the downloads")

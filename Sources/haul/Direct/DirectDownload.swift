@@ -192,11 +192,7 @@ struct DirectDownload {
                 "haul (pid \(owner.pid), \(owner.kind.rawValue)) took the downloads; following them here (Ctrl-C "
                     + "stops following, not the downloads)")
         }
-        let stop = FollowStop()
-        let termination = Signals.onTermination { _ in
-            stop.ask()
-            owner.close()
-        }
+        let (stop, termination) = FollowStop.watching(owner)
         defer { termination.cancel() }
         var followed: FollowedDownloads
         var interrupted = false
