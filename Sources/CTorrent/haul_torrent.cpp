@@ -258,8 +258,14 @@ void translate(haul_bt_session *s, lt::alert *a) {
         e.text = copy_text(reply->tracker_url());
         s->pending.push_back(e);
     } else if (auto *trouble = lt::alert_cast<lt::tracker_error_alert>(a)) {
+        // An announce libtorrent did not send from a listen socket that cannot reach the tracker
+        // (an IPv6 socket, an IPv4 tracker) is no trouble of the tracker's.
+        if (trouble->error == lt::errors::announce_skipped) return;
         haul_bt_event e = event(HAUL_BT_TRACKER_ERROR, id);
-        e.text = copy_text(std::string(trouble->tracker_url()) + "\n" + trouble->error.message());
+        // number 1: the tracker answered, refusing in its own words; 0: libtorrent's reason.
+        std::string reason = trouble->failure_reason();
+        e.number = reason.empty() ? 0 : 1;
+        e.text = copy_text(std::string(trouble->tracker_url()) + "\n" + (reason.empty() ? trouble->error.message() : reason));
         s->pending.push_back(e);
     }
 }

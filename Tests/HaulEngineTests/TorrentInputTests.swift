@@ -102,6 +102,19 @@ final class TorrentInputTests: XCTestCase {
         }
     }
 
+    func testATrackersTroubleIsToldInItsOwnWordsOrAsWhyItCouldNotBeAsked() {
+        let url = "http://tracker.example/announce"
+        XCTAssertEqual(
+            TorrentRun.trackerTrouble(url: url, message: "torrent not registered", refused: true),
+            "tracker http://tracker.example/announce refused: torrent not registered")
+        XCTAssertEqual(
+            TorrentRun.trackerTrouble(url: url, message: "Connection refused", refused: false),
+            "tracker http://tracker.example/announce could not be asked: Connection refused")
+        XCTAssertFalse(
+            TorrentRun.trackerTrouble(url: url, message: "\u{1B}[2Jgone", refused: true).contains("\u{1B}"),
+            "a tracker's words never reach the terminal raw")
+    }
+
     func testARestartForgetsTheSwarmAndTheSeedingOfTheRunThatEnded() {
         var d = Download(
             id: DownloadID(rawValue: "aaaaaa"), url: "magnet:?xt=urn:btih:" + String(repeating: "ab", count: 20),

@@ -16,7 +16,8 @@ enum TorrentEvent: Sendable {
     /// A file could not be written or read, or the torrent failed otherwise: in libtorrent's words.
     case failed(String)
     case trackerReplied(url: String, peers: Int)
-    case trackerFailed(url: String, message: String)
+    /// A tracker refused the announce in its own words (`refused`), or could not be asked.
+    case trackerFailed(url: String, message: String, refused: Bool)
 }
 
 /// A torrent's numbers at one moment.
@@ -80,7 +81,8 @@ extension TorrentEvent {
         case Int(HAUL_BT_TRACKER_REPLY): self = .trackerReplied(url: text, peers: Int(e.number))
         case Int(HAUL_BT_TRACKER_ERROR):
             let parts = text.split(separator: "\n", maxSplits: 1).map(String.init)
-            self = .trackerFailed(url: parts.first ?? "", message: parts.count > 1 ? parts[1] : "")
+            self = .trackerFailed(
+                url: parts.first ?? "", message: parts.count > 1 ? parts[1] : "", refused: e.number == 1)
         default: return nil
         }
     }

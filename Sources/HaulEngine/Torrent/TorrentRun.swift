@@ -68,9 +68,8 @@ struct TorrentRun {
                 await reports.ended(
                     .failed(TransferFailure(.file("the torrent's files: \(TerminalText.sanitize(message))"))))
                 return false
-            case .trackerFailed(let url, let message):
-                await reports.notice(
-                    .text("tracker \(TerminalText.sanitize(url)) answered: \(TerminalText.sanitize(message))"))
+            case .trackerFailed(let url, let message, let refused):
+                await reports.notice(.text(Self.trackerTrouble(url: url, message: message, refused: refused)))
             case .resumeData(let bytes):
                 _ = transfer.store.keepResumeData(bytes, infoHash: facts.infoHash)
             case .trackerReplied, .resumeDataFailed:
@@ -78,6 +77,13 @@ struct TorrentRun {
             }
         }
         return false
+    }
+
+    /// What a tracker's trouble is told as: its own words when it refused the announce, else why
+    /// it could not be asked (libtorrent's words for a refused connection, a time-out, a bad answer).
+    static func trackerTrouble(url: String, message: String, refused: Bool) -> String {
+        let (url, message) = (TerminalText.sanitize(url), TerminalText.sanitize(message))
+        return refused ? "tracker \(url) refused: \(message)" : "tracker \(url) could not be asked: \(message)"
     }
 
     /// A magnet's metadata: the root gets a free, safe name, the selection its priorities, and the
