@@ -1,3 +1,4 @@
+import HaulCore
 import XCTest
 
 @testable import HaulHTTP
@@ -15,5 +16,13 @@ final class CleartextTargetTests: XCTestCase {
             try XCTUnwrap(CleartextHTTPClient.Target(url: "http://127.0.0.1:18555/f.bin")).hostHeader, "127.0.0.1:18555"
         )
         XCTAssertNil(CleartextHTTPClient.Target(url: "https://example.org/f.bin"))
+    }
+}
+
+extension CleartextHTTPClient.Target {
+    /// The target of `url`, as a transfer makes it from the URL it splits.
+    init?(url: String) {
+        guard let parts = URLParts(url) else { return nil }
+        self.init(parts: parts)
     }
 }

@@ -26,14 +26,9 @@ final class CleartextHTTPClient: Sendable {
             return port == 80 ? name : "\(name):\(port)"
         }
 
-        /// The target of an `http://` URL; nil for any other scheme, a URL without a host, or an
-        /// internationalized host name (left to AsyncHTTPClient).
-        init?(url: String) {
-            guard let parts = URLParts(url) else { return nil }
-            self.init(parts: parts)
-        }
-
-        /// The same, from a URL already split (a transfer splits its URL for itself too).
+        /// The target of an `http://` URL, split (a transfer splits its URL for itself too); nil
+        /// for any other scheme, a URL without a host, or an internationalized host name (left to
+        /// AsyncHTTPClient).
         init?(parts: URLParts) {
             guard parts.scheme == "http", parts.host.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
             host = parts.host
