@@ -15,6 +15,14 @@ public enum FileContents {
 
         public var reason: String { String(cString: strerror(code)) }
         public var isMissing: Bool { code == ENOENT || code == ENOTDIR }
+        /// Why the file could not be read, as the end of a sentence ("no such file").
+        public var explanation: String {
+            switch code {
+            case _ where isMissing: "no such file"
+            case EISDIR: "it is a folder"
+            default: reason
+            }
+        }
     }
 
     public static func read(_ path: String) throws(Failure) -> Data {

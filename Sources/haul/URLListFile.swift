@@ -24,7 +24,7 @@ enum TextFile {
             }
             data = try FileContents.read(path == "-" ? "/dev/stdin" : path)
         } catch {
-            throw InputError("cannot read the \(what) \(shown): \(error.isMissing ? "no such file" : error.reason)")
+            throw InputError("cannot read the \(what) \(shown): \(error.explanation)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw InputError("the \(what) \(shown) is not UTF-8 text")

@@ -251,7 +251,10 @@ final class CommandLineTests: NginxCLITestCase {
             (["-x16", "-s99", "http://127.0.0.1/x"], 64, "--split must be between 1 and 32"),
             (["-j", "0", "http://127.0.0.1/x"], 64, "-j takes a number of downloads, 1 or more"),
             (["--limit", "fast", "http://127.0.0.1/x"], 64, "--limit takes a speed such as 500K or 2M"),
-            (["-i", "/nonexistent/urls.txt"], 2, "cannot read the URL list /nonexistent/urls.txt"),
+            (["-i", "/nonexistent/urls.txt"], 2, "cannot read the URL list /nonexistent/urls.txt: no such file"),
+            (["-i", dir.path], 2, "cannot read the URL list \(dir.path): it is a folder"),
+            (["add", "gone.torrent"], 2, "cannot read the torrent file gone.torrent: no such file"),
+            (["gone.meta4"], 2, "cannot read the Metalink file gone.meta4: no such file"),
             (["pause", "zzzzzz"], 2, "no download with id 'zzzzzz'"),
             (["pause"], 64, "give one or more ids, or --all"),
         ]

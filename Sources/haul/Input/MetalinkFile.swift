@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HaulCore
+import HaulStore
 
 /// `haul add FILE.meta4`: a Metalink document on disk becomes one download per `<file>`, with its
 /// URLs as sources, its hash as the checksum and its piece hashes.
@@ -12,10 +13,13 @@ enum MetalinkFile {
         if !looksLikeOne, let size = LocalFile.size(argument), size > TorrentFile.largestFile {
             throw notOne(shown)
         }
-        guard let data = FileManager.default.contents(atPath: argument) else {
+        let data: Data
+        do throws(FileContents.Failure) {
+            data = try FileContents.read(argument)
+        } catch {
             // Not a file: the URL check says what is wrong with it.
             guard looksLikeOne else { return nil }
-            throw InputError("cannot read the Metalink file \(shown)")
+            throw InputError("cannot read the Metalink file \(shown): \(error.explanation)")
         }
         do {
             return try Metalink(parsing: data)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HaulCore
+import HaulStore
 
 /// A `.torrent` file named on the command line (`haul add FILE.torrent`, `haul FILE.torrent`):
 /// its bytes go to the engine with the request, which keeps them and checks them with libtorrent.
@@ -14,9 +15,12 @@ enum TorrentFile {
         let shown = TerminalText.sanitize(argument)
         let named = argument.hasSuffix(".torrent")
         if !named, let size = LocalFile.size(argument), size > largestFile { return nil }
-        guard let data = FileManager.default.contents(atPath: argument) else {
+        let data: Data
+        do throws(FileContents.Failure) {
+            data = try FileContents.read(argument)
+        } catch {
             guard named else { return nil }
-            throw InputError("cannot read the torrent file \(shown)")
+            throw InputError("cannot read the torrent file \(shown): \(error.explanation)")
         }
         let bytes = [UInt8](data)
         guard named || looksLikeTorrent(bytes) else { return nil }
