@@ -100,6 +100,9 @@ struct RemoteCommands: Sendable {
                 RemoteCall(
                     "aria2.changeOption",
                     [.string(list.gid(for: id)), .object(["select-file": .string(selection?.description ?? "")])]))
+        case .follow:
+            // aria2 runs every download it has.
+            break
         case .renew:
             throw .unsupported("a download takes new options from 'haul URL' on the engine's own machine")
         case .setCookieFile, .setRPC, .setHooks, .setProxies, .setHostSettings, .setTorrentSettings:

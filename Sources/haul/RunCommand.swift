@@ -103,6 +103,8 @@ struct RunCommand: AsyncParsableCommand {
             if let concurrency { try await owner.perform(.setConcurrency(concurrency)) }
             let attachment = try await owner.attach(ui: false)
             before = try attachment.snapshot.downloads.all
+            // An owner that is a `haul URL` runs the whole queue now, not only its own downloads.
+            _ = try? await owner.perform(.follow(before.filter { $0.state != .finished }.map(\.id)))
             let printing = Task {
                 await RunReporter(
                     interactive: Console.stdoutIsTerminal, downloads: before, network: attachment.snapshot.network,

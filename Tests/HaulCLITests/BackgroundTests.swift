@@ -219,6 +219,57 @@ final class BackgroundTests: CLITestCase {
         XCTAssertTrue(sameFile(www + "/long.bin", downloads + "/long.bin"))
     }
 
+    func testACommandFollowingAHaulURLRunsBesideItAndGoesOnAfterIt() async throws {
+        // 4 s at the slow rate: the first command is still running while the others start.
+        try TestFiles.random(www + "/first.bin", size: 1_600_000)
+        try TestFiles.random(www + "/second.bin", size: 2_400_000)
+        try TestFiles.random(www + "/quick.bin", size: 50_000)
+        try TestFiles.random(www + "/queued.bin", size: 50_000)
+        let cwd = dir.subdirectory("work")
+        func command(_ name: String, _ arguments: [String]) throws -> ChildProcess {
+            let log = dir.path + "/\(name).log"
+            let child = try ChildProcess(
+                "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path] + arguments,
+                environment: environment(), stdout: log, stderr: log)
+            children.append(child)
+            return child
+        }
+        func output(_ name: String) -> String {
+            (try? String(contentsOfFile: dir.path + "/\(name).log", encoding: .utf8)) ?? ""
+        }
+        let first = try command("first", ["-x", "1", nginx.url("slow/first.bin")])
+        try await waitUntil { self.lockHolder() == first.pid }
+
+        // A second `haul URL` follows the first, whose engine runs its files now, not after its own.
+        let second = try command("second", ["-x", "1", nginx.url("quick.bin"), nginx.url("slow/second.bin")])
+        try await waitUntil { FileManager.default.fileExists(atPath: cwd + "/quick.bin") }
+        XCTAssertTrue(first.isRunning, "quick.bin was fetched while the first command ran")
+        // So does `haul run`, for the queue.
+        let added = try await haul("add", "-d", cwd, nginx.url("queued.bin"))
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let run = try command("run", ["run"])
+        try await waitUntil { FileManager.default.fileExists(atPath: cwd + "/queued.bin") }
+        XCTAssertTrue(first.isRunning, "queued.bin was fetched while the first command ran")
+        XCTAssertGreaterThan(fileSize(cwd + "/second.bin.part") ?? 0, 0)
+
+        // The first ends with its own file; the followers go on with theirs from the `.part`.
+        let firstStatus = await first.wait(timeout: 30)
+        XCTAssertEqual(firstStatus, 0, output("first"))
+        XCTAssertTrue(output("first").contains("done: 1 finished"), output("first"))
+        let secondStatus = await second.wait(timeout: 60)
+        let said = output("second")
+        XCTAssertEqual(secondStatus, 0, said)
+        XCTAssertTrue(said.contains("haul (pid \(first.pid), run) stopped; this command goes on"), said)
+        XCTAssertTrue(said.contains("done: 2 finished"), said)
+        let runStatus = await run.wait(timeout: 60)
+        XCTAssertEqual(runStatus, 0, output("run"))
+        for name in ["first.bin", "second.bin", "quick.bin", "queued.bin"] {
+            XCTAssertTrue(sameFile(www + "/" + name, cwd + "/" + name), name)
+        }
+        let secondRequests = nginx.accessLog().filter { $0.uri == "/slow/second.bin" }
+        XCTAssertEqual(secondRequests.last?.status, 206, "it went on from the first command's .part")
+    }
+
     func testAnAddFromAnotherShellAppearsInAnOpenTUIWithinASecond() async throws {
         try TestFiles.random(www + "/late.bin", size: 100_000)
         let tui = try await openTUI()

@@ -68,6 +68,9 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     case setTorrentSettings(TorrentSettings?)
     /// Sets which files of a torrent are fetched (aria2's `select-file`).
     case selectFiles(DownloadID, FileSelection?)
+    /// A command follows these downloads until they are done: the haul that owns the state runs
+    /// them now, even a `haul URL` that otherwise runs only its own. Answers the ids it knows.
+    case follow([DownloadID])
 }
 
 /// A download and the request whose options it takes (``EngineCommand/renew(_:)``).

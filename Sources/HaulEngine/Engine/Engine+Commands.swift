@@ -178,6 +178,8 @@ extension Engine {
             settings.hooks = hooks
             scheduleSave(after: configuration.transitionSaveDelay)
             return []
+        case .follow(let ids):
+            return startAlso(ids)
         }
     }
 

@@ -32,4 +32,13 @@ extension Engine {
         focus = ids
         schedule()
     }
+
+    /// Runs `ids` too, when this engine runs only some downloads (a `haul URL`): a command that
+    /// follows them would otherwise wait for this one to end. They stop with this engine, and the
+    /// follower takes them up from their `.part`s.
+    func startAlso(_ ids: [DownloadID]) -> [DownloadID] {
+        let known = ids.filter { downloads.contains($0) }
+        focus?.formUnion(known)
+        return known
+    }
 }

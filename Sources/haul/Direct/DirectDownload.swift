@@ -202,6 +202,9 @@ struct DirectDownload {
             let adopted = try await Self.adopt(requests, known: attachment.snapshot.downloads.all, session: owner)
             if !quiet { Self.sayAlreadyHere(adopted.alreadyHere) }
             followed = FollowedDownloads(adopted.ids)
+            // An owner that is itself a `haul URL` runs them now rather than after its own. A
+            // haul too old to know the command runs them when it can.
+            _ = try? await owner.perform(.follow(adopted.ids))
             let followedIDs = followed.ids
             let known = try await owner.snapshot().downloads.all.filter { followedIDs.contains($0.id) }
             followed.apply(known)

@@ -13,7 +13,8 @@ struct GetCommand: AsyncParsableCommand {
         discussion:
             "The downloads go through the same folder rules, netrc logins and proxies as 'haul add', into the same "
             + "state: Ctrl-C keeps every byte and the same command resumes. Only these downloads run here; when a "
-            + "daemon or the UI already runs the downloads, it takes them and this command follows them. Exit "
+            + "daemon, the UI or another 'haul URL' already runs downloads, it takes them and this command follows "
+            + "them. Exit "
             + "code 1 if one failed, 130 if interrupted.",
         shouldDisplay: false
     )
