@@ -37,6 +37,20 @@ final class BackgroundTests: CLITestCase {
         return session
     }
 
+    /// `haul ARGUMENTS` started in `folder`, its output in `NAME.log` (see ``output(_:)``).
+    func haulCommand(_ name: String, in folder: String, _ arguments: [String]) throws -> ChildProcess {
+        let log = dir.path + "/\(name).log"
+        let child = try ChildProcess(
+            "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", folder, HaulBinary.path] + arguments,
+            environment: environment(), stdout: log, stderr: log)
+        children.append(child)
+        return child
+    }
+
+    func output(_ name: String) -> String {
+        (try? String(contentsOfFile: dir.path + "/\(name).log", encoding: .utf8)) ?? ""
+    }
+
     /// The pid in the lock file when that process is alive.
     func lockHolder() -> Int32? {
         guard let text = try? String(contentsOfFile: statePath + ".lock", encoding: .utf8),
@@ -169,13 +183,7 @@ final class BackgroundTests: CLITestCase {
         let cwd = dir.subdirectory("work")
         try TestFiles.random(www + "/other.bin", size: 1_000_000)
         func follower(_ name: String, _ arguments: [String]) throws -> ChildProcess {
-            let log = dir.path + "/\(name).log"
-            return try ChildProcess(
-                "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path] + arguments,
-                environment: environment(), stdout: log, stderr: log)
-        }
-        func output(_ name: String) -> String {
-            (try? String(contentsOfFile: dir.path + "/\(name).log", encoding: .utf8)) ?? ""
+            try haulCommand(name, in: cwd, arguments)
         }
 
         // Ctrl-C: only the following stops.
@@ -227,15 +235,7 @@ final class BackgroundTests: CLITestCase {
         try TestFiles.random(www + "/queued.bin", size: 50_000)
         let cwd = dir.subdirectory("work")
         func command(_ name: String, _ arguments: [String]) throws -> ChildProcess {
-            let log = dir.path + "/\(name).log"
-            let child = try ChildProcess(
-                "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path] + arguments,
-                environment: environment(), stdout: log, stderr: log)
-            children.append(child)
-            return child
-        }
-        func output(_ name: String) -> String {
-            (try? String(contentsOfFile: dir.path + "/\(name).log", encoding: .utf8)) ?? ""
+            try haulCommand(name, in: cwd, arguments)
         }
         let first = try command("first", ["-x", "1", nginx.url("slow/first.bin")])
         try await waitUntil { self.lockHolder() == first.pid }
@@ -268,6 +268,24 @@ final class BackgroundTests: CLITestCase {
         }
         let secondRequests = nginx.accessLog().filter { $0.uri == "/slow/second.bin" }
         XCTAssertEqual(secondRequests.last?.status, 206, "it went on from the first command's .part")
+    }
+
+    func testAUIOpenBesideAHaulURLRunsWhatItAdds() async throws {
+        try TestFiles.random(www + "/first.bin", size: 1_600_000)
+        try TestFiles.random(www + "/quick.bin", size: 50_000)
+        let first = try haulCommand("first", in: dir.subdirectory("work"), ["-x", "1", nginx.url("slow/first.bin")])
+        try await waitUntil { self.lockHolder() == first.pid }
+        let tui = try await openTUI()
+        try await tui.waitFor { $0.contains("first.bin") }
+        try await tui.send("a")
+        try await tui.waitFor { $0.contains("Add a download") }
+        try await tui.send(nginx.url("quick.bin"), literal: true)
+        try await tui.send("Enter")
+        try await tui.waitFor(timeout: 10) { self.row($0, "quick.bin").contains("done") }
+        XCTAssertTrue(first.isRunning, "quick.bin was fetched while the first command ran")
+        XCTAssertTrue(sameFile(www + "/quick.bin", downloads + "/quick.bin"))
+        let status = await first.wait(timeout: 30)
+        XCTAssertEqual(status, 0, output("first"))
     }
 
     func testAnAddFromAnotherShellAppearsInAnOpenTUIWithinASecond() async throws {

@@ -4,6 +4,12 @@ import HaulStore
 /// The engine in-process, as the UI and the commands see it.
 extension Engine: EngineSession {
     public func attach(ui: Bool) -> EngineAttachment {
+        // A UI shows the whole queue and runs what it adds: a `haul URL` that owns the state and
+        // ran only its own downloads runs them all from now on.
+        if ui, focus != nil {
+            focus = nil
+            schedule()
+        }
         // Subscribe first: an event racing the snapshot is then seen twice, never missed.
         let events = subscribe()
         return EngineAttachment(snapshot: snapshot(), away: ui ? attachUI() : nil, events: events)
