@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import HaulCore
 import HaulEngine
+import HaulRemote
 import HaulStore
 
 struct AddCommand: AsyncParsableCommand {
@@ -76,6 +77,11 @@ struct AddCommand: AsyncParsableCommand {
             throw Console.failure(error)
         }
         printAdded(added)
+        if case .remote(let owner) = access, owner.kind == .get, !paused {
+            Console.warn(
+                "haul (pid \(owner.pid), \(owner.kind.name)) fetches them until its own downloads are done; 'haul run' "
+                    + "goes on with them after it")
+        }
         guard case .local(let local) = access, !paused else { return }
         if start {
             await local.shutdown()

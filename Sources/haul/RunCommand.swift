@@ -91,7 +91,7 @@ struct RunCommand: AsyncParsableCommand {
     private func follow(_ owner: RemoteEngine, last: Bool) async throws -> FollowEnd {
         if !quietOption.quiet {
             Console.warn(
-                "haul (pid \(owner.pid), \(owner.kind.rawValue)) is running the downloads; following it (Ctrl-C "
+                "haul (pid \(owner.pid), \(owner.kind.name)) is running the downloads; following it (Ctrl-C "
                     + "stops following, not the downloads)")
         }
         let (stop, termination) = FollowStop.watching(owner)

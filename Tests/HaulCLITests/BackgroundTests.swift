@@ -227,28 +227,38 @@ final class BackgroundTests: CLITestCase {
         XCTAssertTrue(sameFile(www + "/long.bin", downloads + "/long.bin"))
     }
 
-    func testACommandFollowingAHaulURLRunsBesideItAndGoesOnAfterIt() async throws {
+    func testWhatIsAddedOrFollowedWhileAHaulURLRunsRunsBesideItAndGoesOnAfterIt() async throws {
         // 4 s at the slow rate: the first command is still running while the others start.
         try TestFiles.random(www + "/first.bin", size: 1_600_000)
         try TestFiles.random(www + "/second.bin", size: 2_400_000)
-        try TestFiles.random(www + "/quick.bin", size: 50_000)
-        try TestFiles.random(www + "/queued.bin", size: 50_000)
+        for name in ["quick.bin", "queued.bin", "later.bin"] { try TestFiles.random(www + "/" + name, size: 50_000) }
         let cwd = dir.subdirectory("work")
         func command(_ name: String, _ arguments: [String]) throws -> ChildProcess {
             try haulCommand(name, in: cwd, arguments)
         }
+        func fetched(_ name: String) -> Bool { FileManager.default.fileExists(atPath: cwd + "/" + name) }
+        let queued = try await haul("add", "-d", cwd, nginx.url("queued.bin"))
+        XCTAssertEqual(queued.status, 0, queued.stderr)
         let first = try command("first", ["-x", "1", nginx.url("slow/first.bin")])
         try await waitUntil { self.lockHolder() == first.pid }
 
         // A second `haul URL` follows the first, whose engine runs its files now, not after its own.
         let second = try command("second", ["-x", "1", nginx.url("quick.bin"), nginx.url("slow/second.bin")])
-        try await waitUntil { FileManager.default.fileExists(atPath: cwd + "/quick.bin") }
+        try await waitUntil { fetched("quick.bin") }
         XCTAssertTrue(first.isRunning, "quick.bin was fetched while the first command ran")
-        // So does `haul run`, for the queue.
-        let added = try await haul("add", "-d", cwd, nginx.url("queued.bin"))
-        XCTAssertEqual(added.status, 0, added.stderr)
+        // So is what `haul add` adds, with a word on when it stops.
+        let later = try await haul("add", "-d", cwd, nginx.url("later.bin"))
+        XCTAssertEqual(later.status, 0, later.stderr)
+        XCTAssertTrue(
+            later.stderr.contains(
+                "haul (pid \(first.pid), haul URL) fetches them until its own downloads are done; 'haul run' goes on"),
+            later.stderr)
+        try await waitUntil { fetched("later.bin") }
+        XCTAssertTrue(first.isRunning, "later.bin was fetched while the first command ran")
+        // And `haul run` has it run the queue it had left.
+        XCTAssertFalse(fetched("queued.bin"))
         let run = try command("run", ["run"])
-        try await waitUntil { FileManager.default.fileExists(atPath: cwd + "/queued.bin") }
+        try await waitUntil { fetched("queued.bin") }
         XCTAssertTrue(first.isRunning, "queued.bin was fetched while the first command ran")
         XCTAssertGreaterThan(fileSize(cwd + "/second.bin.part") ?? 0, 0)
 
@@ -259,11 +269,11 @@ final class BackgroundTests: CLITestCase {
         let secondStatus = await second.wait(timeout: 60)
         let said = output("second")
         XCTAssertEqual(secondStatus, 0, said)
-        XCTAssertTrue(said.contains("haul (pid \(first.pid), run) stopped; this command goes on"), said)
+        XCTAssertTrue(said.contains("haul (pid \(first.pid), haul URL) stopped; this command goes on"), said)
         XCTAssertTrue(said.contains("done: 2 finished"), said)
         let runStatus = await run.wait(timeout: 60)
         XCTAssertEqual(runStatus, 0, output("run"))
-        for name in ["first.bin", "second.bin", "quick.bin", "queued.bin"] {
+        for name in ["first.bin", "second.bin", "quick.bin", "queued.bin", "later.bin"] {
             XCTAssertTrue(sameFile(www + "/" + name, cwd + "/" + name), name)
         }
         let secondRequests = nginx.accessLog().filter { $0.uri == "/slow/second.bin" }

@@ -41,6 +41,7 @@ extension Engine {
         case .add(let requests):
             let ids = try add(requests)
             if !ids.isEmpty { scheduleSave(after: configuration.transitionSaveDelay) }
+            _ = startAlso(ids)
             return ids
         case .pause(let selection):
             let ids = resolve(selection)
@@ -49,6 +50,7 @@ extension Engine {
         case .resume(let selection):
             let ids = resolve(selection)
             for id in ids { requeue(id) { $0.resume() } }
+            _ = startAlso(ids)
             // Named by id, a finished torrent seeds again; `--all` means what waits, not what is done.
             if case .ids = selection {
                 let refusals = ids.compactMap { seedAgain($0) }
@@ -58,6 +60,7 @@ extension Engine {
         case .retry(let selection):
             let ids = resolve(selection)
             for id in ids { requeue(id) { $0.retry() } }
+            _ = startAlso(ids)
             return ids
         case .cancel(let selection):
             let ids = resolve(selection)

@@ -39,9 +39,9 @@ extension Engine {
         schedule()
     }
 
-    /// Runs `ids` too, when this engine runs only some downloads (a `haul URL`): a command that
-    /// follows them would otherwise wait for this one to end. They stop with this engine, and the
-    /// follower takes them up from their `.part`s.
+    /// Runs `ids` too, when this engine runs only some downloads (a `haul URL`): what is added,
+    /// resumed or followed while it runs is wanted now, not after it. They stop with this engine;
+    /// a command that follows them takes them up from their `.part`s.
     func startAlso(_ ids: [DownloadID]) -> [DownloadID] {
         let known = ids.filter { downloads.contains($0) }
         focus?.formUnion(known)

@@ -114,7 +114,7 @@ actor ServedClient {
             return nil
         case .shutdown:
             guard server.kind == .daemon else {
-                return .failed("this haul is not a daemon (it is the \(server.kind.rawValue) of pid \(getpid()))")
+                return .failed("this haul is not a daemon (it is the \(server.kind.name) of pid \(getpid()))")
             }
             send(.reply(id: message.id, .done))
             server.onShutdownRequest()

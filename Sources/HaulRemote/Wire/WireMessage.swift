@@ -119,6 +119,25 @@ public enum HostKind: String, Codable, Sendable {
     case tui
     /// `haul run`.
     case run
+    /// `haul URL…`, which runs its own downloads and those its followers wait for.
+    case get
+
+    /// What the process is, in a message ("haul (pid 12, daemon)").
+    public var name: String {
+        switch self {
+        case .get: "haul URL"
+        default: rawValue
+        }
+    }
+
+    /// The command the process runs ("haul daemon").
+    public var processName: String {
+        switch self {
+        case .tui: "haul"
+        case .get: "haul URL"
+        default: "haul " + rawValue
+        }
+    }
 
     /// What a user does to end such a process (for messages).
     public var howToStop: String {
@@ -126,6 +145,7 @@ public enum HostKind: String, Codable, Sendable {
         case .daemon: "stop it with 'haul daemon --stop'"
         case .tui: "quit its full-screen UI"
         case .run: "stop its 'haul run' (Ctrl-C)"
+        case .get: "stop its 'haul URL' (Ctrl-C)"
         }
     }
 }

@@ -36,6 +36,6 @@ final class FollowStop: Sendable {
 
     /// Says that `owner` left and this command goes on.
     static func sayOwnerLeft(_ owner: RemoteEngine) {
-        Console.warn("haul (pid \(owner.pid), \(owner.kind.rawValue)) stopped; this command goes on with the downloads")
+        Console.warn("haul (pid \(owner.pid), \(owner.kind.name)) stopped; this command goes on with the downloads")
     }
 }

@@ -47,7 +47,7 @@ struct DaemonCommand: AsyncParsableCommand {
         guard case .local(let engine) = access else {
             if case .remote(let owner) = access {
                 Console.error(
-                    "haul (pid \(owner.pid), \(owner.kind.rawValue)) already runs the downloads of "
+                    "haul (pid \(owner.pid), \(owner.kind.name)) already runs the downloads of "
                         + "\(stateOptions.statePath)"
                 )
             }

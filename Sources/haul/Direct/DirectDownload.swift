@@ -151,7 +151,7 @@ struct DirectDownload {
             ).consume(shown)
         }
         let host = await EngineHost.start(
-            engine, options: stateOptions, kind: .run, hooks: hooks, log: { Console.warn($0) },
+            engine, options: stateOptions, kind: .get, hooks: hooks, log: { Console.warn($0) },
             onShutdownRequest: { Task { await engine.shutdown() } })
         let termination = Signals.onTermination { _ in Task { await engine.shutdown() } }
         await engine.start()
@@ -189,7 +189,7 @@ struct DirectDownload {
     {
         if !quiet {
             Console.warn(
-                "haul (pid \(owner.pid), \(owner.kind.rawValue)) took the downloads; following them here (Ctrl-C "
+                "haul (pid \(owner.pid), \(owner.kind.name)) took the downloads; following them here (Ctrl-C "
                     + "stops following, not the downloads)")
         }
         let (stop, termination) = FollowStop.watching(owner)
@@ -235,7 +235,7 @@ struct DirectDownload {
             if !quiet {
                 RunReporter.summary(
                     all.filter { followedAtEnd.contains($0.id) }, failedIDs: followed.failed, interrupted: interrupted,
-                    goingOnIn: "haul (pid \(owner.pid), \(owner.kind.rawValue))")
+                    goingOnIn: "haul (pid \(owner.pid), \(owner.kind.name))")
             }
         } catch {
             if stop.ownerLeft(owner), !last {

@@ -235,7 +235,7 @@ enum TUIApp {
             owner.close()
             if running > 0 {
                 Console.out(
-                    "haul: \(running) download(s) continue in the background (haul \(owner.kind.rawValue), pid "
+                    "haul: \(running) download(s) continue in the background (\(owner.kind.processName), pid "
                         + "\(owner.pid))"
                 )
             }
