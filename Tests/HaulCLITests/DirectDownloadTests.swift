@@ -119,6 +119,39 @@ final class DirectDownloadTests: NginxCLITestCase {
             "the last run asked for the rest only: \(ranges)")
     }
 
+    /// `-o` given anew names the file: the `.part` is renamed (never over a file that is
+    /// there) and its bytes kept.
+    func testRunAgainWithAnotherNameRenamesThePartAndKeepsTheBytes() async throws {
+        try TestFiles.random(www + "/movie.bin", size: 3_000_000)
+        let cwd = dir.subdirectory("work")
+        let url = nginx.url("slow/movie.bin")
+        let log = dir.path + "/first.log"
+        let first = try ChildProcess(
+            "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path, "-x", "1", "-o", "first.bin", url],
+            environment: environment(), stdout: log, stderr: log)
+        try await waitUntil { (self.fileSize(cwd + "/first.bin.part") ?? 0) > 300_000 }
+        first.signal(SIGINT)
+        let firstStatus = await first.wait()
+        XCTAssertEqual(firstStatus, 130, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+        try "mine".write(toFile: cwd + "/second.bin", atomically: false, encoding: .utf8)
+
+        let renamed = try await haul(in: cwd, ["-o", "second.bin", url])
+        XCTAssertEqual(renamed.status, 0, renamed.stdout + renamed.stderr)
+        XCTAssertTrue(sameFile(www + "/movie.bin", cwd + "/second (1).bin"), renamed.stdout)
+        XCTAssertEqual(try String(contentsOfFile: cwd + "/second.bin", encoding: .utf8), "mine")
+        for gone in ["first.bin", "first.bin.part"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cwd + "/" + gone), gone)
+        }
+        let ranges = nginx.accessLog().filter { $0.uri == "/slow/movie.bin" }.compactMap(\.range)
+        XCTAssertTrue(
+            ranges.contains { $0.hasPrefix("bytes=") && $0 != "bytes=0-" }, "the rerun asked for the rest: \(ranges)")
+        let again = try await haul(in: cwd, ["-o", "second.bin", url])
+        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+        XCTAssertTrue(again.stdout.contains("already here: \(cwd)/second (1).bin"), again.stdout)
+        let listed = try await listJSON()
+        XCTAssertEqual(listed.count, 1, "every run took up the same download")
+    }
+
     func testTheLiveLineShowsBeforeTheServerAnswers() async throws {
         let server = try FaultServer { _, _ in
             [.sleep(10), .send(FaultServer.head(200, [("Content-Length", "5")]) + Array("hello".utf8))]

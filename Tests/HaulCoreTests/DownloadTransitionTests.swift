@@ -132,7 +132,7 @@ final class DownloadTransitionTests: XCTestCase {
         XCTAssertTrue(d.renew(with: request))
         XCTAssertEqual(d.request.proxy, .direct)
         XCTAssertEqual(d.request.headers, [RequestHeader(name: "X-A", value: "1")])
-        XCTAssertEqual(d.request.requestedName, "kept.bin", "the .part is named after the name it has")
+        XCTAssertEqual(d.request.requestedName, "other.bin", "a name asked for now is the file's")
         XCTAssertEqual(d.receivedBytes, 4_000)
         XCTAssertEqual(d.id, DownloadID(rawValue: "abc123"))
         XCTAssertEqual(d.request.sources.map(\.url), ["http://m1/x", "http://m4/x", "http://m3/x"])
@@ -144,6 +144,11 @@ final class DownloadTransitionTests: XCTestCase {
         again.sources = d.request.sources.filter { $0.origin == .user }
         XCTAssertFalse(d.renew(with: again), "a checksum a server gave is not dropped by a request without one")
         XCTAssertEqual(d.request.checksum, fromServer)
+
+        var unnamed = request
+        unnamed.requestedName = nil
+        XCTAssertFalse(d.renew(with: unnamed), "no name asked for keeps the one it has")
+        XCTAssertEqual(d.request.requestedName, "other.bin")
 
         var noServerMirrors = request
         noServerMirrors.ignoresMirrorHeaders = true

@@ -108,7 +108,8 @@ extension Download {
             newRequest.directory == directory
         else { return false }
         var renewed = newRequest
-        renewed.requestedName = request.requestedName
+        // A name asked for now is the file's (the engine renames its `.part`); none keeps the one it has.
+        renewed.requestedName = newRequest.requestedName ?? request.requestedName
         renewed.paused = false
         renewed.login = nil
         // A digest a server gave (or one given before) still checks the same file.

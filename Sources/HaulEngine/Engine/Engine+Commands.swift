@@ -268,11 +268,30 @@ extension Engine {
                 refreshFromDisk(renewal.id)
             }
             guard var download = downloads[renewal.id], download.renew(with: renewal.request) else { continue }
+            if let asked = download.requestedName, let name = download.fileName, asked != name {
+                renameFile(&download, toward: asked)
+            }
             downloads[renewal.id] = download
             changed(download)
             renewed.append(renewal.id)
         }
         return renewed
+    }
+
+    /// Gives a download that is not running the name asked for now (or the first free one
+    /// after it), renaming its `.part` without replacing anything. The rename comes before the
+    /// journal: a crash between them leaves the old name with no `.part`, fetched again, never
+    /// another download's bytes under this one's name. When the `.part` cannot be renamed the
+    /// download keeps its name.
+    private func renameFile(_ download: inout Download, toward asked: String) {
+        guard let oldPart = download.partPath else { return }
+        var renamed = download
+        claimName(asked, for: &renamed, keepingPart: oldPart)
+        guard let newPart = renamed.partPath, newPart != oldPart else { return }
+        if PartFile.size(at: oldPart) != nil {
+            guard case .placed = FinalPlacement.move(oldPart, to: newPart) else { return }
+        }
+        download = renamed
     }
 
     func pause(_ id: DownloadID, cause: PauseCause) async {

@@ -28,7 +28,7 @@ extension Engine {
     /// transfer found no file by and whose `.part` it creates exclusively (see
     /// ``TransferRunner``), so the engine does not wait on the file system for it (only for the
     /// names after it, when another download holds it).
-    private func claimName(
+    func claimName(
         _ suggestion: String, for download: inout Download, keepingPart: String? = nil, freeOnDisk: String? = nil
     ) {
         let id = download.id
