@@ -161,7 +161,8 @@ struct CancelCommand: ControlCommand {
 
 struct RetryCommand: ControlCommand {
     static let configuration = CommandConfiguration(
-        commandName: "retry", abstract: "Queue failed (or paused) downloads again.")
+        commandName: "retry", abstract: "Queue failed (or paused) downloads again.",
+        discussion: "Named by id, a finished download whose file was deleted since is fetched again.")
     @OptionGroup var selection: SelectionArguments
     @OptionGroup var stateOptions: StateOptions
     @OptionGroup var connectOptions: ConnectOptions

@@ -263,6 +263,16 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(nginx.accessLog().count, requests, "no request")
         let listed = try await listJSON()
         XCTAssertEqual(listed.count, 2)
+
+        // A file of it deleted since is fetched again, and only that one.
+        try FileManager.default.removeItem(atPath: cwd + "/two.bin")
+        let fourth = try await haul(in: cwd, [url])
+        XCTAssertEqual(fourth.status, 0, fourth.stdout + fourth.stderr)
+        XCTAssertTrue(fourth.stdout.contains("already here: \(cwd)/one.bin"), fourth.stdout)
+        XCTAssertTrue(sameFile(www + "/b.bin", cwd + "/two.bin"), fourth.stdout)
+        XCTAssertEqual(nginx.accessLog().dropFirst(requests).map(\.uri), ["/slow/b.bin"])
+        let afterRefetch = try await listJSON()
+        XCTAssertEqual(afterRefetch.count, 2, "the same download fetched it again")
     }
 
     /// A `kill -9` right after the download became the Metalink's first file, before any save:

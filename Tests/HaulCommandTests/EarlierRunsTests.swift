@@ -59,6 +59,14 @@ final class EarlierRunsTests: XCTestCase {
         let left = runs.left(by: DownloadRequest(url: meta, directory: "/d"))
         XCTAssertEqual(Set(left.map(\.id)), [firstFile.id, secondDone.id])
         XCTAssertEqual(runs.left(by: DownloadRequest(url: meta, directory: "/d", requestedName: "x")).count, 2)
+        XCTAssertEqual(runs.gone(by: DownloadRequest(url: meta, directory: "/d")), [])
+
+        // A file of it finished and deleted since is fetched again by the same download.
+        let firstDone = finished(firstFile, as: "one")
+        let deleted = EarlierRuns([firstDone, secondDone]) { $0 == "/d/one" }
+        XCTAssertEqual(deleted.left(by: DownloadRequest(url: meta, directory: "/d")).map(\.id), [firstDone.id])
+        XCTAssertEqual(deleted.gone(by: DownloadRequest(url: meta, directory: "/d")).map(\.id), [secondDone.id])
+        XCTAssertEqual(deleted.gone(by: DownloadRequest(url: meta, directory: "/other")), [], "another folder")
 
         // A link given anew by `haul refresh`: the first URL still finds it, and the new one too.
         var refreshed = download("http://h/old")

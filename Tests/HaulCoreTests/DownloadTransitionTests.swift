@@ -62,6 +62,7 @@ final class DownloadTransitionTests: XCTestCase {
     func testResumeRetryAndStart() {
         check("resume", { $0.resume() }, expect: { $0.isPaused ? .waiting : nil })
         check("retry", { $0.retry() }, expect: { $0.isPaused || $0.isFailed ? .waiting : nil })
+        check("fetchAgain", { $0.fetchAgain() }, expect: { $0 == .finished ? .waiting : nil })
         check("start", { $0.start() }, expect: { $0 == .waiting ? .downloading : nil })
         check("stopRunning", { $0.stopRunning() }, expect: { $0 == .downloading ? .waiting : nil })
     }
@@ -92,6 +93,28 @@ final class DownloadTransitionTests: XCTestCase {
 
     /// `haul URL` run again with other options: every unfinished download takes them, a running
     /// one waits to start again with them; a finished one, or one that would not change, says so.
+    /// A finished download whose file is gone, fetched again: as if new, but the same download
+    /// (its id, URL, sources and the name asked for stay).
+    func testFetchingAgainStartsAFinishedDownloadAsNew() {
+        var d = download(.waiting)
+        d.request.requestedName = "one.bin"
+        d.previousURLs = ["http://h/files.meta4"]
+        XCTAssertTrue(d.finish(fileName: "one (1).bin", size: 5_000, at: Date(timeIntervalSince1970: 1)))
+        d.etag = "\"v1\""
+        XCTAssertTrue(d.fetchAgain())
+        XCTAssertEqual(d.state, .waiting)
+        XCTAssertNil(d.fileName, "the name is claimed again")
+        XCTAssertEqual(d.receivedBytes, 0)
+        XCTAssertNil(d.finishedAt)
+        XCTAssertNil(d.etag)
+        XCTAssertEqual(d.requestedName, "one.bin")
+        XCTAssertEqual(d.previousURLs, ["http://h/files.meta4"], "a rerun of the Metalink's URL still finds it")
+        var torrent = download(.waiting)
+        torrent.request.url = "magnet:?xt=urn:btih:" + String(repeating: "a", count: 40)
+        XCTAssertTrue(torrent.finish(fileName: "t", size: 1, at: Date(timeIntervalSince1970: 1)))
+        XCTAssertFalse(torrent.fetchAgain(), "a torrent's files are its session's")
+    }
+
     func testRenewingTakesTheNewOptionsInEveryUnfinishedState() {
         var request = download(.waiting).request
         request.speedLimit = 100_000

@@ -38,6 +38,24 @@ extension Download {
         return true
     }
 
+    /// finished → waiting, as if new: its file is gone (the caller checks), and the name it is
+    /// given again is claimed afresh from the one asked for or the server's. Not a torrent,
+    /// whose files are its session's.
+    @discardableResult
+    public mutating func fetchAgain() -> Bool {
+        guard state == .finished, !isTorrent else { return false }
+        fileName = nil
+        receivedBytes = 0
+        finishedAt = nil
+        etag = nil
+        lastModified = nil
+        finalURL = nil
+        notice = nil
+        retries = 0
+        requeue()
+        return true
+    }
+
     /// waiting → downloading: a transfer starts.
     @discardableResult
     public mutating func start() -> Bool {

@@ -22,6 +22,8 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     case cancel(DownloadSelection)
     /// Takes downloads off the list. A finished file is deleted only when `deleteFiles` is true.
     case remove(DownloadSelection, deleteFiles: Bool)
+    /// Failed or paused downloads start again; named by id, so does a finished one whose file
+    /// is gone (fetched again from its first byte).
     case retry(DownloadSelection)
     case setConcurrency(Int)
     case setMeteredMode(MeteredMode)

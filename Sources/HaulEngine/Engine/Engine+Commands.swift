@@ -59,7 +59,10 @@ extension Engine {
             return ids
         case .retry(let selection):
             let ids = resolve(selection)
-            for id in ids { requeue(id) { $0.retry() } }
+            // Named by id, a finished download whose file is gone is fetched again; `--all`
+            // means what failed, not every file deleted since.
+            let named = if case .ids = selection { true } else { false }
+            for id in ids { requeue(id) { $0.retry() || (named && Self.isGone($0) && $0.fetchAgain()) } }
             _ = startAlso(ids)
             return ids
         case .cancel(let selection):
@@ -292,6 +295,12 @@ extension Engine {
             guard case .placed = FinalPlacement.move(oldPart, to: newPart) else { return }
         }
         download = renamed
+    }
+
+    /// A finished download whose file is no longer where it was put.
+    static func isGone(_ download: Download) -> Bool {
+        guard download.state == .finished, let path = download.path else { return false }
+        return !somethingExists(at: path)
     }
 
     func pause(_ id: DownloadID, cause: PauseCause) async {

@@ -81,9 +81,14 @@ struct DirectDownload {
         var renewals: [Renewal] = []
         for request in requests {
             let left = earlier.left(by: request)
-            if left.isEmpty {
+            let gone = earlier.gone(by: request)
+            if left.isEmpty, gone.isEmpty {
                 ids.append(nil)
                 toAdd.append(request)
+            }
+            for d in gone {
+                ids.append(d.id)
+                toRetry.append(d.id)
             }
             for d in left {
                 ids.append(d.id)

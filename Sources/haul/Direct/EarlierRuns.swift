@@ -8,14 +8,20 @@ struct EarlierRuns {
     private var unfinished: [String: Download] = [:]
     private var finished: [String: Download] = [:]
     private var became: [String: [Download]] = [:]
+    /// What a URL became that was finished and whose file is gone since.
+    private var becameAndGone: [String: [Download]] = [:]
 
     /// `known`: the state's downloads. A finished download counts only while its file is still
     /// where it was put (`fileExists`); one whose file is gone is fetched again.
     init(_ known: [Download], fileExists: (String) -> Bool) {
         for d in known {
             let present = d.state != .finished || d.path.map(fileExists) == true
-            if present, let first = d.previousURLs.first {
-                became[Self.key(d.directory, first), default: []].append(d)
+            if let first = d.previousURLs.first {
+                if present {
+                    became[Self.key(d.directory, first), default: []].append(d)
+                } else {
+                    becameAndGone[Self.key(d.directory, first), default: []].append(d)
+                }
             }
             let key = Self.key(d.directory, d.url)
             if d.state != .finished {
@@ -43,5 +49,12 @@ struct EarlierRuns {
         }
         for d in became[key] ?? [] where d.url != request.url { found.append(d) }
         return found
+    }
+
+    /// What `request`'s URL became that an earlier run finished and whose file is gone since (a
+    /// Metalink's file deleted): each is fetched again as it was, so the files the URL gave are
+    /// all there again and none twice.
+    func gone(by request: DownloadRequest) -> [Download] {
+        (becameAndGone[Self.key(request.directory, request.url)] ?? []).filter { $0.url != request.url }
     }
 }
