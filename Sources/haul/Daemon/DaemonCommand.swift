@@ -63,11 +63,15 @@ struct DaemonCommand: AsyncParsableCommand {
             Task { await engine.shutdown() }
         }
         defer { termination.cancel() }
+        // Subscribed before the engine starts: what it finds at start (a torrent that cannot
+        // seed, a download resumed) is logged too.
+        let events = await engine.subscribe()
+        let (known, network) = (await engine.allDownloads, await engine.networkStatus)
         let logging = Task {
             await RunReporter(
-                interactive: false, downloads: await engine.allDownloads, network: await engine.networkStatus,
-                clock: stateOptions.wallClock, journal: Console.journal
-            ).consume(await engine.subscribe())
+                interactive: false, downloads: known, network: network, clock: stateOptions.wallClock,
+                journal: Console.journal
+            ).consume(events)
         }
         let reporting = notifier.isActive ? Task { await Self.report(engine, to: notifier) } : nil
 
