@@ -79,7 +79,10 @@ struct RunCommand: AsyncParsableCommand {
         let failed = await engine.failedThisRun
         if !quietOption.quiet {
             let all = await engine.allDownloads
-            RunReporter.summary(all, failedIDs: failed, interrupted: interrupted)
+            // What this run did and left: not the files finished before it.
+            let finishedBefore = Set(known.lazy.filter { $0.state == .finished }.map(\.id))
+            RunReporter.summary(
+                all.filter { !finishedBefore.contains($0.id) }, failedIDs: failed, interrupted: interrupted)
             RunReporter.noteSeeding(all, under: await engine.snapshot().torrents)
         }
         if interrupted { throw ExitStatus.interrupted }
@@ -136,7 +139,10 @@ struct RunCommand: AsyncParsableCommand {
         let failedBefore = Set(before.filter { $0.state.isFailed }.map(\.id))
         let failed = Set(after.filter { $0.state.isFailed && !failedBefore.contains($0.id) }.map(\.id))
         if !quietOption.quiet {
-            RunReporter.summary(interrupted ? before : after, failedIDs: failed, interrupted: interrupted)
+            let finishedBefore = Set(before.lazy.filter { $0.state == .finished }.map(\.id))
+            RunReporter.summary(
+                (interrupted ? before : after).filter { !finishedBefore.contains($0.id) }, failedIDs: failed,
+                interrupted: interrupted)
         }
         if interrupted { throw ExitStatus.interrupted }
         if !failed.isEmpty { throw ExitStatus.downloadFailed }

@@ -346,6 +346,13 @@ final class BackgroundTests: CLITestCase {
         let from = Int64(resumed.last?.range?.dropFirst("bytes=".count).dropLast() ?? "") ?? -1
         XCTAssertGreaterThanOrEqual(from, atKill - 300_000, "from about where the daemon was killed")
         XCTAssertGreaterThan(from, 0)
+        XCTAssertTrue(run.stdout.contains("done: 2 finished"), run.stdout)
+        // The next run counts what it did, not the files finished before it.
+        try TestFiles.random(www + "/c.bin", size: 10_000)
+        _ = try await haul("add", nginx.url("c.bin"))
+        let next = try await haul("run")
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertTrue(next.stdout.hasSuffix("done: 1 finished\n"), next.stdout)
     }
 
     func testDaemonStopKeepsEveryByte() async throws {
