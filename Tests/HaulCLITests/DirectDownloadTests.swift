@@ -32,6 +32,18 @@ final class DirectDownloadTests: NginxCLITestCase {
             environment: environment(env), in: cwd, timeout: 60)
     }
 
+    /// `haul ARGUMENTS` in `cwd`, stopped with Ctrl-C once `part` there holds more than 300 KB.
+    func interrupted(in cwd: String, _ arguments: [String], once part: String) async throws {
+        let log = dir.path + "/interrupted.log"
+        let child = try ChildProcess(
+            "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path] + arguments,
+            environment: environment(), stdout: log, stderr: log)
+        try await waitUntil { (self.fileSize(cwd + "/" + part) ?? 0) > 300_000 }
+        child.signal(SIGINT)
+        let status = await child.wait()
+        XCTAssertEqual(status, 130, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+    }
+
     /// The shell printed the exit code (the command line itself shows `EXIT=$?`).
     static func exited(_ screen: String) -> Bool { screen.range(of: #"EXIT=\d"#, options: .regularExpression) != nil }
 
@@ -86,15 +98,7 @@ final class DirectDownloadTests: NginxCLITestCase {
         try TestFiles.random(www + "/movie.bin", size: 3_000_000)
         let cwd = dir.subdirectory("work")
         let url = nginx.url("slow/movie.bin")
-        let log = dir.path + "/first.log"
-        let first = try ChildProcess(
-            "/bin/sh",
-            ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path, "-x", "1", "--header", "X-Secret: one", url],
-            environment: environment(), stdout: log, stderr: log)
-        try await waitUntil { (self.fileSize(cwd + "/movie.bin.part") ?? 0) > 300_000 }
-        first.signal(SIGINT)
-        let firstStatus = await first.wait()
-        XCTAssertEqual(firstStatus, 130, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+        try await interrupted(in: cwd, ["-x", "1", "--header", "X-Secret: one", url], once: "movie.bin.part")
         let kept = try XCTUnwrap(fileSize(cwd + "/movie.bin.part"))
 
         let refused = try await haul(
@@ -125,14 +129,7 @@ final class DirectDownloadTests: NginxCLITestCase {
         try TestFiles.random(www + "/movie.bin", size: 3_000_000)
         let cwd = dir.subdirectory("work")
         let url = nginx.url("slow/movie.bin")
-        let log = dir.path + "/first.log"
-        let first = try ChildProcess(
-            "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path, "-x", "1", "-o", "first.bin", url],
-            environment: environment(), stdout: log, stderr: log)
-        try await waitUntil { (self.fileSize(cwd + "/first.bin.part") ?? 0) > 300_000 }
-        first.signal(SIGINT)
-        let firstStatus = await first.wait()
-        XCTAssertEqual(firstStatus, 130, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+        try await interrupted(in: cwd, ["-x", "1", "-o", "first.bin", url], once: "first.bin.part")
         try "mine".write(toFile: cwd + "/second.bin", atomically: false, encoding: .utf8)
 
         let renamed = try await haul(in: cwd, ["-o", "second.bin", url])
