@@ -149,6 +149,25 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(listed.count, 1, "every run took up the same download")
     }
 
+    /// Following a daemon, the list's line counts the command's own files once each.
+    func testAFollowersLiveLinesCountItsOwnFilesOnce() async throws {
+        try TestFiles.random(www + "/a.bin", size: 1_200_000)
+        try TestFiles.random(www + "/b.bin", size: 1_200_000)
+        let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
+        defer { Task { await daemon.terminate() } }
+        try await waitUntil {
+            ((try? String(contentsOfFile: self.dir.path + "/daemon.log", encoding: .utf8)) ?? "").contains("serving")
+        }
+        let cwd = dir.subdirectory("work")
+        let tui = try await shell(in: cwd)
+        try await type(tui, "-x 1 \(nginx.url("slow/a.bin")) \(nginx.url("slow/b.bin"))")
+        let screen = try await tui.waitFor { $0.contains("/2 files") || $0.contains("/4 files") }
+        XCTAssertTrue(screen.contains("took the downloads"), screen)
+        XCTAssertTrue(screen.contains("0/2 files"), screen)
+        _ = try await tui.waitFor(timeout: 30, Self.exited)
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/a.bin"))
+    }
+
     func testTheLiveLineShowsBeforeTheServerAnswers() async throws {
         let server = try FaultServer { _, _ in
             [.sleep(10), .send(FaultServer.head(200, [("Content-Length", "5")]) + Array("hello".utf8))]

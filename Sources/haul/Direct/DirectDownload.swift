@@ -223,7 +223,14 @@ struct DirectDownload {
             }
             if !followed.allDone {
                 for await burst in attachment.events.bursts {
-                    sender.send(burst.filter { followed.take($0) })
+                    sender.send(
+                        burst.filter { event in
+                            guard followed.take(event) else { return false }
+                            // Added by this command after it attached: the snapshot the lines
+                            // start from has them already, and they would be counted twice.
+                            if case .added(let d) = event, followedIDs.contains(d.id) { return false }
+                            return true
+                        })
                     if followed.allDone { break }
                 }
             }
