@@ -234,9 +234,11 @@ enum TUIApp {
             let running = (try? await owner.snapshot().downloads.all.count { TUIController.keepsGoing($0.state) }) ?? 0
             owner.close()
             if running > 0 {
+                // A `haul URL` ends with its own downloads, and leaves the others to the next haul.
+                let until = owner.kind == .get ? " until its own are done; 'haul run' goes on with the rest" : ""
                 Console.out(
                     "haul: \(running) download(s) continue in the background (\(owner.kind.processName), pid "
-                        + "\(owner.pid))"
+                        + "\(owner.pid))\(until)"
                 )
             }
         case .ownerStopped:
