@@ -178,8 +178,9 @@ public enum Wire {
     /// builds (a daemon still running after an upgrade) say so instead of misreading each other.
     /// 1: hellos without a version, `add` with one request; 2: `add` with a list;
     /// 3: snapshots as ``WireSnapshot``; 4: `download`, a state with its cause; 5: the RPC
-    /// endpoint's settings and commands, moving a download before another.
-    public static let version = 6
+    /// endpoint's settings and commands, moving a download before another; 7: `haul URL` as a
+    /// kind of host, `follow`.
+    public static let version = 7
 
     public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         var bytes = Array(try JSONEncoder().encode(value))
