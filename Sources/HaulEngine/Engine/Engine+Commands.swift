@@ -325,7 +325,8 @@ extension Engine {
         download.notice = nil
         downloads[id] = download
         await stopTransfer(id)
-        discardPartialData(id)
+        // Its file was placed while the transfer stopped: it is finished, and kept.
+        if downloads[id]?.state != .finished { discardPartialData(id) }
         failedThisRun.remove(id)
         if let current = downloads[id] { changed(current) }
     }

@@ -240,7 +240,18 @@ extension Engine {
     }
 
     func transferEnded(_ id: DownloadID, _ generation: UInt64, _ outcome: TransferOutcome) {
-        guard var download = current(id, generation) else { return }
+        guard var download = current(id, generation) else {
+            // A run told to stop (a pause, the end of the run) that placed its file first: the
+            // file is there under its name, so the download is finished, not fetched again.
+            if case .finished(let fileName, let size) = outcome, transfers.isStopping(id, generation),
+                var download = downloads[id],
+                download.finish(fileName: fileName, size: size, at: bandwidth.wallClock.now().toTheMicrosecond)
+            {
+                downloads[id] = download
+                changed(download)
+            }
+            return
+        }
         transfers.remove(id)
         bandwidth.globalGate.setSharers(transfers.count)
         download.activeConnections = nil

@@ -23,7 +23,7 @@ struct RunningTransfers {
     }
 
     private var running: [DownloadID: Transfer] = [:]
-    private var stopping: [DownloadID: Task<Void, Never>] = [:]
+    private var stopping: [DownloadID: (task: Task<Void, Never>, generation: UInt64)] = [:]
     private var nextGeneration: UInt64 = 1
 
     var count: Int { running.count }
@@ -36,6 +36,10 @@ struct RunningTransfers {
     /// Whether `generation` is the run of `id` going on now.
     func isCurrent(_ id: DownloadID, _ generation: UInt64) -> Bool { running[id]?.generation == generation }
 
+    /// Whether `generation` is a run of `id` told to stop that has not ended yet: it may still
+    /// place its file, and a file placed is finished whatever the run was told.
+    func isStopping(_ id: DownloadID, _ generation: UInt64) -> Bool { stopping[id]?.generation == generation }
+
     /// A number for a new run; no two runs get the same.
     mutating func takeGeneration() -> UInt64 {
         defer { nextGeneration += 1 }
@@ -43,7 +47,7 @@ struct RunningTransfers {
     }
 
     /// The run of `id` that was told to stop and may still be writing: a new run waits for it.
-    func stillStopping(_ id: DownloadID) -> Task<Void, Never>? { stopping[id] }
+    func stillStopping(_ id: DownloadID) -> Task<Void, Never>? { stopping[id]?.task }
 
     mutating func add(_ id: DownloadID, _ transfer: Transfer) { running[id] = transfer }
 
@@ -66,18 +70,19 @@ struct RunningTransfers {
     /// Takes `id`'s run out to be stopped; it counts as stopping until ``stopped(_:_:)``.
     mutating func beginStopping(_ id: DownloadID) -> Transfer? {
         guard let transfer = running.removeValue(forKey: id) else { return nil }
-        stopping[id] = transfer.task
+        stopping[id] = (transfer.task, transfer.generation)
         return transfer
     }
 
     /// `task`, the run of `id` told to stop, has ended.
     mutating func stopped(_ id: DownloadID, _ task: Task<Void, Never>) {
-        if stopping[id] == task { stopping[id] = nil }
+        if stopping[id]?.task == task { stopping[id] = nil }
     }
 
-    /// Takes every run out (the engine shuts down).
+    /// Takes every run out to be stopped (the engine shuts down).
     mutating func removeAll() -> [DownloadID: Transfer] {
         defer { running = [:] }
+        for (id, transfer) in running { stopping[id] = (transfer.task, transfer.generation) }
         return running
     }
 
