@@ -212,6 +212,49 @@ extension ChaosTests {
     }
 }
 
+extension ChaosTests {
+    /// A piece map that claims every byte of a `.part` that holds none (its blocks lost, or the
+    /// file cut and grown again since): the run starts over rather than naming zeros finished.
+    func testAMapClaimingBytesThePartDoesNotHoldStartsOverRatherThanNamingZeros() async throws {
+        let size = 8 << 20
+        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
+        let bytes = [UInt8](random.readData(ofLength: size))
+        let server = try FaultServer { request, _ in
+            FaultServer.throttled(bytes, for: request, etag: "\"v1\"", pause: 0)
+        }
+        defer { server.stop() }
+        let added = try await haul("add", "--paused", "-x", "4", server.url("big.bin"))
+        XCTAssertEqual(added.status, 0, added.stderr)
+        // The state as a run in pieces leaves it once every piece is synced, with a `.part` of
+        // the right size that holds nothing (a hole).
+        let saved = try Data(contentsOf: URL(fileURLWithPath: statePath))
+        var document = try XCTUnwrap(JSONSerialization.jsonObject(with: saved) as? [String: Any])
+        var download = try XCTUnwrap((document["downloads"] as? [[String: Any]])?.first)
+        let half = Int64(size / 2)
+        download["state"] = "waiting"
+        download["fileName"] = "big.bin"
+        download["totalBytes"] = size
+        download["receivedBytes"] = size
+        download["etag"] = "\"v1\""
+        download["resumable"] = true
+        download["segments"] = [
+            ["start": 0, "end": half, "received": half], ["start": half, "end": Int64(size), "received": half],
+        ]
+        document["downloads"] = [download]
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: statePath))
+        try? FileManager.default.removeItem(atPath: statePath + ".journal")
+        XCTAssertTrue(FileManager.default.createFile(atPath: downloads + "/big.bin.part", contents: nil))
+        let part = try FileHandle(forWritingTo: URL(fileURLWithPath: downloads + "/big.bin.part"))
+        try part.truncate(atOffset: UInt64(size))
+        try part.close()
+
+        let run = try await haul("run", timeout: 120)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("started over"), run.stdout)
+        XCTAssertEqual(FileManager.default.contents(atPath: downloads + "/big.bin"), Data(bytes))
+    }
+}
+
 /// The files the chaos tests download, made once: their folder, names and SHA-256s.
 final class ChaosFiles: Sendable {
     let root: String

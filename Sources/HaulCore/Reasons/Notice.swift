@@ -45,4 +45,6 @@ public enum StartOverReason: String, Codable, Sendable, Equatable, Hashable {
     case rangesIgnored
     case rangeMismatch
     case partLargerThanRemote
+    /// The `.part` did not hold every byte the download had recorded (cut or emptied since).
+    case partNotWhole
 }

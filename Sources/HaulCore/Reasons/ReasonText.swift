@@ -46,6 +46,7 @@ public enum ReasonText {
         case .rangesIgnored: return "server ignores ranges; started over"
         case .rangeMismatch: return "server sent an unexpected range; started over"
         case .partLargerThanRemote: return "local part is larger than the remote file; started over"
+        case .partNotWhole: return "the partial file was missing bytes haul had written; started over"
         }
     }
 

@@ -129,6 +129,7 @@ struct TransferRunner: Sendable {
         case .complete(let total):
             guard let name = job.fileName else { throw TransferFailure(.completeWithoutFile) }
             let inMemory = resources.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false
+            try await ensureWhole(&job, name: name, size: total)
             try await place(&job, name: name, size: total, inMemory: inMemory)
         case .body(let body):
             try await write(body, for: &job, had: had, progressMade: &progressMade)
@@ -208,11 +209,13 @@ struct TransferRunner: Sendable {
                 try await startOver(&job, name: name, why)
                 throw SegmentedTransfer.Stop.startOver(why)
             }
+            try await ensureWhole(&job, name: name, size: total)
             try await place(&job, name: name, size: total, inMemory: volume?.inMemory ?? false)
             return
         }
         let size = try await stream(
             body.response, into: part, from: offset, total: total, job: job, had: had, progressMade: &progressMade)
+        if offset > 0 { try await ensureWhole(&job, name: name, size: size) }
         try await place(&job, name: name, size: size, inMemory: volume?.inMemory ?? false)
     }
 
@@ -300,6 +303,7 @@ struct TransferRunner: Sendable {
             return false
         }
         let inMemory = resources.volumes.volume(holding: job.directory, writing: nil)?.inMemory ?? false
+        try await ensureWhole(&job, name: name, size: total)
         try await place(&job, name: name, size: total, inMemory: inMemory)
         return true
     }
@@ -400,6 +404,16 @@ struct TransferRunner: Sendable {
     /// file is fetched again from its first byte, on one connection for the rest of this run.
     /// `why` is told to the user. The engine journals the forgetting before the `.part` changes,
     /// so a crash never leaves a map that claims bytes the `.part` no longer holds.
+    /// A file put together from earlier bytes (a piece map, a resume) is named only once its
+    /// `.part` holds every byte from the first: a map or an offset that claims bytes the `.part`
+    /// does not hold (it was cut, emptied or left with holes since) would otherwise be named
+    /// finished short or with zeros. The download starts over instead.
+    private func ensureWhole(_ job: inout TransferJob, name: String, size: Int64) async throws {
+        guard let held = PartFile.contiguousSize(at: partPath(job, name)), held != size else { return }
+        try await startOver(&job, name: name, .partNotWhole)
+        throw SegmentedTransfer.Stop.startOver(.partNotWhole)
+    }
+
     private func startOver(_ job: inout TransferJob, name: String, _ why: StartOverReason?) async throws {
         job.segments = nil
         job.target.etag = nil
