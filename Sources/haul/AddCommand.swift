@@ -77,11 +77,7 @@ struct AddCommand: AsyncParsableCommand {
             throw Console.failure(error)
         }
         printAdded(added)
-        if case .remote(let owner) = access, owner.kind == .get, !paused {
-            Console.warn(
-                "haul (pid \(owner.pid), \(owner.kind.name)) fetches them until its own downloads are done; 'haul run' "
-                    + "goes on with them after it")
-        }
+        if case .remote(let owner) = access, !paused { OwnerNotes.sayRunsUntilItsOwnAreDone(owner) }
         guard case .local(let local) = access, !paused else { return }
         if start {
             await local.shutdown()

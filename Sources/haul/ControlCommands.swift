@@ -43,7 +43,8 @@ extension ControlCommand {
     var appliesTheRestWhenRefused: Bool { false }
 
     func run() async throws {
-        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+        let access = try await EngineAccess.open(stateOptions, remote: connectOptions)
+        let engine = access.session
         var ids: [DownloadID] = []
         // Only the downloads the command touched are kept: with 100,000 in the state, two whole
         // lists and their dictionaries were most of the command's time and memory.
@@ -67,6 +68,9 @@ extension ControlCommand {
             downloads = []
             try await engine.save()
             for d in try await engine.snapshot().downloads.all where touched.contains(d.id) { now[d.id] = d }
+            if self is ResumeCommand || self is RetryCommand, case .remote(let owner) = access, !ids.isEmpty {
+                OwnerNotes.sayRunsUntilItsOwnAreDone(owner)
+            }
             if self is ResumeCommand, try await engine.refreshedNetworkStatus().isMetered {
                 let held = now.values.filter { before[$0.id]?.state.isPaused == true && !$0.allowMetered }.count
                 if held > 0 {

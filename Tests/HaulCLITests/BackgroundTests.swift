@@ -228,10 +228,13 @@ final class BackgroundTests: CLITestCase {
     }
 
     func testWhatIsAddedOrFollowedWhileAHaulURLRunsRunsBesideItAndGoesOnAfterIt() async throws {
-        // 4 s at the slow rate: the first command is still running while the others start.
-        try TestFiles.random(www + "/first.bin", size: 1_600_000)
-        try TestFiles.random(www + "/second.bin", size: 2_400_000)
-        for name in ["quick.bin", "queued.bin", "later.bin"] { try TestFiles.random(www + "/" + name, size: 50_000) }
+        // 6 s at the slow rate: the first command is still running while the others start, and
+        // the second's own file is still going when the first ends.
+        try TestFiles.random(www + "/first.bin", size: 2_400_000)
+        try TestFiles.random(www + "/second.bin", size: 3_600_000)
+        for name in ["quick.bin", "queued.bin", "later.bin", "resumed.bin"] {
+            try TestFiles.random(www + "/" + name, size: 50_000)
+        }
         let cwd = dir.subdirectory("work")
         func command(_ name: String, _ arguments: [String]) throws -> ChildProcess {
             try haulCommand(name, in: cwd, arguments)
@@ -255,6 +258,15 @@ final class BackgroundTests: CLITestCase {
             later.stderr)
         try await waitUntil { fetched("later.bin") }
         XCTAssertTrue(first.isRunning, "later.bin was fetched while the first command ran")
+        // And what `haul resume` resumes.
+        let paused = try await haul("add", "--paused", "-d", cwd, nginx.url("resumed.bin"))
+        XCTAssertFalse(paused.stderr.contains("fetches them"), "a paused add runs nowhere: \(paused.stderr)")
+        let resumedID = try XCTUnwrap(paused.stdout.split(separator: " ").first.map(String.init))
+        let resumed = try await haul("resume", resumedID)
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertTrue(resumed.stderr.contains("fetches them until its own downloads are done"), resumed.stderr)
+        try await waitUntil { fetched("resumed.bin") }
+        XCTAssertTrue(first.isRunning, "resumed.bin was fetched while the first command ran")
         // And `haul run` has it run the queue it had left.
         XCTAssertFalse(fetched("queued.bin"))
         let run = try command("run", ["run"])
@@ -273,7 +285,7 @@ final class BackgroundTests: CLITestCase {
         XCTAssertTrue(said.contains("done: 2 finished"), said)
         let runStatus = await run.wait(timeout: 60)
         XCTAssertEqual(runStatus, 0, output("run"))
-        for name in ["first.bin", "second.bin", "quick.bin", "queued.bin", "later.bin"] {
+        for name in ["first.bin", "second.bin", "quick.bin", "queued.bin", "later.bin", "resumed.bin"] {
             XCTAssertTrue(sameFile(www + "/" + name, cwd + "/" + name), name)
         }
         let secondRequests = nginx.accessLog().filter { $0.uri == "/slow/second.bin" }

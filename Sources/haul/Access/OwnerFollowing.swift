@@ -39,3 +39,15 @@ final class FollowStop: Sendable {
         Console.warn("haul (pid \(owner.pid), \(owner.kind.name)) stopped; this command goes on with the downloads")
     }
 }
+
+/// What a command that hands downloads to the owner says of it.
+enum OwnerNotes {
+    /// A `haul URL` that owns the state runs what other commands add or resume only until its own
+    /// downloads are done: said where they are given to it (nothing follows them then).
+    static func sayRunsUntilItsOwnAreDone(_ owner: RemoteEngine) {
+        guard owner.kind == .get else { return }
+        Console.warn(
+            "haul (pid \(owner.pid), \(owner.kind.name)) fetches them until its own downloads are done; 'haul run' "
+                + "goes on with them after it")
+    }
+}
