@@ -25,6 +25,13 @@ final class RPCTests: CLITestCase {
         nginx = try await NginxServer(root: www, slowRate: "200k", workDirectory: dir.subdirectory("nginx"))
         try TestFiles.random(www + "/fast.bin", size: 300_000)
         try TestFiles.random(www + "/slow.bin", size: 8_000_000)
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+          <file name="meta-one.bin"><url>\(nginx.url("fast.bin?one"))</url></file>
+          <file name="meta-two.bin"><url>\(nginx.url("fast.bin?two"))</url></file>
+        </metalink>
+        """.write(toFile: www + "/files.meta4", atomically: true, encoding: .utf8)
         port = FreePort.find()
         let on = try await haul("rpc", "on", "--port", String(port), "--secret", secret)
         XCTAssertEqual(on.status, 0, on.stderr)

@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 import XCTest
 
@@ -16,6 +17,36 @@ final class Aria2ValuesTests: XCTestCase {
         XCTAssertEqual(try GID.checked("00000000A1"), "00000000a1")
         XCTAssertThrowsError(try GID.checked("xyz"))
         XCTAssertThrowsError(try GID.checked(String(repeating: "a", count: 17)))
+    }
+
+    /// A Metalink's URL became its first file and the others: the first added leads, in its
+    /// folder only; a download alone under its first previous URL (a refreshed link) has none.
+    func testTheDownloadsAURLBecameAreAFamilyLedByTheFirstAdded() throws {
+        func download(_ id: String, in directory: String = "/d", from url: String?, at seconds: Double) -> Download {
+            var d = Download(
+                id: DownloadID(rawValue: id), url: "http://m/\(id)", directory: directory, queueOrder: 1,
+                addedAt: Date(timeIntervalSince1970: seconds))
+            d.previousURLs = url.map { [$0] } ?? []
+            return d
+        }
+        let meta = "http://h/files.meta4"
+        let second = download("000002", from: meta, at: 2)
+        let first = download("000001", from: meta, at: 1)
+        let third = download("000003", from: meta, at: 2)
+        let group = [second, first, third]
+        XCTAssertEqual(Aria2Family.key(of: first), Aria2Family.key(of: second))
+        XCTAssertNotEqual(
+            Aria2Family.key(of: first), Aria2Family.key(of: download("000004", in: "/e", from: meta, at: 1)))
+        XCTAssertNil(Aria2Family.key(of: download("000005", from: nil, at: 1)))
+        XCTAssertEqual(Aria2Family.of(first, among: group), Aria2Family(followedBy: [second.id, third.id]))
+        XCTAssertEqual(Aria2Family.of(third, among: group), Aria2Family(following: first.id))
+        XCTAssertNil(Aria2Family.of(first, among: [first]), "a refreshed link alone has no family")
+
+        let status = Aria2Status.make(third, live: nil, keys: ["following"], family: Aria2Family(following: first.id))
+        guard case .encoded(let bytes) = status else { return XCTFail("\(status)") }
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), #"{"following":"0000000000000001"}"#)
+        XCTAssertFalse(Aria2Family.isWanted(by: ["gid", "status"]))
+        XCTAssertTrue(Aria2Family.isWanted(by: nil))
     }
 
     func testTheBitfieldSetsWholePiecesOnlyFirstPieceHighest() {

@@ -66,14 +66,40 @@ extension Aria2Service {
         let found = try await find(call, &scope)
         let keys = try keys(call, at: 1)
         let details = keys?.contains("files") == false ? nil : await torrentDetails(found.download)
+        let family =
+            found.removed ? nil : try await families(of: [found.download], keys: keys, &scope)[found.download.id]
         return Aria2Status.make(
-            found.download, live: live[found.download.id], keys: keys, removed: found.removed, details: details)
+            found.download, live: live[found.download.id], keys: keys, removed: found.removed, details: details,
+            family: family)
+    }
+
+    /// The families of `downloads` (see ``Aria2Family``), found in one pass over the list; none
+    /// without a pass when none of them came from another URL or `keys` leave both keys out.
+    func families(of downloads: [Download], keys: Set<String>?, _ scope: inout RequestScope) async throws(RPCError)
+        -> [DownloadID: Aria2Family]
+    {
+        guard Aria2Family.isWanted(by: keys) else { return [:] }
+        let wanted = Set(downloads.compactMap(Aria2Family.key))
+        guard !wanted.isEmpty else { return [:] }
+        var groups: [String: [Download]] = [:]
+        try await forEach(&scope) { d in
+            if let key = Aria2Family.key(of: d), wanted.contains(key) { groups[key, default: []].append(d) }
+        }
+        var found: [DownloadID: Aria2Family] = [:]
+        for d in downloads {
+            guard let key = Aria2Family.key(of: d), let family = Aria2Family.of(d, among: groups[key] ?? []) else {
+                continue
+            }
+            found[d.id] = family
+        }
+        return found
     }
 
     func tellActive(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
         let keys = try keys(call, at: 0)
         let active = try await select([.downloading], keeping: 0..<Int.max, &scope).kept
-        return .array(active.map { Aria2Status.make($0, live: live[$0.id], keys: keys) })
+        let families = try await families(of: active, keys: keys, &scope)
+        return .array(active.map { Aria2Status.make($0, live: live[$0.id], keys: keys, family: families[$0.id]) })
     }
 
     /// The downloads of the list whose state is one of `kinds`: how many, and those at `wanted`.
@@ -108,6 +134,7 @@ extension Aria2Service {
             wanted = Int(offset)..<(Int(offset) + Int(min(num, Int64(Int.max / 4))))
         }
         let (count, kept) = try await select(kinds, keeping: wanted, &scope)
+        let families = try await families(of: kept, keys: keys, &scope)
         // Removed results come after the list's own, as aria2 lists them after its stopped ones.
         let page = QueuePage.indices(count: count + extra, offset: offset, num: num)
         return .array(
@@ -116,7 +143,7 @@ extension Aria2Service {
                     return Aria2Status.make(removedResults[index - count], live: nil, keys: keys, removed: true)
                 }
                 let d = kept[index - wanted.lowerBound]
-                return Aria2Status.make(d, live: live[d.id], keys: keys)
+                return Aria2Status.make(d, live: live[d.id], keys: keys, family: families[d.id])
             })
     }
 

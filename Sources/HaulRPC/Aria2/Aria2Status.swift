@@ -29,8 +29,9 @@ public enum Aria2Status {
 
     /// The struct `tellStatus` answers for `d`, only `keys` when given. `removed`: `d` was taken
     /// off the list over RPC and is kept as a result until purged.
-    public static func make(
-        _ d: Download, live: Live?, keys: Set<String>?, removed: Bool = false, details: TorrentDetails? = nil
+    static func make(
+        _ d: Download, live: Live?, keys: Set<String>?, removed: Bool = false, details: TorrentDetails? = nil,
+        family: Aria2Family? = nil
     ) -> JSONValue {
         var o = JSONObjectWriter(keys: keys)
         let kind = d.state.kind
@@ -56,6 +57,12 @@ public enum Aria2Status {
             o.string("errorMessage", removed ? "Removed" : d.failureReason.map(ReasonText.failure) ?? "")
         }
         o.string("dir", d.directory)
+        if let family {
+            if !family.followedBy.isEmpty {
+                o.value("followedBy", .array(family.followedBy.map { .string(GID.of($0)) }))
+            }
+            if let leader = family.following { o.string("following", GID.of(leader)) }
+        }
         o.value("files", files(d, details: details))
         if let torrent = d.torrent { bittorrent(d, torrent, running: running, into: &o) }
         return o.finish()

@@ -4,7 +4,8 @@ so that passing both is the evidence that haul answers as aria2 does. Where haul
 purpose (directories outside the allowed ones), the check runs against haul only.
 
 usage: aria2_protocol.py --server haul|aria2c --port P --secret S --files URL --slow URL --dl DIR
-  --files: a base URL with fast.bin (small) and no 404.bin; --slow: one with slow.bin, served slowly
+  --files: a base URL with fast.bin (small), files.meta4 (naming fast.bin twice, as meta-one.bin
+  and meta-two.bin) and no 404.bin; --slow: one with slow.bin, served slowly
 Exits 0 when every check passes; prints the first that fails.
 """
 import argparse
@@ -256,6 +257,32 @@ def check_notifications_and_outcomes():
         assert failed["errorMessage"], failed
 
 
+def check_metalink_url_followers():
+    # A URL that serves a Metalink: the download added names, in `followedBy`, the downloads of
+    # the Metalink's files, each of which names it in `following` (aria2c: the Metalink's own
+    # download is followed by one per file; haul: the first file is followed by the others).
+    gid = result("aria2.addUri", [args.files + "files.meta4"])
+
+    def all_complete():
+        status = result("aria2.tellStatus", gid)
+        if status["status"] != "complete" or not status.get("followedBy"):
+            return None
+        followers = [result("aria2.tellStatus", f) for f in status["followedBy"]]
+        if any(f["status"] != "complete" for f in followers):
+            return None
+        return status, followers
+
+    status, followers = wait_for("the Metalink's files", all_complete)
+    for follower in followers:
+        assert follower["following"] == gid, follower
+    only = result("aria2.tellStatus", followers[0]["gid"], ["following"])
+    assert only == {"following": gid}, only
+    names = {os.path.basename(d["files"][0]["path"]) for d in [status] + followers}
+    assert {"meta-one.bin", "meta-two.bin"} <= names, names
+    for name in ["meta-one.bin", "meta-two.bin"]:
+        assert os.path.getsize(os.path.join(args.dl, name)) == int(followers[0]["totalLength"]), name
+
+
 def record(seen, message, gid, last):
     if message.get("params") and message["params"][0].get("gid") == gid:
         seen.append(message["method"])
@@ -312,6 +339,7 @@ check_envelope()
 check_cors()
 check_queue()
 check_notifications_and_outcomes()
+check_metalink_url_followers()
 if args.server == "haul":
     check_directory_rule()
 print("all checks passed against", args.server)
