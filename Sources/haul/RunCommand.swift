@@ -79,14 +79,18 @@ struct RunCommand: AsyncParsableCommand {
         let failed = await engine.failedThisRun
         if !quietOption.quiet {
             let all = await engine.allDownloads
-            // What this run did and left: not the files finished before it.
-            let finishedBefore = Set(known.lazy.filter { $0.state == .finished }.map(\.id))
-            RunReporter.summary(
-                all.filter { !finishedBefore.contains($0.id) }, failedIDs: failed, interrupted: interrupted)
+            RunReporter.summary(Self.ofThisRun(all, before: known), failedIDs: failed, interrupted: interrupted)
             RunReporter.noteSeeding(all, under: await engine.snapshot().torrents)
         }
         if interrupted { throw ExitStatus.interrupted }
         if !failed.isEmpty { throw ExitStatus.downloadFailed }
+    }
+
+    /// What a run's summary counts of `downloads`: what it did and left, not the files finished
+    /// before it began (in `before`).
+    private static func ofThisRun(_ downloads: [Download], before: [Download]) -> [Download] {
+        let finishedBefore = Set(before.lazy.filter { $0.state == .finished }.map(\.id))
+        return downloads.filter { !finishedBefore.contains($0.id) }
     }
 
     /// Another haul owns the downloads: show them until nothing is left to do there, or until it
@@ -139,9 +143,8 @@ struct RunCommand: AsyncParsableCommand {
         let failedBefore = Set(before.filter { $0.state.isFailed }.map(\.id))
         let failed = Set(after.filter { $0.state.isFailed && !failedBefore.contains($0.id) }.map(\.id))
         if !quietOption.quiet {
-            let finishedBefore = Set(before.lazy.filter { $0.state == .finished }.map(\.id))
             RunReporter.summary(
-                (interrupted ? before : after).filter { !finishedBefore.contains($0.id) }, failedIDs: failed,
+                Self.ofThisRun(interrupted ? before : after, before: before), failedIDs: failed,
                 interrupted: interrupted)
         }
         if interrupted { throw ExitStatus.interrupted }

@@ -400,10 +400,6 @@ struct TransferRunner: Sendable {
         return try result.get().writtenBy
     }
 
-    /// Forgets the map and the validators, then empties the `.part` (when there is one): the
-    /// file is fetched again from its first byte, on one connection for the rest of this run.
-    /// `why` is told to the user. The engine journals the forgetting before the `.part` changes,
-    /// so a crash never leaves a map that claims bytes the `.part` no longer holds.
     /// A file put together from earlier bytes (a piece map, a resume) is named only once its
     /// `.part` holds every byte from the first: a map or an offset that claims bytes the `.part`
     /// does not hold (it was cut, emptied or left with holes since) would otherwise be named
@@ -414,6 +410,10 @@ struct TransferRunner: Sendable {
         throw SegmentedTransfer.Stop.startOver(.partNotWhole)
     }
 
+    /// Forgets the map and the validators, then empties the `.part` (when there is one): the
+    /// file is fetched again from its first byte, on one connection for the rest of this run.
+    /// `why` is told to the user. The engine journals the forgetting before the `.part` changes,
+    /// so a crash never leaves a map that claims bytes the `.part` no longer holds.
     private func startOver(_ job: inout TransferJob, name: String, _ why: StartOverReason?) async throws {
         job.segments = nil
         job.target.etag = nil
