@@ -35,11 +35,18 @@ public final class StateJournal: Sendable {
         public var segments: [Segment]?
         /// When it was placed, by the engine's clock (older journals leave it out).
         public var finishedAt: Date?
+        /// A new name's claim carries the validators of the response its bytes come from: a
+        /// resume after a kill before the next save must ask with them (`If-Range`), or a file
+        /// changed on the server since would be spliced onto the bytes on disk.
+        public var etag: String?
+        public var lastModified: String?
 
         public init(
             id: DownloadID, fileName: String, totalBytes: Int64?, finished: Bool, segments: [Segment]? = nil,
-            finishedAt: Date? = nil
+            finishedAt: Date? = nil, etag: String? = nil, lastModified: String? = nil
         ) {
+            self.etag = etag
+            self.lastModified = lastModified
             self.finishedAt = finishedAt
             self.segments = segments
             self.id = id
@@ -335,6 +342,10 @@ public final class StateJournal: Sendable {
             guard let i = index[entry.id], downloads[i].state != .finished else { continue }
             downloads[i].fileName = entry.fileName
             if let total = entry.totalBytes { downloads[i].totalBytes = total }
+            if entry.etag != nil || entry.lastModified != nil {
+                downloads[i].etag = entry.etag
+                downloads[i].lastModified = entry.lastModified
+            }
             if let segments = entry.segments {
                 downloads[i].segments = segments
                 downloads[i].receivedBytes = segments.received
@@ -377,6 +388,14 @@ extension StateJournal.Entry {
                 out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "]"))
+        }
+        if let etag {
+            out.append(contentsOf: #","etag":"#.utf8)
+            JSONBytes.quoted(etag, into: &out)
+        }
+        if let lastModified {
+            out.append(contentsOf: #","lastModified":"#.utf8)
+            JSONBytes.quoted(lastModified, into: &out)
         }
         if let finishedAt,
             case let seconds = finishedAt.timeIntervalSince1970,

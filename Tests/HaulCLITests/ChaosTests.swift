@@ -1,4 +1,5 @@
 import Foundation
+import HaulLoopback
 import HaulTestSupport
 import Synchronization
 import XCTest
@@ -252,6 +253,41 @@ extension ChaosTests {
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         XCTAssertTrue(run.stdout.contains("started over"), run.stdout)
         XCTAssertEqual(FileManager.default.contents(atPath: downloads + "/big.bin"), Data(bytes))
+    }
+}
+
+extension ChaosTests {
+    /// Killed as a new download's first bytes arrive, before any state save: the resume must
+    /// ask with the validators of the bytes on disk, so a file changed on the server since comes
+    /// back whole, never the old version's start spliced to the new one's end.
+    func testAKillBeforeTheFirstSaveStillResumesOnlyTheSameVersion() async throws {
+        let size = 4 << 20
+        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
+        let first = [UInt8](random.readData(ofLength: size))
+        let second = [UInt8](random.readData(ofLength: size))
+        let changed = Mutex(false)
+        let server = try FaultServer { request, _ in
+            // The first version slowly, then the second at once, honouring `If-Range`.
+            changed.withLock { $0 }
+                ? FaultServer.serve(second, for: request, etag: "\"v2\"")
+                : FaultServer.throttled(first, for: request, etag: "\"v1\"", pause: 0.2)
+        }
+        defer { server.stop() }
+        let child = try spawnHaul(["-x", "1", "-d", downloads, server.url("big.bin")], log: dir.path + "/get.log")
+        await ChaosFiles.waitForBytes(1, in: downloads, while: child)
+        child.signal(SIGKILL)
+        _ = await child.wait()
+        let part = fileSize(downloads + "/big.bin.part") ?? 0
+        XCTAssertGreaterThan(part, 0, "killed after the first bytes were written")
+        changed.withLock { $0 = true }
+
+        let again = try await haul(["-x", "1", "-d", downloads, server.url("big.bin")], timeout: 60)
+        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+        let got = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: downloads + "/big.bin")))
+        XCTAssertEqual(got.count, size)
+        XCTAssertTrue(got == second, "the new version whole, not \(part) bytes of the old one before it")
+        let resumed = server.requests.last?.headers["range"] != nil
+        XCTAssertTrue(!resumed || server.requests.last?.headers["if-range"] == "\"v1\"", "\(server.requests)")
     }
 }
 

@@ -309,6 +309,27 @@ final class StateJournalTests: XCTestCase {
         XCTAssertEqual(StateJournal.claims(statePath: path), [])
     }
 
+    /// A claim's validators come back with it (quotes and all, as servers send them), and a
+    /// later entry without any (a map, a finish) leaves them.
+    func testAClaimKeepsTheValidatorsOfItsBytes() throws {
+        let dir = TestDirectory()
+        let path = dir.path + "/state.json"
+        let a = Download(id: DownloadID(rawValue: "aaaaaa"), url: "http://h/a", directory: "/d", queueOrder: 0)
+        try StateFile(path: path).save(StateDocument(downloads: [a]))
+        let journal = StateJournal(statePath: path)
+        let claim = StateJournal.Entry(
+            id: a.id, fileName: "a.iso", totalBytes: 10, finished: false, etag: #"W/"x\"y""#,
+            lastModified: "Mon, 30 Nov 2026 12:00:00 GMT")
+        journal.append(claim)
+        journal.append(
+            .init(id: a.id, fileName: "a.iso", totalBytes: 10, finished: false, segments: [.init(start: 0, end: 10)]))
+        XCTAssertEqual(StateJournal.claims(statePath: path).first, claim, "written by hand, read by Foundation")
+
+        let document = try StateFile(path: path).loadReadOnly()
+        XCTAssertEqual(document.downloads[0].etag, #"W/"x\"y""#)
+        XCTAssertEqual(document.downloads[0].lastModified, "Mon, 30 Nov 2026 12:00:00 GMT")
+    }
+
     /// A save clears the journal only when nothing was appended since its snapshot: an entry
     /// that came after may not be in the saved state. Appends from many threads all land.
     func testAClearAfterASnapshotKeepsWhatCameLater() async {

@@ -434,7 +434,10 @@ struct TransferRunner: Sendable {
     {
         var name = claimed
         while true {
-            resources.journal.append(.init(id: job.id, fileName: name, totalBytes: total, finished: false))
+            resources.journal.append(
+                .init(
+                    id: job.id, fileName: name, totalBytes: total, finished: false, etag: job.target.etag,
+                    lastModified: job.target.lastModified))
             do {
                 let part = try PartFile(path: partPath(job, name), truncate: true, exclusive: true)
                 return (part, name)
