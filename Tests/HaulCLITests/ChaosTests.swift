@@ -291,6 +291,51 @@ extension ChaosTests {
     }
 }
 
+extension ChaosTests {
+    /// A server that ignores `If-Range` answers a resume with a range of a changed file (another
+    /// ETag, or without validators another size): the download starts over and ends as the new
+    /// version whole, never the old one's start before the new one's end.
+    func testAResumeAnsweredWithARangeOfAChangedFileStartsOver() async throws {
+        let size = 4 << 20
+        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
+        let first = [UInt8](random.readData(ofLength: size))
+        // The same size under another ETag, and one more byte with no validators at all.
+        let versions: [(bytes: [UInt8], etag: String?)] = [
+            ([UInt8](random.readData(ofLength: size)), "\"v2\""),
+            ([UInt8](random.readData(ofLength: size + 1)), nil),
+        ]
+        for (round, next) in versions.enumerated() {
+            let changed = Mutex(false)
+            let server = try FaultServer { request, _ in
+                // Ranges served whatever `If-Range` says, as some servers and caches do.
+                changed.withLock { $0 }
+                    ? FaultServer.throttled(next.bytes, for: request, etag: next.etag, pause: 0)
+                    : FaultServer.throttled(first, for: request, etag: round == 0 ? "\"v1\"" : nil, pause: 0.2)
+            }
+            defer { server.stop() }
+            let name = "file\(round).bin"
+            let child = try spawnHaul(["-x", "1", "-d", downloads, server.url(name)], log: dir.path + "/get.log")
+            let part = downloads + "/\(name).part"
+            let deadline = Date().addingTimeInterval(20)
+            while child.isRunning, Date() < deadline, (fileSize(part) ?? 0) == 0 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            child.signal(SIGKILL)
+            _ = await child.wait()
+            XCTAssertGreaterThan(fileSize(part) ?? 0, 0)
+            changed.withLock { $0 = true }
+
+            let again = try await haul(["-x", "1", "-d", downloads, server.url(name)], timeout: 60)
+            XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+            XCTAssertTrue(
+                server.requests.dropFirst().contains { $0.headers["range"] != nil }, "resumed by range first")
+            let got = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: downloads + "/" + name)))
+            XCTAssertTrue(got == next.bytes, "\(name): the new version whole (\(got.count) bytes)")
+            XCTAssertTrue(again.stdout.contains("started over"), again.stdout)
+        }
+    }
+}
+
 /// The files the chaos tests download, made once: their folder, names and SHA-256s.
 final class ChaosFiles: Sendable {
     let root: String

@@ -58,6 +58,36 @@ final class ResponseInterpreterTests: XCTestCase {
             .write(offset: 500, total: 1000, startOver: nil))
     }
 
+    /// A server that ignores `If-Range` sends a range of whatever it has now: another ETag, or
+    /// (without validators) another size, is another version, and the `.part` is not kept.
+    func testARangeOfAChangedFileStartsOver() {
+        let otherTag = head(206, [("Content-Range", "bytes 500-999/1000"), ("ETag", "\"b\"")])
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                otherTag, requestedOffset: 500, previousETag: "\"a\"", previousLastModified: nil, previousSize: 1000),
+            .restart(.remoteChanged))
+        let otherSize = head(206, [("Content-Range", "bytes 500-1000/1001")])
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                otherSize, requestedOffset: 500, previousETag: nil, previousLastModified: nil, previousSize: 1000),
+            .restart(.remoteChanged))
+        let sameFile = head(206, [("Content-Range", "bytes 500-999/1000"), ("ETag", "\"a\"")])
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                sameFile, requestedOffset: 500, previousETag: "\"a\"", previousLastModified: nil, previousSize: 1000),
+            .write(offset: 500, total: 1000, startOver: nil))
+        let weakened = head(206, [("Content-Range", "bytes 500-999/1000"), ("ETag", "W/\"a\"")])
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                weakened, requestedOffset: 500, previousETag: "\"a\"", previousLastModified: nil, previousSize: 1000),
+            .write(offset: 500, total: 1000, startOver: nil), "the same tag, weak or strong")
+        let unknownTotal = head(206, [("Content-Range", "bytes 500-999/*")])
+        XCTAssertEqual(
+            ResponseInterpreter.interpret(
+                unknownTotal, requestedOffset: 500, previousETag: nil, previousLastModified: nil, previousSize: 1000),
+            .write(offset: 500, total: nil, startOver: nil))
+    }
+
     func testMismatchedPartialContentRestarts() {
         let h = head(206, [("Content-Range", "bytes 0-999/1000")])
         XCTAssertEqual(

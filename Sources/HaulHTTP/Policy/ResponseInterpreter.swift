@@ -18,9 +18,11 @@ public enum ResponseAction: Equatable, Sendable {
 public enum ResponseInterpreter {
     /// - Parameters:
     ///   - requestedOffset: the `Range: bytes=N-` start that was sent, or 0 for none.
-    ///   - previous: the validators stored from the earlier response, to tell "changed" from "ignores ranges".
+    ///   - previous: the validators and size stored from the earlier response, to tell "changed"
+    ///     from "ignores ranges", and a range of the same file from one of a changed file.
     public static func interpret(
-        _ head: ResponseHead, requestedOffset: Int64, previousETag: String?, previousLastModified: String?
+        _ head: ResponseHead, requestedOffset: Int64, previousETag: String?, previousLastModified: String?,
+        previousSize: Int64? = nil
     ) -> ResponseAction {
         switch head.status {
         case 200, 203:
@@ -34,6 +36,14 @@ public enum ResponseInterpreter {
                 return .restart(.rangeMismatch)
             }
             guard first == requestedOffset else { return .restart(.rangeMismatch) }
+            // A server that ignores `If-Range` (or a resume without validators) can answer with
+            // a range of another version: its bytes must not follow the old version's.
+            if validatorsDiffer(head, previousETag: previousETag, previousLastModified: previousLastModified) {
+                return .restart(.remoteChanged)
+            }
+            if let previousSize, let complete = range.complete, complete != previousSize {
+                return .restart(.remoteChanged)
+            }
             return .write(offset: first, total: range.complete, startOver: nil)
         case 416:
             if let rangeHeader = head["content-range"], let range = ContentRange(rangeHeader),
@@ -58,10 +68,17 @@ public enum ResponseInterpreter {
         }
     }
 
+    /// Whether `head` names another version than the validators stored. ETags are compared
+    /// weakly (RFC 9110 §8.8.3.2: `W/"a"` and `"a"` are the same tag): only another tag is a
+    /// change, so a server that marks a tag weak on one answer does not restart a download.
     static func validatorsDiffer(_ head: ResponseHead, previousETag: String?, previousLastModified: String?) -> Bool {
-        if let old = previousETag, let new = head["etag"] { return old != new }
+        if let old = previousETag, let new = head["etag"] { return opaqueTag(old) != opaqueTag(new) }
         if let old = previousLastModified, let new = head["last-modified"] { return old != new }
         return false
+    }
+
+    private static func opaqueTag(_ tag: String) -> Substring {
+        tag.hasPrefix("W/") ? tag.dropFirst(2) : tag[...]
     }
 
     /// The validator to send in `If-Range`: a strong ETag, else Last-Modified (RFC 9110 §13.1.5).

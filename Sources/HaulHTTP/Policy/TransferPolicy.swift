@@ -11,6 +11,9 @@ public struct TransferTarget: Sendable, Equatable {
     /// without ranges.
     public var etag: String?
     public var lastModified: String?
+    /// The file's size as the earlier responses gave it: a range of a file of another size is
+    /// of another version, whatever the validators say (a server may send none).
+    public var size: Int64?
     /// The download's cookies (from its cookies.txt and from responses), if it has any.
     public var cookies: CookieJar?
     /// The download's own proxy choice, and the saved ones (global, per host), resolved for the
@@ -22,8 +25,10 @@ public struct TransferTarget: Sendable, Equatable {
 
     public init(
         url: String, headers: [RequestHeader] = [], etag: String? = nil, lastModified: String? = nil,
-        proxy: ProxyChoice? = nil, proxies: ProxySettings = ProxySettings(), hosts: HostSettings = HostSettings()
+        size: Int64? = nil, proxy: ProxyChoice? = nil, proxies: ProxySettings = ProxySettings(),
+        hosts: HostSettings = HostSettings()
     ) {
+        self.size = size
         self.hosts = hosts
         self.proxy = proxy
         self.proxies = proxies
@@ -99,7 +104,8 @@ public struct TransferPolicy: Sendable {
             defer { if !bodyTaken { response.drop() } }
             let head = response.head
             switch ResponseInterpreter.interpret(
-                head, requestedOffset: offset, previousETag: target.etag, previousLastModified: target.lastModified)
+                head, requestedOffset: offset, previousETag: target.etag, previousLastModified: target.lastModified,
+                previousSize: target.size)
             {
             case .redirect:
                 preconditionFailure("send(_:offset:over:) follows every redirect")
@@ -117,6 +123,7 @@ public struct TransferPolicy: Sendable {
                     resumable: Self.resumable(head, startOver: startOver), finalURL: finalURL, hints: hints)
                 target.etag = head["etag"]
                 target.lastModified = head["last-modified"]
+                target.size = total
                 bodyTaken = true
                 return .body(body)
             }
