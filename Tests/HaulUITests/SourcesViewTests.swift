@@ -34,6 +34,25 @@ final class SourcesViewTests: XCTestCase {
         XCTAssertTrue(text.contains("8 of 1.0 MiB, each checked by SHA-256"), text)
     }
 
+    /// A torrent's details leave out what only HTTP has (its swarm's lines come after them).
+    func testATorrentsDetailsLeaveOutWhatOnlyHTTPHas() {
+        var d = Download(
+            id: DownloadID(rawValue: "abc124"), url: "magnet:?xt=urn:btih:" + String(repeating: "ab", count: 20),
+            directory: "/tmp", queueOrder: 0)
+        XCTAssertTrue(d.start())
+        d.activeConnections = 3
+        let sample = ProgressSample(
+            id: d.id, receivedBytes: 1, totalBytes: 10, bytesPerSecond: 1, etaSeconds: 9, connections: 3)
+        let labels = DetailsView.lines(for: d, sample: sample, width: 120, now: Date()).map {
+            String($0.0.prefix(DetailsView.labelWidth)).trimmingCharacters(in: .whitespaces)
+        }
+        for label in DetailsView.httpOnly { XCTAssertFalse(labels.contains(label), label) }
+        XCTAssertTrue(labels.contains("URL") && labels.contains("Size") && labels.contains("Retries"), "\(labels)")
+        d.url = "http://first.example/f.iso"
+        let http = DetailsView.lines(for: d, sample: sample, width: 120, now: Date()).map(\.0).joined()
+        XCTAssertTrue(http.contains("ETag") && http.contains("Connections"), http)
+    }
+
     func testADownloadWithoutMirrorsShowsNoSourcesLine() {
         var d = download()
         d.request.sources = []

@@ -76,6 +76,8 @@ enum HelpView {
 enum DetailsView {
     static let labelWidth = 12
     static let maxValueLines = 4
+    /// What only a download over HTTP has: a torrent's swarm, files and pieces take their place.
+    static let httpOnly: Set = ["Final URL", "Connections", "ETag", "Modified", "Resumable", "Checksum", "Headers"]
 
     /// The lines for `d`, each at most `width` columns (the last line of a value cut to fit).
     static func lines(
@@ -174,7 +176,8 @@ enum DetailsView {
         ]
         var lines: [(String, Style)] = []
         // An engine without metered mode (aria2) has no allowance to show.
-        for (label, value, style) in fields where meteredMode || label != "Metered" {
+        for (label, value, style) in fields
+        where (meteredMode || label != "Metered") && !(d.isTorrent && httpOnly.contains(label)) {
             var parts = DisplayWidth.wrap(value, width: max(10, width - labelWidth))
             if parts.count > maxValueLines {
                 // The last line keeps the rest, for the box to cut with an ellipsis.
