@@ -6,6 +6,7 @@
 #include <libtorrent/add_torrent_params.hpp>
 #include <libtorrent/alert_types.hpp>
 #include <libtorrent/announce_entry.hpp>
+#include <libtorrent/error_code.hpp>
 #include <libtorrent/ip_filter.hpp>
 #include <libtorrent/magnet_uri.hpp>
 #include <libtorrent/peer_info.hpp>
@@ -599,17 +600,27 @@ int haul_bt_trackers(haul_bt_session *s, uint64_t id, haul_bt_tracker **out) {
     for (int i = 0; i < count; ++i) {
         auto const &tracker = trackers[static_cast<size_t>(i)];
         (*out)[i].url = copy_text(tracker.url);
+        // A tracker is announced to from each listen socket (each interface, IPv4 and IPv6); one
+        // it cannot reach from a socket is skipped there. That skip is no news while another
+        // socket reaches the tracker, so it is told only when nothing else is.
         std::string message;
+        std::string skipped;
         int peers = 0;
         bool working = false;
         for (auto const &endpoint : tracker.endpoints) {
             for (auto const &hash : endpoint.info_hashes) {
+                if (hash.last_error == lt::errors::announce_skipped) {
+                    skipped = hash.last_error.message();
+                    continue;
+                }
                 if (hash.last_error) message = hash.last_error.message();
                 else if (!hash.message.empty()) message = hash.message;
                 peers = std::max(peers, hash.scrape_complete + hash.scrape_incomplete);
-                working = working || (hash.fails == 0 && !hash.message.empty()) || hash.scrape_complete >= 0;
+                working = working || (hash.fails == 0 && !hash.message.empty()) || hash.scrape_complete >= 0
+                    || (hash.start_sent && hash.fails == 0 && !hash.last_error);
             }
         }
+        if (message.empty() && !working) message = skipped;
         (*out)[i].message = message.empty() ? nullptr : copy_text(message);
         (*out)[i].working = working ? 1 : 0;
         (*out)[i].peers = peers;

@@ -18,6 +18,10 @@ final class TorrentTUITests: TorrentTestCase {
         // global limit holds for torrents too.
         let limited = try await haul("limit", "60K")
         XCTAssertEqual(limited.status, 0, limited.stderr)
+        // Listening on every address, as by default: the sockets that cannot reach the tracker
+        // on loopback (IPv6, other interfaces) skip it.
+        let everywhere = try await haul("torrents", "--interface", "any", "--port-mapping", "off")
+        XCTAssertEqual(everywhere.status, 0, everywhere.stderr)
         let tui = try await TmuxSession(
             command: "'\(HaulBinary.path)'; sleep 600", width: 120, height: 30,
             environment: environment(["TERM": "xterm-256color"]), workDirectory: dir.subdirectory("tui"))
@@ -29,7 +33,13 @@ final class TorrentTUITests: TorrentTestCase {
         try await tui.send("Enter")
         _ = try await tui.waitFor(timeout: 30) { $0.contains("set") && $0.contains("1p") }
         try await tui.send("Enter")
-        _ = try await tui.waitFor(timeout: 30) { $0.contains("Info hash") }
+        _ = try await tui.waitFor(timeout: 30) { $0.contains("Info hash") && $0.contains("Trackers") }
+        // A skip is no news while the tracker answers on loopback.
+        try await Task.sleep(for: .seconds(1))
+        let details = try await tui.capture()
+        let trackers = details.split(separator: "\n").first { $0.contains("Trackers") } ?? ""
+        XCTAssertTrue(trackers.contains("/announce"), details)
+        XCTAssertFalse(trackers.contains("skipping"), details)
         try await tui.send("f")
         _ = try await tui.waitFor { $0.contains("Files of set") && $0.contains("3 of 3 files chosen") }
         try await tui.send("j")
@@ -89,7 +99,13 @@ final class TorrentManyFilesTests: TorrentTestCase {
         sessions.append(tui)
         _ = try await tui.waitFor { $0.contains("q Quit") && $0.contains("big") }
         try await tui.send("Enter")
-        _ = try await tui.waitFor(timeout: 30) { $0.contains("Info hash") }
+        _ = try await tui.waitFor(timeout: 30) { $0.contains("Info hash") && $0.contains("Trackers") }
+        // A skip is no news while the tracker answers on loopback.
+        try await Task.sleep(for: .seconds(1))
+        let details = try await tui.capture()
+        let trackers = details.split(separator: "\n").first { $0.contains("Trackers") } ?? ""
+        XCTAssertTrue(trackers.contains("/announce"), details)
+        XCTAssertFalse(trackers.contains("skipping"), details)
         try await tui.send("f")
         _ = try await tui.waitFor(timeout: 30) { $0.contains("100000 of 100000 files chosen") }
         // Each key shows within a few seconds though the list is asked for each second.
