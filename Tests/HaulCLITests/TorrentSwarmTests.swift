@@ -420,6 +420,31 @@ final class TorrentCrashTests: TorrentTestCase {
         XCTAssertLessThanOrEqual(fetchedAfter, Int64(size) - have + 2 * 65_536, "have \(have) at the kill")
     }
 
+    /// Two state files in one folder with the same torrent: taking it off one list leaves what
+    /// the other keeps of it, its `.torrent` and its resume data.
+    func testTwoStateFilesInOneFolderKeepTheirTorrentsApart() async throws {
+        let (torrent, hash) = try await seededFile("shared.bin", size: 300_000)
+        let other = dir.path + "/state/other.json"
+        let added = try await haul("add", "--paused", torrent)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let addedToOther = try await haul(
+            "--state", other, "add", "--paused", "-d", dir.subdirectory("other-downloads"), torrent)
+        XCTAssertEqual(addedToOther.status, 0, addedToOther.stderr)
+        let kept = dir.path + "/state/other.json.torrents/\(hash).torrent"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: kept))
+        // What the other list's torrent resumes from, as its last run left it.
+        let resume = dir.path + "/state/other.json.torrents/\(hash).resume"
+        XCTAssertTrue(FileManager.default.createFile(atPath: resume, contents: Data("d4:piecese".utf8)))
+
+        let listed = try await listJSON()
+        let id = try XCTUnwrap(listed.first?["id"] as? String)
+        let removed = try await haul("rm", id)
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/state/torrents/\(hash).torrent"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: kept), "the other list's torrent is left")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: resume), "and its resume data")
+    }
+
     /// The bytes of the pieces a resume file says are on disk (0 while there is none).
     func haveBytes(_ path: String) -> Int64 {
         guard let data = FileManager.default.contents(atPath: path), let resume = Bencode([UInt8](data)),
