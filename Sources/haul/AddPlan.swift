@@ -43,6 +43,7 @@ struct AddPlan {
             }
         }
         let listed = try command.inputFile.map { path throws(InputError) in try URLListFile.read(path) }
+        let givenOnCommandLine = entries.count
         entries += listed?.entries ?? []
         guard !entries.isEmpty || !metalinks.isEmpty || !torrents.isEmpty else {
             throw InputError("\(TerminalText.sanitize(command.inputFile ?? "")) lists no URLs")
@@ -64,15 +65,24 @@ struct AddPlan {
             request.uploadLimit = uploadLimit
             requests.append(request)
         }
-        for entry in entries {
-            let url = try DownloadURL.validate(entry.url)
+        for (index, entry) in entries.enumerated() {
+            // A bad URL in a list of thousands is found by its line.
+            func validate(_ url: String) throws(InputError) -> String {
+                do {
+                    return try DownloadURL.validate(url)
+                } catch {
+                    guard index >= givenOnCommandLine else { throw error }
+                    throw InputError("line \(entry.line): \(error.message)")
+                }
+            }
+            let url = try validate(entry.url)
             var request = DownloadRequest(
                 url: url, directory: directory, requestedName: command.output, headers: headers,
                 checksum: checksum, allowMetered: command.allowMetered, paused: paused,
                 connections: command.connectionCount, speedLimit: speedLimit, cookieFile: cookieFile)
             if !entry.mirrors.isEmpty {
                 request.sources = try entry.mirrors.map { mirror throws(InputError) in
-                    DownloadSource(url: try DownloadURL.validate(mirror), origin: .user)
+                    DownloadSource(url: try validate(mirror), origin: .user)
                 }
             }
             if command.noMirrors { request.ignoresMirrorHeaders = true }
