@@ -52,6 +52,11 @@ char *copy_text(std::string const &text) {
     return copy;
 }
 
+// A write that failed for want of room: the download waits for room rather than failing.
+bool is_disk_full(lt::error_code const &error) {
+    return error == boost::system::errc::no_space_on_device;
+}
+
 void set_error(char *error, size_t size, std::string const &message) {
     if (error == nullptr || size == 0) return;
     std::strncpy(error, message.c_str(), size - 1);
@@ -248,10 +253,12 @@ void translate(haul_bt_session *s, lt::alert *a) {
         haul_bt_event e = event(HAUL_BT_ERROR, id);
         std::string file = error->filename();
         e.text = copy_text(error->error.message() + (file.empty() ? "" : ": " + file));
+        e.number = is_disk_full(error->error) ? 1 : 0;
         s->pending.push_back(e);
     } else if (auto *file = lt::alert_cast<lt::file_error_alert>(a)) {
         haul_bt_event e = event(HAUL_BT_ERROR, id);
         e.text = copy_text(file->error.message() + ": " + file->filename());
+        e.number = is_disk_full(file->error) ? 1 : 0;
         s->pending.push_back(e);
     } else if (auto *reply = lt::alert_cast<lt::tracker_reply_alert>(a)) {
         haul_bt_event e = event(HAUL_BT_TRACKER_REPLY, id);

@@ -511,3 +511,47 @@ final class TorrentMeteredTests: TorrentTestCase {
         try await waitUntil(timeout: 20) { (try? self.syncList().first?["seeding"] as? Bool) == true }
     }
 }
+
+/// A torrent into a file system without room for it: it waits for room, as a download over HTTP
+/// does ("disk full — needs N more"), and goes on by itself once there is some.
+final class TorrentDiskFullTests: TorrentTestCase {
+    var small: String?
+
+    override func tearDown() async throws {
+        if let small { _ = try? await ChildProcess.run("/bin/umount", ["-l", small], environment: [:], in: "/tmp") }
+        try await super.tearDown()
+    }
+
+    func testATorrentWaitsForRoomAndGoesOnOnceThereIsSome() async throws {
+        try XCTSkipUnless(getuid() == 0, "mounting a small file system needs root (CI runs as root)")
+        let small = dir.subdirectory("small")
+        let mount = try await ChildProcess.run(
+            "/bin/mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", small], environment: [:], in: dir.path)
+        XCTAssertEqual(mount.status, 0, mount.stderr)
+        self.small = small
+        let (torrent, hash) = try await seededFile("image.iso", size: 6_000_000)
+        try await swarm.startTracker(allowing: [hash])
+        try await swarm.seedWithAria2(torrent, data: seedData)
+        try await swarm.waitForSeeders(1, of: hash)
+        // Room for half of it.
+        let filler = small + "/filler"
+        try TestFiles.random(filler, size: 5_000_000)
+        let added = try await haul("add", "-d", small, torrent)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let run = try spawnHaul(["run"], log: dir.path + "/run.log")
+        defer { run.signal(SIGKILL) }
+        func row() -> [String: Any] { (try? syncList().first) ?? [:] }
+        try await waitUntil(timeout: 60) { row()["state"] as? String == "paused" }
+        // What it needs is its size less what its file already takes, which is all the room left.
+        try await Task.sleep(for: .seconds(2.5))
+        let waiting = row()
+        let reason = waiting["reason"] as? String ?? ""
+        XCTAssertTrue(reason.hasPrefix("disk full — needs ") && reason.hasSuffix(" more"), "\(waiting)")
+        XCTAssertFalse(reason.contains("5.7 MiB"), "the part written counts as room taken: \(reason)")
+
+        try FileManager.default.removeItem(atPath: filler)
+        let ended = await run.wait(timeout: 90)
+        XCTAssertEqual(ended, 0, (try? String(contentsOfFile: dir.path + "/run.log", encoding: .utf8)) ?? "")
+        XCTAssertTrue(sameFile(small + "/image.iso", seedData + "/image.iso"))
+    }
+}

@@ -25,6 +25,22 @@ final class DiskSpaceTests: XCTestCase {
         XCTAssertEqual(volume.shortfall(writing: volume.available + 10), 10)
     }
 
+    /// The room a file or a folder of files takes: blocks written, not sizes (a hole takes none).
+    func testAllocatedBytesCountWrittenBlocksOfEveryFileBelowAFolder() throws {
+        let dir = TestDirectory()
+        try FileManager.default.createDirectory(atPath: dir.path + "/set/sub", withIntermediateDirectories: true)
+        try TestFiles.random(dir.path + "/set/a.bin", size: 64 << 10)
+        try TestFiles.random(dir.path + "/set/sub/b.bin", size: 128 << 10)
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir.path + "/set/sub/c.bin", contents: nil))
+        let sparse = try XCTUnwrap(FileHandle(forWritingAtPath: dir.path + "/set/sub/c.bin"))
+        try sparse.truncate(atOffset: 1 << 20)
+        try sparse.close()
+        let total = DiskSpace.allocatedBytes(at: dir.path + "/set")
+        XCTAssertGreaterThanOrEqual(total, 192 << 10)
+        XCTAssertLessThan(total, 1 << 20, "a hole takes no room")
+        XCTAssertEqual(DiskSpace.allocatedBytes(at: dir.path + "/missing"), 0)
+    }
+
     func testNoVolumeForAMissingPath() {
         XCTAssertNil(DiskSpace.Volume(holding: "/nonexistent-\(UUID().uuidString)"))
     }

@@ -133,7 +133,7 @@ typedef struct {
     int kind;
     uint64_t id;
     haul_bt_status status;
-    /// A piece index, a peer count, a port.
+    /// A piece index, a peer count, a port; for HAUL_BT_ERROR, 1 when the disk is full.
     int64_t number;
     /// Malloc'd text (an error, a tracker's URL, a peer's address); may be NULL.
     char *text;

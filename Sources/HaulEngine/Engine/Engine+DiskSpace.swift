@@ -18,7 +18,7 @@ extension Engine {
     private func recheckDiskSpace() -> Bool {
         var stillWaiting = false
         for var download in downloads.stored where download.pauseCause?.kind == .diskFull {
-            let remaining = download.totalBytes.map { $0 - download.receivedBytes } ?? Self.unknownSizeHeadroom
+            let remaining = Self.roomStillNeeded(download)
             if let shortfall = DiskSpace.shortfall(writing: remaining, into: download.directory) {
                 stillWaiting = true
                 if download.totalBytes != nil, download.stillShortOfRoom(by: shortfall) {
@@ -34,6 +34,15 @@ extension Engine {
         if !stillWaiting { watches.disk = nil }
         schedule()
         return stillWaiting
+    }
+
+    /// The bytes `download` still writes: its size less what it has, which for a torrent is what
+    /// its files take on disk (written pieces take room before they are whole and counted).
+    static func roomStillNeeded(_ download: Download) -> Int64 {
+        guard let total = download.totalBytes else { return unknownSizeHeadroom }
+        var have = download.receivedBytes
+        if download.isTorrent, let path = download.path { have = max(have, DiskSpace.allocatedBytes(at: path)) }
+        return max(0, total - have)
     }
 
     /// Free space to wait for when the size of the rest is unknown.

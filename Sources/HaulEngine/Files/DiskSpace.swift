@@ -1,4 +1,5 @@
 import CLinux
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -13,6 +14,24 @@ enum DiskSpace {
     /// What a transfer of `remaining` more bytes into `directory` lacks, or nil when it fits.
     static func shortfall(writing remaining: Int64, into directory: String) -> Int64? {
         Volume(holding: directory)?.shortfall(writing: remaining)
+    }
+
+    /// The bytes the file or folder at `path` takes on disk (its allocated blocks, every file
+    /// below a folder; links not followed). A torrent's pieces are written where they fall, and
+    /// what is written takes room before its piece is whole: the room the rest needs is its size
+    /// less this, not less the pieces counted done.
+    static func allocatedBytes(at path: String) -> Int64 {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return 0 }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return Int64(info.st_blocks) * 512
+        case S_IFDIR:
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            return names.reduce(0) { $0 + allocatedBytes(at: path + "/" + $1) }
+        default:
+            return 0
+        }
     }
 
     /// What a transfer needs to know about the file system it writes into (one `statfs`).

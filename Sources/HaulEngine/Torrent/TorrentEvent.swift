@@ -13,8 +13,9 @@ enum TorrentEvent: Sendable {
     case hashFailed(piece: Int)
     /// A peer sent bad data too often and was cut off.
     case peerBanned(address: String)
-    /// A file could not be written or read, or the torrent failed otherwise: in libtorrent's words.
-    case failed(String)
+    /// A file could not be written or read, or the torrent failed otherwise: in libtorrent's
+    /// words; `diskFull` when a write found no room.
+    case failed(String, diskFull: Bool)
     case trackerReplied(url: String, peers: Int)
     /// A tracker refused the announce in its own words (`refused`), or could not be asked.
     case trackerFailed(url: String, message: String, refused: Bool)
@@ -77,7 +78,7 @@ extension TorrentEvent {
         case Int(HAUL_BT_RESUME_FAILED): self = .resumeDataFailed(text)
         case Int(HAUL_BT_HASH_FAILED): self = .hashFailed(piece: Int(e.number))
         case Int(HAUL_BT_PEER_BANNED): self = .peerBanned(address: text)
-        case Int(HAUL_BT_ERROR): self = .failed(text)
+        case Int(HAUL_BT_ERROR): self = .failed(text, diskFull: e.number == 1)
         case Int(HAUL_BT_TRACKER_REPLY): self = .trackerReplied(url: text, peers: Int(e.number))
         case Int(HAUL_BT_TRACKER_ERROR):
             let parts = text.split(separator: "\n", maxSplits: 1).map(String.init)

@@ -19,6 +19,8 @@ struct TorrentRun {
     var wanted: Int64 = 0
     /// libtorrent's count of wanted bytes when `wanted` was last worked out: a new choice of files changes it.
     private var wantedCheckedAt: Int64?
+    /// The selected files' bytes on disk at the last status.
+    private var lastReceived: Int64 = 0
     /// What libtorrent had counted up and down at the last status, for the metered budget.
     private var counted: (down: Int64, up: Int64)?
     private var uploadedBefore: Int64
@@ -63,8 +65,15 @@ struct TorrentRun {
             case .peerBanned(let address):
                 await reports.notice(
                     .text("peer \(TerminalText.sanitize(address)) sent data that failed hash checks and was cut off"))
-            case .failed(let message):
+            case .failed(let message, let diskFull):
                 await transfer.session.remove(id)
+                if diskFull {
+                    // Paused until there is room for the rest, as a download over HTTP is.
+                    let rest = restToWrite
+                    let shortfall = DiskSpace.shortfall(writing: rest, into: transfer.start.download.directory)
+                    await reports.ended(.failed(TransferFailure(.diskFull(shortfall: shortfall ?? rest))))
+                    return false
+                }
                 await reports.ended(
                     .failed(TransferFailure(.file("the torrent's files: \(TerminalText.sanitize(message))"))))
                 return false
@@ -131,8 +140,16 @@ struct TorrentRun {
         let received =
             status.wanted > 0 && wanted > 0
             ? Int64(Double(status.wantedDone) / Double(status.wanted) * Double(wanted)) : status.wantedDone
+        lastReceived = received
         await reports.torrentChanged(total: status.hasMetadata && wanted > 0 ? wanted : nil, facts: facts)
         await reports.progress(TransferProgress(received: received, connections: status.peers))
+    }
+
+    /// The bytes of the selected files that still take room when written (libtorrent allocates
+    /// a file whole when it opens it, so a full disk is met at the start, with part of it taken).
+    private var restToWrite: Int64 {
+        let onDisk = name.map { DiskSpace.allocatedBytes(at: transfer.start.download.directory + "/" + $0) } ?? 0
+        return max(0, wanted - max(lastReceived, onDisk))
     }
 
     /// Whether the files are named and every selected one is on disk, verified piece by piece.
