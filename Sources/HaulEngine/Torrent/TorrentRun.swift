@@ -145,8 +145,8 @@ struct TorrentRun {
         await reports.progress(TransferProgress(received: received, connections: status.peers))
     }
 
-    /// The bytes of the selected files that still take room when written (libtorrent allocates
-    /// a file whole when it opens it, so a full disk is met at the start, with part of it taken).
+    /// The bytes of the selected files that still take room when written: what their files take
+    /// on disk already counts, pieces written before they are whole and counted done included.
     private var restToWrite: Int64 {
         let onDisk = name.map { DiskSpace.allocatedBytes(at: transfer.start.download.directory + "/" + $0) } ?? 0
         return max(0, wanted - max(lastReceived, onDisk))
