@@ -7,6 +7,7 @@
 #include <libtorrent/alert_types.hpp>
 #include <libtorrent/announce_entry.hpp>
 #include <libtorrent/error_code.hpp>
+#include <libtorrent/hasher.hpp>
 #include <libtorrent/ip_filter.hpp>
 #include <libtorrent/magnet_uri.hpp>
 #include <libtorrent/peer_info.hpp>
@@ -18,6 +19,7 @@
 #include <libtorrent/torrent_status.hpp>
 #include <libtorrent/write_resume_data.hpp>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -306,6 +308,96 @@ int haul_bt_parse_magnet(const char *uri, haul_bt_meta *out, char *error, size_t
     out->name = params.name.empty() ? nullptr : copy_text(params.name);
     out->trackers = params.trackers.empty() ? nullptr : copy_text(lines(params.trackers));
     out->web_seeds = params.url_seeds.empty() ? nullptr : copy_text(lines(params.url_seeds));
+    return 0;
+}
+
+int haul_bt_check_pieces(
+    const uint8_t *data, size_t length, int is_resume_data, const char *folder, const char *root,
+    const uint8_t *priorities, int count, haul_bt_piece_check *out, char *error, size_t error_size) {
+    *out = haul_bt_piece_check{};
+    lt::error_code ec;
+    std::shared_ptr<const lt::torrent_info> info;
+    if (is_resume_data) {
+        lt::add_torrent_params params = lt::read_resume_data(bytes(data, length), ec);
+        if (!ec && !params.ti) {
+            set_error(error, error_size, "its resume data holds no metadata");
+            return -1;
+        }
+        info = params.ti;
+    } else {
+        info = std::make_shared<lt::torrent_info>(bytes(data, length), ec, lt::from_span);
+    }
+    if (ec) {
+        set_error(error, error_size, ec.message());
+        return -1;
+    }
+    if (!info->info_hashes().has_v1()) return -2;
+    lt::file_storage const &files = info->files();
+    // A file's path with the torrent's root replaced by the name the download has on disk.
+    auto relative = [&](lt::file_index_t file) {
+        std::string path = files.file_path(file);
+        auto slash = path.find('/');
+        return std::string(root) + (slash == std::string::npos ? "" : path.substr(slash));
+    };
+    std::vector<char> buffer(static_cast<size_t>(info->piece_length()));
+    std::vector<char> const zeros(buffer.size(), 0);
+    int open_file = -1;
+    int fd = -1;
+    for (lt::piece_index_t piece(0); piece < info->end_piece(); ++piece) {
+        std::vector<lt::file_slice> slices = files.map_block(piece, 0, info->piece_size(piece));
+        bool chosen = true;
+        for (auto const &slice : slices) {
+            int index = static_cast<int>(slice.file_index);
+            if (!files.pad_file_at(slice.file_index) && priorities && (index >= count || priorities[index] == 0)) {
+                chosen = false;
+            }
+        }
+        if (!chosen) {
+            ++out->skipped;
+            continue;
+        }
+        ++out->pieces;
+        lt::hasher hash;
+        lt::file_index_t bad(-1);
+        for (auto const &slice : slices) {
+            auto size = static_cast<size_t>(slice.size);
+            if (files.pad_file_at(slice.file_index)) {
+                hash.update(zeros.data(), static_cast<int>(size));
+                continue;
+            }
+            int index = static_cast<int>(slice.file_index);
+            if (index != open_file) {
+                if (fd >= 0) close(fd);
+                std::string path = std::string(folder) + "/" + relative(slice.file_index);
+                // Never through a link: only the files the download wrote are read.
+                fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+                open_file = index;
+            }
+            if (fd < 0 || pread(fd, buffer.data(), size, slice.offset) != static_cast<ssize_t>(size)) {
+                bad = slice.file_index;
+                break;
+            }
+            hash.update(buffer.data(), static_cast<int>(size));
+        }
+        if (bad == lt::file_index_t(-1)) {
+            if (hash.final() == info->hash_for_piece(piece)) {
+                ++out->passed;
+                continue;
+            }
+            ++out->failed;
+            bad = slices.front().file_index;
+            for (auto const &slice : slices) {
+                if (!files.pad_file_at(slice.file_index)) {
+                    bad = slice.file_index;
+                    break;
+                }
+            }
+        } else {
+            ++out->unreadable;
+        }
+        if (out->first_bad_file == nullptr) out->first_bad_file = copy_text(relative(bad));
+    }
+    if (fd >= 0) close(fd);
     return 0;
 }
 

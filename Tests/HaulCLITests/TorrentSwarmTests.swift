@@ -103,6 +103,10 @@ final class TorrentSwarmTests: TorrentTestCase {
         XCTAssertTrue(sameFile(work + "/data.bin", seedData + "/data.bin"), run.stdout + run.stderr)
         XCTAssertTrue(run.stderr.contains("seed only while"), run.stderr)
         XCTAssertTrue(run.stderr.contains("the next daemon or UI seeds them on"), run.stderr)
+        // A magnet's piece hashes are in the resume data that keeps the metadata the swarm sent.
+        let verified = try await haul("verify")
+        XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
+        XCTAssertTrue(verified.stdout.contains("data.bin  all 46 pieces OK (SHA-1)"), verified.stdout)
     }
 
     func testTwoDeselectedFilesOfAMultiFileTorrentAreNotWritten() async throws {
@@ -135,6 +139,24 @@ final class TorrentSwarmTests: TorrentTestCase {
         XCTAssertEqual(files.map { $0["selected"] as? Bool }, [true, false, false, true])
         XCTAssertEqual(files[0]["done"] as? Int, 300_000)
         XCTAssertEqual(files[3]["done"] as? Int, 250_000)
+        // `haul verify` reads them back against the piece hashes: the 8 pieces that hold only
+        // chosen files' bytes (64 KiB pieces; the two across a chosen and a skipped file are left out).
+        let verified = try await haul("verify")
+        XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
+        XCTAssertTrue(verified.stdout.contains("album  all 8 pieces OK (SHA-1)"), verified.stdout)
+        let track4 = try XCTUnwrap(FileHandle(forUpdatingAtPath: downloads + "/album/track4.flac"))
+        try track4.seek(toOffset: 100_000)
+        let original = try XCTUnwrap(try track4.read(upToCount: 1))
+        try track4.seek(toOffset: 100_000)
+        try track4.write(contentsOf: Data([original[0] ^ 0xFF]))
+        let corrupted = try await haul("verify")
+        XCTAssertEqual(corrupted.status, 1, corrupted.stdout + corrupted.stderr)
+        XCTAssertTrue(
+            corrupted.stdout.contains("1 of 8 pieces fail their hash; the first in album/track4.flac"),
+            corrupted.stdout)
+        try track4.seek(toOffset: 100_000)
+        try track4.write(contentsOf: original)
+        try track4.close()
         // `haul files` lists them with the choice though the torrent no longer runs; a new one is kept.
         let id = try XCTUnwrap(row?["id"] as? String)
         let shown = try await haul("files", id)

@@ -50,6 +50,30 @@ int haul_bt_parse_torrent(const uint8_t *data, size_t length, haul_bt_meta *out,
 int haul_bt_parse_magnet(const char *uri, haul_bt_meta *out, char *error, size_t error_size);
 void haul_bt_meta_free(haul_bt_meta *meta);
 
+/// What checking a torrent's files on disk against its SHA-1 piece hashes found.
+typedef struct {
+    /// Pieces checked: passed + failed + unreadable.
+    int64_t pieces;
+    int64_t passed;
+    int64_t failed;
+    /// Pieces a file of could not be read whole (gone, shorter than the torrent says).
+    int64_t unreadable;
+    /// Pieces left out: they hold bytes of a file not chosen.
+    int64_t skipped;
+    /// The path (from the root, which is `root`) of the first file holding a failed or unreadable
+    /// piece; malloc'd (free with `haul_bt_free`), NULL when every piece passed.
+    char *first_bad_file;
+} haul_bt_piece_check;
+
+/// Reads the files of the torrent whose metadata is `data` (a torrent file's bytes, or with
+/// `is_resume_data` libtorrent's resume data holding the metadata), under `folder` with its root
+/// named `root`, and checks each piece against its hash. `priorities` (`count` of them, 0 for a
+/// file not chosen) may be NULL: every file. 0; -1 with a sentence in `error`; -2 when the torrent
+/// has no SHA-1 piece hashes (BitTorrent v2 only).
+int haul_bt_check_pieces(
+    const uint8_t *data, size_t length, int is_resume_data, const char *folder, const char *root,
+    const uint8_t *priorities, int count, haul_bt_piece_check *out, char *error, size_t error_size);
+
 /// A new session; `notify_fd` (an eventfd) is written to whenever alerts are waiting.
 haul_bt_session *haul_bt_session_new(const haul_bt_settings *settings, int notify_fd);
 void haul_bt_session_apply(haul_bt_session *session, const haul_bt_settings *settings);
