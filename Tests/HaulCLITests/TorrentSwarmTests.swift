@@ -467,6 +467,27 @@ final class TorrentCrashTests: TorrentTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: resume), "and its resume data")
     }
 
+    /// `haul refresh` gives an http(s) download a new http(s) link: a torrent has none to renew,
+    /// and a magnet link is not one.
+    func testARefreshNeitherRenewsATorrentsLinkNorGivesAMagnetLink() async throws {
+        let (torrent, _) = try await seededFile("linked.bin", size: 100_000)
+        let added = try await haul("add", "--paused", torrent, "http://127.0.0.1:9/plain.bin")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let listed = try await listJSON()
+        let torrentID = try XCTUnwrap(listed.first { $0["infoHash"] is String }?["id"] as? String)
+        let plainID = try XCTUnwrap(listed.first { !($0["infoHash"] is String) }?["id"] as? String)
+        let magnet = try XCTUnwrap(listed.first { $0["infoHash"] is String }?["url"] as? String)
+
+        let renewed = try await haul("refresh", torrentID, "http://127.0.0.1:9/other.bin")
+        XCTAssertEqual(renewed.status, 2, renewed.stdout)
+        XCTAssertTrue(renewed.stderr.contains("is a torrent: its info hash names it"), renewed.stderr)
+        let toMagnet = try await haul("refresh", plainID, magnet)
+        XCTAssertEqual(toMagnet.status, 2, toMagnet.stdout)
+        XCTAssertTrue(toMagnet.stderr.contains("'haul add' takes a magnet link"), toMagnet.stderr)
+        let after = try await listJSON()
+        XCTAssertEqual(after.map { $0["url"] as? String }, listed.map { $0["url"] as? String }, "nothing changed")
+    }
+
     /// The bytes of the pieces a resume file says are on disk (0 while there is none).
     func haveBytes(_ path: String) -> Int64 {
         guard let data = FileManager.default.contents(atPath: path), let resume = Bencode([UInt8](data)),

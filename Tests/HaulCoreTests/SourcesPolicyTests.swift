@@ -134,6 +134,17 @@ final class SourcesPolicyTests: XCTestCase {
         var done = Download(id: DownloadID(rawValue: "c3"), url: "http://h/a", directory: "/tmp", queueOrder: 3)
         done.state = .finished
         XCTAssertFalse(done.changeLink(to: "http://h/b"))
+
+        // A torrent is named by its info hash: it has no link to renew, nor becomes one.
+        let magnet = "magnet:?xt=urn:btih:" + String(repeating: "ab", count: 20)
+        var torrent = Download(id: DownloadID(rawValue: "d4"), url: magnet, directory: "/tmp", queueOrder: 4)
+        torrent.fail(.cancelled)
+        XCTAssertFalse(torrent.changeLink(to: "http://h/b"))
+        XCTAssertEqual(torrent.url, magnet)
+        var plain = Download(id: DownloadID(rawValue: "e5"), url: "http://h/a", directory: "/tmp", queueOrder: 5)
+        plain.fail(.status(403))
+        XCTAssertFalse(plain.changeLink(to: magnet))
+        XCTAssertEqual(plain.url, "http://h/a")
     }
 
     func testTheNoticeOfAnotherFileSaysTheSizes() throws {

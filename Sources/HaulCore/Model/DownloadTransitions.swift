@@ -94,10 +94,11 @@ extension Download {
     /// Gives it a new address (`haul refresh`), keeping its bytes: the old one joins
     /// ``previousURLs``, and the new one's first answer decides whether they are kept (see
     /// ``linkUnchecked``). A failed or running download waits to start from the new link; a
-    /// paused one stays paused. Not once finished, nor to the address it has.
+    /// paused one stays paused. Not once finished, nor to the address it has, nor for a torrent
+    /// or to a magnet link: a torrent is named by its info hash, not fetched from a link.
     @discardableResult
     public mutating func changeLink(to newURL: String) -> Bool {
-        guard state != .finished, newURL != url else { return false }
+        guard state != .finished, newURL != url, !isTorrent, !MagnetLink.isMagnet(newURL) else { return false }
         previousURLs.append(url)
         url = newURL
         finalURL = nil

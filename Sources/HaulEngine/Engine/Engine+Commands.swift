@@ -243,6 +243,12 @@ extension Engine {
             throw InputError("\(id) has finished; there is nothing left to fetch from a new link")
         }
         guard download.url != url else { throw InputError("\(id) already downloads from that address") }
+        guard !download.isTorrent else {
+            throw InputError("\(id) is a torrent: its info hash names it, so it has no link to renew")
+        }
+        guard !MagnetLink.isMagnet(url) else {
+            throw InputError("a new link is an http or https URL of the same file; 'haul add' takes a magnet link")
+        }
         if transfers[id] != nil {
             await stopTransfer(id)
             refreshFromDisk(id)
