@@ -336,6 +336,38 @@ extension ChaosTests {
     }
 }
 
+extension ChaosTests {
+    /// A `.part` deleted while its download runs (by hand, by a cleaner): the bytes written into
+    /// it are gone with it, so the file is fetched again and named whole, not failed for good.
+    func testAPartDeletedUnderARunningDownloadIsFetchedAgain() async throws {
+        let size = 2 << 20
+        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
+        let bytes = [UInt8](random.readData(ofLength: size))
+        let first = Mutex(true)
+        let server = try FaultServer { request, _ in
+            // The first answer slowly, the next at once.
+            let slow = first.withLock { was in
+                defer { was = false }
+                return was
+            }
+            return FaultServer.throttled(bytes, for: request, etag: "\"v1\"", pause: slow ? 0.1 : 0)
+        }
+        defer { server.stop() }
+        let child = try spawnHaul(["-x", "1", "-d", downloads, server.url("gone.bin")], log: dir.path + "/get.log")
+        let part = downloads + "/gone.bin.part"
+        let deadline = Date().addingTimeInterval(20)
+        while child.isRunning, Date() < deadline, (fileSize(part) ?? 0) < 256 << 10 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        XCTAssertEqual(unlink(part), 0)
+        let status = await child.wait(timeout: 60)
+        let log = (try? String(contentsOfFile: dir.path + "/get.log", encoding: .utf8)) ?? ""
+        XCTAssertEqual(status, 0, log)
+        XCTAssertTrue(log.contains("started over"), log)
+        XCTAssertEqual(FileManager.default.contents(atPath: downloads + "/gone.bin"), Data(bytes))
+    }
+}
+
 /// The files the chaos tests download, made once: their folder, names and SHA-256s.
 final class ChaosFiles: Sendable {
     let root: String

@@ -29,6 +29,9 @@ struct TransferJob: Sendable {
     var linkUnchecked: Bool
     /// Set once this run must stay on one connection (the file changed under several).
     var oneConnection = false
+    /// Set once the `.part` went away under this run and the file was fetched again: a second
+    /// time fails the download rather than fetching it over and over.
+    var partVanished = false
     /// Which source the run asks while those before it do not answer.
     var fallback = SourceFallback()
     /// The download's own requests while `target` asks one of its other sources instead.

@@ -553,6 +553,13 @@ struct TransferRunner: Sendable {
                 resources.journal.append(.init(id: job.id, fileName: next, totalBytes: size, finished: false))
                 finalName = next
             case .failed(let error):
+                // The `.part` went away under the transfer (deleted by hand, a cleaner): its bytes
+                // are gone, and the file is fetched again rather than the download failing.
+                if PartFile.size(at: part) == nil, !job.partVanished {
+                    job.partVanished = true
+                    try await startOver(&job, name: name, .partNotWhole)
+                    throw SegmentedTransfer.Stop.startOver(.partNotWhole)
+                }
                 throw error
             }
         }
