@@ -45,20 +45,27 @@ struct ConnectionsCommand: AsyncParsableCommand {
             return Console.out("connections for \(TerminalText.sanitize(pattern.lowercased())): \(count)")
         }
         do {
+            var (chosenCount, torrents) = (0, 0)
             if let count {
                 if ids.isEmpty {
                     try await engine.perform(.setConnections(nil, count))
                 } else {
-                    let known = try await engine.snapshot().downloads.all.map(\.id)
-                    let selection = DownloadSelection.ids(try DownloadSelector.resolve(ids, among: known))
-                    try await engine.perform(.setConnections(selection, count))
+                    let all = try await engine.snapshot().downloads.all
+                    let chosen = try DownloadSelector.resolve(ids, among: all.map(\.id))
+                    let picked = Set(chosen)
+                    torrents = all.count { picked.contains($0.id) && $0.isTorrent }
+                    chosenCount = picked.count
+                    try await engine.perform(.setConnections(.ids(chosen), count))
                 }
                 try await engine.save()
             }
             let current = try await engine.snapshot().connections ?? StateDocument.Settings.defaultConnections
-            line =
-                ids.isEmpty || count == nil
-                ? "connections per download: \(current)" : "connections: \(count!) for \(ids.count) download(s)"
+            if ids.isEmpty || count == nil {
+                line = "connections per download: \(current)"
+            } else {
+                let set = "connections: \(count!) for \(chosenCount - torrents) download(s)"
+                line = torrents == 0 ? set : set + "; a torrent has peers, not connections: \(torrents) left as is"
+            }
         } catch {
             throw Console.failure(error)
         }

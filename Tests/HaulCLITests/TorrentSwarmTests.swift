@@ -468,7 +468,7 @@ final class TorrentCrashTests: TorrentTestCase {
     }
 
     /// `haul refresh` gives an http(s) download a new http(s) link: a torrent has none to renew,
-    /// and a magnet link is not one.
+    /// and a magnet link is not one. `haul connections` leaves a torrent as it is.
     func testARefreshNeitherRenewsATorrentsLinkNorGivesAMagnetLink() async throws {
         let (torrent, _) = try await seededFile("linked.bin", size: 100_000)
         let added = try await haul("add", "--paused", torrent, "http://127.0.0.1:9/plain.bin")
@@ -486,6 +486,19 @@ final class TorrentCrashTests: TorrentTestCase {
         XCTAssertTrue(toMagnet.stderr.contains("'haul add' takes a magnet link"), toMagnet.stderr)
         let after = try await listJSON()
         XCTAssertEqual(after.map { $0["url"] as? String }, listed.map { $0["url"] as? String }, "nothing changed")
+
+        // Nor are a torrent's peers its connections.
+        let connections = try await haul("connections", "4", torrentID, plainID)
+        XCTAssertEqual(connections.status, 0, connections.stderr)
+        XCTAssertEqual(
+            connections.stdout,
+            "connections: 4 for 1 download(s); a torrent has peers, not connections: 1 left as is\n")
+        // The limit each keeps is in the state file (`ls` shows the connections open).
+        let saved = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: statePath))) as? [String: Any])
+        let kept = try XCTUnwrap(saved["downloads"] as? [[String: Any]])
+        XCTAssertEqual(kept.first { $0["id"] as? String == plainID }?["connections"] as? Int, 4)
+        XCTAssertNil(kept.first { $0["id"] as? String == torrentID }?["connections"] as? Int)
     }
 
     /// The bytes of the pieces a resume file says are on disk (0 while there is none).

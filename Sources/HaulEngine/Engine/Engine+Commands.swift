@@ -105,7 +105,8 @@ extension Engine {
                 scheduleSave(after: configuration.transitionSaveDelay)
                 return []
             }
-            let ids = resolve(selection)
+            // A torrent has peers, not connections: it is left as it is.
+            let ids = resolve(selection).filter { downloads[$0]?.isTorrent == false }
             for id in ids {
                 guard var download = downloads[id], download.connections != count else { continue }
                 download.connections = count
