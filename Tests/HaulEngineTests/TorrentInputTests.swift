@@ -82,6 +82,19 @@ final class TorrentInputTests: XCTestCase {
         }
     }
 
+    /// A torrent nothing can find a peer for says so rather than waiting without a word.
+    func testATorrentWithNoWayToPeersSaysSo() {
+        var off = TorrentSettings()
+        off.dht = false
+        XCTAssertNotNil(TorrentTransfer.nowhereToFindPeers(trackers: [], webSeeds: [], settings: off))
+        XCTAssertNil(TorrentTransfer.nowhereToFindPeers(trackers: ["http://t/announce"], webSeeds: [], settings: off))
+        XCTAssertNil(TorrentTransfer.nowhereToFindPeers(trackers: [], webSeeds: ["http://s/f"], settings: off))
+        XCTAssertNil(TorrentTransfer.nowhereToFindPeers(trackers: [], webSeeds: [], settings: TorrentSettings()))
+        var discovery = off
+        discovery.lsd = true
+        XCTAssertNil(TorrentTransfer.nowhereToFindPeers(trackers: [], webSeeds: [], settings: discovery))
+    }
+
     func testTheSelectionSyntaxIsAria2s() throws {
         XCTAssertEqual(try FileSelection("1,3-5").description, "1,3-5")
         XCTAssertEqual(try FileSelection("5,4,1-2,3").description, "1-5")

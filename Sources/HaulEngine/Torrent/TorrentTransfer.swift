@@ -56,6 +56,11 @@ struct TorrentTransfer: Transfer {
             return
         }
         let seeds = Self.webSeeds(metainfo: store.metainfo(infoHash), magnet: magnet)
+        if let stuck = Self.nowhereToFindPeers(
+            trackers: magnet.trackers + (metadata?.trackers ?? []), webSeeds: seeds, settings: settings)
+        {
+            await reports.notice(stuck)
+        }
         let refusals = WebSeedFeeder.Refusals()
         let feeder = WebSeedFeeder(
             id: download.id, session: session, seeds: seeds, http: webSeedHTTP, download: download, reports: reports,
@@ -82,6 +87,14 @@ struct TorrentTransfer: Transfer {
         } else {
             await stop()
         }
+    }
+
+    /// What the row says when nothing can find the torrent a peer: it names no tracker and no web
+    /// seed, and neither DHT nor local discovery is on (peer exchange needs a first peer). It
+    /// would otherwise wait without a word.
+    static func nowhereToFindPeers(trackers: [String], webSeeds: [String], settings: TorrentSettings) -> Notice? {
+        guard trackers.isEmpty, webSeeds.isEmpty, !settings.dht, !settings.lsd else { return nil }
+        return .text("no peer can be found: it names no tracker and DHT is off ('haul torrents --dht on')")
     }
 
     /// The http(s) web seeds (BEP 19) of the torrent file and the magnet link (`ws=`), each once.
