@@ -578,13 +578,22 @@ final class TorrentDiskFullTests: TorrentTestCase {
         try await super.tearDown()
     }
 
-    func testATorrentWaitsForRoomAndGoesOnOnceThereIsSome() async throws {
+    /// A tmpfs of `size` mounted for the test (unmounted in `tearDown`).
+    func mountSmall(_ size: String) async throws -> String {
         try XCTSkipUnless(getuid() == 0, "mounting a small file system needs root (CI runs as root)")
         let small = dir.subdirectory("small")
         let mount = try await ChildProcess.run(
-            "/bin/mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", small], environment: [:], in: dir.path)
+            "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", small], environment: [:], in: dir.path)
         XCTAssertEqual(mount.status, 0, mount.stderr)
         self.small = small
+        return small
+    }
+
+    /// The download's row, read synchronously for `waitUntil`.
+    func row() -> [String: Any] { (try? syncList().first) ?? [:] }
+
+    func testATorrentWaitsForRoomAndGoesOnOnceThereIsSome() async throws {
+        let small = try await mountSmall("8m")
         let (torrent, hash) = try await seededFile("image.iso", size: 6_000_000)
         try await swarm.startTracker(allowing: [hash])
         try await swarm.seedWithAria2(torrent, data: seedData)
@@ -596,7 +605,6 @@ final class TorrentDiskFullTests: TorrentTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         let run = try spawnHaul(["run"], log: dir.path + "/run.log")
         defer { run.signal(SIGKILL) }
-        func row() -> [String: Any] { (try? syncList().first) ?? [:] }
         try await waitUntil(timeout: 60) { row()["state"] as? String == "paused" }
         // What it needs is its size less what its file already takes, which is all the room left.
         try await Task.sleep(for: .seconds(2.5))
@@ -609,5 +617,28 @@ final class TorrentDiskFullTests: TorrentTestCase {
         let ended = await run.wait(timeout: 90)
         XCTAssertEqual(ended, 0, (try? String(contentsOfFile: dir.path + "/run.log", encoding: .utf8)) ?? "")
         XCTAssertTrue(sameFile(small + "/image.iso", seedData + "/image.iso"))
+    }
+
+    /// The disk fills while the torrent writes: it stops there and goes on from its pieces.
+    func testATorrentWhoseDiskFillsWhileItWritesWaitsAndGoesOn() async throws {
+        let small = try await mountSmall("16m")
+        let (torrent, hash) = try await seededFile("late.iso", size: 3_000_000)
+        try await swarm.startTracker(allowing: [hash])
+        try await swarm.seedWithAria2(torrent, data: seedData, uploadLimit: "300K")
+        try await swarm.waitForSeeders(1, of: hash)
+        let added = try await haul("add", "-d", small, torrent)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let run = try spawnHaul(["run"], log: dir.path + "/run.log")
+        defer { run.signal(SIGKILL) }
+        await ChaosFiles.waitForBytes(500_000, in: small, while: run)
+        let filler = small + "/filler"
+        TestFiles.fillFileSystem(filler)
+        try await waitUntil(timeout: 60) { row()["state"] as? String == "paused" }
+        let full = row()
+        XCTAssertTrue((full["reason"] as? String)?.hasPrefix("disk full — needs ") ?? false, "\(full)")
+        try FileManager.default.removeItem(atPath: filler)
+        let ended = await run.wait(timeout: 90)
+        XCTAssertEqual(ended, 0, (try? String(contentsOfFile: dir.path + "/run.log", encoding: .utf8)) ?? "")
+        XCTAssertTrue(sameFile(small + "/late.iso", seedData + "/late.iso"))
     }
 }
