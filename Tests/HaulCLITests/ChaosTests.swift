@@ -177,9 +177,8 @@ extension ChaosTests {
     /// end as one version whole, never the old map's pieces over an emptied `.part`.
     func testAKillRightAfterAStartOverNeverResumesTheOldMap() async throws {
         let size = 24 << 20
-        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
-        let first = [UInt8](random.readData(ofLength: size))
-        let second = [UInt8](random.readData(ofLength: size))
+        let first = TestFiles.randomBytes(size)
+        let second = TestFiles.randomBytes(size)
         // The version served, and whether it is sent slowly (for the run that is killed).
         let serving = Mutex((version: 1, slow: true))
         let server = try FaultServer { request, _ in
@@ -218,8 +217,7 @@ extension ChaosTests {
     /// file cut and grown again since): the run starts over rather than naming zeros finished.
     func testAMapClaimingBytesThePartDoesNotHoldStartsOverRatherThanNamingZeros() async throws {
         let size = 8 << 20
-        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
-        let bytes = [UInt8](random.readData(ofLength: size))
+        let bytes = TestFiles.randomBytes(size)
         let server = try FaultServer { request, _ in
             FaultServer.throttled(bytes, for: request, etag: "\"v1\"", pause: 0)
         }
@@ -262,9 +260,8 @@ extension ChaosTests {
     /// back whole, never the old version's start spliced to the new one's end.
     func testAKillBeforeTheFirstSaveStillResumesOnlyTheSameVersion() async throws {
         let size = 4 << 20
-        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
-        let first = [UInt8](random.readData(ofLength: size))
-        let second = [UInt8](random.readData(ofLength: size))
+        let first = TestFiles.randomBytes(size)
+        let second = TestFiles.randomBytes(size)
         let changed = Mutex(false)
         let server = try FaultServer { request, _ in
             // The first version slowly, then the second at once, honouring `If-Range`.
@@ -297,12 +294,11 @@ extension ChaosTests {
     /// version whole, never the old one's start before the new one's end.
     func testAResumeAnsweredWithARangeOfAChangedFileStartsOver() async throws {
         let size = 4 << 20
-        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
-        let first = [UInt8](random.readData(ofLength: size))
+        let first = TestFiles.randomBytes(size)
         // The same size under another ETag, and one more byte with no validators at all.
         let versions: [(bytes: [UInt8], etag: String?)] = [
-            ([UInt8](random.readData(ofLength: size)), "\"v2\""),
-            ([UInt8](random.readData(ofLength: size + 1)), nil),
+            (TestFiles.randomBytes(size), "\"v2\""),
+            (TestFiles.randomBytes(size + 1), nil),
         ]
         for (round, next) in versions.enumerated() {
             let changed = Mutex(false)
@@ -341,8 +337,7 @@ extension ChaosTests {
     /// it are gone with it, so the file is fetched again and named whole, not failed for good.
     func testAPartDeletedUnderARunningDownloadIsFetchedAgain() async throws {
         let size = 2 << 20
-        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
-        let bytes = [UInt8](random.readData(ofLength: size))
+        let bytes = TestFiles.randomBytes(size)
         let first = Mutex(true)
         let server = try FaultServer { request, _ in
             // The first answer slowly, the next at once.
