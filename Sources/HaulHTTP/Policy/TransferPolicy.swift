@@ -11,9 +11,6 @@ public struct TransferTarget: Sendable, Equatable {
     /// without ranges.
     public var etag: String?
     public var lastModified: String?
-    /// The file's size as the earlier responses gave it: a range of a file of another size is
-    /// of another version, whatever the validators say (a server may send none).
-    public var size: Int64?
     /// The download's cookies (from its cookies.txt and from responses), if it has any.
     public var cookies: CookieJar?
     /// The download's own proxy choice, and the saved ones (global, per host), resolved for the
@@ -25,10 +22,8 @@ public struct TransferTarget: Sendable, Equatable {
 
     public init(
         url: String, headers: [RequestHeader] = [], etag: String? = nil, lastModified: String? = nil,
-        size: Int64? = nil, proxy: ProxyChoice? = nil, proxies: ProxySettings = ProxySettings(),
-        hosts: HostSettings = HostSettings()
+        proxy: ProxyChoice? = nil, proxies: ProxySettings = ProxySettings(), hosts: HostSettings = HostSettings()
     ) {
-        self.size = size
         self.hosts = hosts
         self.proxy = proxy
         self.proxies = proxies
@@ -83,9 +78,11 @@ public struct TransferPolicy: Sendable {
     /// Asks for the rest of the file: from `partSize` when there is a `.part` and ranges are
     /// usable, from the first byte otherwise. Starts over (after `emptyPart` has emptied the
     /// `.part`) when the response says the part cannot be used, at most ``maxRestarts`` times.
-    /// Updates `target`'s validators from the response that will be written.
+    /// Updates `target`'s validators from the response that will be written. `size` is the
+    /// file's size as earlier responses gave it: a range of a file of another size is of another
+    /// version, whatever the validators say (a server may send none).
     public func open<Transport: HTTPTransport>(
-        _ target: inout TransferTarget, partSize: Int64?, over transport: Transport,
+        _ target: inout TransferTarget, partSize: Int64?, size: Int64? = nil, over transport: Transport,
         emptyPart: (StartOverReason) async throws -> Void
     ) async throws -> Opened<Transport.Response> {
         var partSize = partSize
@@ -105,7 +102,7 @@ public struct TransferPolicy: Sendable {
             let head = response.head
             switch ResponseInterpreter.interpret(
                 head, requestedOffset: offset, previousETag: target.etag, previousLastModified: target.lastModified,
-                previousSize: target.size)
+                previousSize: size)
             {
             case .redirect:
                 preconditionFailure("send(_:offset:over:) follows every redirect")
@@ -123,7 +120,6 @@ public struct TransferPolicy: Sendable {
                     resumable: Self.resumable(head, startOver: startOver), finalURL: finalURL, hints: hints)
                 target.etag = head["etag"]
                 target.lastModified = head["last-modified"]
-                target.size = total
                 bodyTaken = true
                 return .body(body)
             }

@@ -49,7 +49,7 @@ struct TransferJob: Sendable {
         fileName = download.fileName
         target = TransferTarget(
             url: download.url, headers: download.headers, etag: download.etag, lastModified: download.lastModified,
-            size: download.totalBytes, proxy: download.request.proxy, proxies: proxies, hosts: hosts)
+            proxy: download.request.proxy, proxies: proxies, hosts: hosts)
         totalBytes = download.totalBytes
         segments = download.segments
         sourceURL = download.finalURL

@@ -112,7 +112,8 @@ struct TransferRunner: Sendable {
         let current = job
         let opened: TransferPolicy.Opened<ClientResponse>
         do {
-            opened = try await policy.open(&job.target, partSize: partSize, over: transport) { why in
+            opened = try await policy.open(&job.target, partSize: partSize, size: job.totalBytes, over: transport) {
+                why in
                 if let name = current.fileName { try PartFile(path: partPath(current, name), truncate: true).close() }
                 await reports.notice(.startedOver(why))
             }
