@@ -61,6 +61,15 @@ final class FileNameSanitizerTests: XCTestCase {
         XCTAssertTrue(cut.dropLast(4).allSatisfy { $0 == "日" })
     }
 
+    /// A compressed archive keeps both its suffixes when its name is cut, as a second copy's
+    /// number goes before both: "name….tar.gz" still opens as a tarball.
+    func testALongArchiveNameKeepsItsTypeAndItsCompression() {
+        let cut = FileNameSanitizer.sanitize(String(repeating: "b", count: 400) + ".tar.gz")!
+        XCTAssertEqual(cut.utf8.count, FileNameSanitizer.maximumBytes)
+        XCTAssertTrue(cut.hasSuffix("b.tar.gz"), cut)
+        XCTAssertTrue(FileNameSanitizer.sanitize(String(repeating: "r", count: 300) + "-1.2.gz")!.hasSuffix("r.gz"))
+    }
+
     /// `lastComponent` gives what `split(whereSeparator:).last` gives, combining marks and emoji
     /// next to the separators included.
     func testLastComponentAgreesWithSplit() {

@@ -40,14 +40,16 @@ public enum FileNameSanitizer {
         return truncate(name, toBytes: maximumBytes)
     }
 
-    /// Cuts `name` on a character boundary to at most `limit` UTF-8 bytes, keeping a short extension.
+    /// Cuts `name` on a character boundary to at most `limit` UTF-8 bytes, keeping a short
+    /// extension whole, a compressed type's two suffixes included (``FileNaming``'s split).
     public static func truncate(_ name: String, toBytes limit: Int) -> String {
         guard name.utf8.count > limit else { return name }
-        var stem = Substring(name)
-        var ext = Substring("")
-        if let dot = name.lastIndex(of: "."), name.distance(from: dot, to: name.endIndex) <= 16 {
-            stem = name[..<dot]
-            ext = name[dot...]
+        var stem = name
+        var ext = ""
+        let (before, suffix) = FileNaming.splitExtension(name)
+        if !suffix.isEmpty, suffix.count <= 16 {
+            stem = before
+            ext = suffix
         }
         let budget = limit - ext.utf8.count
         var cut = ""
