@@ -50,8 +50,13 @@ struct AddPlan {
         }
         if let listed, let file = command.inputFile { warnAboutIgnored(listed, file: file) }
 
-        // Without -d the folder is left to the add path: a folder rule, else the download directory.
-        let directory = command.directory.map { StatePaths.absolute($0, environment: environment) } ?? ""
+        let output = try command.output.map { text throws(InputError) in try OutputPath(text) }
+        // Without -d (or a folder in -o) the folder is left to the add path: a folder rule, else
+        // the download directory.
+        let directory =
+            (output?.directory(under: command.directory) ?? command.directory).map {
+                StatePaths.absolute($0, environment: environment)
+            } ?? ""
         let speedLimit = command.limit.flatMap(Formatting.parseRate)
         let selection = try command.selectFile.map { text throws(InputError) in try FileSelection(text) }
         let uploadLimit = command.uploadLimit.flatMap(Formatting.parseRate)
@@ -77,7 +82,7 @@ struct AddPlan {
             }
             let url = try validate(entry.url)
             var request = DownloadRequest(
-                url: url, directory: directory, requestedName: command.output, headers: headers,
+                url: url, directory: directory, requestedName: output?.name, headers: headers,
                 checksum: checksum, allowMetered: command.allowMetered, paused: paused,
                 connections: command.connectionCount, speedLimit: speedLimit, cookieFile: cookieFile)
             if !entry.mirrors.isEmpty {
@@ -128,6 +133,9 @@ struct AddPlan {
     {
         if let directory = command.directory, !directory.hasPrefix("/") {
             throw InputError("with --connect, -d names a folder on the engine's machine: give its absolute path")
+        }
+        if let output = command.output, output.contains("/") {
+            throw InputError("with --connect, -o takes a file name: give the folder with -d")
         }
         if command.loadCookies != nil || command.checksumFile != nil || command.netrcFile != nil {
             throw InputError(

@@ -15,12 +15,16 @@ struct DownloadOptions: ParsableArguments {
     var inputFile: String?
 
     @Option(
-        name: [.customShort("d"), .long],
-        help: ArgumentHelp("Directory to save into (created if missing).", valueName: "dir"))
+        name: [.customShort("d"), .customShort("P"), .long],
+        help: ArgumentHelp("Directory to save into (created if missing); -P as wget takes it.", valueName: "dir"))
     var directory: String?
 
     @Option(
-        name: [.customShort("o"), .long], help: ArgumentHelp("File name to save as (one URL only).", valueName: "name"))
+        name: [.customShort("o"), .customShort("O"), .long],
+        help: ArgumentHelp(
+            "File name to save as (one URL only); a path saves it in that folder, under -d if given (-O as wget "
+                + "takes it).",
+            valueName: "name"))
     var output: String?
 
     @Option(
@@ -117,9 +121,9 @@ struct DownloadOptions: ParsableArguments {
     /// The options that take a value as the next word, by every name they have: `haul -o NAME URL`
     /// is read as `haul get …` only if the words before the URL are known to be options and values.
     static let namesWithValues: Set<String> = [
-        "-i", "--input-file", "-d", "--directory", "-o", "--output", "--checksum", "--sha256", "--checksum-file",
-        "--header", "--load-cookies", "--proxy", "--netrc-file", "--mirror", "-x", "--connections", "-s", "--split",
-        "--limit", "--upload-limit", "--select-file",
+        "-i", "--input-file", "-d", "-P", "--directory", "-o", "-O", "--output", "--checksum", "--sha256",
+        "--checksum-file", "--header", "--load-cookies", "--proxy", "--netrc-file", "--mirror", "-x", "--connections",
+        "-s", "--split", "--limit", "--upload-limit", "--select-file",
     ]
 
     /// The options that take no value.

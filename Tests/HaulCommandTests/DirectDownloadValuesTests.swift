@@ -18,8 +18,10 @@ final class DirectDownloadValuesTests: XCTestCase {
         XCTAssertEqual(GetCommand.arguments(["--quiet", "-o", "x", url]), ["get", "--quiet", "-o", "x", url])
         XCTAssertEqual(GetCommand.arguments(["-c", url]), ["get", "-c", url], "wget's and aria2c's -c")
         XCTAssertNoThrow(try GetCommand.parse(["-c", url]))
+        XCTAssertEqual(GetCommand.arguments(["-O", "x", url]), ["get", "-O", "x", url], "wget's -O")
+        XCTAssertEqual(GetCommand.arguments(["-P", "isos", url]), ["get", "-P", "isos", url], "wget's -P")
         // An option neither has, before a URL: `get` says it does not know it, with its own usage.
-        XCTAssertEqual(GetCommand.arguments(["-O", "x", url]), ["get", "-O", "x", url])
+        XCTAssertEqual(GetCommand.arguments(["-N", "x", url]), ["get", "-N", "x", url])
         XCTAssertEqual(GetCommand.arguments(["--bogus", "ls"]), ["--bogus", "ls"])
         XCTAssertEqual(GetCommand.arguments(["--bogus"]), ["--bogus"])
         XCTAssertEqual(GetCommand.arguments(["--state", "/s.json", "ls"]), ["--state", "/s.json", "ls"])
@@ -92,6 +94,35 @@ final class DirectDownloadValuesTests: XCTestCase {
         let add = try AddCommand.parse(["http://h/a.iso", "-d", here + "/d"])
         let added = try AddPlan.make(urls: add.urls, add.download, environment: environment, defaultDirectory: nil)
         XCTAssertEqual(added.requests.first?.directory, here + "/d", "-d wins over the default, for both")
+    }
+
+    /// wget's `-O PATH` and `-P DIR`, and a path in `-o`: the folder goes to the request's
+    /// directory, under `-d` when relative, and only the last part is the name.
+    func testAnOutputPathPutsTheFileInItsFolder() throws {
+        let here = FileManager.default.temporaryDirectory.appendingPathComponent("haul-get-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: here) }
+        let environment = ["HOME": here, "XDG_CONFIG_HOME": here + "/config"]
+        func request(_ arguments: [String]) throws -> DownloadRequest {
+            let get = try GetCommand.parse(arguments)
+            let plan = try AddPlan.make(
+                urls: get.urls, get.download, environment: environment, defaultDirectory: here + "/cwd")
+            return try XCTUnwrap(plan.requests.first)
+        }
+        let wget = try request(["-O", here + "/isos/b.iso", "http://h/a.iso"])
+        XCTAssertEqual([wget.directory, wget.requestedName], [here + "/isos", "b.iso"])
+        let underD = try request(["-d", here + "/d", "-o", "sub/b.iso", "http://h/a.iso"])
+        XCTAssertEqual([underD.directory, underD.requestedName], [here + "/d/sub", "b.iso"])
+        let prefix = try request(["-P", here + "/p", "http://h/a.iso"])
+        XCTAssertEqual([prefix.directory, prefix.requestedName], [here + "/p", nil])
+        let plain = try request(["-O", "b.iso", "http://h/a.iso"])
+        XCTAssertEqual([plain.directory, plain.requestedName], [here + "/cwd", "b.iso"])
+        for (bad, sentence) in [
+            ("-", "not to standard output"), ("sub/", "names a folder"), ("sub/.hidden", "is not a plain file name"),
+        ] {
+            XCTAssertThrowsError(try request(["-O", bad, "http://h/a.iso"]), bad) { error in
+                XCTAssertTrue(String(describing: error).contains(sentence), "\(bad): \(error)")
+            }
+        }
     }
 
     func testDownloadsAreDoneWhenFinishedFailedPausedByAPersonOrRemoved() {

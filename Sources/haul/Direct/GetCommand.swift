@@ -82,7 +82,7 @@ struct GetCommand: AsyncParsableCommand {
     /// `arguments` with `get` before the first word that is not an option, when that word is a
     /// URL (`scheme://…`), a magnet link or a file (see ``namesAFile(_:)``) rather than a command's
     /// name; at the front when an option only this command has comes first (`haul -o NAME URL`,
-    /// `haul -i FILE`), or one the root does not have comes before a URL (`haul -O x URL` is
+    /// `haul -i FILE`), or one the root does not have comes before a URL (`haul -N x URL` is
     /// told what `haul URL` takes).
     static func arguments(_ arguments: [String]) -> [String] {
         var index = 0
@@ -104,7 +104,7 @@ struct GetCommand: AsyncParsableCommand {
                 continue
             }
             guard word.contains("://") || MagnetLink.isMagnet(word) || Self.namesAFile(word) else {
-                // An unknown option's value may come first (`-O name URL`).
+                // An unknown option's value may come first (`-N name URL`).
                 guard unknownFirst, arguments[index...].contains(where: { $0.contains("://") }) else {
                     return arguments
                 }
