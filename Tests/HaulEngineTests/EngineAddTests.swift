@@ -22,12 +22,31 @@ final class EngineAddTests: EngineTestCase {
                 XCTFail("a batch with a bad request was accepted")
             } catch {
                 XCTAssertTrue(
-                    error.message.contains("is a file") || error.message.contains("not a plain file name"),
+                    error.message.contains("is a file") || error.message.contains("leads out of the download's folder"),
                     error.message)
             }
         }
         let none = await engine.allDownloads
         XCTAssertEqual(none.count, 0, "nothing of a refused batch is added")
+    }
+
+    /// aria2's `out` with folders ("isos/a.iso"), from any door: the file goes in those folders,
+    /// made below the request's folder, under the last part's name.
+    func testANameWithFoldersPutsTheFileInThemBelowTheFolder() async throws {
+        let engine = try makeEngine()
+        let ids = try await engine.perform(
+            .add([
+                DownloadRequest(
+                    url: "http://127.0.0.1:9/a.bin", directory: downloadDirectory, requestedName: "isos/new/a.iso",
+                    paused: true)
+            ]))
+        let all = await engine.allDownloads
+        let added = try XCTUnwrap(all.first { $0.id == ids.first })
+        XCTAssertEqual(added.directory, downloadDirectory + "/isos/new")
+        XCTAssertEqual(added.requestedName, "a.iso")
+        var isFolder: ObjCBool = false
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: added.directory, isDirectory: &isFolder) && isFolder.boolValue)
     }
 
     func testABatchIsAddedInOrderWithItsURLsCanonical() async throws {

@@ -13,7 +13,8 @@ import HaulStore
 /// 1. the door's own options, already in the request;
 /// 2. a request that names no folder: the first folder rule that matches its name or host, else
 ///    the download directory; the folder is created when missing and must be writable;
-/// 3. the URL, mirrors, name and numbers checked and made canonical;
+/// 3. the URL, mirrors, name and numbers checked and made canonical; a name with folders
+///    (aria2's `out=isos/a.iso`) puts the file in those folders, below the request's folder;
 /// 4. the netrc login for the host the person or client named (never for a mirror; a redirect
 ///    to another host drops it, as it drops any credentials in a URL).
 ///
@@ -41,7 +42,13 @@ public struct AddPath {
     /// `request` as the engine keeps it, or the one sentence that says why it cannot be added.
     public mutating func resolve(_ request: DownloadRequest) throws(InputError) -> DownloadRequest {
         var request = try Self.validated(request)
-        if request.directory.isEmpty { request.directory = try folder(for: request) }
+        let asked = try request.requestedName.map { name throws(InputError) in try RequestedPath(name) }
+        if request.directory.isEmpty { request.directory = try folder(for: request, named: asked?.name) }
+        // A name with folders (aria2's `out=isos/a.iso`) is saved in them, below the folder.
+        if let asked, !asked.folders.isEmpty {
+            request.directory = asked.directory(in: request.directory)
+            request.requestedName = asked.name
+        }
         // A list usually shares one folder: compared, not hashed, per request.
         if request.directory != lastChecked {
             if checked.insert(request.directory).inserted {
@@ -59,12 +66,12 @@ public struct AddPath {
         return request
     }
 
-    /// The folder a request that names none goes to: the folder rules' (read once per batch),
-    /// else the download directory.
-    private mutating func folder(for request: DownloadRequest) throws(InputError) -> String {
+    /// The folder a request that names none goes to: the folder rules' for its name (`name`,
+    /// else the URL's; read once per batch), else the download directory.
+    private mutating func folder(for request: DownloadRequest, named name: String?) throws(InputError) -> String {
         if rules == nil { rules = try FolderRulesFile.read(StatePaths.folderRules(environment: environment)) }
         if let rules, !rules.rules.isEmpty {
-            let name = request.requestedName ?? FileNaming.nameFromURL(request.url)
+            let name = name ?? FileNaming.nameFromURL(request.url)
             if let folder = rules.folder(
                 name: name, host: URLParts(request.url)?.host, home: StatePaths.home(environment))
             {
@@ -118,14 +125,7 @@ public struct AddPath {
 
     /// `request` when its name and numbers are within bounds.
     private static func validatedOptions(_ request: DownloadRequest) throws(InputError) -> DownloadRequest {
-        if let name = request.requestedName {
-            guard let safe = FileNameSanitizer.sanitize(name), safe == name else {
-                throw InputError(
-                    "'\(TerminalText.sanitize(name))' is not a plain file name (no '/', no leading dot, no control "
-                        + "characters)"
-                )
-            }
-        }
+        if let name = request.requestedName { _ = try RequestedPath(name) }
         if let connections = request.connections, !StateDocument.Settings.connectionRange.contains(connections) {
             throw InputError("--connections must be between 1 and 32")
         }

@@ -249,6 +249,13 @@ def check_notifications_and_outcomes():
         assert done["completedLength"] == done["totalLength"] != "0", done
         with open(os.path.join(args.dl, "notified.bin"), "rb") as got:
             assert len(got.read()) == int(done["totalLength"])
+        # `out` with a folder: the file is saved in that folder, made below `dir`.
+        nested = result("aria2.addUri", [args.files + "fast.bin"], {"out": "nested/deeper/notified.bin"})
+        receive(ws, lambda m: record([], m, nested, "aria2.onDownloadComplete"))
+        placed = result("aria2.tellStatus", nested, ["status", "files", "totalLength"])
+        where = os.path.join(args.dl, "nested", "deeper", "notified.bin")
+        assert placed["status"] == "complete" and placed["files"][0]["path"] == where, placed
+        assert os.path.getsize(where) == int(placed["totalLength"]), placed
         # A missing file: an error with aria2's "resource not found" code.
         missing = result("aria2.addUri", [args.files + "404.bin"], {"out": "missing.bin"})
         receive(ws, lambda m: record([], m, missing, "aria2.onDownloadError"))
@@ -308,6 +315,11 @@ def check_directory_rule():
     assert "outside" in reply["error"]["message"], reply
     reply = call("aria2.addUri", [args.files + "fast.bin"], {"dir": args.dl + "/../..", "pause": "true"})
     error(reply, 1)
+    assert result("aria2.getGlobalStat") == before
+    # `out` may name folders below `dir`, not a way out of it (aria2c writes there too).
+    reply = call("aria2.addUri", [args.files + "fast.bin"], {"out": "../../escaped.bin", "pause": "true"})
+    error(reply, 1)
+    assert "leads out of the download's folder" in reply["error"]["message"], reply
     assert result("aria2.getGlobalStat") == before
     # A directory under the download directory is fine, and made.
     gid = result("aria2.addUri", [args.files + "fast.bin"], {"dir": args.dl + "/sub", "pause": "true"})
