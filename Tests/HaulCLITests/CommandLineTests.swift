@@ -231,6 +231,9 @@ final class CommandLineTests: NginxCLITestCase {
         try "http://127.0.0.1/x\n".write(toFile: urlList, atomically: true, encoding: .utf8)
         let badList = dir.path + "/bad.txt"
         try "http://127.0.0.1/x\n# a note\n\nnot a url\n".write(toFile: badList, atomically: true, encoding: .utf8)
+        let escapingList = dir.path + "/escaping.txt"
+        try "http://127.0.0.1/x\n  dir=\(dir.path)\n  out=../../x.bin\n".write(
+            toFile: escapingList, atomically: true, encoding: .utf8)
         let cases: [([String], Int32, String)] = [
             (["add", "ftp://example.org/x"], 2, "unsupported scheme 'ftp'"),
             (["add", "not a url"], 2, "is not a valid URL"),
@@ -256,6 +259,8 @@ final class CommandLineTests: NginxCLITestCase {
             (["-i", "/nonexistent/urls.txt"], 2, "cannot read the URL list /nonexistent/urls.txt: no such file"),
             (["-i", dir.path], 2, "cannot read the URL list \(dir.path): it is a folder"),
             (["add", "-i", badList], 2, "line 4: 'not a url' is not a valid URL"),
+            (["add", "-i", escapingList], 2, "line 3, out=: '../../x.bin' leads out of the download's folder"),
+            (["-O", "-", "http://127.0.0.1/x"], 2, "not to standard output"),
             (["add", "gone.torrent"], 2, "cannot read the torrent file gone.torrent: no such file"),
             (["gone.meta4"], 2, "cannot read the Metalink file gone.meta4: no such file"),
             (["pause", "zzzzzz"], 2, "no download with id 'zzzzzz'"),

@@ -40,6 +40,8 @@ public enum Aria2Options {
         case "dir":
             request.directory = directory(value)
         case "out":
+            // Checked here too, so a list names the line of a bad one.
+            _ = try RequestedPath(value)
             request.requestedName = value
         case "checksum":
             request.checksum = try Checksum(parsing: value)
