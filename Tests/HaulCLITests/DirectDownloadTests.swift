@@ -226,6 +226,39 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(settings?["concurrency"] as? Int, 2, "-j is saved, as run's is")
     }
 
+    /// A Metalink's names with folders, as aria2c takes them: each file in its folders, made
+    /// below the download's folder, the first file of a Metalink served by a URL too; a name
+    /// that would lead out of the folder keeps its last part, there.
+    func testAMetalinksFoldersAreMadeBelowTheFolder() async throws {
+        try TestFiles.random(www + "/a.bin", size: 50_000)
+        try TestFiles.random(www + "/b.bin", size: 60_000)
+        let document = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+              <file name="linux/x86/same.bin"><url>\(nginx.url("a.bin"))</url></file>
+              <file name="windows/same.bin"><url>\(nginx.url("b.bin"))</url></file>
+              <file name="../../up.bin"><url>\(nginx.url("a.bin?up"))</url></file>
+            </metalink>
+            """
+        let cwd = dir.subdirectory("work")
+        try document.write(toFile: cwd + "/tree.meta4", atomically: true, encoding: .utf8)
+        let fetched = try await haul(in: cwd, ["tree.meta4", "-d", "local"])
+        XCTAssertEqual(fetched.status, 0, fetched.stdout + fetched.stderr)
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/local/linux/x86/same.bin"), fetched.stdout)
+        XCTAssertTrue(sameFile(www + "/b.bin", cwd + "/local/windows/same.bin"), fetched.stdout)
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/local/up.bin"), fetched.stdout)
+
+        try document.write(toFile: www + "/tree.meta4", atomically: true, encoding: .utf8)
+        let followed = try await haul(in: cwd, [nginx.url("tree.meta4"), "-d", "served"])
+        XCTAssertEqual(followed.status, 0, followed.stdout + followed.stderr)
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/served/linux/x86/same.bin"), followed.stdout)
+        XCTAssertTrue(sameFile(www + "/b.bin", cwd + "/served/windows/same.bin"), followed.stdout)
+        XCTAssertTrue(sameFile(www + "/a.bin", cwd + "/served/up.bin"), followed.stdout)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: cwd + "/served").sorted(),
+            ["linux", "up.bin", "windows"])
+    }
+
     /// nginx serves `files.meta4`, naming `one.bin` and `two.bin` (a.bin and b.bin, capped):
     /// returns its URL.
     func serveAMetalinkOfTwoFiles() throws -> String {

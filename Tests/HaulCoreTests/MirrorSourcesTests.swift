@@ -93,10 +93,22 @@ final class MirrorSourcesTests: XCTestCase {
             "by priority; ftp is skipped")
         XCTAssertEqual(file.skippedSchemes, ["ftp"])
         XCTAssertTrue(file.sources.allSatisfy { $0.origin == .metalink })
-        // A name with folders keeps its last part; a file: URL is skipped.
+        XCTAssertEqual(file.folders, [])
+        // A name leading out of the folder keeps its last part only; a file: URL is skipped.
         XCTAssertEqual(metalink.files[1].name, "passwd")
+        XCTAssertEqual(metalink.files[1].folders, [])
+        XCTAssertEqual(metalink.files[1].path, "passwd")
         XCTAssertEqual(metalink.files[1].sources.map(\.url), ["http://x/p"])
         XCTAssertEqual(metalink.files[1].skippedSchemes, ["file"])
+    }
+
+    /// RFC 5854's names with folders, kept as aria2c keeps them: a request asks for the path.
+    func testANameWithFoldersKeepsThem() throws {
+        let text = Self.metalink4.replacingOccurrences(of: "name=\"example.ext\"", with: "name=\"isos/v2/example.ext\"")
+        let file = try XCTUnwrap(Metalink(parsing: Data(text.utf8)).files.first)
+        XCTAssertEqual(file.name, "example.ext")
+        XCTAssertEqual(file.folders, ["isos", "v2"])
+        XCTAssertEqual(file.request(into: "/d")?.requestedName, "isos/v2/example.ext")
     }
 
     func testPieceHashesThatDoNotCoverTheFileAreLeftOut() throws {

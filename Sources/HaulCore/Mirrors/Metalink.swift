@@ -4,8 +4,13 @@ import FoundationEssentials
 /// the URLs it is served from, its size and hashes, and hashes of its pieces.
 public struct Metalink: Sendable, Equatable {
     public struct File: Sendable, Equatable {
-        /// Sanitized: a file name, never a path (a name with folders keeps its last part).
+        /// Sanitized: the file's name, never a path.
         public var name: String
+        /// The folders the document puts the file in (`name="linux/a.iso"`), outermost first:
+        /// below the download's folder, as aria2c makes them. Empty for a plain name, and for a
+        /// name that would lead out of the folder (`..`, an absolute path), which keeps its last
+        /// part only.
+        public var folders: [String] = []
         public var size: Int64?
         /// The strongest whole-file hash haul can check.
         public var checksum: Checksum?
@@ -19,10 +24,13 @@ public struct Metalink: Sendable, Equatable {
         /// names it, with its other URLs as mirrors and its hashes (`checksum` wins over its
         /// own); nil when it has no http or https URL. No headers: its URLs are not hosts the
         /// user named.
+        /// The name with its folders, as a request asks for it (see ``RequestedPath``).
+        public var path: String { (folders + [name]).joined(separator: "/") }
+
         public func request(into directory: String, checksum: Checksum? = nil) -> DownloadRequest? {
             guard let first = sources.first else { return nil }
             var request = DownloadRequest(
-                url: first.url, directory: directory, requestedName: name, checksum: checksum ?? self.checksum)
+                url: first.url, directory: directory, requestedName: path, checksum: checksum ?? self.checksum)
             request.sources = Array(sources.dropFirst())
             request.pieceHashes = pieces
             return request

@@ -16,7 +16,9 @@ struct MetalinkReader {
         var skipped: [String] = []
 
         var finished: Metalink.File? {
-            guard let raw = name, let name = FileNameSanitizer.sanitize(String(raw.split(separator: "/").last ?? ""))
+            guard let raw = name else { return nil }
+            let asked = try? RequestedPath(raw)
+            guard let name = asked?.name ?? FileNameSanitizer.sanitize(String(raw.split(separator: "/").last ?? ""))
             else { return nil }
             let strength: [ChecksumAlgorithm] = [.sha512, .sha384, .sha256, .sha224, .sha1, .md5]
             let checksums = hashes.compactMap { type, hex in
@@ -33,7 +35,7 @@ struct MetalinkReader {
             }
             let sources = urls.map { DownloadSource(url: $0.0, origin: .metalink, priority: $0.1) }
             return Metalink.File(
-                name: name, size: size, checksum: checksum, pieces: pieces,
+                name: name, folders: asked?.folders ?? [], size: size, checksum: checksum, pieces: pieces,
                 sources: DownloadSource.ordered(sources, excluding: ""), skippedSchemes: skipped)
         }
     }

@@ -138,9 +138,19 @@ extension Engine {
 
     /// The download's URL served `metalink`: it becomes the document's first file, fetched from
     /// `url` (its first source) and its mirrors, and the other files are added after it in the
-    /// same folder. False when the run is stale.
-    func transferFollowedMetalink(_ id: DownloadID, _ generation: UInt64, _ metalink: Metalink, url: String) -> Bool {
-        guard var download = current(id, generation), let first = metalink.files.first else { return false }
+    /// same folder, each in the folders the document names. Returns the folder the first file
+    /// goes in; nil when the run is stale.
+    func transferFollowedMetalink(_ id: DownloadID, _ generation: UInt64, _ metalink: Metalink, url: String)
+        -> String?
+    {
+        guard var download = current(id, generation), let first = metalink.files.first else { return nil }
+        let folder = download.directory
+        // The first file's own folders, when the user named it no file; made here, before the
+        // journal records the download in them.
+        if download.requestedName == nil, !first.folders.isEmpty {
+            let inside = first.folders.reduce(folder, PathText.joined)
+            if (try? DownloadDirectory.create(inside)) != nil { download.directory = inside }
+        }
         download.previousURLs.append(download.url)
         download.url = url
         download.finalURL = nil
@@ -154,7 +164,7 @@ extension Engine {
         changed(download)
         // The other files, added as `haul add` adds them, each noting where it came from.
         let others = metalink.files.dropFirst().compactMap { file -> DownloadRequest? in
-            guard var request = file.request(into: download.directory) else { return nil }
+            guard var request = file.request(into: folder) else { return nil }
             request.allowMetered = download.allowMetered
             request.connections = download.connections
             request.speedLimit = download.speedLimit
@@ -172,7 +182,7 @@ extension Engine {
         journalNow([download] + added.compactMap { downloads[$0] })
         scheduleSave(after: configuration.transitionSaveDelay)
         schedule()
-        return true
+        return download.directory
     }
 
     /// The transfer emptied the `.part` to fetch the file from its first byte; `why`, when

@@ -33,8 +33,9 @@ protocol HTTPTransferReports: TransferReports {
     /// A new link's first answer was compared with the file on disk.
     func checkedLink(etag: String?, lastModified: String?) async
     /// The download's URL served a Metalink document: the download becomes its first file (from
-    /// `url`, named `name`), the other files are added after it. False when the run is stale.
-    func followedMetalink(_ metalink: Metalink, url: String) async -> Bool
+    /// `url`), the other files are added after it. Returns the folder the first file goes in (the
+    /// document's folders for it, below the download's); nil when the run is stale.
+    func followedMetalink(_ metalink: Metalink, url: String) async -> String?
     /// The download's URL served a torrent file: the download becomes that torrent (its file kept
     /// beside the state) and starts again as one. False when the run is stale or it cannot be kept.
     func followedTorrent(_ metainfo: [UInt8]) async -> Bool
@@ -75,7 +76,7 @@ struct RunReports: HTTPTransferReports {
 
     func notice(_ notice: Notice?) async { await engine.transferNotice(id, generation, notice) }
 
-    func followedMetalink(_ metalink: Metalink, url: String) async -> Bool {
+    func followedMetalink(_ metalink: Metalink, url: String) async -> String? {
         await engine.transferFollowedMetalink(id, generation, metalink, url: url)
     }
 

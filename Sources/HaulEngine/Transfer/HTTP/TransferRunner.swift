@@ -234,7 +234,8 @@ struct TransferRunner: Sendable {
         guard let first = metalink.files.first, let url = first.sources.first?.url else {
             throw TransferFailure(.other("the server's Metalink document gives no http or https URL"))
         }
-        guard await reports.followedMetalink(metalink, url: url) else { throw CancellationError() }
+        guard let folder = await reports.followedMetalink(metalink, url: url) else { throw CancellationError() }
+        job.request.directory = folder
         let skipped = metalink.files.flatMap(\.skippedSchemes)
         if !skipped.isEmpty { await reports.notice(MirrorDiscovery.skippedNotice(skipped)) }
         job.target = TransferTarget(
