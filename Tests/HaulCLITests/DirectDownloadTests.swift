@@ -257,6 +257,16 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: cwd + "/served").sorted(),
             ["linux", "up.bin", "windows"])
+        XCTAssertTrue(fetched.stdout.contains("done: 3 finished"), fetched.stdout)
+        XCTAssertTrue(followed.stdout.contains("done: 3 finished"), "each file is followed: \(followed.stdout)")
+        // The same command again finds all three where it put them.
+        let added = try await listJSON().count
+        let again = try await haul(in: cwd, [nginx.url("tree.meta4"), "-d", "served"])
+        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+        XCTAssertTrue(again.stdout.contains("already here: \(cwd)/served/windows/same.bin"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("done: 3 finished"), again.stdout)
+        let after = try await listJSON().count
+        XCTAssertEqual(after, added, "nothing added again")
     }
 
     /// nginx serves `files.meta4`, naming `one.bin` and `two.bin` (a.bin and b.bin, capped):

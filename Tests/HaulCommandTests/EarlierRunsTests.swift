@@ -76,6 +76,29 @@ final class EarlierRunsTests: XCTestCase {
         XCTAssertEqual(again.left(by: DownloadRequest(url: "http://h/new", directory: "/d")).map(\.id), [refreshed.id])
     }
 
+    /// A Metalink's files in folders of their own below the command's: found by the URL and a
+    /// folder at or below the command's, not in a folder beside it.
+    func testAMetalinksFilesInFoldersBelowAreFoundAndOnesBesideAreNot() {
+        let meta = "http://h/tree.meta4"
+        let first = became(download(meta, in: "/d/linux"), "http://m/a")
+        var second = download("http://m/b", in: "/d/windows/x86")
+        second.previousURLs = [meta]
+        var beside = download("http://m/c", in: "/dd")
+        beside.previousURLs = [meta]
+        let runs = EarlierRuns([first, second, beside]) { _ in false }
+        XCTAssertEqual(
+            Set(runs.left(by: DownloadRequest(url: meta, directory: "/d")).map(\.id)), [first.id, second.id])
+        XCTAssertEqual(runs.left(by: DownloadRequest(url: meta, directory: "/d/windows")).map(\.id), [second.id])
+        XCTAssertEqual(EarlierRuns.folders(upFrom: "/d/linux/x86"), ["/d/linux/x86", "/d/linux", "/d", "/"])
+
+        var followed = FollowedDownloads([first.id])
+        _ = followed.take(.added(Download(id: first.id, url: meta, directory: "/d", queueOrder: 1)))
+        _ = followed.take(.updated(first))
+        _ = followed.take(.added(second))
+        _ = followed.take(.added(beside))
+        XCTAssertEqual(followed.ids, [first.id, second.id])
+    }
+
     func testAFollowedDownloadsMetalinkFilesAreFollowedToo() {
         let meta = "http://h/files.meta4"
         let first = download(meta)

@@ -4,11 +4,15 @@ import HaulCore
 /// download of that URL, and the downloads that URL became. A URL that served a Metalink became
 /// its files, one that served a torrent file became the torrent, and a link given anew by
 /// `haul refresh` keeps the old one; each names that URL as its first previous one.
+///
+/// What a URL became may be in folders below the one it was added in (a Metalink's names with
+/// folders), so it is found by the URL and then by folder, at or below the command's.
 struct EarlierRuns {
     private var unfinished: [String: Download] = [:]
     private var finished: [String: Download] = [:]
+    /// By the URL they came from.
     private var became: [String: [Download]] = [:]
-    /// What a URL became that was finished and whose file is gone since.
+    /// What a URL became that was finished and whose file is gone since, by that URL.
     private var becameAndGone: [String: [Download]] = [:]
 
     /// `known`: the state's downloads. A finished download counts only while its file is still
@@ -18,9 +22,9 @@ struct EarlierRuns {
             let present = d.state != .finished || d.path.map(fileExists) == true
             if let first = d.previousURLs.first {
                 if present {
-                    became[Self.key(d.directory, first), default: []].append(d)
+                    became[first, default: []].append(d)
                 } else {
-                    becameAndGone[Self.key(d.directory, first), default: []].append(d)
+                    becameAndGone[first, default: []].append(d)
                 }
             }
             let key = Self.key(d.directory, d.url)
@@ -35,6 +39,22 @@ struct EarlierRuns {
     /// A URL in a folder, as the downloads of one command line are told apart.
     static func key(_ directory: String, _ url: String) -> String { directory + "\n" + url }
 
+    /// `directory` and every folder it is in, innermost first.
+    static func folders(upFrom directory: String) -> [String] {
+        var folders = [directory]
+        var path = Substring(directory)
+        while let slash = path.dropLast().lastIndex(of: "/") {
+            path = path[..<slash]
+            folders.append(path.isEmpty ? "/" : String(path))
+        }
+        return folders
+    }
+
+    /// Whether `directory` is `folder` or below it.
+    static func isAtOrBelow(_ directory: String, _ folder: String) -> Bool {
+        directory == folder || directory.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
     /// The downloads an earlier run of `request` left, none when it is new. Of its own URL: the
     /// unfinished one, or else the finished one under the name asked for now (another `-o`
     /// fetches another copy). Of what the URL became: all, whatever the name asked for, as the
@@ -47,7 +67,10 @@ struct EarlierRuns {
         } else if let own = finished[key], own.requestedName == request.requestedName {
             found.append(own)
         }
-        for d in became[key] ?? [] where d.url != request.url { found.append(d) }
+        for d in became[request.url] ?? []
+        where d.url != request.url && Self.isAtOrBelow(d.directory, request.directory) {
+            found.append(d)
+        }
         return found
     }
 
@@ -55,6 +78,8 @@ struct EarlierRuns {
     /// Metalink's file deleted): each is fetched again as it was, so the files the URL gave are
     /// all there again and none twice.
     func gone(by request: DownloadRequest) -> [Download] {
-        (becameAndGone[Self.key(request.directory, request.url)] ?? []).filter { $0.url != request.url }
+        (becameAndGone[request.url] ?? []).filter {
+            $0.url != request.url && Self.isAtOrBelow($0.directory, request.directory)
+        }
     }
 }

@@ -5,7 +5,7 @@ import HaulCore
 /// (a metered network, a full disk) is waited for, as `haul run` waits for it.
 ///
 /// A download added because a followed one's URL served a Metalink (its other files) is followed
-/// too: it names that URL as its first previous one, in the same folder.
+/// too: it names that URL as its first previous one, in the same folder or one below it.
 struct FollowedDownloads: Sendable {
     private(set) var states: [DownloadID: DownloadState?]
     /// How many of `states` are not done: ``allDone`` is asked after every burst of events.
@@ -21,13 +21,15 @@ struct FollowedDownloads: Sendable {
     /// Notes where a followed download has been, and takes in `d` when it came from one of those
     /// addresses.
     private mutating func learn(_ d: Download) {
-        if states[d.id] == nil, let first = d.previousURLs.first, origins.contains(EarlierRuns.key(d.directory, first))
+        if states[d.id] == nil, let first = d.previousURLs.first,
+            EarlierRuns.folders(upFrom: d.directory).contains(where: { origins.contains(EarlierRuns.key($0, first)) })
         {
             states[d.id] = .some(nil)
             notDone += 1
         }
         guard states[d.id] != nil else { return }
-        for url in d.previousURLs { origins.insert(EarlierRuns.key(d.directory, url)) }
+        // Where it is now too: its URL may yet serve a Metalink, whose files name it.
+        for url in d.previousURLs + [d.url] { origins.insert(EarlierRuns.key(d.directory, url)) }
     }
 
     /// Records `state` for `id` when it is one of these downloads.
