@@ -164,6 +164,10 @@ extension Aria2Service {
             throw .failed("\(error.option): \(error.message)")
         }
         if !request.directory.isEmpty { try checkDirectory(request.directory) }
+        // An `out` with folders: where they lead, links followed, is checked as a `dir` is.
+        if let name = request.requestedName, let path = try? RequestedPath(name), !path.folders.isEmpty {
+            try checkDirectory(path.directory(in: request.directory.isEmpty ? base : request.directory))
+        }
         return request
     }
 

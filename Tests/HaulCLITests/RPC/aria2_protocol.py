@@ -321,6 +321,14 @@ def check_directory_rule():
     error(reply, 1)
     assert "leads out of the download's folder" in reply["error"]["message"], reply
     assert result("aria2.getGlobalStat") == before
+    # Nor through a link in the download directory: an `out` folder is checked as `dir` is.
+    link = os.path.join(args.dl, "to-etc")
+    os.symlink("/etc", link)
+    reply = call("aria2.addUri", [args.files + "fast.bin"], {"out": "to-etc/cron.d/x", "pause": "true"})
+    os.unlink(link)
+    error(reply, 1)
+    assert "outside" in reply["error"]["message"], reply
+    assert result("aria2.getGlobalStat") == before
     # A directory under the download directory is fine, and made.
     gid = result("aria2.addUri", [args.files + "fast.bin"], {"dir": args.dl + "/sub", "pause": "true"})
     assert result("aria2.getOption", gid)["dir"] == args.dl + "/sub"
