@@ -97,7 +97,7 @@ struct AddPlan {
             }
             request.login = netrcFile.map { .netrcFile($0) }
             request.proxy = proxy
-            try apply(entry, to: &request, environment: environment)
+            try apply(entry, to: &request) { StatePaths.absolute($0, environment: environment) }
             if let checksums, request.checksum == nil {
                 // The name it is saved as (`-o`, `out=`), else the name the server has it by.
                 let names = [request.requestedName, FileNaming.nameFromURL(url)].compactMap { $0 }
@@ -126,16 +126,14 @@ struct AddPlan {
         return AddPlan(requests: requests)
     }
 
-    /// The requests for an engine on another machine: URLs, `-d` as that machine's path, the
-    /// options aria2 has. Files on this machine (cookies, netrc, checksum lists) are not sent.
+    /// The requests for an engine on another machine: URLs (a `-i` list's with their aria2
+    /// options), `-d` and `dir=` as that machine's paths, the options aria2 has. Files on this
+    /// machine (cookies, netrc, checksum lists) are not sent.
     private static func makeRemote(urls: [String], _ command: DownloadOptions, paused: Bool) throws(InputError)
         -> AddPlan
     {
         if let directory = command.directory, !directory.hasPrefix("/") {
             throw InputError("with --connect, -d names a folder on the engine's machine: give its absolute path")
-        }
-        if let output = command.output, output.contains("/") {
-            throw InputError("with --connect, -o takes a file name: give the folder with -d")
         }
         if command.loadCookies != nil || command.checksumFile != nil || command.netrcFile != nil {
             throw InputError(
@@ -143,17 +141,44 @@ struct AddPlan {
         }
         let headers = try command.header.map { h throws(InputError) in try RequestHeader.parse(h) }
         let checksum = try checksum(command)
-        var urls = urls
-        if let file = command.inputFile { urls += try URLListFile.read(file).entries.map(\.url) }
-        let requests = try urls.map { url throws(InputError) in
-            var request = DownloadRequest(
-                url: try DownloadURL.validate(url), directory: command.directory ?? "", requestedName: command.output,
-                headers: headers, checksum: checksum, paused: paused, connections: command.connectionCount,
-                speedLimit: command.limit.flatMap(Formatting.parseRate))
-            if !command.mirror.isEmpty {
-                request.sources = try command.mirror.map { mirror throws(InputError) in
-                    DownloadSource(url: try DownloadURL.validate(mirror), origin: .user)
+        // `-o`: an absolute path is a folder on the engine's machine and a name; anything else is
+        // aria2's `out`, under `-d` or the engine's folder.
+        var (directory, name) = (command.directory ?? "", command.output)
+        if let output = command.output, case let path = try OutputPath(output), let folder = path.folder,
+            folder.hasPrefix("/")
+        {
+            (directory, name) = (folder, path.name)
+        }
+        var entries = urls.enumerated().map { InputFile.Entry(url: $1, line: $0, mirrors: command.mirror) }
+        let givenOnCommandLine = entries.count
+        if let file = command.inputFile {
+            let listed = try URLListFile.read(file)
+            entries += listed.entries
+            warnAboutIgnored(listed, file: file)
+        }
+        let requests = try entries.enumerated().map { index, entry throws(InputError) in
+            func validate(_ url: String) throws(InputError) -> String {
+                do {
+                    return try DownloadURL.validate(url)
+                } catch {
+                    guard index >= givenOnCommandLine else { throw error }
+                    throw InputError("line \(entry.line): \(error.message)")
                 }
+            }
+            var request = DownloadRequest(
+                url: try validate(entry.url), directory: directory, requestedName: name, headers: headers,
+                checksum: checksum, paused: paused, connections: command.connectionCount,
+                speedLimit: command.limit.flatMap(Formatting.parseRate))
+            if !entry.mirrors.isEmpty {
+                request.sources = try entry.mirrors.map { mirror throws(InputError) in
+                    DownloadSource(url: try validate(mirror), origin: .user)
+                }
+            }
+            try apply(entry, to: &request) { $0 }
+            if let dir = entry.value("dir"), !request.directory.hasPrefix("/") {
+                throw InputError(
+                    "line \(dir.line), dir=: with --connect, dir= names a folder on the engine's machine: give its "
+                        + "absolute path")
             }
             return request
         }
@@ -183,16 +208,12 @@ struct AddPlan {
         return path
     }
 
-    /// An aria2 entry's own options, over the command line's.
+    /// An aria2 entry's own options, over the command line's; `directory` reads a `dir=` value.
     private static func apply(
-        _ entry: InputFile.Entry, to request: inout DownloadRequest, environment: [String: String]
-    )
-        throws(InputError)
-    {
+        _ entry: InputFile.Entry, to request: inout DownloadRequest, directory: (String) -> String
+    ) throws(InputError) {
         do {
-            try Aria2Options.apply(entry.options.map { ($0.name, $0.value) }, to: &request) {
-                StatePaths.absolute($0, environment: environment)
-            }
+            try Aria2Options.apply(entry.options.map { ($0.name, $0.value) }, to: &request, directory: directory)
         } catch {
             let line = entry.value(error.option)?.line ?? entry.line
             throw InputError("line \(line), \(error.option)=: \(error.message)")

@@ -4,7 +4,7 @@ import HaulCore
 /// file goes. A relative folder is under `-d` when one is given (as aria2c's `--out` is under
 /// `--dir`), else under the current folder (as wget's and curl's are).
 struct OutputPath: Equatable {
-    /// The folder part, as given, when the path has one.
+    /// The folder part, as given (without the last '/'), when the path has one.
     let folder: String?
     /// The file's name; the add path checks that it is a plain one.
     let name: String
@@ -22,7 +22,8 @@ struct OutputPath: Equatable {
             throw InputError(
                 "'\(TerminalText.sanitize(text))' names a folder: give the folder with -d and the file's name with -o")
         }
-        (folder, name) = (String(text[...slash]), String(last))
+        let before = text[..<slash]
+        (folder, name) = (before.isEmpty ? "/" : String(before), String(last))
     }
 
     /// Where the file goes: the path's own folder when absolute, else that folder under

@@ -110,6 +110,35 @@ final class RemoteTests: CLITestCase {
         return id
     }
 
+    /// `add -i` on another engine carries each entry's aria2 options (`dir=` a folder on that
+    /// machine, `out=` with folders) as aria2c's own input files do; a relative `dir=` is refused
+    /// with its line. Against Debian's aria2c.
+    func testAListsOwnOptionsReachTheEngine() async throws {
+        let folder = dir.subdirectory("aria2-list")
+        let port = try await startAria2c(folder: folder)
+        try TestFiles.random(www + "/small.bin", size: 40_000)
+        let list = dir.path + "/remote-list.txt"
+        try """
+        \(nginx.url("small.bin"))
+          dir=\(folder)/first
+          out=one.bin
+        \(nginx.url("big.bin"))
+          out=nested/two.bin
+        """.write(toFile: list, atomically: true, encoding: .utf8)
+        let added = try await haul("add", "--connect", "127.0.0.1:\(port)", "--secret", secret, "-i", list)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        try await waitUntil(timeout: 30) {
+            self.fileSize(folder + "/first/one.bin") == 40_000 && self.fileSize(folder + "/nested/two.bin") == 6_000_000
+        }
+        XCTAssertTrue(FileManager.default.contentsEqual(atPath: folder + "/first/one.bin", andPath: www + "/small.bin"))
+        XCTAssertTrue(FileManager.default.contentsEqual(atPath: folder + "/nested/two.bin", andPath: www + "/big.bin"))
+
+        try "\(nginx.url("small.bin"))\n  dir=relative\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let relative = try await haul("add", "--connect", "127.0.0.1:\(port)", "--secret", secret, "-i", list)
+        XCTAssertEqual(relative.status, 2, relative.stderr)
+        XCTAssertTrue(relative.stderr.contains("line 2, dir=: with --connect, dir= names a folder"), relative.stderr)
+    }
+
     func testTheUIAndCommandsDriveARealAria2c() async throws {
         let folder = dir.subdirectory("aria2-downloads")
         let port = try await startAria2c(folder: folder)
