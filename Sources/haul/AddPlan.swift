@@ -71,25 +71,12 @@ struct AddPlan {
             requests.append(request)
         }
         for (index, entry) in entries.enumerated() {
-            // A bad URL in a list of thousands is found by its line.
-            func validate(_ url: String) throws(InputError) -> String {
-                do {
-                    return try DownloadURL.validate(url)
-                } catch {
-                    guard index >= givenOnCommandLine else { throw error }
-                    throw InputError("line \(entry.line): \(error.message)")
-                }
-            }
-            let url = try validate(entry.url)
+            let (url, sources) = try checkedURLs(of: entry, listed: index >= givenOnCommandLine)
             var request = DownloadRequest(
                 url: url, directory: directory, requestedName: output?.name, headers: headers,
                 checksum: checksum, allowMetered: command.allowMetered, paused: paused,
                 connections: command.connectionCount, speedLimit: speedLimit, cookieFile: cookieFile)
-            if !entry.mirrors.isEmpty {
-                request.sources = try entry.mirrors.map { mirror throws(InputError) in
-                    DownloadSource(url: try validate(mirror), origin: .user)
-                }
-            }
+            request.sources = sources
             if command.noMirrors { request.ignoresMirrorHeaders = true }
             if request.isTorrent {
                 request.selectedFiles = selection
@@ -157,23 +144,12 @@ struct AddPlan {
             warnAboutIgnored(listed, file: file)
         }
         let requests = try entries.enumerated().map { index, entry throws(InputError) in
-            func validate(_ url: String) throws(InputError) -> String {
-                do {
-                    return try DownloadURL.validate(url)
-                } catch {
-                    guard index >= givenOnCommandLine else { throw error }
-                    throw InputError("line \(entry.line): \(error.message)")
-                }
-            }
+            let (url, sources) = try checkedURLs(of: entry, listed: index >= givenOnCommandLine)
             var request = DownloadRequest(
-                url: try validate(entry.url), directory: directory, requestedName: name, headers: headers,
+                url: url, directory: directory, requestedName: name, headers: headers,
                 checksum: checksum, paused: paused, connections: command.connectionCount,
                 speedLimit: command.limit.flatMap(Formatting.parseRate))
-            if !entry.mirrors.isEmpty {
-                request.sources = try entry.mirrors.map { mirror throws(InputError) in
-                    DownloadSource(url: try validate(mirror), origin: .user)
-                }
-            }
+            request.sources = sources
             try apply(entry, to: &request) { $0 }
             if let dir = entry.value("dir"), !request.directory.hasPrefix("/") {
                 throw InputError(
@@ -206,6 +182,25 @@ struct AddPlan {
         }
         if let warning = NetrcFile.warning(outcome, path: path) { Console.warn(warning) }
         return path
+    }
+
+    /// An entry's URL and its mirrors as sources, checked; a bad one of a `-i` list (`listed`)
+    /// is named by its line, found among thousands.
+    private static func checkedURLs(of entry: InputFile.Entry, listed: Bool) throws(InputError)
+        -> (url: String, sources: [DownloadSource])
+    {
+        func check(_ url: String) throws(InputError) -> String {
+            do {
+                return try DownloadURL.validate(url)
+            } catch {
+                guard listed else { throw error }
+                throw InputError("line \(entry.line): \(error.message)")
+            }
+        }
+        let sources = try entry.mirrors.map { mirror throws(InputError) in
+            DownloadSource(url: try check(mirror), origin: .user)
+        }
+        return (try check(entry.url), sources)
     }
 
     /// An aria2 entry's own options, over the command line's; `directory` reads a `dir=` value.
