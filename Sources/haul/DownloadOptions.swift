@@ -118,6 +118,10 @@ struct DownloadOptions: ParsableArguments {
     @Flag(name: .long, help: "Allow this download on a metered network.")
     var allowMetered = false
 
+    /// curl's `-k` and wget's `--no-check-certificate`, taken only to say what haul does instead.
+    @Flag(name: [.customShort("k"), .customLong("insecure"), .customLong("no-check-certificate")], help: .hidden)
+    var skipCertificateCheck = false
+
     /// The options that take a value as the next word, by every name they have: `haul -o NAME URL`
     /// is read as `haul get …` only if the words before the URL are known to be options and values.
     static let namesWithValues: Set<String> = [
@@ -127,9 +131,17 @@ struct DownloadOptions: ParsableArguments {
     ]
 
     /// The options that take no value.
-    static let flagNames: Set<String> = ["--no-mirrors", "--allow-metered"]
+    static let flagNames = Set(["--no-mirrors", "--allow-metered"]).union(refusedFlagNames)
+
+    /// Flags of other tools that are taken only to be refused with a sentence.
+    static let refusedFlagNames: Set<String> = ["-k", "--insecure", "--no-check-certificate"]
 
     func validate() throws {
+        if skipCertificateCheck {
+            throw ValidationError(
+                "haul always checks https certificates; to trust a server's own, set SSL_CERT_FILE to a file "
+                    + "with its certificate (or its CA's)")
+        }
         if let connections, !StateDocument.Settings.connectionRange.contains(connections) {
             throw ValidationError("--connections must be between 1 and 32")
         }

@@ -261,6 +261,8 @@ final class CommandLineTests: NginxCLITestCase {
             (["add", "-i", badList], 2, "line 4: 'not a url' is not a valid URL"),
             (["add", "-i", escapingList], 2, "line 3, out=: '../../x.bin' leads out of the download's folder"),
             (["-O", "-", "http://127.0.0.1/x"], 2, "not to standard output"),
+            (["-k", "https://127.0.0.1/x"], 64, "haul always checks https certificates; to trust a server's own"),
+            (["add", "--no-check-certificate", "https://127.0.0.1/x"], 64, "set SSL_CERT_FILE"),
             (["add", "gone.torrent"], 2, "cannot read the torrent file gone.torrent: no such file"),
             (["gone.meta4"], 2, "cannot read the Metalink file gone.meta4: no such file"),
             (["pause", "zzzzzz"], 2, "no download with id 'zzzzzz'"),

@@ -67,8 +67,12 @@ final class DirectDownloadValuesTests: XCTestCase {
         }
         XCTAssertFalse(named.isEmpty)
         XCTAssertEqual(named, GetCommand.ownOptionsWithValues.union(GetCommand.rootOptionsWithValues))
-        for flag in DownloadOptions.flagNames {
+        for flag in DownloadOptions.flagNames.subtracting(DownloadOptions.refusedFlagNames) {
             XCTAssertNoThrow(try GetCommand.parse([flag, "http://h/a"]), flag)
+        }
+        for flag in DownloadOptions.refusedFlagNames {
+            XCTAssertEqual(GetCommand.arguments([flag, "https://h/a"]), ["get", flag, "https://h/a"])
+            XCTAssertThrowsError(try GetCommand.parse([flag, "https://h/a"]), flag)
         }
     }
 
