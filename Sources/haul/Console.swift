@@ -23,6 +23,11 @@ enum Console {
         FileHandleWriter.stderr("\(JournalStream.prefix(.error))haul: \(message)\n")
     }
 
+    /// What another program haul ran said (a hook's output): not a problem of haul's.
+    static func note(_ message: String) {
+        FileHandleWriter.stderr("\(JournalStream.prefix(.info))haul: \(message)\n")
+    }
+
     static func warn(_ message: String) {
         FileHandleWriter.stderr("\(JournalStream.prefix(.warning))haul: warning: \(message)\n")
     }

@@ -64,7 +64,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let host = await EngineHost.start(
             engine, options: stateOptions, kind: .run, hooks: hooks, log: { Console.warn($0) },
-            onShutdownRequest: { Task { await engine.shutdown() } })
+            hookOutput: { Console.note($0) }, onShutdownRequest: { Task { await engine.shutdown() } })
         let termination = Signals.onTermination { _ in
             Task { await engine.shutdown() }
         }

@@ -41,7 +41,8 @@ final class HooksTests: NginxCLITestCase {
         try await succeed("add", nginx.url("one.bin"), nginx.url("two.bin"), nginx.url("gone.bin"))
         result = try await haul("run")
         XCTAssertEqual(result.status, 1, "one download fails: " + result.stderr)
-        XCTAssertTrue(result.stderr.contains("--on-complete \(script): output of the hook"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("haul: --on-complete \(script): output of the hook"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("warning: --on-complete"), "a hook's output is not a warning")
         let ids = Dictionary(
             uniqueKeysWithValues: try await listJSON().map { ($0["url"] as! String, $0["id"] as! String) })
         func gid(_ name: String) -> String {

@@ -157,7 +157,7 @@ struct DirectDownload {
         }
         let host = await EngineHost.start(
             engine, options: stateOptions, kind: .get, hooks: hooks, log: { Console.warn($0) },
-            onShutdownRequest: { Task { await engine.shutdown() } })
+            hookOutput: { Console.note($0) }, onShutdownRequest: { Task { await engine.shutdown() } })
         let termination = Signals.onTermination { _ in Task { await engine.shutdown() } }
         await engine.start()
         let watching = Task { [followed] in

@@ -17,6 +17,7 @@ final class DownloadHooks: Sendable {
     private let notify: Bool
     private let environment: [String: String]
     private let log: @Sendable (String) -> Void
+    private let output: @Sendable (String) -> Void
     private let unannounced = Mutex<[String]>([])
     private let running = Mutex<[ObjectIdentifier: HookRunner]>([:])
     private let queue = Mutex(QueueState())
@@ -29,13 +30,18 @@ final class DownloadHooks: Sendable {
         var hook: Task<Void, Never>?
     }
 
-    init(flags: ProcessHooks, environment: [String: String], log: @escaping @Sendable (String) -> Void) {
+    /// `log` takes what goes wrong with a hook; `output` each line a hook writes (`log` when nil).
+    init(
+        flags: ProcessHooks, environment: [String: String], log: @escaping @Sendable (String) -> Void,
+        output: (@Sendable (String) -> Void)? = nil
+    ) {
         self.flags = flags
         // What a service manager passed to this process is not a hook's.
         self.environment = environment.filter {
             !["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES", "NOTIFY_SOCKET", "JOURNAL_STREAM"].contains($0.key)
         }
         self.log = log
+        self.output = output ?? log
         notify =
             environment["HAUL_NO_NOTIFY"] == nil && ProcessLauncher.isInstalled("notify-send", environment: environment)
     }
@@ -130,7 +136,8 @@ final class DownloadHooks: Sendable {
         let label = "--\(event.rawValue) \(TerminalText.sanitize(arguments[0]))"
         do {
             let runner = try HookRunner(
-                arguments, label: label, environment: environment, timeLimit: settings.timeLimit, log: log)
+                arguments, label: label, environment: environment, timeLimit: settings.timeLimit, log: log,
+                output: output)
             let key = ObjectIdentifier(runner)
             running.withLock { $0[key] = runner }
             Task {

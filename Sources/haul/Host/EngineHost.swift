@@ -20,8 +20,8 @@ final class EngineHost: Sendable {
     /// RPC client stops this process; the TUI, which a person quits, has none.
     static func start(
         _ engine: Engine, options: StateOptions, kind: HostKind, hooks flags: ProcessHooks,
-        log: @escaping @Sendable (String) -> Void, onShutdownRequest: (@Sendable () -> Void)? = nil,
-        passed: [PassedSocket] = []
+        log: @escaping @Sendable (String) -> Void, hookOutput: (@Sendable (String) -> Void)? = nil,
+        onShutdownRequest: (@Sendable () -> Void)? = nil, passed: [PassedSocket] = []
     ) async -> EngineHost {
         let server = EngineServer(
             engine: engine, location: options.socketLocation, kind: kind, log: log,
@@ -32,7 +32,7 @@ final class EngineHost: Sendable {
         } catch {
             log("other haul commands cannot reach this one: \(error.description)")
         }
-        let hooks = DownloadHooks(flags: flags, environment: options.environment, log: log)
+        let hooks = DownloadHooks(flags: flags, environment: options.environment, log: log, output: hookOutput)
         let watching = await hooks.watch(engine)
         let rpc = RPCHost(
             engine: engine, downloadDirectory: StatePaths.downloadDirectory(environment: options.environment), log: log,

@@ -6,8 +6,9 @@ import Synchronization
     import Glibc
 #endif
 
-/// Runs one hook: started directly (never through a shell), its output read line by line into
-/// the log (the daemon's log file or the journal; the TUI's message line), stopped with SIGTERM
+/// Runs one hook: started directly (never through a shell), its output read line by line and
+/// handed on (to the daemon's log file or the journal, the TUI's message line, a command's
+/// standard error), its problems to the log; stopped with SIGTERM
 /// when it runs past its time limit and with SIGKILL 5 s later, with every process it started.
 final class HookRunner: Sendable {
     let label: String
@@ -25,7 +26,7 @@ final class HookRunner: Sendable {
     /// Starts `arguments`; throws when the program cannot be started.
     init(
         _ arguments: [String], label: String, environment: [String: String], timeLimit seconds: Int,
-        log: @escaping @Sendable (String) -> Void
+        log: @escaping @Sendable (String) -> Void, output: @escaping @Sendable (String) -> Void
     ) throws(ProcessLauncher.Failure) {
         self.label = label
         var ends: [Int32] = [0, 0]
@@ -42,7 +43,7 @@ final class HookRunner: Sendable {
             throw error
         }
         let reader = ends[0]
-        DetachedThread.start { Self.relay(reader, label: label, log: log) }
+        DetachedThread.start { Self.relay(reader, label: label, log: output) }
         let limit = Task { [self] in
             try? await Task.sleep(for: .seconds(seconds))
             guard signal(SIGTERM) else { return }

@@ -27,9 +27,10 @@ enum TUIApp {
         let exit = try await present(inbox: inbox, environment: options.environment, mouse: mouse) {
             switch try await EngineAccess.attempt(options, configure: { $0.seedsFinishedTorrents = true }) {
             case .local(let engine):
-                let host = await EngineHost.start(engine, options: options, kind: .tui, hooks: processHooks) {
-                    inbox.push(.report($0, isError: true))
-                }
+                let host = await EngineHost.start(
+                    engine, options: options, kind: .tui, hooks: processHooks,
+                    log: { inbox.push(.report($0, isError: true)) },
+                    hookOutput: { inbox.push(.report($0, isError: false)) })
                 opened.withLock { $0 = .local(host) }
                 if let message = engine.recoveryMessage { inbox.push(.report(message, isError: true)) }
                 await engine.start()
