@@ -86,8 +86,11 @@ struct AddPlan {
             request.proxy = proxy
             try apply(entry, to: &request) { StatePaths.absolute($0, environment: environment) }
             if let checksums, request.checksum == nil {
-                // The name it is saved as (`-o`, `out=`), else the name the server has it by.
-                let names = [request.requestedName, FileNaming.nameFromURL(url)].compactMap { $0 }
+                // The name it is saved as (`-o`, `out=`, with its folders, then without), else the
+                // name the server has it by.
+                let asked = request.requestedName
+                let names = [asked, asked.flatMap { try? RequestedPath($0).name }, FileNaming.nameFromURL(url)]
+                    .compactMap { $0 }
                 guard let listed = names.lazy.compactMap(checksums.checksum(for:)).first else {
                     let name = names.last ?? url
                     throw InputError("the checksum file has no line for '\(TerminalText.sanitize(name))'")

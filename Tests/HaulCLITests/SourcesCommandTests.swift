@@ -48,6 +48,11 @@ final class SourcesCommandTests: NginxCLITestCase {
         XCTAssertTrue(caught.stdout.contains("a.bin  SHA-256 MISMATCH: expected "), caught.stdout)
         let renamed = try await haul("add", "--checksum-file", sums, "-o", "renamed.bin", nginx.url("a.bin"))
         XCTAssertEqual(renamed.status, 0, "saved under another name, found by the server's: " + renamed.stderr)
+        // A list's `out=` with folders is found by its name without them.
+        let folders = dir.path + "/with-folders.txt"
+        try "\(nginx.url("e.bin"))\n  out=copies/b c.bin\n".write(toFile: folders, atomically: true, encoding: .utf8)
+        let nested = try await haul("add", "--paused", "--checksum-file", sums, "-i", folders)
+        XCTAssertEqual(nested.status, 0, "found by 'b c.bin': " + nested.stderr)
     }
 
     func testChecksumsOfEveryTypeOnTheCommandLine() async throws {

@@ -20,13 +20,13 @@ public struct Metalink: Sendable, Equatable {
         /// Schemes of the URLs left out (`ftp`, `file`, torrents), for one notice.
         public var skippedSchemes: [String]
 
+        /// The name with its folders, as a request asks for it (see ``RequestedPath``).
+        public var path: String { (folders + [name]).joined(separator: "/") }
+
         /// The download of this file into `directory`: from its first URL, named as the document
         /// names it, with its other URLs as mirrors and its hashes (`checksum` wins over its
         /// own); nil when it has no http or https URL. No headers: its URLs are not hosts the
         /// user named.
-        /// The name with its folders, as a request asks for it (see ``RequestedPath``).
-        public var path: String { (folders + [name]).joined(separator: "/") }
-
         public func request(into directory: String, checksum: Checksum? = nil) -> DownloadRequest? {
             guard let first = sources.first else { return nil }
             var request = DownloadRequest(
