@@ -109,6 +109,15 @@ struct AddPlan {
                 requests.append(request)
             }
         }
+        // A torrent's files keep the names it gives them, as aria2c keeps them: said, not ignored.
+        if command.output != nil, requests.contains(where: \.isTorrent) {
+            Console.warn("-o does not rename a torrent: its files keep the names the torrent gives them")
+            requests = requests.map { request in
+                var request = request
+                if request.isTorrent { request.requestedName = nil }
+                return request
+            }
+        }
         // The engine's own add path, here before the (possibly large) state is read: a folder that
         // cannot be made is said at once, and the list printed names each file's folder.
         var path = AddPath(environment: environment, defaultDirectory: defaultDirectory)

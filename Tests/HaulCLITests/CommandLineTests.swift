@@ -317,6 +317,18 @@ final class CommandLineTests: NginxCLITestCase {
 }
 
 final class SameNameTests: CLITestCase {
+    /// `-o` with a magnet link: the torrent keeps its own names, as with aria2c, and says so.
+    func testANameForATorrentIsSaidToBeUnused() async throws {
+        let magnet = "magnet:?xt=urn:btih:fcabb9b3406c627adfa1918d7a276b454f34abd7&dn=img.iso"
+        let added = try await haul("add", "--paused", "-o", "named.iso", magnet)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertEqual(
+            added.stderr,
+            "haul: warning: -o does not rename a torrent: its files keep the names the torrent gives them\n")
+        let listed = try await haul("ls")
+        XCTAssertTrue(listed.stdout.contains("img.iso") && !listed.stdout.contains("named.iso"), listed.stdout)
+    }
+
     func testTwoDownloadsAskingForTheSameNameNeverShareAFile() async throws {
         let www = dir.subdirectory("www")
         let nginx = try await NginxServer(root: www, slowRate: "2m", workDirectory: dir.subdirectory("nginx"))
