@@ -11,7 +11,8 @@ struct OutputPath: Equatable {
 
     init(_ text: String) throws(InputError) {
         if text == "-" {
-            throw InputError("haul saves into a file it can resume, not to standard output: give -o a file name")
+            throw InputError(
+                "-o - (standard output) cannot be used: downloads go into files that can resume; give a file name")
         }
         guard let slash = text.lastIndex(of: "/") else {
             (folder, name) = (nil, text)
