@@ -260,7 +260,10 @@ final class CommandLineTests: NginxCLITestCase {
             (["-i", dir.path], 2, "cannot read the URL list \(dir.path): it is a folder"),
             (["add", "-i", badList], 2, "line 4: 'not a url' is not a valid URL"),
             (["add", "-i", escapingList], 2, "line 3, out=: '../../x.bin' leads out of the download's folder"),
-            (["-O", "-", "http://127.0.0.1/x"], 2, "haul: -o - (standard output) cannot be used: downloads go into files"),
+            (
+                ["-O", "-", "http://127.0.0.1/x"], 2,
+                "haul: -o - (standard output) cannot be used: downloads go into files"
+            ),
             (["-k", "https://127.0.0.1/x"], 64, "haul always checks https certificates; to trust a server's own"),
             (["add", "--no-check-certificate", "https://127.0.0.1/x"], 64, "set SSL_CERT_FILE"),
             (["add", "gone.torrent"], 2, "cannot read the torrent file gone.torrent: no such file"),

@@ -121,7 +121,8 @@ final class DirectDownloadValuesTests: XCTestCase {
         let plain = try request(["-O", "b.iso", "http://h/a.iso"])
         XCTAssertEqual([plain.directory, plain.requestedName], [here + "/cwd", "b.iso"])
         for (bad, sentence) in [
-            ("-", "(standard output) cannot be used"), ("sub/", "names a folder"), ("sub/.hidden", "is not a plain file name"),
+            ("-", "(standard output) cannot be used"), ("sub/", "names a folder"),
+            ("sub/.hidden", "is not a plain file name"),
         ] {
             XCTAssertThrowsError(try request(["-O", bad, "http://h/a.iso"]), bad) { error in
                 XCTAssertTrue(String(describing: error).contains(sentence), "\(bad): \(error)")
