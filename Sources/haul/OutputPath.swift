@@ -14,17 +14,16 @@ struct OutputPath: Equatable {
             throw InputError(
                 "-o - (standard output) cannot be used: downloads go into files that can resume; give a file name")
         }
-        guard let slash = text.lastIndex(of: "/") else {
+        guard text.contains("/") else {
             (folder, name) = (nil, text)
             return
         }
-        let last = text[text.index(after: slash)...]
+        let last = PathText.lastComponent(of: text)
         guard !last.isEmpty else {
             throw InputError(
                 "'\(TerminalText.sanitize(text))' names a folder: give the folder with -d and the file's name with -o")
         }
-        let before = text[..<slash]
-        (folder, name) = (before.isEmpty ? "/" : String(before), String(last))
+        (folder, name) = (PathText.folder(of: text), last)
     }
 
     /// Where the file goes: the path's own folder when absolute, else that folder under

@@ -89,7 +89,7 @@ final class EarlierRunsTests: XCTestCase {
         XCTAssertEqual(
             Set(runs.left(by: DownloadRequest(url: meta, directory: "/d")).map(\.id)), [first.id, second.id])
         XCTAssertEqual(runs.left(by: DownloadRequest(url: meta, directory: "/d/windows")).map(\.id), [second.id])
-        XCTAssertEqual(EarlierRuns.folders(upFrom: "/d/linux/x86"), ["/d/linux/x86", "/d/linux", "/d", "/"])
+        XCTAssertEqual(PathText.enclosingFolders(of: "/d/linux/x86"), ["/d/linux/x86", "/d/linux", "/d", "/"])
 
         var followed = FollowedDownloads([first.id])
         _ = followed.take(.added(Download(id: first.id, url: meta, directory: "/d", queueOrder: 1)))

@@ -26,6 +26,22 @@ extension PathText {
         folder.hasSuffix("/") || folder.isEmpty ? folder + name : folder + "/" + name
     }
 
+    /// Whether `path` is `folder` or lies below it (by text: links are not followed).
+    public static func isAtOrBelow(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    /// `path` and every folder it is in, innermost first, up to "/" (an absolute path).
+    public static func enclosingFolders(of path: String) -> [String] {
+        var folders = [path]
+        var current = path
+        while current != "/", current.contains("/") {
+            current = folder(of: current)
+            folders.append(current)
+        }
+        return folders
+    }
+
     /// `~` and `~/…` with the user's home folder in place of the tilde; other text unchanged.
     public static func expandingTilde(_ path: String, home: String) -> String {
         if path == "~" { return home }

@@ -123,9 +123,8 @@ public struct AddPath {
         return try validatedOptions(request)
     }
 
-    /// `request` when its name and numbers are within bounds.
+    /// `request` when its numbers are within bounds (its name is read by ``resolve(_:)``).
     private static func validatedOptions(_ request: DownloadRequest) throws(InputError) -> DownloadRequest {
-        if let name = request.requestedName { _ = try RequestedPath(name) }
         if let connections = request.connections, !StateDocument.Settings.connectionRange.contains(connections) {
             throw InputError("--connections must be between 1 and 32")
         }

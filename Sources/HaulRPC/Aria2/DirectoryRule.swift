@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HaulCore
 
 /// Where a call may put files: in the download directory or a directory the user allowed, after
 /// `..` and symbolic links are resolved. aria2 lets any call write anywhere, which is how its
@@ -9,7 +10,7 @@ public enum DirectoryRule {
         let resolved = resolve(path)
         return roots.contains { root in
             let base = resolve(root)
-            return resolved == base || resolved.hasPrefix(base == "/" ? "/" : base + "/")
+            return PathText.isAtOrBelow(resolved, base)
         }
     }
 

@@ -39,22 +39,6 @@ struct EarlierRuns {
     /// A URL in a folder, as the downloads of one command line are told apart.
     static func key(_ directory: String, _ url: String) -> String { directory + "\n" + url }
 
-    /// `directory` and every folder it is in, innermost first.
-    static func folders(upFrom directory: String) -> [String] {
-        var folders = [directory]
-        var path = Substring(directory)
-        while let slash = path.dropLast().lastIndex(of: "/") {
-            path = path[..<slash]
-            folders.append(path.isEmpty ? "/" : String(path))
-        }
-        return folders
-    }
-
-    /// Whether `directory` is `folder` or below it.
-    static func isAtOrBelow(_ directory: String, _ folder: String) -> Bool {
-        directory == folder || directory.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-    }
-
     /// The downloads an earlier run of `request` left, none when it is new. Of its own URL: the
     /// unfinished one, or else the finished one under the name asked for now (another `-o`
     /// fetches another copy). Of what the URL became: all, whatever the name asked for, as the
@@ -68,7 +52,7 @@ struct EarlierRuns {
             found.append(own)
         }
         for d in became[request.url] ?? []
-        where d.url != request.url && Self.isAtOrBelow(d.directory, request.directory) {
+        where d.url != request.url && PathText.isAtOrBelow(d.directory, request.directory) {
             found.append(d)
         }
         return found
@@ -79,7 +63,7 @@ struct EarlierRuns {
     /// all there again and none twice.
     func gone(by request: DownloadRequest) -> [Download] {
         (becameAndGone[request.url] ?? []).filter {
-            $0.url != request.url && Self.isAtOrBelow($0.directory, request.directory)
+            $0.url != request.url && PathText.isAtOrBelow($0.directory, request.directory)
         }
     }
 }

@@ -22,7 +22,7 @@ struct FollowedDownloads: Sendable {
     /// addresses.
     private mutating func learn(_ d: Download) {
         if states[d.id] == nil, let first = d.previousURLs.first,
-            EarlierRuns.folders(upFrom: d.directory).contains(where: { origins.contains(EarlierRuns.key($0, first)) })
+            PathText.enclosingFolders(of: d.directory).contains(where: { origins.contains(EarlierRuns.key($0, first)) })
         {
             states[d.id] = .some(nil)
             notDone += 1
