@@ -37,6 +37,43 @@ final class DialogTests: XCTestCase {
         XCTAssertEqual(dialog.handle(.escape, in: local), .closed)
     }
 
+    /// The folder the dialog suggests is replaced by what is typed, as a selected field is; an
+    /// arrow key keeps it to be edited, and a new suggestion is selected again.
+    func testTypingInTheDirectoryFieldReplacesTheSuggestedFolder() throws {
+        var dialog = AddDialog(in: local)
+        type("http://h/a.bin", into: &dialog, in: local)
+        _ = dialog.handle(.tab, in: local)
+        XCTAssertTrue(dialog.lines(width: 70, glyphs: .unicode).contains { $0.0.hasPrefix("Typing replaces") })
+        type("/srv/x", into: &dialog, in: local)
+        XCTAssertEqual(dialog.fields[1].string, "/srv/x", "typed in place of /dl, not after it")
+        XCTAssertFalse(dialog.lines(width: 70, glyphs: .unicode).contains { $0.0.hasPrefix("Typing replaces") })
+
+        var kept = AddDialog(in: local)
+        _ = kept.handle(.tab, in: local)
+        XCTAssertEqual(kept.handle(.left, in: local), .edited)
+        XCTAssertEqual(kept.handle(.end, in: local), .edited)
+        type("/sub", into: &kept, in: local)
+        XCTAssertEqual(kept.fields[1].string, "/dl/sub", "an arrow key first: the folder is edited")
+
+        var erased = AddDialog(in: local)
+        _ = erased.handle(.tab, in: local)
+        XCTAssertEqual(erased.handle(.backspace, in: local), .edited)
+        XCTAssertEqual(erased.fields[1].string, "", "Backspace erases the whole suggestion")
+
+        let rules = try FolderRulesFile.parse("*.iso = ~/Images\n")
+        let ruled = AddDialog.Context(folderRules: rules, home: "/home/u", defaultDirectory: "/dl", remotePlace: nil)
+        var again = AddDialog(in: ruled)
+        _ = again.handle(.tab, in: ruled)
+        _ = again.handle(.right, in: ruled)
+        _ = again.handle(.backTab, in: ruled)
+        type("http://h/a.iso", into: &again, in: ruled)
+        _ = again.handle(.tab, in: ruled)
+        type("/mnt", into: &again, in: ruled)
+        XCTAssertEqual(again.fields[1].string, "/mnt", "the rule's folder is a suggestion too")
+        XCTAssertEqual(
+            again.handle(.enter, in: ruled), .add(DownloadRequest(url: "http://h/a.iso", directory: "/mnt")))
+    }
+
     func testAPathInTheAddDialogAddsTheTorrentFileThere() {
         var dialog = AddDialog(in: local)
         type("~/get/set.torrent", into: &dialog, in: local)

@@ -8,6 +8,9 @@ public struct AddDialog: Equatable, Sendable {
     /// The folder the dialog put in the directory field; while the field still shows it, it
     /// follows the URL and name (the folder rules' choice). Edited by hand, it stays.
     public var chosenDirectory: String
+    /// Whether the directory field shows that folder as a suggestion a typed path replaces, as a
+    /// selected field in a form does; a cursor key keeps it to be edited instead.
+    public var directoryIsSuggested: Bool
     public static let labels = ["URL", "Directory", "Name"]
     static let title = "Add a download"
 
@@ -39,6 +42,7 @@ public struct AddDialog: Equatable, Sendable {
     public init(directory: String) {
         fields = [LineEditor(), LineEditor(directory), LineEditor()]
         chosenDirectory = directory
+        directoryIsSuggested = !directory.isEmpty
     }
 
     /// A new dialog: the download directory in its folder field (none for another machine's
@@ -58,9 +62,26 @@ public struct AddDialog: Equatable, Sendable {
         case .enter:
             return submitted(in: context)
         default:
+            if focus == 1, directoryIsSuggested {
+                return editSuggestedDirectory(key)
+            }
             guard fields[focus].handle(key) else { return .ignored }
             if focus != 1 { followRules(in: context) }
         }
+        return .edited
+    }
+
+    /// A key in the directory field while it shows the suggested folder: a character starts a new
+    /// folder in its place, Backspace or Delete erases it, and any other editing key keeps it.
+    private mutating func editSuggestedDirectory(_ key: Key) -> Outcome {
+        switch key {
+        case .character, .backspace, .delete:
+            fields[1] = LineEditor()
+            if case .character = key { _ = fields[1].handle(key) }
+        default:
+            guard fields[1].handle(key) else { return .ignored }
+        }
+        directoryIsSuggested = false
         return .edited
     }
 
@@ -77,6 +98,7 @@ public struct AddDialog: Equatable, Sendable {
         guard folder != chosenDirectory else { return }
         fields[1] = LineEditor(folder)
         chosenDirectory = folder
+        directoryIsSuggested = true
     }
 
     /// The request Enter adds, or why it cannot. An empty folder is left to the engine's add path:
@@ -125,7 +147,11 @@ public struct AddDialog: Equatable, Sendable {
             result.append((label + shown + cursor, i == focus ? .bold : .plain))
         }
         result.append(("", .plain))
-        result.append(("A URL, a magnet link or a .torrent file's path. Name is optional.", .dim))
+        if focus == 1, directoryIsSuggested {
+            result.append(("Typing replaces this folder; an arrow key keeps it to edit.", .dim))
+        } else {
+            result.append(("A URL, a magnet link or a .torrent file's path. Name is optional.", .dim))
+        }
         result.append(("Tab next field · Enter add · Esc cancel", .dim))
         return result
     }
