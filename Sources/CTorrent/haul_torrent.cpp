@@ -117,6 +117,9 @@ T *zeroed(int count) {
 /// A rate in bytes per second as libtorrent's int settings hold it.
 int clamped(int64_t rate) { return static_cast<int>(std::min<int64_t>(std::max<int64_t>(rate, 0), INT32_MAX)); }
 
+/// A torrent's peer limit as libtorrent takes it: -1 for none, else at least 2 (its minimum).
+int peer_limit(int max_peers) { return max_peers <= 0 ? -1 : std::max(max_peers, 2); }
+
 /// Bytes from C as the span libtorrent reads.
 lt::span<char const> bytes(uint8_t const *data, size_t length) {
     return lt::span<char const>(reinterpret_cast<char const *>(data), static_cast<std::ptrdiff_t>(length));
@@ -499,6 +502,7 @@ int haul_bt_add(haul_bt_session *s, const haul_bt_add_params *p, char *error, si
     else params.flags &= ~lt::torrent_flags::upload_mode;
     params.download_limit = clamped(p->download_limit);
     params.upload_limit = clamped(p->upload_limit);
+    params.max_connections = peer_limit(p->max_peers);
     if (p->priorities != nullptr) params.file_priorities = priorities(p->priorities, p->priority_count);
     if (p->root_name != nullptr && params.ti) {
         std::string root = p->root_name;
@@ -536,11 +540,12 @@ int haul_bt_save_resume(haul_bt_session *s, uint64_t id, int only_if_modified) {
     return 1;
 }
 
-void haul_bt_set_limits(haul_bt_session *s, uint64_t id, int64_t download_limit, int64_t upload_limit) {
+void haul_bt_set_limits(haul_bt_session *s, uint64_t id, int64_t download_limit, int64_t upload_limit, int max_peers) {
     lt::torrent_handle handle;
     if (!find(s, id, handle)) return;
     handle.set_download_limit(clamped(download_limit));
     handle.set_upload_limit(clamped(upload_limit));
+    handle.set_max_connections(peer_limit(max_peers));
 }
 
 void haul_bt_add_piece(haul_bt_session *s, uint64_t id, int piece, const uint8_t *data, size_t length) {

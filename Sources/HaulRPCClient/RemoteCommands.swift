@@ -49,12 +49,12 @@ struct RemoteCommands: Sendable {
         case .setConcurrency(let count):
             try await global([("max-concurrent-downloads", String(count))])
         case .setConnections(let selection, let count):
-            // aria2 takes at most 16 connections per server.
+            // aria2 takes at most 16 connections per server; a torrent counts its peers instead.
             let options: [(String, String)] = [
                 ("split", String(count)), ("max-connection-per-server", String(min(count, 16))),
             ]
             if let selection {
-                try await change(selection, options)
+                try await change(selection, options + [("bt-max-peers", String(count))])
             } else {
                 try await global(options)
             }
@@ -139,7 +139,9 @@ struct RemoteCommands: Sendable {
             options.append(.init("header", .array(request.headers.map { .string("\($0.name): \($0.value)") })))
         }
         if let checksum = request.checksum { options.append(.init("checksum", .string(checksum.text))) }
-        if let connections = request.connections {
+        if let connections = request.connections, request.isTorrent {
+            options.append(.init("bt-max-peers", .string(String(connections))))
+        } else if let connections = request.connections {
             options.append(.init("split", .string(String(connections))))
             options.append(.init("max-connection-per-server", .string(String(min(connections, 16)))))
         }

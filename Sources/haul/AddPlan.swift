@@ -68,6 +68,8 @@ struct AddPlan {
             request.speedLimit = speedLimit
             request.selectedFiles = selection
             request.uploadLimit = uploadLimit
+            // A torrent's connections are its peers.
+            request.connections = command.connectionCount
             requests.append(request)
         }
         for (index, entry) in entries.enumerated() {

@@ -9,7 +9,8 @@ struct ConnectionsCommand: AsyncParsableCommand {
         discussion:
             "A large file from a server that serves byte ranges is fetched over several connections, added while "
             + "they make it faster. With IDs, sets it for those downloads only (also while they run); without, "
-            + "sets the default for downloads added without -x. At most 16 connections go to one server."
+            + "sets the default for downloads added without -x. At most 16 connections go to one server. "
+            + "For a torrent among the IDs, N is the most peers it connects to (2 or more; 0 for no limit)."
     )
 
     @Argument(help: ArgumentHelp("The most connections; omit to show the default.", valueName: "n"))
@@ -27,7 +28,9 @@ struct ConnectionsCommand: AsyncParsableCommand {
     @OptionGroup var connectOptions: ConnectOptions
 
     func validate() throws {
-        if let count, !StateDocument.Settings.connectionRange.contains(count) {
+        // With IDs the engine checks the number for each kind: a torrent's peers may be more.
+        guard let count else { return }
+        if ids.isEmpty ? !StateDocument.Settings.connectionRange.contains(count) : count < 0 {
             throw ValidationError("connections must be between 1 and 32")
         }
     }
@@ -63,8 +66,9 @@ struct ConnectionsCommand: AsyncParsableCommand {
             if ids.isEmpty || count == nil {
                 line = "connections per download: \(current)"
             } else {
+                let peers = "\(PeerLimit.describe(PeerLimit.from(count!))) for \(torrents) torrent(s)"
                 let set = "connections: \(count!) for \(chosenCount - torrents) download(s)"
-                line = torrents == 0 ? set : set + "; a torrent has peers, not connections: \(torrents) left as is"
+                line = torrents == 0 ? set : chosenCount == torrents ? peers : set + "; " + peers
             }
         } catch {
             throw Console.failure(error)

@@ -89,7 +89,7 @@ struct DownloadOptions: ParsableArguments {
         name: [.customShort("x"), .long],
         help: ArgumentHelp(
             "Most connections per file, 1-32 (default: 'haul connections', 8). Servers that serve ranges get "
-                + "several; others one.",
+                + "several; others one. A torrent's are its peers (at least 2).",
             valueName: "n"))
     var connections: Int?
 

@@ -114,6 +114,16 @@ final class TorrentRPCTests: TorrentTestCase {
         XCTAssertEqual(changed as? String, "OK")
         let own = try await rpc("aria2.getOption", "\"\(fileGID)\"") as? [String: Any]
         XCTAssertEqual(own?["max-upload-limit"] as? String, "307200")
+        // Its peers as aria2 counts them (bt-max-peers); split is an HTTP download's, left alone.
+        let peers = try await rpc("aria2.changeOption", #""\#(fileGID)",{"bt-max-peers":"5","split":"3"}"#)
+        XCTAssertEqual(peers as? String, "OK")
+        let limited = try await rpc("aria2.getOption", "\"\(fileGID)\"") as? [String: Any]
+        XCTAssertEqual(limited?["bt-max-peers"] as? String, "5")
+        XCTAssertEqual(limited?["split"] as? String, "8", "the default, not the peers")
+        let unlimited = try await rpc("aria2.changeOption", #""\#(fileGID)",{"bt-max-peers":"0"}"#)
+        XCTAssertEqual(unlimited as? String, "OK")
+        let none = try await rpc("aria2.getOption", "\"\(fileGID)\"") as? [String: Any]
+        XCTAssertEqual(none?["bt-max-peers"] as? String, "0")
         let changedGlobal = try await rpc("aria2.changeGlobalOption", #"{"max-overall-upload-limit":"1M"}"#)
         XCTAssertEqual(changedGlobal as? String, "OK")
         let global = try await rpc("aria2.getGlobalOption", "") as? [String: Any]

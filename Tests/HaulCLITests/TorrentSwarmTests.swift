@@ -468,7 +468,7 @@ final class TorrentCrashTests: TorrentTestCase {
     }
 
     /// `haul refresh` gives an http(s) download a new http(s) link: a torrent has none to renew,
-    /// and a magnet link is not one. `haul connections` leaves a torrent as it is.
+    /// and a magnet link is not one. `haul connections` counts a torrent's peers.
     func testARefreshNeitherRenewsATorrentsLinkNorGivesAMagnetLink() async throws {
         let (torrent, _) = try await seededFile("linked.bin", size: 100_000)
         let added = try await haul("add", "--paused", torrent, "http://127.0.0.1:9/plain.bin")
@@ -487,18 +487,19 @@ final class TorrentCrashTests: TorrentTestCase {
         let after = try await listJSON()
         XCTAssertEqual(after.map { $0["url"] as? String }, listed.map { $0["url"] as? String }, "nothing changed")
 
-        // Nor are a torrent's peers its connections.
-        let connections = try await haul("connections", "4", torrentID, plainID)
+        // A torrent's connections are its peers, at least two.
+        let connections = try await haul("connections", "1", torrentID, plainID)
         XCTAssertEqual(connections.status, 0, connections.stderr)
-        XCTAssertEqual(
-            connections.stdout,
-            "connections: 4 for 1 download(s); a torrent has peers, not connections: 1 left as is\n")
+        XCTAssertEqual(connections.stdout, "connections: 1 for 1 download(s); at most 2 peers for 1 torrent(s)\n")
+        let tooMany = try await haul("connections", "40", torrentID, plainID)
+        XCTAssertEqual(tooMany.status, 2, tooMany.stdout)
+        XCTAssertTrue(tooMany.stderr.contains("connections must be between 1 and 32"), tooMany.stderr)
         // The limit each keeps is in the state file (`ls` shows the connections open).
         let saved = try XCTUnwrap(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: statePath))) as? [String: Any])
         let kept = try XCTUnwrap(saved["downloads"] as? [[String: Any]])
-        XCTAssertEqual(kept.first { $0["id"] as? String == plainID }?["connections"] as? Int, 4)
-        XCTAssertNil(kept.first { $0["id"] as? String == torrentID }?["connections"] as? Int)
+        XCTAssertEqual(kept.first { $0["id"] as? String == plainID }?["connections"] as? Int, 1)
+        XCTAssertEqual(kept.first { $0["id"] as? String == torrentID }?["connections"] as? Int, 2)
     }
 
     /// The bytes of the pieces a resume file says are on disk (0 while there is none).

@@ -188,6 +188,9 @@ final class RemoteEngineValuesTests: XCTestCase {
         XCTAssertEqual(params[1]["max-connection-per-server"], .string("16"), "aria2's most")
         XCTAssertEqual(params[1]["max-download-limit"], .string("1000"))
         XCTAssertEqual(params[1]["pause"], .string("true"))
+        let magnet = "magnet:?xt=urn:btih:\(String(repeating: "ab", count: 20))"
+        let torrent = RemoteCommands.addParameters(DownloadRequest(url: magnet, directory: "", connections: 30))
+        XCTAssertEqual(torrent[1], .object([.init("bt-max-peers", .string("30"))]), "a torrent's connections are peers")
         let plain = RemoteCommands.addParameters(DownloadRequest(url: "http://h/x", directory: ""))
         XCTAssertEqual(plain[1], .object([]), "no folder: the engine's own")
     }

@@ -28,6 +28,30 @@ final class KeyHandlingTests: XCTestCase {
         XCTAssertEqual(c.handle(.character(" ")), [.send(.resume(.ids([id1])))])
     }
 
+    /// `+` and `-` on a torrent change the most peers it connects to: `-` starts one below the
+    /// peers it has, and two is the fewest.
+    func testPlusAndMinusOnATorrentChangeItsPeers() {
+        let id = DownloadID(rawValue: "00000b")
+        var d = Download(
+            id: id, url: "magnet:?xt=urn:btih:\(String(repeating: "cd", count: 20))", directory: "/dl", queueOrder: 1)
+        d.fileName = "share.bin"
+        d.state = .downloading
+        var facts = TorrentFacts(infoHash: String(repeating: "cd", count: 20), fileCount: 1)
+        facts.peers = 6
+        d.torrent = facts
+        let c = TUIController(downloads: [d], width: 100, height: 24, defaultDirectory: "/dl", home: "/home/u")
+        _ = c.frame(now: 0)
+        XCTAssertEqual(c.handle(.character("+")), [], "no limit to raise")
+        _ = c.frame(now: 1)
+        XCTAssertTrue(c.grid.lines.joined().contains("share.bin has no peer limit"), c.grid.lines.joined())
+        XCTAssertEqual(c.handle(.character("-")), [.send(.setConnections(.ids([id]), 5))])
+        d.connections = 2
+        let floor = TUIController(downloads: [d], width: 100, height: 24, defaultDirectory: "/dl", home: "/home/u")
+        _ = floor.frame(now: 0)
+        XCTAssertEqual(floor.handle(.character("-")), [])
+        XCTAssertEqual(floor.handle(.character("+")), [.send(.setConnections(.ids([id]), 3))])
+    }
+
     func testTheKeyOnAFinishedTorrentStopsItsSeedingOrStartsItAgain() {
         let torrent = { (seeding: Bool) -> Download in
             var d = Download(

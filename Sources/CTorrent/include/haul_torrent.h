@@ -96,6 +96,8 @@ typedef struct {
     int priority_count;
     int64_t download_limit;
     int64_t upload_limit;
+    /// The most peers it connects to (at least 2); 0: no limit of its own.
+    int max_peers;
     int pex;
     /// Leave the torrent's web seeds (BEP 19) out of libtorrent: the caller fetches from them itself.
     int without_web_seeds;
@@ -108,7 +110,9 @@ int haul_bt_add(haul_bt_session *session, const haul_bt_add_params *params, char
 void haul_bt_remove(haul_bt_session *session, uint64_t id);
 /// Asks for its resume data (it arrives as a HAUL_BT_RESUME_DATA event); 0 when the id is unknown.
 int haul_bt_save_resume(haul_bt_session *session, uint64_t id, int only_if_modified);
-void haul_bt_set_limits(haul_bt_session *session, uint64_t id, int64_t download_limit, int64_t upload_limit);
+/// Its rates (0: none) and the most peers it connects to (0: no limit of its own).
+void haul_bt_set_limits(
+    haul_bt_session *session, uint64_t id, int64_t download_limit, int64_t upload_limit, int max_peers);
 void haul_bt_set_priorities(haul_bt_session *session, uint64_t id, const uint8_t *priorities, int count);
 /// Moves the torrent's files to `save_path` (never over a file that is there).
 void haul_bt_move_storage(haul_bt_session *session, uint64_t id, const char *save_path);

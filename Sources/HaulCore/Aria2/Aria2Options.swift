@@ -6,7 +6,7 @@ public enum Aria2Options {
     /// callers, and `haul add -i` says which it skipped.
     public static let honoured: Set<String> = [
         "dir", "out", "checksum", "header", "referer", "user-agent", "split", "max-connection-per-server",
-        "max-download-limit", "max-upload-limit", "pause", "all-proxy", "select-file",
+        "max-download-limit", "max-upload-limit", "pause", "all-proxy", "select-file", "bt-max-peers",
     ]
 
     /// An option whose value cannot be used, and why.
@@ -26,6 +26,13 @@ public enum Aria2Options {
             } catch {
                 throw Problem(option: name, message: error.message)
             }
+        }
+        // A torrent's connections are its peers, which only `bt-max-peers` counts, as in aria2.
+        if request.isTorrent {
+            if let peers = options.last(where: { $0.name == "bt-max-peers" }).flatMap({ Int($0.value) }) {
+                request.connections = PeerLimit.from(peers)
+            }
+            return
         }
         // aria2 opens the fewer of the two for a file from one server.
         let counts = options.filter { $0.name == "split" || $0.name == "max-connection-per-server" }
@@ -73,6 +80,10 @@ public enum Aria2Options {
             request.proxy = value.isEmpty ? .direct : try ProxyChoice(parsing: value)
         case "select-file":
             request.selectedFiles = value.isEmpty ? nil : try FileSelection(value)
+        case "bt-max-peers":
+            guard let count = Int(value), count >= 0 else {
+                throw InputError("'\(TerminalText.sanitize(value))' is not a number of peers (0 for no limit)")
+            }
         default:
             return
         }

@@ -76,7 +76,8 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
         get { request.allowMetered }
         set { request.allowMetered = newValue }
     }
-    /// Most connections to fetch it over; nil: the saved default.
+    /// Most connections to fetch it over; nil: the saved default. A torrent's are peers (see
+    /// ``PeerLimit``); nil: no limit of its own.
     public var connections: Int? {
         get { request.connections }
         set { request.connections = newValue }

@@ -30,7 +30,8 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     /// Bytes per second for allowed downloads while metered; nil removes the cap.
     case setMeteredLimit(Int64?)
     /// Sets the most connections per download: of the downloads selected, or (nil) the saved
-    /// default for downloads that have no number of their own.
+    /// default for downloads that have no number of their own. A selected torrent's count is
+    /// its most peers (``PeerLimit/from(_:)``: 0 for none).
     case setConnections(DownloadSelection?, Int)
     /// Gives a download a new address and keeps its bytes while the new one serves the same file
     /// (see ``Download/changeLink(to:)``).

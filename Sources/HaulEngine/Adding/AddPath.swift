@@ -125,7 +125,13 @@ public struct AddPath {
 
     /// `request` when its numbers are within bounds (its name is read by ``resolve(_:)``).
     private static func validatedOptions(_ request: DownloadRequest) throws(InputError) -> DownloadRequest {
-        if let connections = request.connections, !StateDocument.Settings.connectionRange.contains(connections) {
+        var request = request
+        if request.isTorrent {
+            // A torrent's connections are its peers (`-x`, aria2's `bt-max-peers`).
+            request.connections = request.connections.flatMap(PeerLimit.from)
+        } else if let connections = request.connections,
+            !StateDocument.Settings.connectionRange.contains(connections)
+        {
             throw InputError("--connections must be between 1 and 32")
         }
         if let rate = request.speedLimit, rate < SpeedLimit.minimumRate {

@@ -94,10 +94,10 @@ extension Engine {
             scheduleSave(after: configuration.transitionSaveDelay)
             return []
         case .setConnections(let selection, let count):
-            guard StateDocument.Settings.connectionRange.contains(count) else {
-                throw InputError("connections must be between 1 and 32")
-            }
             guard let selection else {
+                guard StateDocument.Settings.connectionRange.contains(count) else {
+                    throw InputError("connections must be between 1 and 32")
+                }
                 settings.connections = count
                 for id in transfers.ids {
                     if let download = downloads[id] { transfers[id]?.connections.set(connections(for: download)) }
@@ -105,13 +105,24 @@ extension Engine {
                 scheduleSave(after: configuration.transitionSaveDelay)
                 return []
             }
-            // A torrent has peers, not connections: it is left as it is.
-            let ids = resolve(selection).filter { downloads[$0]?.isTorrent == false }
+            let ids = resolve(selection)
+            if !StateDocument.Settings.connectionRange.contains(count),
+                ids.contains(where: { downloads[$0]?.isTorrent == false })
+            {
+                throw InputError("connections must be between 1 and 32")
+            }
             for id in ids {
-                guard var download = downloads[id], download.connections != count else { continue }
-                download.connections = count
+                guard var download = downloads[id] else { continue }
+                // A torrent's connections are its peers.
+                let limit = download.isTorrent ? PeerLimit.from(count) : count
+                guard download.connections != limit else { continue }
+                download.connections = limit
                 downloads[id] = download
-                transfers[id]?.connections.set(count)
+                if download.isTorrent {
+                    applyTorrentLimits(download)
+                } else {
+                    transfers[id]?.connections.set(count)
+                }
                 changed(download)
             }
             return ids

@@ -47,12 +47,12 @@ extension Engine {
         if bandwidth.meteredCounter.isCounting { stopSeeding(forGood: false, where: { _ in true }) }
     }
 
-    /// Hands a torrent's own limits to the session, which applies them at once to a torrent that
-    /// runs or seeds.
+    /// Hands a torrent's own limits (rates, peers) to the session, which applies them at once to a
+    /// torrent that runs or seeds.
     func applyTorrentLimits(_ download: Download) {
         guard download.isTorrent, let session = torrents.session else { return }
-        let (down, up) = (download.speedLimit, download.request.uploadLimit)
-        Task { await session.setLimits(download.id, download: down, upload: up) }
+        let (down, up, peers) = (download.speedLimit, download.request.uploadLimit, download.connections)
+        Task { await session.setLimits(download.id, download: down, upload: up, peers: peers) }
     }
 
     /// A running torrent's numbers: its size once known, its swarm and its uploads.

@@ -35,8 +35,8 @@ enum SeedingRestart {
         let addition = TorrentAddition(
             source: .resumeData(resume), directory: download.directory, rootName: nil,
             priorities: TorrentTransfer.priorities(download, fileCount: facts.fileCount),
-            downloadLimit: download.speedLimit, uploadLimit: download.request.uploadLimit, pex: settings.pex,
-            uploadOnly: true)
+            downloadLimit: download.speedLimit, uploadLimit: download.request.uploadLimit,
+            peerLimit: download.connections, pex: settings.pex, uploadOnly: true)
         let watch = SeedingWatch(
             id: download.id, session: session, settings: settings, size: download.totalBytes ?? 0, facts: facts,
             reports: reports,

@@ -17,6 +17,8 @@ struct TorrentAddition: Sendable {
     var priorities: [UInt8]?
     var downloadLimit: Int64?
     var uploadLimit: Int64?
+    /// The most peers it connects to; nil: no limit of its own.
+    var peerLimit: Int?
     var pex: Bool
     /// Seeds without requesting a piece: a finished torrent seeding again never fetches what
     /// went missing from its files.
@@ -27,6 +29,7 @@ struct TorrentAddition: Sendable {
         params.id = number
         params.download_limit = downloadLimit ?? 0
         params.upload_limit = uploadLimit ?? 0
+        params.max_peers = Int32(clamping: peerLimit ?? 0)
         params.pex = pex ? 1 : 0
         // haul fetches from web seeds itself, through its own HTTP (see ``WebSeedFeeder``).
         params.without_web_seeds = 1

@@ -132,9 +132,9 @@ actor TorrentSession {
         return haul_bt_save_resume(session, n, onlyIfModified ? 1 : 0) != 0
     }
 
-    func setLimits(_ id: DownloadID, download: Int64?, upload: Int64?) {
+    func setLimits(_ id: DownloadID, download: Int64?, upload: Int64?, peers: Int?) {
         guard let session, let n = numbers[id] else { return }
-        haul_bt_set_limits(session, n, download ?? 0, upload ?? 0)
+        haul_bt_set_limits(session, n, download ?? 0, upload ?? 0, Int32(clamping: peers ?? 0))
     }
 
     func setPriorities(_ id: DownloadID, _ priorities: [UInt8]) {

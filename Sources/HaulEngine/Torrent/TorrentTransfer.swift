@@ -48,7 +48,8 @@ struct TorrentTransfer: Transfer {
         let addition = TorrentAddition(
             source: source, directory: name == nil ? stagingFolder(infoHash) : download.directory, rootName: rootName,
             priorities: Self.priorities(download, fileCount: metadata?.fileCount ?? download.torrent?.fileCount),
-            downloadLimit: download.speedLimit, uploadLimit: download.request.uploadLimit, pex: settings.pex)
+            downloadLimit: download.speedLimit, uploadLimit: download.request.uploadLimit,
+            peerLimit: download.connections, pex: settings.pex)
         if name == nil { await reports.notice(Self.fetchingMetadata) }
         let (events, continuation) = AsyncStream.makeStream(of: TorrentEvent.self)
         if let failure = await session.add(download.id, addition, owner: { continuation.yield($0) }) {

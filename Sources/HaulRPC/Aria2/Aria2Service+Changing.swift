@@ -299,7 +299,8 @@ extension Aria2Service {
         return .array([.int(Int64(max(deleted, 1))), .int(1)])
     }
 
-    /// `changeOption(gid, {options})`: a download's speed limits, connections and a torrent's files.
+    /// `changeOption(gid, {options})`: a download's speed limits, connections, and a torrent's peers
+    /// and files.
     func changeOption(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
         let d = try await find(call, &scope).download
         for (name, value) in try optionList(call, at: 1) {
@@ -312,7 +313,15 @@ extension Aria2Service {
                 let rate = try Self.rate(value, option: name)
                 _ = try await perform(.setUploadLimit(.ids([d.id]), rate == 0 ? nil : rate), &scope, answer: "OK")
             case "split", "max-connection-per-server":
+                // A torrent's connections are its peers: aria2 counts them with bt-max-peers only.
+                guard !d.isTorrent else { continue }
                 let count = try Self.connections(value, option: name)
+                _ = try await perform(.setConnections(.ids([d.id]), count), &scope, answer: "OK")
+            case "bt-max-peers":
+                guard d.isTorrent else { continue }
+                guard let count = Int(value), count >= 0 else {
+                    throw .failed("bt-max-peers: '\(TerminalText.sanitize(value))' is not a number of peers")
+                }
                 _ = try await perform(.setConnections(.ids([d.id]), count), &scope, answer: "OK")
             case "select-file":
                 let selection: FileSelection?

@@ -171,15 +171,18 @@ public enum Aria2Status {
 
     /// `getOption`: the download's own options by aria2's names.
     public static func options(_ d: Download, connections: Int) -> JSONValue {
+        // A torrent's own connections are its peers (bt-max-peers).
+        let own = d.isTorrent ? nil : d.connections
         var members: [JSONValue.Member] = [
             JSONValue.Member("dir", .string(d.directory)),
-            JSONValue.Member("max-connection-per-server", .string(String(d.connections ?? connections))),
-            JSONValue.Member("split", .string(String(d.connections ?? connections))),
+            JSONValue.Member("max-connection-per-server", .string(String(own ?? connections))),
+            JSONValue.Member("split", .string(String(own ?? connections))),
             JSONValue.Member("max-download-limit", .string(String(d.speedLimit ?? 0))),
             JSONValue.Member("pause", .string(d.state.pauseCause == .user ? "true" : "false")),
         ]
         if d.isTorrent {
             members.append(JSONValue.Member("max-upload-limit", .string(String(d.request.uploadLimit ?? 0))))
+            members.append(JSONValue.Member("bt-max-peers", .string(String(d.connections ?? 0))))
             if let selection = d.request.selectedFiles {
                 members.append(JSONValue.Member("select-file", .string(selection.description)))
             }

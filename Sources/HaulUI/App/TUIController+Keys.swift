@@ -146,6 +146,7 @@ extension TUIController {
             report(d.allowMetered ? "\(name) may no longer use a metered network" : "\(name) may use a metered network")
             return [.send(.allowMetered(.ids([d.id]), !d.allowMetered))]
         case .moreConnections, .fewerConnections:
+            if d.torrent != nil { return changePeerLimit(d, more: action == .moreConnections) }
             let current = d.connections ?? defaultConnections
             let next = min(32, max(1, current + (action == .moreConnections ? 1 : -1)))
             guard next != current else {
@@ -278,6 +279,28 @@ extension TUIController {
     public func showAway(_ report: AwayReport) {
         guard !report.isEmpty else { return }
         setMode(.away(report))
+    }
+
+    /// `+` and `-` on a torrent: its connections are peers. With no limit of its own, `-` starts
+    /// one below the peers it has now.
+    private func changePeerLimit(_ d: ListRow, more: Bool) -> [Effect] {
+        let name = TerminalText.sanitize(d.displayName)
+        let next: Int
+        if let current = d.connections {
+            next = min(PeerLimit.most, max(PeerLimit.fewest, current + (more ? 1 : -1)))
+            guard next != current else {
+                report("\(name) already connects to \(more ? "the most" : "the fewest") peers, \(current)")
+                return []
+            }
+        } else {
+            guard !more else {
+                report("\(name) has no peer limit: - sets one")
+                return []
+            }
+            next = max(PeerLimit.fewest, (d.torrent?.peers ?? PeerLimit.fewest + 1) - 1)
+        }
+        report("\(name): \(PeerLimit.describe(next))")
+        return [.send(.setConnections(.ids([d.id]), next))]
     }
 
     func setMode(_ new: Mode) {

@@ -31,7 +31,8 @@ enum TorrentDetailsView {
             return lines
         }
         let seeds = details.peers.count { $0.isSeed }
-        lines.append(line("Peers", "\(details.peers.count) connected, \(seeds) of them seeds"))
+        let limit = d.connections.map { "; at most \($0)" } ?? ""
+        lines.append(line("Peers", "\(details.peers.count) connected, \(seeds) of them seeds\(limit)"))
         for peer in details.peers.prefix(listed) {
             let speeds =
                 "\(glyphs == .unicode ? "↓" : "dn") \(Formatting.rate(Double(peer.downloadRate)))  "
