@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL := /bin/bash
 BIN := .build/debug/haul
 
-.PHONY: all deps build run test lint figures bench bench-many-files bench-mirrors bench-remote bench-torrents release man install uninstall deb clean
+.PHONY: all deps build run test lint figures bench bench-many-files bench-mirrors bench-remote bench-torrents release man completions install uninstall deb clean
 
 all: build
 
@@ -118,9 +118,10 @@ release:
 	if [ -f "$$archive" ]; then ln -s "$$archive" $(STATIC_CXX_DIR)/libstdc++.a; fi
 	swift build -c release --static-swift-stdlib $(RELEASE_FLAGS)
 
-# Installed like a Linux program: the binary, the man page (generated from the command-line
-# definitions by swift-argument-parser's generate-manual, so it never drifts from --help) and the
-# shell completions where each shell looks. PREFIX: ~/.local for a user, /usr/local as root;
+# Installed like a Linux program: the binary, the man page and the shell completions where each
+# shell looks. The page and the completions are generated from the command-line definitions
+# (swift-argument-parser's generate-manual, the binary's --generate-completion-script), so they
+# never drift from --help. PREFIX: ~/.local for a user, /usr/local as root;
 # DESTDIR is honoured. INSTALL_BINARY installs another build (the tests use the debug one).
 PREFIX ?= $(if $(filter 0,$(shell id -u)),/usr/local,$(HOME)/.local)
 INSTALL_BINARY ?= .build/release/haul
@@ -132,16 +133,21 @@ $(MANUAL_TOOL):
 man: $(if $(filter .build/release/haul,$(INSTALL_BINARY)),release) $(MANUAL_TOOL)
 	mkdir -p .build/man
 	.build/debug/generate-manual $(INSTALL_BINARY) --section 1 --output-directory .build/man
+completions: $(if $(filter .build/release/haul,$(INSTALL_BINARY)),release)
+	mkdir -p .build/completions
+	for shell in bash zsh fish; do \
+		$(INSTALL_BINARY) --generate-completion-script $$shell > .build/completions/haul.$$shell || exit 1; \
+	done
 
 # The installed binary is stripped, as every Linux package's is; STRIP= keeps its symbols.
 STRIP ?= strip
-install: man
+install: man completions
 	install -D -m 0755 $(INSTALL_BINARY) $(DESTDIR)$(PREFIX)/bin/haul
 	$(if $(STRIP),$(STRIP) --strip-unneeded --remove-section=.comment --remove-section=.note $(DESTDIR)$(PREFIX)/bin/haul)
 	install -D -m 0644 .build/man/haul.1 $(DESTDIR)$(PREFIX)/share/man/man1/haul.1
-	install -D -m 0644 Resources/completions/haul.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/haul
-	install -D -m 0644 Resources/completions/haul.zsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_haul
-	install -D -m 0644 Resources/completions/haul.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/haul.fish
+	install -D -m 0644 .build/completions/haul.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/haul
+	install -D -m 0644 .build/completions/haul.zsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_haul
+	install -D -m 0644 .build/completions/haul.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/haul.fish
 
 # Removes exactly what install put there.
 uninstall:

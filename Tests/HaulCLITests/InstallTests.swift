@@ -3,7 +3,8 @@ import HaulTestSupport
 import XCTest
 
 /// haul installed like a Linux program: `make install` and `make uninstall` with `DESTDIR` and
-/// `PREFIX`, a stripped binary, and the man page generated from the command-line definitions.
+/// `PREFIX`, a stripped binary, and the man page and completions generated from the command-line
+/// definitions.
 /// The Debian package has tests of its own (`DebianPackageTests`).
 final class InstallTests: CLITestCase {
     /// The repository this test file is in.
@@ -67,6 +68,9 @@ final class InstallTests: CLITestCase {
             page.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
         for command in commands { XCTAssertTrue(entries.contains(command), "the man page lists \(command)") }
         XCTAssertTrue(page.stdout.contains("--mirror"))
+        // The completions come from the same definitions: every subcommand is offered.
+        let zsh = try String(contentsOfFile: root + "/usr/local/share/zsh/site-functions/_haul", encoding: .utf8)
+        for command in commands { XCTAssertTrue(zsh.contains("'\(command):"), "zsh completes \(command)") }
 
         let uninstall = try await make("uninstall", "DESTDIR=\(root)", "PREFIX=/usr/local")
         XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
