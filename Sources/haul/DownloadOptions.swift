@@ -103,7 +103,12 @@ struct DownloadOptions: ParsableArguments {
     /// The most connections asked for: `-x` and `-s`, the fewer of the two (aria2c's rule).
     var connectionCount: Int? { [connections, split].compactMap { $0 }.min() }
 
-    @Option(name: .long, help: ArgumentHelp("Its own speed limit, e.g. 500K or 2M.", valueName: "rate"))
+    @Option(
+        name: [.long, .customLong("limit-rate"), .customLong("max-download-limit")],
+        help: ArgumentHelp(
+            "Its own speed limit, e.g. 500K or 2M (--limit-rate as curl and wget take it, --max-download-limit as "
+                + "aria2c does).",
+            valueName: "rate"))
     var limit: String?
 
     @Option(
@@ -127,7 +132,7 @@ struct DownloadOptions: ParsableArguments {
     static let namesWithValues: Set<String> = [
         "-i", "--input-file", "-d", "-P", "--directory", "-o", "-O", "--output", "--checksum", "--sha256",
         "--checksum-file", "--header", "--load-cookies", "--proxy", "--netrc-file", "--mirror", "-x", "--connections",
-        "-s", "--split", "--limit", "--upload-limit", "--select-file",
+        "-s", "--split", "--limit", "--limit-rate", "--max-download-limit", "--upload-limit", "--select-file",
     ]
 
     /// The options that take no value.
@@ -152,7 +157,7 @@ struct DownloadOptions: ParsableArguments {
             throw ValidationError("--upload-limit takes a speed such as 200K or 2M")
         }
         if let limit, Formatting.parseRate(limit) == nil {
-            throw ValidationError("--limit takes a speed such as 500K or 2M")
+            throw ValidationError("'\(TerminalText.sanitize(limit))' is not a speed limit; try 500K or 2M")
         }
         if checksum != nil && sha256 != nil { throw ValidationError("give --checksum or --sha256, not both") }
     }

@@ -98,6 +98,13 @@ final class DirectDownloadValuesTests: XCTestCase {
         let add = try AddCommand.parse(["http://h/a.iso", "-d", here + "/d"])
         let added = try AddPlan.make(urls: add.urls, add.download, environment: environment, defaultDirectory: nil)
         XCTAssertEqual(added.requests.first?.directory, here + "/d", "-d wins over the default, for both")
+        // curl's and wget's --limit-rate, aria2c's --max-download-limit.
+        for name in ["--limit-rate", "--max-download-limit"] {
+            let limited = try GetCommand.parse([name, "100k", "http://h/a.iso"])
+            let plan = try AddPlan.make(
+                urls: limited.urls, limited.download, environment: environment, defaultDirectory: here)
+            XCTAssertEqual(plan.requests.first?.speedLimit, 100 << 10, name)
+        }
     }
 
     /// wget's `-O PATH` and `-P DIR`, and a path in `-o`: the folder goes to the request's
