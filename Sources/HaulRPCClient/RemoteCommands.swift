@@ -100,6 +100,11 @@ struct RemoteCommands: Sendable {
                 RemoteCall(
                     "aria2.changeOption",
                     [.string(list.gid(for: id)), .object(["select-file": .string(selection?.description ?? "")])]))
+        case .setSeedGoal(let selection, let goal):
+            var options: [(String, String)] = []
+            if let ratio = goal.ratio { options.append(("seed-ratio", String(ratio))) }
+            if let minutes = goal.minutes { options.append(("seed-time", String(minutes))) }
+            try await change(selection, options)
         case .follow:
             // aria2 runs every download it has.
             break
@@ -115,7 +120,8 @@ struct RemoteCommands: Sendable {
     private static func selection(of command: EngineCommand) -> DownloadSelection? {
         switch command {
         case .pause(let s), .resume(let s), .cancel(let s), .remove(let s, _), .retry(let s), .move(let s, _),
-            .setDownloadSpeedLimit(let s, _), .setUploadLimit(let s, _), .allowMetered(let s, _):
+            .setDownloadSpeedLimit(let s, _), .setUploadLimit(let s, _), .allowMetered(let s, _),
+            .setSeedGoal(let s, _):
             s
         case .setConnections(let s, _): s
         case .moveBefore(let id, _), .refresh(let id, _): .ids([id])
@@ -147,6 +153,8 @@ struct RemoteCommands: Sendable {
         }
         if let limit = request.speedLimit { options.append(.init("max-download-limit", .string(String(limit)))) }
         if let limit = request.uploadLimit { options.append(.init("max-upload-limit", .string(String(limit)))) }
+        if let ratio = request.seedGoal?.ratio { options.append(.init("seed-ratio", .string(String(ratio)))) }
+        if let minutes = request.seedGoal?.minutes { options.append(.init("seed-time", .string(String(minutes)))) }
         if request.paused { options.append(.init("pause", .string("true"))) }
         if let selection = request.selectedFiles {
             options.append(.init("select-file", .string(selection.description)))

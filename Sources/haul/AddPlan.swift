@@ -68,6 +68,7 @@ struct AddPlan {
             request.speedLimit = speedLimit
             request.selectedFiles = selection
             request.uploadLimit = uploadLimit
+            request.seedGoal = command.seedGoal
             // A torrent's connections are its peers.
             request.connections = command.connectionCount
             requests.append(request)
@@ -83,6 +84,7 @@ struct AddPlan {
             if request.isTorrent {
                 request.selectedFiles = selection
                 request.uploadLimit = uploadLimit
+                request.seedGoal = command.seedGoal
             }
             request.login = netrcFile.map { .netrcFile($0) }
             request.proxy = proxy

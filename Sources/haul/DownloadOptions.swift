@@ -116,6 +116,28 @@ struct DownloadOptions: ParsableArguments {
     var uploadLimit: String?
 
     @Option(
+        name: .customLong("seed-ratio"),
+        help: ArgumentHelp(
+            "For a torrent: stop seeding it at this upload ratio, e.g. 2.0 (default: 'haul torrents').",
+            valueName: "r"))
+    var seedRatio: String?
+
+    @Option(
+        name: .customLong("seed-time"),
+        help: ArgumentHelp(
+            "For a torrent: stop seeding it after this many minutes; 0 seeds it not at all, as in aria2c.",
+            valueName: "minutes"))
+    var seedTime: String?
+
+    /// `--seed-ratio` and `--seed-time` as a torrent keeps them; nil when neither was given.
+    var seedGoal: SeedGoal? {
+        let goal = SeedGoal(
+            ratio: seedRatio.flatMap { try? SeedGoal.ratio(parsing: $0) },
+            minutes: seedTime.flatMap { try? SeedGoal.minutes(parsing: $0) })
+        return goal.isEmpty ? nil : goal
+    }
+
+    @Option(
         name: .customLong("select-file"),
         help: ArgumentHelp("For a torrent: only these files, numbered from 1 (e.g. 1,3-5).", valueName: "list"))
     var selectFile: String?
@@ -133,6 +155,7 @@ struct DownloadOptions: ParsableArguments {
         "-i", "--input-file", "-d", "-P", "--directory", "-o", "-O", "--output", "--checksum", "--sha256",
         "--checksum-file", "--header", "--load-cookies", "--proxy", "--netrc-file", "--mirror", "-x", "--connections",
         "-s", "--split", "--limit", "--limit-rate", "--max-download-limit", "--upload-limit", "--select-file",
+        "--seed-ratio", "--seed-time",
     ]
 
     /// The options that take no value.
@@ -155,6 +178,12 @@ struct DownloadOptions: ParsableArguments {
         }
         if let uploadLimit, (Formatting.parseRate(uploadLimit) ?? 0) < SpeedLimit.minimumRate {
             throw ValidationError("--upload-limit takes a speed such as 200K or 2M")
+        }
+        do {
+            if let seedRatio { _ = try SeedGoal.ratio(parsing: seedRatio) }
+            if let seedTime { _ = try SeedGoal.minutes(parsing: seedTime) }
+        } catch {
+            throw ValidationError(error.message)
         }
         if let limit, Formatting.parseRate(limit) == nil {
             throw ValidationError("'\(TerminalText.sanitize(limit))' is not a speed limit; try 500K or 2M")

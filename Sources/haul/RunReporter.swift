@@ -275,7 +275,9 @@ final class RunReporter {
         let settings = settings ?? TorrentSettings()
         guard
             downloads.contains(where: {
-                $0.state == .finished && $0.torrent?.owesSeeding(size: $0.totalBytes, under: settings) == true
+                $0.state == .finished
+                    && $0.torrent?.owesSeeding(
+                        size: $0.totalBytes, under: settings.seeding(toward: $0.request.seedGoal)) == true
             })
         else { return }
         Console.warn(

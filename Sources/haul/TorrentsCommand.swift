@@ -10,8 +10,10 @@ struct TorrentsCommand: AsyncParsableCommand {
         discussion:
             "As in aria2, trackers, DHT and peer exchange are on and local peer discovery and port mapping "
             + "(UPnP, NAT-PMP) are off. A finished torrent seeds until its upload reaches --seed-ratio times its "
-            + "size (default 1.0; 0 seeds not at all) or --seed-time minutes pass, whichever comes first, while a "
-            + "daemon or the UI runs. On a metered network torrents do not seed and DHT is off."
+            + "size (default 1.0) or --seed-time minutes pass, whichever comes first, while a daemon or the UI "
+            + "runs; either at 0 seeds not at all, as in aria2. With IDs, --seed-ratio and --seed-time are those "
+            + "torrents' own (as 'haul add --seed-ratio' gives), and one seeding now follows them at once. On a "
+            + "metered network torrents do not seed and DHT is off."
     )
 
     @Option(name: .long, help: ArgumentHelp("The distributed hash table.", valueName: "on|off"))
@@ -31,18 +33,35 @@ struct TorrentsCommand: AsyncParsableCommand {
     var seedRatio: Double?
     @Option(
         name: .customLong("seed-time"),
-        help: ArgumentHelp("Stop seeding after this many minutes; 0: no limit.", valueName: "min"))
-    var seedTime: Int?
+        help: ArgumentHelp(
+            "Stop seeding after this many minutes; 0 seeds not at all; none: no time limit.",
+            valueName: "min"))
+    var seedTime: String?
     @Option(
         name: .customLong("upload-limit"),
         help: ArgumentHelp("Upload over all torrents, e.g. 500K; 0: no limit.", valueName: "rate"))
     var uploadLimit: String?
 
+    @Argument(help: ArgumentHelp("Torrents to give their own seed ratio or time.", valueName: "id"))
+    var ids: [String] = []
+
     @OptionGroup var stateOptions: StateOptions
     @OptionGroup var connectOptions: ConnectOptions
 
+    func validate() throws {
+        guard !ids.isEmpty else { return }
+        if [dht, pex, lsd, portMapping, interface, uploadLimit].contains(where: { $0 != nil }) || port != nil {
+            throw ValidationError("with IDs, only --seed-ratio and --seed-time are a torrent's own")
+        }
+        if seedRatio == nil && seedTime == nil { throw ValidationError("give --seed-ratio or --seed-time for them") }
+        if seedTime == "none" {
+            throw ValidationError("a torrent's own --seed-time is a number of minutes (0 seeds it not at all)")
+        }
+    }
+
     func run() async throws {
         let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+        if !ids.isEmpty { return try await setGoal(on: engine) }
         do {
             let current = try await engine.snapshot().torrents ?? TorrentSettings()
             let changed = try changes(to: current)
@@ -51,6 +70,32 @@ struct TorrentsCommand: AsyncParsableCommand {
                 try await engine.save()
             }
             Console.out(Self.describe(changed))
+        } catch {
+            throw Console.failure(error)
+        }
+    }
+
+    /// `--seed-ratio` and `--seed-time` for the torrents named.
+    private func setGoal(on engine: any EngineSession) async throws {
+        do {
+            let goal = SeedGoal(
+                ratio: try seedRatio.map { ratio throws(InputError) in
+                    guard ratio >= 0, ratio.isFinite else { throw InputError("--seed-ratio must be 0 or more") }
+                    return ratio
+                },
+                minutes: try seedTime.map { text throws(InputError) in try SeedGoal.minutes(parsing: text) })
+            let all = try await engine.snapshot().downloads.all
+            let chosen = try DownloadSelector.resolve(ids, among: all.map(\.id))
+            let torrents = try await engine.perform(.setSeedGoal(.ids(chosen), goal))
+            try await engine.save()
+            var parts: [String] = []
+            if let ratio = goal.ratio {
+                parts.append(ratio == 0 ? "no seeding" : "seed ratio \(Formatting.ratio(ratio))")
+            }
+            if let minutes = goal.minutes { parts.append(minutes == 0 ? "no seeding" : "seed time \(minutes) min") }
+            let others = chosen.count - torrents.count
+            let skipped = others == 0 ? "" : "; \(others) not a torrent, left as is"
+            Console.out("\(parts.joined(separator: ", ")) for \(torrents.count) torrent(s)\(skipped)")
         } catch {
             throw Console.failure(error)
         }
@@ -85,8 +130,7 @@ struct TorrentsCommand: AsyncParsableCommand {
             settings.seedRatio = seedRatio
         }
         if let seedTime {
-            guard seedTime >= 0 else { throw InputError("--seed-time must be 0 or more minutes") }
-            settings.seedMinutes = seedTime == 0 ? nil : seedTime
+            settings.seedMinutes = seedTime == "none" ? nil : try SeedGoal.minutes(parsing: seedTime)
         }
         if let uploadLimit {
             guard let rate = Formatting.parseRate(uploadLimit) else {
@@ -99,8 +143,8 @@ struct TorrentsCommand: AsyncParsableCommand {
 
     static func describe(_ s: TorrentSettings) -> String {
         func word(_ on: Bool) -> String { on ? "on" : "off" }
-        let ratio = s.seedRatio == 0 ? "no seeding" : "seed ratio \(Formatting.ratio(s.seedRatio))"
-        let time = s.seedMinutes.map { ", seed time \($0) min" } ?? ""
+        let ratio = s.seeds ? "seed ratio \(Formatting.ratio(s.seedRatio))" : "no seeding"
+        let time = s.seeds ? s.seedMinutes.map { ", seed time \($0) min" } ?? "" : ""
         let upload = s.uploadLimit.map { "upload limit \(Formatting.rate(Double($0)))" } ?? "no upload limit"
         return "dht \(word(s.dht)), pex \(word(s.pex)), lsd \(word(s.lsd)), port mapping \(word(s.portMapping)); "
             + "listening on \(s.interface.map { TerminalText.sanitize($0) } ?? "every address") port \(s.port); "

@@ -124,6 +124,14 @@ final class TorrentRPCTests: TorrentTestCase {
         XCTAssertEqual(unlimited as? String, "OK")
         let none = try await rpc("aria2.getOption", "\"\(fileGID)\"") as? [String: Any]
         XCTAssertEqual(none?["bt-max-peers"] as? String, "0")
+        // Its own seeding goal over the engine's (ratio 0, no time) as aria2 names it.
+        XCTAssertEqual(none?["seed-ratio"] as? String, "0.0")
+        XCTAssertNil(none?["seed-time"])
+        let goal = try await rpc("aria2.changeOption", #""\#(fileGID)",{"seed-ratio":"1.5","seed-time":"30"}"#)
+        XCTAssertEqual(goal as? String, "OK")
+        let seeding = try await rpc("aria2.getOption", "\"\(fileGID)\"") as? [String: Any]
+        XCTAssertEqual(seeding?["seed-ratio"] as? String, "1.5")
+        XCTAssertEqual(seeding?["seed-time"] as? String, "30")
         let changedGlobal = try await rpc("aria2.changeGlobalOption", #"{"max-overall-upload-limit":"1M"}"#)
         XCTAssertEqual(changedGlobal as? String, "OK")
         let global = try await rpc("aria2.getGlobalOption", "") as? [String: Any]

@@ -14,6 +14,28 @@ final class PeerLimitTests: XCTestCase {
         XCTAssertEqual(PeerLimit.describe(nil), "no peer limit")
     }
 
+    /// A torrent's own seed ratio and time outweigh the saved ones; a time of 0 seeds not at all.
+    func testATorrentsOwnSeedGoalOutweighsTheSavedSettings() throws {
+        var saved = TorrentSettings()
+        saved.seedMinutes = 60
+        let own = saved.seeding(toward: SeedGoal(ratio: 3))
+        XCTAssertEqual([own.seedRatio, Double(own.seedMinutes ?? -1)], [3, 60])
+        XCTAssertTrue(own.seeds)
+        XCTAssertFalse(saved.seeding(toward: SeedGoal(minutes: 0)).seeds, "0 minutes: no seeding, as in aria2")
+        XCTAssertTrue(
+            saved.seeding(toward: SeedGoal(minutes: 0)).seedingIsDone(uploaded: 0, downloaded: 10, seconds: 0))
+        XCTAssertEqual(saved.seeding(toward: nil), saved)
+        XCTAssertEqual(SeedGoal(ratio: 1).merged(with: SeedGoal(minutes: 5)), SeedGoal(ratio: 1, minutes: 5))
+        XCTAssertThrowsError(try SeedGoal.ratio(parsing: "-1"))
+        XCTAssertThrowsError(try SeedGoal.minutes(parsing: "1.5"))
+
+        var request = DownloadRequest(url: "magnet:?xt=urn:btih:\(String(repeating: "ab", count: 20))", directory: "/d")
+        try Aria2Options.apply([("seed-ratio", "0.5"), ("seed-time", "0")], to: &request) { $0 }
+        XCTAssertEqual(request.seedGoal, SeedGoal(ratio: 0.5, minutes: 0))
+        request.seedGoal = SeedGoal()
+        XCTAssertNil(request.seedGoal, "an empty goal is none")
+    }
+
     /// aria2 counts a torrent's peers with `bt-max-peers` only; `split` is an HTTP download's.
     func testAria2sOptionsGiveATorrentItsPeersAndAFileItsConnections() throws {
         let magnet = "magnet:?xt=urn:btih:\(String(repeating: "ab", count: 20))"

@@ -47,6 +47,7 @@ final class DownloadSchemaTests: XCTestCase {
         d.finishedAt = Date(timeIntervalSince1970: 1_795_000_200)
         d.request.selectedFiles = try! FileSelection("1,3-5")
         d.request.uploadLimit = 204_800
+        d.request.seedGoal = SeedGoal(ratio: 2.5, minutes: 0)
         var torrent = TorrentFacts(infoHash: String(repeating: "cd", count: 20), fileCount: 7, uploaded: 99)
         torrent.peers = 4
         torrent.seeds = 2
@@ -96,6 +97,7 @@ final class DownloadSchemaTests: XCTestCase {
                         case "login", "paused", "metainfo": return nil
                         case "proxy": return ("ownProxy", option.value)
                         case "selectedFiles": return ("selectFile", option.value)
+                        case "seedGoal": return ("ownSeeding", option.value)
                         default: return (option.label ?? "", option.value)
                         }
                     }

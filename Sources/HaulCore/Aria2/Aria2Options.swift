@@ -7,6 +7,7 @@ public enum Aria2Options {
     public static let honoured: Set<String> = [
         "dir", "out", "checksum", "header", "referer", "user-agent", "split", "max-connection-per-server",
         "max-download-limit", "max-upload-limit", "pause", "all-proxy", "select-file", "bt-max-peers",
+        "seed-ratio", "seed-time",
     ]
 
     /// An option whose value cannot be used, and why.
@@ -80,6 +81,12 @@ public enum Aria2Options {
             request.proxy = value.isEmpty ? .direct : try ProxyChoice(parsing: value)
         case "select-file":
             request.selectedFiles = value.isEmpty ? nil : try FileSelection(value)
+        case "seed-ratio":
+            request.seedGoal = (request.seedGoal ?? SeedGoal()).merged(
+                with: SeedGoal(ratio: try SeedGoal.ratio(parsing: value)))
+        case "seed-time":
+            request.seedGoal = (request.seedGoal ?? SeedGoal()).merged(
+                with: SeedGoal(minutes: try SeedGoal.minutes(parsing: value)))
         case "bt-max-peers":
             guard let count = Int(value), count >= 0 else {
                 throw InputError("'\(TerminalText.sanitize(value))' is not a number of peers (0 for no limit)")

@@ -36,6 +36,7 @@ public struct DownloadRequest: Sendable, Equatable {
         var paused = false
         var selectedFiles: FileSelection?
         var uploadLimit: Int64?
+        var seedGoal: SeedGoal?
         var metainfo: [UInt8]?
     }
 
@@ -144,6 +145,11 @@ public struct DownloadRequest: Sendable, Equatable {
         get { options?.value.uploadLimit }
         set { change { $0.uploadLimit = newValue } }
     }
+    /// A torrent's own seed ratio and time; nil: the saved ones.
+    public var seedGoal: SeedGoal? {
+        get { options?.value.seedGoal }
+        set { change { $0.seedGoal = newValue?.isEmpty == true ? nil : newValue } }
+    }
     /// On its way in only: a `.torrent` file's bytes. The engine keeps them in its state folder
     /// before it answers and the download's URL becomes the torrent's magnet link.
     public var metainfo: [UInt8]? {
@@ -159,6 +165,7 @@ extension DownloadRequest: Codable {
     private enum CodingKeys: String, CodingKey {
         case url, directory, allowMetered, requestedName, headers, checksum, connections, speedLimit, cookieFile
         case sources, pieceHashes, ignoresMirrorHeaders, proxy, login, paused, selectedFiles, uploadLimit, metainfo
+        case seedGoal
     }
 
     /// The request as a door sends it over the socket: only what it sets.
@@ -182,6 +189,7 @@ extension DownloadRequest: Codable {
         o.paused = try c.decodeIfPresent(Bool.self, forKey: .paused) ?? false
         o.selectedFiles = try c.decodeIfPresent(FileSelection.self, forKey: .selectedFiles)
         o.uploadLimit = try c.decodeIfPresent(Int64.self, forKey: .uploadLimit)
+        o.seedGoal = try c.decodeIfPresent(SeedGoal.self, forKey: .seedGoal)
         o.metainfo = try c.decodeIfPresent(String.self, forKey: .metainfo).flatMap {
             Data(base64Encoded: $0).map { [UInt8]($0) }
         }
@@ -208,6 +216,7 @@ extension DownloadRequest: Codable {
         if o.paused { try c.encode(true, forKey: .paused) }
         try c.encodeIfPresent(o.selectedFiles, forKey: .selectedFiles)
         try c.encodeIfPresent(o.uploadLimit, forKey: .uploadLimit)
+        try c.encodeIfPresent(o.seedGoal, forKey: .seedGoal)
         try c.encodeIfPresent(o.metainfo.map { Data($0).base64EncodedString() }, forKey: .metainfo)
     }
 }

@@ -71,6 +71,9 @@ public enum EngineCommand: Codable, Sendable, Equatable {
     case setTorrentSettings(TorrentSettings?)
     /// Sets which files of a torrent are fetched (aria2's `select-file`).
     case selectFiles(DownloadID, FileSelection?)
+    /// Gives the selected torrents their own seed ratio or time (the goal's parts over theirs); one
+    /// that seeds now follows it at once.
+    case setSeedGoal(DownloadSelection, SeedGoal)
     /// A command follows these downloads until they are done: the haul that owns the state runs
     /// them now, even a `haul URL` that otherwise runs only its own. Answers the ids it knows.
     case follow([DownloadID])

@@ -12,7 +12,8 @@ public struct TorrentSettings: Sendable, Equatable, Codable {
     public var interface: String?
     /// Seeding stops when uploaded / downloaded reaches this; 0 seeds not at all.
     public var seedRatio = 1.0
-    /// Seeding stops after this many minutes, if sooner than the ratio; nil: no time limit.
+    /// Seeding stops after this many minutes, if sooner than the ratio (0 seeds not at all, as in
+    /// aria2); nil: no time limit.
     public var seedMinutes: Int?
     /// Bytes per second uploaded over every torrent; nil: no limit.
     public var uploadLimit: Int64?
@@ -33,6 +34,19 @@ public struct TorrentSettings: Sendable, Equatable, Codable {
         guard downloaded > 0 else { return false }
         return Double(uploaded) / Double(downloaded) >= seedRatio
     }
+
+    /// The settings that hold for a torrent with its own seed goal: its ratio and time over the
+    /// saved ones.
+    public func seeding(toward goal: SeedGoal?) -> TorrentSettings {
+        guard let goal else { return self }
+        var settings = self
+        if let ratio = goal.ratio { settings.seedRatio = ratio }
+        if let minutes = goal.minutes { settings.seedMinutes = minutes }
+        return settings
+    }
+
+    /// Whether a finished torrent seeds at all.
+    public var seeds: Bool { seedRatio > 0 && seedMinutes != 0 }
 
     private enum CodingKeys: String, CodingKey {
         case dht, pex, lsd, portMapping, port, interface, seedRatio, seedMinutes, uploadLimit

@@ -191,6 +191,8 @@ extension Engine {
             return []
         case .selectFiles(let id, let selection):
             return try await selectFiles(id, selection)
+        case .setSeedGoal(let selection, let goal):
+            return setSeedGoal(resolve(selection), goal)
         case .setHooks(let hooks):
             guard settings.hooks != hooks else { return [] }
             settings.hooks = hooks

@@ -55,6 +55,25 @@ extension Engine {
         Task { await session.setLimits(download.id, download: down, upload: up, peers: peers) }
     }
 
+    /// Gives torrents among `ids` their own seed goal (`goal`'s parts over theirs); one that
+    /// seeds now follows it at once. Answers the torrents.
+    func setSeedGoal(_ ids: [DownloadID], _ goal: SeedGoal) -> [DownloadID] {
+        let torrentIDs = ids.filter { downloads[$0]?.isTorrent == true }
+        for id in torrentIDs {
+            guard var download = downloads[id] else { continue }
+            let merged = (download.request.seedGoal ?? SeedGoal()).merged(with: goal)
+            guard merged != download.request.seedGoal else { continue }
+            download.request.seedGoal = merged
+            downloads[id] = download
+            if let watch = torrents.seeders[id] {
+                let settings = (settings.torrents ?? TorrentSettings()).seeding(toward: merged)
+                Task { await watch.follow(settings) }
+            }
+            changed(download)
+        }
+        return torrentIDs
+    }
+
     /// A running torrent's numbers: its size once known, its swarm and its uploads.
     func transferTorrentChanged(_ id: DownloadID, _ generation: UInt64, total: Int64?, facts: TorrentFacts) {
         guard var download = current(id, generation) else { return }
@@ -126,7 +145,8 @@ extension Engine {
         let torrentSettings = settings.torrents ?? TorrentSettings()
         let owing = downloads.stored.filter { d in
             d.state == .finished && d.isTorrent && torrents.seeders[d.id] == nil
-                && d.torrent?.owesSeeding(size: d.totalBytes, under: torrentSettings) == true
+                && d.torrent?.owesSeeding(
+                    size: d.totalBytes, under: torrentSettings.seeding(toward: d.request.seedGoal)) == true
         }
         guard !owing.isEmpty else { return }
         let session = torrentSession()

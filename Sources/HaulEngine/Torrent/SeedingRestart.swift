@@ -29,7 +29,7 @@ enum SeedingRestart {
         if let missing = missingFiles(download) { return missing }
         let infoHash = TorrentRun.infoHash(download)
         guard let resume = store.resumeData(infoHash) else { return noRecord }
-        let settings = await session.settings
+        let settings = await session.settings.seeding(toward: download.request.seedGoal)
         let facts = download.torrent ?? TorrentFacts(infoHash: infoHash)
         // Upload only: a file the user deleted part of is never fetched again behind their back.
         let addition = TorrentAddition(

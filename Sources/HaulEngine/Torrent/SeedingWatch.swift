@@ -6,7 +6,8 @@ import HaulCore
 actor SeedingWatch {
     let id: DownloadID
     let session: TorrentSession
-    let settings: TorrentSettings
+    /// The settings that say when its seeding is over: the saved ones with its own seed goal.
+    private(set) var settings: TorrentSettings
     /// The torrent's wanted bytes: what the ratio divides by.
     let size: Int64
     private var facts: TorrentFacts
@@ -44,6 +45,11 @@ actor SeedingWatch {
         } else {
             await reports.seeding(facts, watch: self)
         }
+    }
+
+    /// Seeds on toward a new goal; the next status from the session is checked against it.
+    func follow(_ settings: TorrentSettings) {
+        self.settings = settings
     }
 
     /// Stops seeding now: the torrent leaves the session and the row stops saying "seeding".

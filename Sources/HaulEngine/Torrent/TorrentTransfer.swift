@@ -170,8 +170,8 @@ struct TorrentTransfer: Transfer {
         // Whole resume data, every piece in it: seeding that starts later (in the next daemon,
         // off a metered network, or resumed by the user) adds the torrent from it.
         _ = await saveResumeData(onlyIfModified: false)
-        let settings = await session.settings
-        guard settings.seedRatio > 0, !start.throttle.isMetered else {
+        let settings = await session.settings.seeding(toward: start.download.request.seedGoal)
+        guard settings.seeds, !start.throttle.isMetered else {
             await session.remove(id)
             return
         }

@@ -299,8 +299,8 @@ extension Aria2Service {
         return .array([.int(Int64(max(deleted, 1))), .int(1)])
     }
 
-    /// `changeOption(gid, {options})`: a download's speed limits, connections, and a torrent's peers
-    /// and files.
+    /// `changeOption(gid, {options})`: a download's speed limits, connections, and a torrent's peers,
+    /// seeding and files.
     func changeOption(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
         let d = try await find(call, &scope).download
         for (name, value) in try optionList(call, at: 1) {
@@ -317,6 +317,18 @@ extension Aria2Service {
                 guard !d.isTorrent else { continue }
                 let count = try Self.connections(value, option: name)
                 _ = try await perform(.setConnections(.ids([d.id]), count), &scope, answer: "OK")
+            case "seed-ratio", "seed-time":
+                guard d.isTorrent else { continue }
+                let goal: SeedGoal
+                do {
+                    goal =
+                        name == "seed-ratio"
+                        ? SeedGoal(ratio: try SeedGoal.ratio(parsing: value))
+                        : SeedGoal(minutes: try SeedGoal.minutes(parsing: value))
+                } catch {
+                    throw .failed("\(name): \(error.message)")
+                }
+                _ = try await perform(.setSeedGoal(.ids([d.id]), goal), &scope, answer: "OK")
             case "bt-max-peers":
                 guard d.isTorrent else { continue }
                 guard let count = Int(value), count >= 0 else {

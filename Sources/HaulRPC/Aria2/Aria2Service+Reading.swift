@@ -149,8 +149,10 @@ extension Aria2Service {
 
     func getOption(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
         let d = try await find(call, &scope).download
-        let defaults = try await snapshot(&scope).connections ?? Download.defaultConnections
-        return Aria2Status.options(d, connections: defaults)
+        let snapshot = try await snapshot(&scope)
+        return Aria2Status.options(
+            d, connections: snapshot.connections ?? Download.defaultConnections,
+            torrents: snapshot.torrents ?? TorrentSettings())
     }
 
     func globalOptions(_ scope: inout RequestScope) async throws(RPCError) -> JSONValue {

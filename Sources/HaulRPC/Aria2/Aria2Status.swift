@@ -169,8 +169,9 @@ public enum Aria2Status {
         ])
     }
 
-    /// `getOption`: the download's own options by aria2's names.
-    public static func options(_ d: Download, connections: Int) -> JSONValue {
+    /// `getOption`: the download's own options by aria2's names; `connections` and `torrents`
+    /// give what a download without its own follows.
+    public static func options(_ d: Download, connections: Int, torrents: TorrentSettings) -> JSONValue {
         // A torrent's own connections are its peers (bt-max-peers).
         let own = d.isTorrent ? nil : d.connections
         var members: [JSONValue.Member] = [
@@ -183,6 +184,11 @@ public enum Aria2Status {
         if d.isTorrent {
             members.append(JSONValue.Member("max-upload-limit", .string(String(d.request.uploadLimit ?? 0))))
             members.append(JSONValue.Member("bt-max-peers", .string(String(d.connections ?? 0))))
+            let goal = d.request.seedGoal
+            members.append(JSONValue.Member("seed-ratio", .string(String(goal?.ratio ?? torrents.seedRatio))))
+            if let minutes = goal?.minutes ?? torrents.seedMinutes {
+                members.append(JSONValue.Member("seed-time", .string(String(minutes))))
+            }
             if let selection = d.request.selectedFiles {
                 members.append(JSONValue.Member("select-file", .string(selection.description)))
             }

@@ -106,6 +106,7 @@ enum DownloadRecord {
             case let field as DownloadField<ProxyChoice>: StoredField(field, read: read)
             case let field as DownloadField<FileSelection>: StoredField(field, read: read)
             case let field as DownloadField<TorrentFacts>: StoredField(field, read: read)
+            case let field as DownloadField<SeedGoal>: StoredField(field, read: read)
             default: nil
             }
         }

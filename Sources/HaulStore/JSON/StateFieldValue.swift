@@ -146,6 +146,7 @@ extension PieceHashes: NestedStateFieldValue {}
 extension ProxyChoice: NestedStateFieldValue {}
 extension FileSelection: NestedStateFieldValue {}
 extension TorrentFacts: NestedStateFieldValue {}
+extension SeedGoal: NestedStateFieldValue {}
 
 /// A rare or nested value: written and read by Foundation (few downloads have one).
 public protocol NestedStateFieldValue: StateFieldValue {}
