@@ -136,6 +136,13 @@ final class TorrentRPCTests: TorrentTestCase {
         XCTAssertEqual(changedGlobal as? String, "OK")
         let global = try await rpc("aria2.getGlobalOption", "") as? [String: Any]
         XCTAssertEqual(global?["max-overall-upload-limit"] as? String, "1048576")
+        // The engine's own seeding, as `haul torrents` sets it.
+        let seedingSet = try await rpc("aria2.changeGlobalOption", #"{"seed-ratio":"0.5","seed-time":"20"}"#)
+        XCTAssertEqual(seedingSet as? String, "OK")
+        let saved = try await haul("torrents")
+        XCTAssertTrue(saved.stdout.contains("seed ratio 0.50, seed time 20 min"), saved.stdout)
+        let shown = try await rpc("aria2.getGlobalOption", "") as? [String: Any]
+        XCTAssertEqual([shown?["seed-ratio"] as? String, shown?["seed-time"] as? String], ["0.5", "20"])
         // A finished torrent's files, from what the state folder keeps.
         let reply = try await rpc("aria2.getFiles", "\"\(fileGID)\"")
         let files = try XCTUnwrap(reply as? [[String: Any]])

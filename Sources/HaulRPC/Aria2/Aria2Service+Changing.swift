@@ -319,15 +319,7 @@ extension Aria2Service {
                 _ = try await perform(.setConnections(.ids([d.id]), count), &scope, answer: "OK")
             case "seed-ratio", "seed-time":
                 guard d.isTorrent else { continue }
-                let goal: SeedGoal
-                do {
-                    goal =
-                        name == "seed-ratio"
-                        ? SeedGoal(ratio: try SeedGoal.ratio(parsing: value))
-                        : SeedGoal(minutes: try SeedGoal.minutes(parsing: value))
-                } catch {
-                    throw .failed("\(name): \(error.message)")
-                }
+                let goal = try Self.seedGoal(name, value)
                 _ = try await perform(.setSeedGoal(.ids([d.id]), goal), &scope, answer: "OK")
             case "bt-max-peers":
                 guard d.isTorrent else { continue }
@@ -350,8 +342,8 @@ extension Aria2Service {
         return .string("OK")
     }
 
-    /// `changeGlobalOption({options})`: the overall speed limit and the number of downloads at
-    /// once for the engine; `dir`, `split`, `max-connection-per-server` and `max-download-limit`
+    /// `changeGlobalOption({options})`: the overall speed limits, the seeding and the number of
+    /// downloads at once for the engine; `dir`, `split`, `max-connection-per-server` and `max-download-limit`
     /// for downloads added over RPC from now on (kept with the endpoint's settings).
     func changeGlobalOption(_ call: RPCCall, _ scope: inout RequestScope) async throws(RPCError) -> JSONValue {
         let options = try optionList(call, at: 0)
@@ -367,6 +359,7 @@ extension Aria2Service {
                     throw .failed("max-concurrent-downloads: haul runs 1 to 64 downloads at once")
                 }
             case "dir": try checkDirectory(absolute(value))
+            case "seed-ratio", "seed-time": _ = try Self.seedGoal(name, value)
             case "all-proxy":
                 do { _ = value.isEmpty ? nil : try ProxyChoice(parsing: value) } catch { throw .failed(error.message) }
             case let hook where hook.hasPrefix("on-download-") || hook.hasPrefix("on-bt-download-"):
@@ -384,6 +377,13 @@ extension Aria2Service {
                 let rate = try Self.rate(value, option: name)
                 var torrents = (try? await session.snapshot().torrents ?? TorrentSettings()) ?? TorrentSettings()
                 torrents.uploadLimit = rate == 0 ? nil : rate
+                _ = try await perform(.setTorrentSettings(torrents), &scope, answer: "OK")
+            case "seed-ratio", "seed-time":
+                // The saved seeding every torrent without its own follows, as `haul torrents` sets it.
+                let goal = try Self.seedGoal(name, value)
+                var torrents = (try? await session.snapshot().torrents ?? TorrentSettings()) ?? TorrentSettings()
+                if let ratio = goal.ratio { torrents.seedRatio = ratio }
+                if let minutes = goal.minutes { torrents.seedMinutes = minutes }
                 _ = try await perform(.setTorrentSettings(torrents), &scope, answer: "OK")
             case "max-concurrent-downloads":
                 _ = try await perform(.setConcurrency(Int(value) ?? 1), &scope, answer: "OK")
@@ -435,6 +435,17 @@ extension Aria2Service {
             throw .failed("\(option): '\(value)' is not a rate (e.g. 500K or 2M)")
         }
         return rate == 0 ? 0 : max(rate, SpeedLimit.minimumRate)
+    }
+
+    /// aria2's `seed-ratio` or `seed-time` (`name`) as the part of a seed goal it sets.
+    static func seedGoal(_ name: String, _ value: String) throws(RPCError) -> SeedGoal {
+        do {
+            return name == "seed-ratio"
+                ? SeedGoal(ratio: try SeedGoal.ratio(parsing: value))
+                : SeedGoal(minutes: try SeedGoal.minutes(parsing: value))
+        } catch {
+            throw .failed("\(name): \(error.message)")
+        }
     }
 
     static func connections(_ value: String, option: String) throws(RPCError) -> Int {

@@ -173,6 +173,7 @@ extension Aria2Service {
             .init("rpc-listen-port", .string(String(settings.port))),
         ]
         members.append(.init("rpc-listen-all", .string(settings.isLoopbackOnly ? "false" : "true")))
+        if let minutes = snapshot.torrents?.seedMinutes { members.append(.init("seed-time", .string(String(minutes)))) }
         return .object(members)
     }
 
