@@ -15,15 +15,22 @@ struct DownloadOptions: ParsableArguments {
     var inputFile: String?
 
     @Option(
-        name: [.customShort("d"), .customShort("P"), .long],
-        help: ArgumentHelp("Directory to save into (created if missing); -P as wget takes it.", valueName: "dir"))
+        name: [
+            .customShort("d"), .customShort("P"), .long, .customLong("dir"), .customLong("directory-prefix"),
+        ],
+        help: ArgumentHelp(
+            "Directory to save into (created if missing); -P and --directory-prefix as wget takes them, --dir as "
+                + "aria2c does.",
+            valueName: "dir"))
     var directory: String?
 
     @Option(
-        name: [.customShort("o"), .customShort("O"), .long],
+        name: [
+            .customShort("o"), .customShort("O"), .long, .customLong("out"), .customLong("output-document"),
+        ],
         help: ArgumentHelp(
-            "File name to save as (one URL only); a path saves it in that folder, under -d if given (-O as wget "
-                + "takes it).",
+            "File name to save as (one URL only); a path saves it in that folder, under -d if given (-O and "
+                + "--output-document as wget takes them, --out as aria2c does).",
             valueName: "name"))
     var output: String?
 
@@ -86,7 +93,7 @@ struct DownloadOptions: ParsableArguments {
     var noMirrors = false
 
     @Option(
-        name: [.customShort("x"), .long],
+        name: [.customShort("x"), .long, .customLong("max-connection-per-server")],
         help: ArgumentHelp(
             "Most connections per file, 1-32 (default: 'haul connections', 8). Servers that serve ranges get "
                 + "several; others one. A torrent's are its peers (at least 2).",
@@ -152,7 +159,8 @@ struct DownloadOptions: ParsableArguments {
     /// The options that take a value as the next word, by every name they have: `haul -o NAME URL`
     /// is read as `haul get …` only if the words before the URL are known to be options and values.
     static let namesWithValues: Set<String> = [
-        "-i", "--input-file", "-d", "-P", "--directory", "-o", "-O", "--output", "--checksum", "--sha256",
+        "-i", "--input-file", "-d", "-P", "--directory", "--dir", "--directory-prefix", "-o", "-O", "--output",
+        "--out", "--output-document", "--checksum", "--sha256", "--max-connection-per-server",
         "--checksum-file", "--header", "--load-cookies", "--proxy", "--netrc-file", "--mirror", "-x", "--connections",
         "-s", "--split", "--limit", "--limit-rate", "--max-download-limit", "--upload-limit", "--select-file",
         "--seed-ratio", "--seed-time",

@@ -125,6 +125,11 @@ final class DirectDownloadValuesTests: XCTestCase {
         XCTAssertEqual([underD.directory, underD.requestedName], [here + "/d/sub", "b.iso"])
         let prefix = try request(["-P", here + "/p", "http://h/a.iso"])
         XCTAssertEqual([prefix.directory, prefix.requestedName], [here + "/p", nil])
+        // aria2c's and wget's long names.
+        let aria2 = try request(["--dir", here + "/d", "--out", "c.iso", "http://h/a.iso"])
+        XCTAssertEqual([aria2.directory, aria2.requestedName], [here + "/d", "c.iso"])
+        let wgetLong = try request(["--directory-prefix", here + "/p", "--output-document", "e.iso", "http://h/a.iso"])
+        XCTAssertEqual([wgetLong.directory, wgetLong.requestedName], [here + "/p", "e.iso"])
         let plain = try request(["-O", "b.iso", "http://h/a.iso"])
         XCTAssertEqual([plain.directory, plain.requestedName], [here + "/cwd", "b.iso"])
         for (bad, sentence) in [
