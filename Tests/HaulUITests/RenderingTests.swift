@@ -129,6 +129,21 @@ final class RenderingTests: XCTestCase {
         }
     }
 
+    /// The details of a seeding torrent say when it ends, with its own goal where it has one.
+    func testASeedingTorrentsDetailsSayItsOwnGoal() {
+        var d = Download(
+            id: DownloadID(rawValue: "eeeeef"), url: "magnet:?xt=urn:btih:\(String(repeating: "ab", count: 20))",
+            directory: "/dl", queueOrder: 0)
+        d.state = .finished
+        d.torrent = TorrentFacts(infoHash: String(repeating: "ab", count: 20), fileCount: 1, seeding: true)
+        let saved = TorrentDetailsView.lines(for: d, details: nil, width: 100).map(\.0).joined(separator: "\n")
+        XCTAssertTrue(saved.contains("until the seed ratio or time is reached"), saved)
+        XCTAssertFalse(saved.contains("its own"), saved)
+        d.request.seedGoal = SeedGoal(ratio: 3, minutes: 45)
+        let own = TorrentDetailsView.lines(for: d, details: nil, width: 100).map(\.0).joined(separator: "\n")
+        XCTAssertTrue(own.contains("(its own: ratio 3.00, 45 min)"), own)
+    }
+
     func testADownloadBeforeItsFirstByteSaysItIsConnecting() {
         var d = Download(id: DownloadID(rawValue: "eeeeee"), url: "http://h/late.bin", directory: "/dl", queueOrder: 0)
         _ = d.start()

@@ -22,7 +22,7 @@ enum TorrentDetailsView {
         let up = torrent.uploadRate.map { ", \(arrow) \(Formatting.rate(Double($0)))" } ?? ""
         lines.append(line("Uploaded", "\(Formatting.bytes(torrent.uploaded)), ratio \(ratio)\(up)"))
         if torrent.seeding {
-            lines.append(line("Seeding", "until the seed ratio or time is reached", Style(color: .green)))
+            lines.append(line("Seeding", seedingEnd(d.request.seedGoal), Style(color: .green)))
         }
         guard let details else {
             if d.state == .downloading || torrent.seeding {
@@ -68,6 +68,15 @@ enum TorrentDetailsView {
     }
 
     /// A file as the details and the files box list it: its mark, number (from 1) and safe path.
+    /// When seeding ends: the torrent's own goal where it has one, else the saved settings'.
+    static func seedingEnd(_ goal: SeedGoal?) -> String {
+        var parts: [String] = []
+        if let ratio = goal?.ratio { parts.append("ratio \(Formatting.ratio(ratio))") }
+        if let minutes = goal?.minutes { parts.append("\(minutes) min") }
+        let own = parts.isEmpty ? "" : " (its own: \(parts.joined(separator: ", ")))"
+        return "until the seed ratio or time is reached\(own)"
+    }
+
     static func fileName(_ file: TorrentDetails.File, index: Int, selected: Bool, glyphs: Glyphs) -> String {
         let mark = selected ? (glyphs == .unicode ? "☑" : "[x]") : (glyphs == .unicode ? "☐" : "[ ]")
         return "\(mark) \(index + 1). \(TerminalText.sanitize(file.path))"
