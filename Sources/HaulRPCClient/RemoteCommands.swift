@@ -153,6 +153,7 @@ struct RemoteCommands: Sendable {
         }
         if let limit = request.speedLimit { options.append(.init("max-download-limit", .string(String(limit)))) }
         if let limit = request.uploadLimit { options.append(.init("max-upload-limit", .string(String(limit)))) }
+        if let tries = request.tries { options.append(.init("max-tries", .string(String(tries)))) }
         if let ratio = request.seedGoal?.ratio { options.append(.init("seed-ratio", .string(String(ratio)))) }
         if let minutes = request.seedGoal?.minutes { options.append(.init("seed-time", .string(String(minutes)))) }
         if request.paused { options.append(.init("pause", .string("true"))) }

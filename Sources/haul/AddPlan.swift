@@ -69,6 +69,7 @@ struct AddPlan {
             request.selectedFiles = selection
             request.uploadLimit = uploadLimit
             request.seedGoal = command.seedGoal
+            request.tries = command.tries
             // A torrent's connections are its peers.
             request.connections = command.connectionCount
             requests.append(request)
@@ -80,6 +81,7 @@ struct AddPlan {
                 checksum: checksum, allowMetered: command.allowMetered, paused: paused,
                 connections: command.connectionCount, speedLimit: speedLimit, cookieFile: cookieFile)
             request.sources = sources
+            request.tries = command.tries
             if command.noMirrors { request.ignoresMirrorHeaders = true }
             if request.isTorrent {
                 request.selectedFiles = selection
@@ -109,6 +111,7 @@ struct AddPlan {
                 request.paused = paused
                 request.connections = command.connectionCount
                 request.speedLimit = speedLimit
+                request.tries = command.tries
                 if command.noMirrors { request.ignoresMirrorHeaders = true }
                 requests.append(request)
             }
@@ -166,6 +169,8 @@ struct AddPlan {
                 checksum: checksum, paused: paused, connections: command.connectionCount,
                 speedLimit: command.limit.flatMap(Formatting.parseRate))
             request.sources = sources
+            request.tries = command.tries
+            if request.isTorrent { request.seedGoal = command.seedGoal }
             try apply(entry, to: &request) { $0 }
             if let dir = entry.value("dir"), !request.directory.hasPrefix("/") {
                 throw InputError(

@@ -123,6 +123,14 @@ struct DownloadOptions: ParsableArguments {
     var uploadLimit: String?
 
     @Option(
+        name: [.customShort("t"), .customLong("tries"), .customShort("m"), .customLong("max-tries")],
+        help: ArgumentHelp(
+            "The most attempts in all before it fails, 0 for no limit (default 6: one and five retries); -t and "
+                + "--tries as wget takes them, -m and --max-tries as aria2c does.",
+            valueName: "n"))
+    var tries: Int?
+
+    @Option(
         name: .customLong("seed-ratio"),
         help: ArgumentHelp(
             "For a torrent: stop seeding it at this upload ratio, e.g. 2.0 (default: 'haul torrents').",
@@ -163,7 +171,7 @@ struct DownloadOptions: ParsableArguments {
         "--out", "--output-document", "--checksum", "--sha256", "--max-connection-per-server",
         "--checksum-file", "--header", "--load-cookies", "--proxy", "--netrc-file", "--mirror", "-x", "--connections",
         "-s", "--split", "--limit", "--limit-rate", "--max-download-limit", "--upload-limit", "--select-file",
-        "--seed-ratio", "--seed-time",
+        "--seed-ratio", "--seed-time", "-t", "--tries", "-m", "--max-tries",
     ]
 
     /// The options that take no value.
@@ -181,6 +189,7 @@ struct DownloadOptions: ParsableArguments {
         if let connections, !StateDocument.Settings.connectionRange.contains(connections) {
             throw ValidationError("--connections must be between 1 and 32")
         }
+        if let tries, tries < 0 { throw ValidationError("--tries takes a number of attempts, or 0 for no limit") }
         if let split, !StateDocument.Settings.connectionRange.contains(split) {
             throw ValidationError("--split must be between 1 and 32")
         }

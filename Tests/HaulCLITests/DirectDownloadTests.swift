@@ -405,6 +405,21 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(states.filter { $0 == "paused" }.count, 1, "the rest of the queue is left alone")
     }
 
+    /// wget's `-t N` and aria2c's `--max-tries N` count every attempt: a port that refuses is
+    /// asked N times, then the download fails.
+    func testTriesCountEveryAttemptAsWgetAndAria2cCountThem() async throws {
+        let url = "http://127.0.0.1:\(FreePort.find())/file.iso"
+        let fast = ["HAUL_RETRY_BASE": "0.01"]
+        let twice = try await haul(in: dir.subdirectory("work"), ["-t", "2", url], env: fast)
+        XCTAssertEqual(twice.status, 1, twice.stdout + twice.stderr)
+        XCTAssertTrue(twice.stdout.contains("(attempt 1 of 1)"), twice.stdout)
+        XCTAssertFalse(twice.stdout.contains("attempt 2"), twice.stdout)
+        let once = try await haul(in: dir.subdirectory("once"), ["--max-tries", "1", url], env: fast)
+        XCTAssertEqual(once.status, 1, once.stdout + once.stderr)
+        XCTAssertFalse(once.stdout.contains("retrying"), once.stdout)
+        XCTAssertTrue(once.stdout.contains("failed file.iso: cannot connect to 127.0.0.1"), once.stdout)
+    }
+
     /// A host whose name does not exist fails at once, in one line, as curl, wget and aria2c do;
     /// asked again it would not exist either.
     func testAHostThatDoesNotExistFailsAtOnceWithoutRetrying() async throws {

@@ -13,6 +13,20 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertNil(policy.delay(beforeRetry: 5, retryAfter: nil, jitter: 1))
     }
 
+    /// wget's `--tries` and aria2's `max-tries` count every attempt; 0 is no limit.
+    func testADownloadsOwnTriesCountEveryAttempt() {
+        let policy = RetryPolicy(maxRetries: 5, baseDelay: .seconds(1), maxDelay: .seconds(60))
+        XCTAssertEqual(policy.allowing(tries: nil), policy)
+        XCTAssertNil(policy.allowing(tries: 1).delay(beforeRetry: 1, retryAfter: nil, jitter: 1), "one try: none again")
+        XCTAssertNotNil(policy.allowing(tries: 3).delay(beforeRetry: 2, retryAfter: nil, jitter: 1))
+        XCTAssertNil(policy.allowing(tries: 3).delay(beforeRetry: 3, retryAfter: nil, jitter: 1))
+        let endless = policy.allowing(tries: 0)
+        XCTAssertEqual(endless.delay(beforeRetry: 10_000, retryAfter: nil, jitter: 1), .seconds(60))
+        let notice = Notice.retrying(
+            because: .status(503), at: Date(timeIntervalSince1970: 10), attempt: 7, of: endless.maxRetries)
+        XCTAssertTrue(ReasonText.notice(notice, now: nil).hasSuffix("retrying (attempt 7)"))
+    }
+
     func testRetryAfterIsHonoured() {
         let policy = RetryPolicy()
         XCTAssertEqual(policy.delay(beforeRetry: 1, retryAfter: .seconds(30), jitter: 0), .seconds(30))

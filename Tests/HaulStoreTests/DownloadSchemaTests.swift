@@ -48,6 +48,7 @@ final class DownloadSchemaTests: XCTestCase {
         d.request.selectedFiles = try! FileSelection("1,3-5")
         d.request.uploadLimit = 204_800
         d.request.seedGoal = SeedGoal(ratio: 2.5, minutes: 0)
+        d.request.tries = 3
         var torrent = TorrentFacts(infoHash: String(repeating: "cd", count: 20), fileCount: 7, uploaded: 99)
         torrent.peers = 4
         torrent.seeds = 2

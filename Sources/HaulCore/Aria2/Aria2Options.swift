@@ -7,7 +7,7 @@ public enum Aria2Options {
     public static let honoured: Set<String> = [
         "dir", "out", "checksum", "header", "referer", "user-agent", "split", "max-connection-per-server",
         "max-download-limit", "max-upload-limit", "pause", "all-proxy", "select-file", "bt-max-peers",
-        "seed-ratio", "seed-time",
+        "seed-ratio", "seed-time", "max-tries",
     ]
 
     /// An option whose value cannot be used, and why.
@@ -87,6 +87,11 @@ public enum Aria2Options {
         case "seed-time":
             request.seedGoal = (request.seedGoal ?? SeedGoal()).merged(
                 with: SeedGoal(minutes: try SeedGoal.minutes(parsing: value)))
+        case "max-tries":
+            guard let tries = Int(value), tries >= 0 else {
+                throw InputError("'\(TerminalText.sanitize(value))' is not a number of tries (0 for no limit)")
+            }
+            request.tries = tries
         case "bt-max-peers":
             guard let count = Int(value), count >= 0 else {
                 throw InputError("'\(TerminalText.sanitize(value))' is not a number of peers (0 for no limit)")

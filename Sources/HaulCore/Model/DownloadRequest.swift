@@ -37,6 +37,7 @@ public struct DownloadRequest: Sendable, Equatable {
         var selectedFiles: FileSelection?
         var uploadLimit: Int64?
         var seedGoal: SeedGoal?
+        var tries: Int?
         var metainfo: [UInt8]?
     }
 
@@ -150,6 +151,12 @@ public struct DownloadRequest: Sendable, Equatable {
         get { options?.value.seedGoal }
         set { change { $0.seedGoal = newValue?.isEmpty == true ? nil : newValue } }
     }
+    /// The most attempts at it in all (wget's `--tries`, aria2's `max-tries`); 0: no limit; nil:
+    /// the engine's (a first one and five more).
+    public var tries: Int? {
+        get { options?.value.tries }
+        set { change { $0.tries = newValue } }
+    }
     /// On its way in only: a `.torrent` file's bytes. The engine keeps them in its state folder
     /// before it answers and the download's URL becomes the torrent's magnet link.
     public var metainfo: [UInt8]? {
@@ -165,7 +172,7 @@ extension DownloadRequest: Codable {
     private enum CodingKeys: String, CodingKey {
         case url, directory, allowMetered, requestedName, headers, checksum, connections, speedLimit, cookieFile
         case sources, pieceHashes, ignoresMirrorHeaders, proxy, login, paused, selectedFiles, uploadLimit, metainfo
-        case seedGoal
+        case seedGoal, tries
     }
 
     /// The request as a door sends it over the socket: only what it sets.
@@ -190,6 +197,7 @@ extension DownloadRequest: Codable {
         o.selectedFiles = try c.decodeIfPresent(FileSelection.self, forKey: .selectedFiles)
         o.uploadLimit = try c.decodeIfPresent(Int64.self, forKey: .uploadLimit)
         o.seedGoal = try c.decodeIfPresent(SeedGoal.self, forKey: .seedGoal)
+        o.tries = try c.decodeIfPresent(Int.self, forKey: .tries)
         o.metainfo = try c.decodeIfPresent(String.self, forKey: .metainfo).flatMap {
             Data(base64Encoded: $0).map { [UInt8]($0) }
         }
@@ -217,6 +225,7 @@ extension DownloadRequest: Codable {
         try c.encodeIfPresent(o.selectedFiles, forKey: .selectedFiles)
         try c.encodeIfPresent(o.uploadLimit, forKey: .uploadLimit)
         try c.encodeIfPresent(o.seedGoal, forKey: .seedGoal)
+        try c.encodeIfPresent(o.tries, forKey: .tries)
         try c.encodeIfPresent(o.metainfo.map { Data($0).base64EncodedString() }, forKey: .metainfo)
     }
 }

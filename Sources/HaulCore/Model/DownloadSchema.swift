@@ -33,6 +33,7 @@ extension Download {
             "selectFile", get: { $0.request.selectedFiles }, set: { $0.request.selectedFiles = $1 }),
         DownloadField("uploadLimit", get: { $0.request.uploadLimit }, set: { $0.request.uploadLimit = $1 }),
         DownloadField("ownSeeding", get: { $0.request.seedGoal }, set: { $0.request.seedGoal = $1 }),
+        DownloadField("tries", get: { $0.request.tries }, set: { $0.request.tries = $1 }),
         // How far it got.
         DownloadField("fileName", get: { $0.fileName }, set: { $0.fileName = $1 }),
         DownloadField("state", get: { $0.state.kind }, setPart: { $0.kind = $1 }),

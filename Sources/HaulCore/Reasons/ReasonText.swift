@@ -55,10 +55,12 @@ public enum ReasonText {
     public static func notice(_ notice: Notice, now: Date?) -> String {
         switch notice {
         case .retrying(let why, let at, let attempt, let of):
-            guard let now else { return "\(failure(why)); retrying (attempt \(attempt) of \(of))" }
+            // A download with no limit on its tries has no last attempt to name.
+            let count = of == Int.max ? "attempt \(attempt)" : "attempt \(attempt) of \(of)"
+            guard let now else { return "\(failure(why)); retrying (\(count))" }
             let wait = max(0, at.timeIntervalSince(now))
             let when = wait < 0.5 ? "retrying now" : "retrying in \(Formatting.duration(wait))"
-            return "\(failure(why)); \(when) (attempt \(attempt) of \(of))"
+            return "\(failure(why)); \(when) (\(count))"
         case .startedOver(let why): return startOver(why)
         case .fewerConnections(let count, let why):
             let using = count == 1 ? "one connection" : "\(count) connections"

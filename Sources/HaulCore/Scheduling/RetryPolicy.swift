@@ -20,6 +20,15 @@ public struct RetryPolicy: Sendable, Equatable {
         self.maxRetryAfter = maxRetryAfter
     }
 
+    /// The policy for a download that allows `tries` attempts in all (wget's `--tries`, aria2's
+    /// `max-tries`; 0: no limit); nil keeps this one.
+    public func allowing(tries: Int?) -> RetryPolicy {
+        guard let tries else { return self }
+        var policy = self
+        policy.maxRetries = tries == 0 ? Int.max : tries - 1
+        return policy
+    }
+
     /// The wait before retry number `attempt` (1-based), or nil to give up.
     /// `jitter` is a random value in 0...1; the delay is spread over the upper half of the window.
     public func delay(beforeRetry attempt: Int, retryAfter: Duration?, jitter: Double) -> Duration? {
@@ -27,7 +36,9 @@ public struct RetryPolicy: Sendable, Equatable {
         if let retryAfter {
             return retryAfter <= maxRetryAfter ? max(.zero, retryAfter) : nil
         }
-        let window = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
+        // The doubling stops long before `maxDelay` would: with no limit on tries, 2^attempt seconds
+        // would overflow `Duration`.
+        let window = min(maxDelay, baseDelay * pow(2, Double(min(attempt - 1, 40))))
         return window * (0.5 + 0.5 * min(max(jitter, 0), 1))
     }
 

@@ -235,12 +235,13 @@ extension Engine {
         }
         let now = bandwidth.wallClock.now()
         let retryAfter = failure.retryAfter.flatMap { RetryPolicy.parseRetryAfter($0, now: now) }
-        let delay = configuration.retryPolicy.delay(
+        let policy = configuration.retryPolicy.allowing(tries: download.request.tries)
+        let delay = policy.delay(
             beforeRetry: download.retries, retryAfter: retryAfter, jitter: Double.random(in: 0...1))
         if let delay {
             let notice = Notice.retrying(
                 because: failure.reason, at: now.addingTimeInterval(delay.seconds), attempt: download.retries,
-                of: configuration.retryPolicy.maxRetries)
+                of: policy.maxRetries)
             download.notice = notice
             publish(.notice(id, notice))
         }

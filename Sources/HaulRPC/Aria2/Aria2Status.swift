@@ -194,6 +194,7 @@ public enum Aria2Status {
             }
         }
         if let name = d.requestedName { members.append(JSONValue.Member("out", .string(name))) }
+        if let tries = d.request.tries { members.append(JSONValue.Member("max-tries", .string(String(tries)))) }
         if let checksum = d.checksum { members.append(JSONValue.Member("checksum", .string(checksum.text))) }
         if !d.headers.isEmpty {
             members.append(JSONValue.Member("header", .array(d.headers.map { .string("\($0.name): \($0.value)") })))

@@ -204,6 +204,10 @@ def check_queue():
     options = result("aria2.getOption", gids[2])
     assert options["max-download-limit"] == str(100 * 1024), options
     assert options["dir"] == args.dl, options
+    # A download's own tries, as aria2 counts them (every attempt).
+    tried = add_paused("fast.bin", **{"max-tries": "3", "out": "tried.bin"})
+    assert result("aria2.getOption", tried)["max-tries"] == "3"
+    result("aria2.forceRemove", tried)
     assert result("aria2.changeGlobalOption", {"max-concurrent-downloads": "4"}) == "OK"
     assert result("aria2.getGlobalOption")["max-concurrent-downloads"] == "4"
     assert result("aria2.changeGlobalOption", {"max-overall-download-limit": "0"}) == "OK"
