@@ -18,7 +18,7 @@ struct AddPlan {
         remote: Bool = false, defaultDirectory: String? = nil
     ) throws(InputError) -> AddPlan {
         if remote { return try makeRemote(urls: urls, command, paused: paused) }
-        let headers = try command.header.map { h throws(InputError) in try RequestHeader.parse(h) }
+        let headers = try command.headerLines.map { h throws(InputError) in try RequestHeader.parse(h) }
         let checksum = try checksum(command)
         let checksums = try command.checksumFile.map { path throws(InputError) in
             try ChecksumList(parsing: TextFile.read(path, what: "checksum file"))
@@ -145,7 +145,7 @@ struct AddPlan {
             throw InputError(
                 "with --connect, files on this machine (--load-cookies, --checksum-file, --netrc-file) cannot be used")
         }
-        let headers = try command.header.map { h throws(InputError) in try RequestHeader.parse(h) }
+        let headers = try command.headerLines.map { h throws(InputError) in try RequestHeader.parse(h) }
         let checksum = try checksum(command)
         // `-o`: an absolute path is a folder on the engine's machine and a name; anything else is
         // aria2's `out`, under `-d` or the engine's folder.

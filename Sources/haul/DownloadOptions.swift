@@ -57,6 +57,20 @@ struct DownloadOptions: ParsableArguments {
     var header: [String] = []
 
     @Option(
+        name: [.customShort("U"), .customLong("user-agent")],
+        help: ArgumentHelp("The User-Agent header to send (-U as wget and aria2c take it).", valueName: "text"))
+    var userAgent: String?
+
+    @Option(
+        name: .long, help: ArgumentHelp("The Referer header to send, as wget, curl and aria2c do.", valueName: "url"))
+    var referer: String?
+
+    /// The headers asked for: `--header`, then `--user-agent` and `--referer` as the headers they are.
+    var headerLines: [String] {
+        header + (userAgent.map { ["User-Agent: \($0)"] } ?? []) + (referer.map { ["Referer: \($0)"] } ?? [])
+    }
+
+    @Option(
         name: .long,
         help: ArgumentHelp(
             "Cookies to send, from a cookies.txt file (Netscape format, as curl -b, wget and aria2c read it); "
@@ -169,7 +183,8 @@ struct DownloadOptions: ParsableArguments {
     static let namesWithValues: Set<String> = [
         "-i", "--input-file", "-d", "-P", "--directory", "--dir", "--directory-prefix", "-o", "-O", "--output",
         "--out", "--output-document", "--checksum", "--sha256", "--max-connection-per-server",
-        "--checksum-file", "--header", "--load-cookies", "--proxy", "--netrc-file", "--mirror", "-x", "--connections",
+        "--checksum-file", "--header", "-U", "--user-agent", "--referer", "--load-cookies", "--proxy", "--netrc-file",
+        "--mirror", "-x", "--connections",
         "-s", "--split", "--limit", "--limit-rate", "--max-download-limit", "--upload-limit", "--select-file",
         "--seed-ratio", "--seed-time", "-t", "--tries", "-m", "--max-tries",
     ]

@@ -98,6 +98,12 @@ final class DirectDownloadValuesTests: XCTestCase {
         let add = try AddCommand.parse(["http://h/a.iso", "-d", here + "/d"])
         let added = try AddPlan.make(urls: add.urls, add.download, environment: environment, defaultDirectory: nil)
         XCTAssertEqual(added.requests.first?.directory, here + "/d", "-d wins over the default, for both")
+        // wget's and aria2c's -U, and --referer: the headers they are.
+        let named = try GetCommand.parse(["-U", "Mozilla/5.0", "--referer", "https://h/page", "http://h/a.iso"])
+        let headers = try AddPlan.make(
+            urls: named.urls, named.download, environment: environment, defaultDirectory: here
+        ).requests.first?.headers.map { "\($0.name): \($0.value)" }
+        XCTAssertEqual(headers, ["User-Agent: Mozilla/5.0", "Referer: https://h/page"])
         // curl's and wget's --limit-rate, aria2c's --max-download-limit.
         for name in ["--limit-rate", "--max-download-limit"] {
             let limited = try GetCommand.parse([name, "100k", "http://h/a.iso"])
