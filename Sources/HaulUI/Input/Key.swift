@@ -115,7 +115,7 @@ public enum KeyMap {
         ("L", "speed cap for allowed downloads while metered"),
         ("b", "speed limit for all downloads (e.g. 2M, or 2M 08:00-23:00)"),
         ("l", "speed limit for the selected download"),
-        ("+ / -", "more / fewer connections for the selected download (1-32)"),
+        ("+ / -", "more / fewer connections (1-32) or a torrent's peers"),
         (":", "command line: haul's commands (:limit 2M, :move top, :refresh URL); ↑/↓ history, Tab"),
         ("v", "the log: everything this session said (notices, errors, what keys did)"),
         ("?", "this help"),
