@@ -32,7 +32,10 @@ struct AddCommand: AsyncParsableCommand {
     @OptionGroup var stateOptions: StateOptions
     @OptionGroup var connectOptions: ConnectOptions
 
-    func validate() throws {
+    mutating func validate() throws {
+        var given = urls
+        download.takeURLGivenAsName(into: &given)
+        urls = given
         try download.check(urls: urls)
     }
 

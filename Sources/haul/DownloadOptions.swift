@@ -30,7 +30,8 @@ struct DownloadOptions: ParsableArguments {
         ],
         help: ArgumentHelp(
             "File name to save as (one URL only); a path saves it in that folder, under -d if given (-O and "
-                + "--output-document as wget takes them, --out as aria2c does).",
+                + "--output-document as wget takes them, --out as aria2c does; a URL after -O is the URL, as curl "
+                + "takes it).",
             valueName: "name"))
     var output: String?
 
@@ -224,6 +225,14 @@ struct DownloadOptions: ParsableArguments {
     }
 
     /// The rules that depend on the URLs given beside the options.
+    /// curl's `-O` (`--remote-name`) takes no value: a URL after it is a URL to save under its own
+    /// name, as haul saves every download, and moves to `urls`. A name is never a URL.
+    mutating func takeURLGivenAsName(into urls: inout [String]) {
+        guard let output, output.contains("://") || MagnetLink.isMagnet(output) else { return }
+        urls.insert(output, at: 0)
+        self.output = nil
+    }
+
     func check(urls: [String]) throws {
         if urls.isEmpty && inputFile == nil { throw ValidationError("give at least one URL (or -i FILE)") }
         if output != nil && (urls.count > 1 || inputFile != nil) {

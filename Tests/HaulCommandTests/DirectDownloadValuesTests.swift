@@ -98,6 +98,18 @@ final class DirectDownloadValuesTests: XCTestCase {
         let add = try AddCommand.parse(["http://h/a.iso", "-d", here + "/d"])
         let added = try AddPlan.make(urls: add.urls, add.download, environment: environment, defaultDirectory: nil)
         XCTAssertEqual(added.requests.first?.directory, here + "/d", "-d wins over the default, for both")
+        // curl's -L and -O (no value: the remote name, as haul names every download).
+        for words in [
+            ["-LO", "http://h/a.iso"], ["-L", "-O", "http://h/a.iso"], ["-O", "http://h/a.iso", "http://h/b"],
+        ] {
+            XCTAssertEqual(GetCommand.arguments(words).first, "get", "\(words)")
+            let curl = try GetCommand.parse(words)
+            XCTAssertEqual(curl.urls, Array(words.filter { $0.hasPrefix("http") }), "\(words)")
+            XCTAssertNil(curl.download.output, "\(words)")
+        }
+        let magnet = try AddCommand.parse(["-O", "magnet:?xt=urn:btih:\(String(repeating: "ab", count: 20))"])
+        XCTAssertEqual(magnet.urls.count, 1)
+        XCTAssertNil(magnet.download.output)
         // wget's and aria2c's -U, and --referer: the headers they are.
         let named = try GetCommand.parse(["-U", "Mozilla/5.0", "--referer", "https://h/page", "http://h/a.iso"])
         let headers = try AddPlan.make(

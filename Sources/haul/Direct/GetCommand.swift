@@ -36,12 +36,20 @@ struct GetCommand: AsyncParsableCommand {
         help: "Taken as wget and aria2c take it; haul always resumes what an earlier run left.")
     var continuing = false
 
+    @Flag(
+        name: [.customShort("L"), .customLong("location")],
+        help: "Taken as curl takes it; haul always follows redirects (up to 20).")
+    var followingRedirects = false
+
     @OptionGroup var quietOption: QuietOption
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var stateOptions: StateOptions
     @OptionGroup var connectOptions: ConnectOptions
 
-    func validate() throws {
+    mutating func validate() throws {
+        var given = urls
+        download.takeURLGivenAsName(into: &given)
+        urls = given
         try download.check(urls: urls)
         if let concurrency, concurrency < 1 { throw ValidationError("-j takes a number of downloads, 1 or more") }
         if connectOptions.connect != nil {
@@ -70,7 +78,9 @@ struct GetCommand: AsyncParsableCommand {
     static let ownOptionsWithValues: Set<String> = DownloadOptions.namesWithValues.union(["-j", "--concurrency"])
 
     /// This command's own flags, by every name they have.
-    static let ownFlags: Set<String> = DownloadOptions.flagNames.union(QuietOption.names).union(["-c", "--continue"])
+    static let ownFlags: Set<String> = DownloadOptions.flagNames.union(QuietOption.names).union([
+        "-c", "--continue", "-L", "--location",
+    ])
 
     /// A torrent or Metalink file by its name, or any file that exists: `get` says what it makes
     /// of it (no subcommand's name holds a dot or a slash).
