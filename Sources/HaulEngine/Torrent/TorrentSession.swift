@@ -17,6 +17,9 @@ actor TorrentSession {
     private var numbers: [DownloadID: UInt64] = [:]
     private var next: UInt64 = 1
     private var owners: [UInt64: @Sendable (TorrentEvent) -> Void] = [:]
+    /// Resume data asked for and not answered yet, per torrent. libtorrent answers each request
+    /// once, in the order asked, without saying which request an answer is for.
+    private var resumeAnswersOwed: [UInt64: Int] = [:]
     private(set) var settings: TorrentSettings
     private var globalLimits: (download: Int64, upload: Int64) = (0, 0)
     private var ticking = false
@@ -123,13 +126,20 @@ actor TorrentSession {
     func remove(_ id: DownloadID) {
         guard let n = numbers[id] else { return }
         owners[n] = nil
+        resumeAnswersOwed[n] = nil
         if let session { haul_bt_remove(session, n) }
     }
 
-    /// Asks for resume data (a ``TorrentEvent/resumeData(_:)`` follows); false when not in the session.
-    func saveResumeData(_ id: DownloadID, onlyIfModified: Bool) -> Bool {
-        guard let session, let n = numbers[id], owners[n] != nil else { return false }
-        return haul_bt_save_resume(session, n, onlyIfModified ? 1 : 0) != 0
+    /// Asks for resume data: a ``TorrentEvent/resumeData(_:)`` or
+    /// ``TorrentEvent/resumeDataFailed(_:)`` answers it, after the answers to the requests still
+    /// owed, whose count this returns; nil when the torrent is not in the session.
+    func saveResumeData(_ id: DownloadID, onlyIfModified: Bool) -> Int? {
+        guard let session, let n = numbers[id], owners[n] != nil,
+            haul_bt_save_resume(session, n, onlyIfModified ? 1 : 0) != 0
+        else { return nil }
+        let earlier = resumeAnswersOwed[n, default: 0]
+        resumeAnswersOwed[n] = earlier + 1
+        return earlier
     }
 
     func setLimits(_ id: DownloadID, download: Int64?, upload: Int64?, peers: Int?) {
@@ -232,6 +242,12 @@ actor TorrentSession {
         while true {
             let count = Int(haul_bt_poll(session, &events, Int32(events.count)))
             for i in 0..<count {
+                let kind = Int(events[i].kind)
+                if kind == Int(HAUL_BT_RESUME_DATA) || kind == Int(HAUL_BT_RESUME_FAILED),
+                    let owed = resumeAnswersOwed[events[i].id]
+                {
+                    resumeAnswersOwed[events[i].id] = owed > 1 ? owed - 1 : nil
+                }
                 if let event = TorrentEvent(events[i]), let owner = owners[events[i].id] { owner(event) }
                 haul_bt_event_free(&events[i])
             }

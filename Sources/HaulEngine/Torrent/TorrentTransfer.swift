@@ -146,17 +146,25 @@ struct TorrentTransfer: Transfer {
         let id = download.id
         let (events, continuation) = AsyncStream.makeStream(of: TorrentEvent.self)
         await session.reassign(id, to: { continuation.yield($0) })
-        guard await session.saveResumeData(id, onlyIfModified: onlyIfModified) else { return false }
+        guard let earlier = await session.saveResumeData(id, onlyIfModified: onlyIfModified) else { return false }
         let timeout = Task {
             try? await Task.sleep(for: .seconds(5))
             continuation.finish()
         }
         defer { timeout.cancel() }
+        // The answers to requests made before this one come first (a periodic save's, taken
+        // before the last piece): each is kept, newer than what is on disk, but only this
+        // request's answer ends the wait.
+        var answers = 0
         for await event in events {
             switch event {
             case .resumeData(let bytes):
-                return store.keepResumeData(bytes, infoHash: TorrentRun.infoHash(download))
-            case .resumeDataFailed: return false
+                let kept = store.keepResumeData(bytes, infoHash: TorrentRun.infoHash(download))
+                answers += 1
+                if answers > earlier { return kept }
+            case .resumeDataFailed:
+                answers += 1
+                if answers > earlier { return false }
             default: continue
             }
         }
