@@ -15,11 +15,7 @@ final class TorrentPeerLimitTests: TorrentTestCase {
         defer { Task { await daemon.terminate() } }
         let added = try await haul("add", "-x", "3", torrent)
         XCTAssertEqual(added.status, 0, added.stderr)
-        var row: [String: Any] = [:]
-        try await waitUntil(timeout: 30) {
-            row = (try? self.syncList().first) ?? [:]
-            return row["peers"] as? Int ?? 0 >= 3
-        }
+        let row = try await firstRow(within: 30) { $0["peers"] as? Int ?? 0 >= 3 }
         let id = try XCTUnwrap(row["id"] as? String)
         var most = 0
         for _ in 0..<8 {

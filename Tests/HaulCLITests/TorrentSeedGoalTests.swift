@@ -14,11 +14,7 @@ final class TorrentSeedGoalTests: TorrentTestCase {
         // The saved ratio (set up) is 0: no seeding; this torrent's own is 2.
         let added = try await haul("add", "--seed-ratio", "2", torrent)
         XCTAssertEqual(added.status, 0, added.stderr)
-        var row: [String: Any] = [:]
-        try await waitUntil(timeout: 60) {
-            row = (try? self.syncList().first) ?? [:]
-            return row["seeding"] as? Bool == true
-        }
+        let row = try await firstRow(within: 60) { $0["seeding"] as? Bool == true }
         XCTAssertEqual(row["state"] as? String, "finished")
         let id = try XCTUnwrap(row["id"] as? String)
 

@@ -47,6 +47,16 @@ class TorrentTestCase: CLITestCase {
         return leeched
     }
 
+    /// The first row of `haul ls --json` once `condition` holds for it.
+    func firstRow(within timeout: Double, where condition: ([String: Any]) -> Bool) async throws -> [String: Any] {
+        var row: [String: Any] = [:]
+        try await waitUntil(timeout: timeout) {
+            row = (try? self.syncList().first) ?? [:]
+            return condition(row)
+        }
+        return row
+    }
+
     /// `haul ls --json` read synchronously (for `waitUntil`'s condition).
     func syncList() throws -> [[String: Any]] {
         let pipe = Pipe()
@@ -191,11 +201,7 @@ final class TorrentSeedingTests: TorrentTestCase {
         defer { Task { await daemon.terminate() } }
         let added = try await haul("add", torrent)
         XCTAssertEqual(added.status, 0, added.stderr)
-        var row: [String: Any] = [:]
-        try await waitUntil(timeout: 60) {
-            row = (try? self.syncList().first) ?? [:]
-            return row["seeding"] as? Bool == true
-        }
+        var row = try await firstRow(within: 60) { $0["seeding"] as? Bool == true }
         XCTAssertEqual(row["state"] as? String, "finished")
         let listed = try await haul("ls")
         XCTAssertTrue(listed.stdout.contains("seeding"), listed.stdout)
@@ -203,10 +209,7 @@ final class TorrentSeedingTests: TorrentTestCase {
         await swarm.stopPeer(aria2)
         try await waitUntil(timeout: 90) { self.sameFile(leeched + "/share.bin", self.seedData + "/share.bin") }
         // At ratio 1.0 (2 MB sent) haul stops seeding by itself.
-        try await waitUntil(timeout: 60) {
-            row = (try? self.syncList().first) ?? [:]
-            return row["seeding"] as? Bool == false
-        }
+        row = try await firstRow(within: 60) { $0["seeding"] as? Bool == false }
         XCTAssertGreaterThanOrEqual(row["uploaded"] as? Int ?? 0, 2_000_000, "\(row)")
     }
 
@@ -230,15 +233,9 @@ final class TorrentSeedingTests: TorrentTestCase {
         let leeched = try await leaveHaulTheOnlySeeder(torrent, hash: hash, stopping: aria2)
         let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
         defer { Task { await daemon.terminate() } }
-        try await waitUntil(timeout: 30) {
-            row = (try? self.syncList().first) ?? [:]
-            return row["seeding"] as? Bool == true
-        }
+        row = try await firstRow(within: 30) { $0["seeding"] as? Bool == true }
         try await waitUntil(timeout: 90) { self.sameFile(leeched + "/share.bin", self.seedData + "/share.bin") }
-        try await waitUntil(timeout: 60) {
-            row = (try? self.syncList().first) ?? [:]
-            return row["seeding"] as? Bool == false
-        }
+        row = try await firstRow(within: 60) { $0["seeding"] as? Bool == false }
         XCTAssertGreaterThanOrEqual(row["uploaded"] as? Int ?? 0, 2_000_000, "\(row)")
         // Its ratio reached, it is done for good: the next daemon leaves it be.
         let stopped = try await haul("daemon", "--stop")
@@ -275,10 +272,7 @@ final class TorrentSeedingTests: TorrentTestCase {
         let resumed = try await haul("resume", id)
         XCTAssertEqual(resumed.status, 0, resumed.stderr)
         XCTAssertTrue(resumed.stdout.contains("finished  share.bin  — seeds again until paused"), resumed.stdout)
-        try await waitUntil(timeout: 30) {
-            row = (try? self.syncList().first) ?? [:]
-            return row["seeding"] as? Bool == true
-        }
+        row = try await firstRow(within: 30) { $0["seeding"] as? Bool == true }
         // haul is the only seeder; the leecher gets the file from it, and it seeds on past ratio 1.
         try await waitUntil(timeout: 90) { self.sameFile(leeched + "/share.bin", self.seedData + "/share.bin") }
         try await Task.sleep(for: .seconds(2))
@@ -290,10 +284,7 @@ final class TorrentSeedingTests: TorrentTestCase {
         XCTAssertTrue(
             paused.stdout.contains("finished  share.bin  — seeds no more; 'haul resume \(id)' seeds it again"),
             paused.stdout)
-        try await waitUntil(timeout: 10) {
-            row = (try? self.syncList().first) ?? [:]
-            return row["seeding"] as? Bool == false
-        }
+        row = try await firstRow(within: 10) { $0["seeding"] as? Bool == false }
         // Paused, it is done for good, and so it stays in the state.
         let stopped = try await haul("daemon", "--stop")
         XCTAssertEqual(stopped.status, 0, stopped.stderr)
@@ -350,11 +341,7 @@ final class TorrentSeedingTests: TorrentTestCase {
         let daemon = try spawnHaul(["daemon"], log: dir.path + "/daemon.log")
         defer { Task { await daemon.terminate() } }
         let why = "cannot seed: its files are no longer at \(dir.path)/gone.bin"
-        var row: [String: Any] = [:]
-        try await waitUntil(timeout: 20) {
-            row = (try? self.syncList().first) ?? [:]
-            return row["notice"] as? String == why
-        }
+        let row = try await firstRow(within: 20) { $0["notice"] as? String == why }
         XCTAssertEqual(row["state"] as? String, "finished", "\(row)")
         XCTAssertEqual(row["seeding"] as? Bool, false, "\(row)")
         let stopped = try await haul("daemon", "--stop")
@@ -378,11 +365,7 @@ final class TorrentSeedingTests: TorrentTestCase {
         defer { Task { await daemon.terminate() } }
         let added = try await haul("add", torrent, "--upload-limit", "200K")
         XCTAssertEqual(added.status, 0, added.stderr)
-        var row: [String: Any] = [:]
-        try await waitUntil(timeout: 60) {
-            row = (try? self.syncList().first) ?? [:]
-            return row["seeding"] as? Bool == true
-        }
+        let row = try await firstRow(within: 60) { $0["seeding"] as? Bool == true }
         await swarm.stopPeer(aria2)
         let id = try XCTUnwrap(row["id"] as? String)
         let shown = try await haul("limit", "--upload")

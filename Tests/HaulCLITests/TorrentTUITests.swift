@@ -49,11 +49,7 @@ final class TorrentTUITests: TorrentTestCase {
         XCTAssertTrue(skipped.contains("☐ 3. set/part3.bin"), skipped)
         try await tui.send("Escape")
         try await tui.send("Escape")
-        var row: [String: Any] = [:]
-        try await waitUntil(timeout: 60) {
-            row = (try? self.syncList().first) ?? [:]
-            return row["state"] as? String == "finished"
-        }
+        let row = try await firstRow(within: 60) { $0["state"] as? String == "finished" }
         XCTAssertEqual(row["selectFile"] as? String, "1-2")
         XCTAssertEqual(row["totalBytes"] as? Int, 800_000)
         XCTAssertTrue(sameFile(downloads + "/set/part1.bin", folder + "/part1.bin"))
