@@ -65,15 +65,7 @@ final class TorrentSessionTests: XCTestCase {
     /// its owner: its events still go where they went (a seeding watch is never cut off).
     func testAnAddOfATorrentAlreadyThereIsRefusedAndTheFirstKeepsItsEvents() async throws {
         let folder = TestDirectory("haul-session")
-        var settings = TorrentSettings()
-        settings.dht = false
-        settings.pex = false
-        settings.lsd = false
-        settings.portMapping = false
-        settings.interface = "127.0.0.1"
-        settings.port = 0
-        let session = TorrentSession(settings: settings)
-        session.startWaiting()
+        let session = Self.quietSession()
         let id = DownloadID(rawValue: "abcdef")
         let addition = TorrentAddition(
             source: .metainfo(Self.torrent()), directory: folder.path, rootName: nil, priorities: nil,
