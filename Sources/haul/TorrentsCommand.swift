@@ -79,10 +79,7 @@ struct TorrentsCommand: AsyncParsableCommand {
     private func setGoal(on engine: any EngineSession) async throws {
         do {
             let goal = SeedGoal(
-                ratio: try seedRatio.map { ratio throws(InputError) in
-                    guard ratio >= 0, ratio.isFinite else { throw InputError("--seed-ratio must be 0 or more") }
-                    return ratio
-                },
+                ratio: try checkedSeedRatio(),
                 minutes: try seedTime.map { text throws(InputError) in try SeedGoal.minutes(parsing: text) })
             let all = try await engine.snapshot().downloads.all
             let chosen = try DownloadSelector.resolve(ids, among: all.map(\.id))
@@ -125,10 +122,7 @@ struct TorrentsCommand: AsyncParsableCommand {
         if let interface {
             settings.interface = interface == "any" || interface.isEmpty ? nil : interface
         }
-        if let seedRatio {
-            guard seedRatio >= 0, seedRatio.isFinite else { throw InputError("--seed-ratio must be 0 or more") }
-            settings.seedRatio = seedRatio
-        }
+        if let seedRatio = try checkedSeedRatio() { settings.seedRatio = seedRatio }
         if let seedTime {
             settings.seedMinutes = seedTime == "none" ? nil : try SeedGoal.minutes(parsing: seedTime)
         }
@@ -139,6 +133,13 @@ struct TorrentsCommand: AsyncParsableCommand {
             settings.uploadLimit = rate == 0 ? nil : rate
         }
         return settings
+    }
+
+    /// `--seed-ratio` when it is one, for the saved settings and for a torrent's own.
+    private func checkedSeedRatio() throws(InputError) -> Double? {
+        guard let seedRatio else { return nil }
+        guard seedRatio >= 0, seedRatio.isFinite else { throw InputError("--seed-ratio must be 0 or more") }
+        return seedRatio
     }
 
     static func describe(_ s: TorrentSettings) -> String {
