@@ -188,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "HaulCommandTests",
             dependencies: [
-                "haul", "HaulCore", "HaulStore", "HaulLoopback",
+                "haul", "HaulCore", "HaulEngine", "HaulRemote", "HaulStore", "HaulLoopback", "HaulTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),

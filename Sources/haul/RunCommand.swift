@@ -34,11 +34,13 @@ struct RunCommand: AsyncParsableCommand {
         Engine.warmUpNetworking()
         // An owner that leaves while downloads are left hands the queue back (see `DirectDownload`).
         var follows = 0
+        var left: RemoteEngine?
         while true {
-            switch try await EngineAccess.open(stateOptions) {
+            switch try await EngineAccess.open(stateOptions, after: left) {
             case .local(let engine): return try await runHere(engine, hooks: hooks)
             case .remote(let owner):
                 follows += 1
+                left = owner
                 guard try await follow(owner, last: follows == DirectDownload.mostHandOvers) == .ownerLeft else {
                     return
                 }

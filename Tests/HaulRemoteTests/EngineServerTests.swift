@@ -106,6 +106,29 @@ final class EngineServerTests: XCTestCase {
         XCTAssertNil(second.away, "taken by the first UI")
     }
 
+    func testAClientOfAStoppedEngineKnowsItsOwnerIsLeavingAndAClosedDoorGreetsNoOne() async throws {
+        let server = try serve()
+        // A command connected but not attached: its connection stays open while the server drains.
+        let command = try await unwrapAsync(try await RemoteEngine.connect(location))
+        await engine.shutdown()
+        XCTAssertFalse(command.isDisconnected)
+        do {
+            _ = try await add(command, "late.bin")
+            XCTFail("a stopped engine took a download")
+        } catch {
+            XCTAssertEqual(error as? InputError, .engineStopped)
+        }
+        XCTAssertTrue(command.isDisconnected, "the answer says the owner is on its way out")
+
+        let before = try await RemoteEngine.connect(location)
+        XCTAssertNotNil(before, "the door is open until it is closed")
+        before?.close()
+        server.closeDoor()
+        let after = try await RemoteEngine.connect(location)
+        XCTAssertNil(after, "no greeting once the door is closed: the client waits for the state instead")
+        command.close()
+    }
+
     func testAnotherUIDIsRefusedBeforeAnythingIsServed() async throws {
         _ = try serve(allowedUID: geteuid() &+ 4242)
         do {

@@ -12,7 +12,7 @@ extension Engine {
     /// Every command is idempotent: repeating it changes nothing more.
     @discardableResult
     public func perform(_ command: EngineCommand) async throws(InputError) -> [DownloadID] {
-        guard !isShutDown else { throw InputError("the engine has shut down; the command was not applied") }
+        guard !isShutDown else { throw .engineStopped }
         let settingsBefore = settings
         downloads.beginTracking()
         let outcome: Result<[DownloadID], InputError>

@@ -29,6 +29,7 @@ public actor Engine {
     /// What every transfer shares, made when the engine starts.
     var resources: TransferResources?
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     /// The only downloads this engine starts, when set (``focus(on:)``).
     var focus: Set<DownloadID>?
     /// The hosts whose small files share an HTTP/2 connection, which `-j` counts as one place.
@@ -208,6 +209,13 @@ public actor Engine {
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
+    /// Returns once ``shutdown()`` has begun: from then on the engine applies no command, and
+    /// whoever serves it stops taking new clients.
+    public func waitForShutdown() async {
+        if phase == .shutDown { return }
+        await withCheckedContinuation { shutdownWaiters.append($0) }
+    }
+
     public var isIdle: Bool { transfers.isEmpty && downloads.activeCount == 0 && downloads.heldCount == 0 }
 
     /// Stops every transfer (they resume from their `.part` next time), saves, closes connections
@@ -215,6 +223,9 @@ public actor Engine {
     public func shutdown() async {
         guard phase != .shutDown else { return }
         phase = .shutDown
+        let shutdownWaiters = self.shutdownWaiters
+        self.shutdownWaiters = []
+        for waiter in shutdownWaiters { waiter.resume() }
         watches.cancelAll()
         rpc.finishAll()
         if settings.meteredUsage != nil || bandwidth.meteredCounter.used > 0 {

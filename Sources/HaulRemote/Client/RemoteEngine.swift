@@ -22,6 +22,8 @@ public final class RemoteEngine: EngineSession {
         var pending: [UInt64: CheckedContinuation<ServerReply, any Error>] = [:]
         var events: EngineEvents.Sender?
         var closed = false
+        /// The server answered that its engine has stopped: it is on its way out.
+        var ownerStopped = false
     }
 
     /// Connects to the owner of the state file, or returns nil when no haul serves it
@@ -98,8 +100,9 @@ public final class RemoteEngine: EngineSession {
     /// Ends the connection; a UI detaches, and a daemon carries on.
     public func close() { connection.close() }
 
-    /// The connection has ended: closed here, or the serving process went away.
-    public var isDisconnected: Bool { state.withLock { $0.closed } }
+    /// The connection has ended (closed here, or the serving process went away), or the serving
+    /// process answered that it has stopped and will go away.
+    public var isDisconnected: Bool { state.withLock { $0.closed || $0.ownerStopped } }
 
     // MARK: EngineSession
 
@@ -181,7 +184,10 @@ public final class RemoteEngine: EngineSession {
                 continuation.resume(throwing: error)
             }
         }
-        if case .failed(let message) = reply { throw InputError(TerminalText.sanitize(message)) }
+        if case .failed(let message) = reply {
+            if message == InputError.engineStopped.message { state.withLock { $0.ownerStopped = true } }
+            throw InputError(TerminalText.sanitize(message))
+        }
         return reply
     }
 

@@ -22,6 +22,8 @@ public final class EngineServer: Sendable {
         /// The socket file this server made, so ``stop()`` never removes a successor's.
         var socketFile: (device: UInt64, inode: UInt64)?
         var stopped = false
+        /// Set by ``closeDoor()``: a new connection is closed before any greeting.
+        var doorClosed = false
         /// Requests being answered, and connected commands (clients that did not attach to the
         /// event stream): ``stop(draining:)`` lets them finish before it hangs up.
         var inFlight = 0
@@ -97,6 +99,14 @@ public final class EngineServer: Sendable {
     public var connections: (count: Int, quietFor: Duration) {
         let now = clock.now
         return state.withLock { ($0.clients.count, now - $0.lastChange) }
+    }
+
+    /// From now on a new connection is closed before the greeting, which a client takes as no
+    /// haul serving the state: it waits for the state lock and opens the state itself. Called
+    /// when the engine begins to shut down, so nothing new attaches to an engine that will apply
+    /// no command; clients already connected are still answered.
+    public func closeDoor() {
+        state.withLock { $0.doorClosed = true }
     }
 
     /// Stops accepting, removes the socket file and ends every connection.
@@ -179,7 +189,7 @@ public final class EngineServer: Sendable {
         }
         let connection = LineConnection(fd: fd, label: "client")
         let key = state.withLock { state -> Int? in
-            guard !state.stopped else { return nil }
+            guard !state.stopped, !state.doorClosed else { return nil }
             state.nextClient += 1
             state.clients[state.nextClient] = connection
             state.lastChange = clock.now

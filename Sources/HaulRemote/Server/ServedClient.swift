@@ -24,7 +24,7 @@ actor ServedClient {
     func serve(_ requests: AsyncStream<ClientMessage>) async {
         for await message in requests {
             guard server.requestStarted() else {
-                send(.reply(id: message.id, .failed("haul has stopped")))
+                send(.reply(id: message.id, .failed(InputError.engineStopped.message)))
                 continue
             }
             if let reply = await answer(message) { send(.reply(id: message.id, reply)) }

@@ -1,3 +1,4 @@
+import HaulCore
 import HaulRemote
 import Synchronization
 
@@ -49,5 +50,23 @@ enum OwnerNotes {
         Console.warn(
             "haul (pid \(owner.pid), \(owner.kind.name)) fetches them until its own downloads are done; 'haul run' "
                 + "goes on with them after it")
+    }
+}
+
+extension EngineAccess {
+    /// Opens the state again for a command whose owner `left` (nil the first time). An owner that
+    /// is stopping may still greet for a moment: such a connection is dropped and tried again, for
+    /// up to 10 s, so the command waits for the state rather than following an owner on its way out.
+    static func open(_ options: StateOptions, after left: RemoteEngine?) async throws -> EngineAccess {
+        let clock = options.clock
+        let deadline = clock.now + .seconds(10)
+        while true {
+            let access = try await open(options)
+            guard let left, case .remote(let owner) = access, owner.pid == left.pid, clock.now < deadline else {
+                return access
+            }
+            owner.close()
+            try? await clock.sleep(for: .milliseconds(50))
+        }
     }
 }

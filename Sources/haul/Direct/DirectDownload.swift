@@ -30,11 +30,13 @@ struct DirectDownload {
         // An owner that leaves before the downloads are done hands them back: the state is
         // opened again, and taken here or by the next owner.
         var handOvers = 0
+        var left: RemoteEngine?
         while true {
-            switch try await EngineAccess.open(stateOptions) {
+            switch try await EngineAccess.open(stateOptions, after: left) {
             case .local(let engine): return try await runHere(engine, requests)
             case .remote(let owner):
                 handOvers += 1
+                left = owner
                 guard try await handOver(requests, to: owner, last: handOvers == Self.mostHandOvers) == .ownerLeft
                 else { return }
             case .injected, .rpc: throw InputError("'haul URL' downloads on this machine").reported()

@@ -34,6 +34,10 @@ final class EngineHost: Sendable {
         }
         let hooks = DownloadHooks(flags: flags, environment: options.environment, log: log, output: hookOutput)
         let watching = await hooks.watch(engine)
+        Task {
+            await engine.waitForShutdown()
+            server.closeDoor()
+        }
         let rpc = RPCHost(
             engine: engine, downloadDirectory: StatePaths.downloadDirectory(environment: options.environment), log: log,
             onShutdown: onShutdownRequest, passed: passed.first { $0.role == .rpc }?.fd)
@@ -63,6 +67,7 @@ final class EngineHost: Sendable {
     /// Stops serving, stops the engine (every byte kept), and lets go of the state file.
     func stop() async {
         await rpc.stop()
+        server.closeDoor()
         await server.stop(draining: 2)
         // A queue that drained just before the stop still runs its hook (the watch looks only
         // now and then); a stop in the middle of the queue does not.
