@@ -283,6 +283,7 @@ final class BackgroundTests: CLITestCase {
         XCTAssertEqual(secondStatus, 0, said)
         XCTAssertTrue(said.contains("haul (pid \(first.pid), haul URL) stopped; this command goes on"), said)
         XCTAssertTrue(said.contains("done: 2 finished"), said)
+        XCTAssertFalse(said.contains("already here"), "what it fetched itself is not news after the hand-over")
         let runStatus = await run.wait(timeout: 60)
         XCTAssertEqual(runStatus, 0, output("run"))
         for name in ["first.bin", "second.bin", "quick.bin", "queued.bin", "later.bin", "resumed.bin"] {

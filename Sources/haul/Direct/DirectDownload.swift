@@ -32,12 +32,17 @@ struct DirectDownload {
         var handOvers = 0
         var left: RemoteEngine?
         while true {
+            // After an owner left, what this command already fetched is not news: it said so.
+            let firstRound = left == nil
             switch try await EngineAccess.open(stateOptions, after: left) {
-            case .local(let engine): return try await runHere(engine, requests)
+            case .local(let engine): return try await runHere(engine, requests, sayingWhatIsHere: firstRound)
             case .remote(let owner):
                 handOvers += 1
                 left = owner
-                guard try await handOver(requests, to: owner, last: handOvers == Self.mostHandOvers) == .ownerLeft
+                guard
+                    try await handOver(
+                        requests, to: owner, last: handOvers == Self.mostHandOvers, sayingWhatIsHere: firstRound)
+                        == .ownerLeft
                 else { return }
             case .injected, .rpc: throw InputError("'haul URL' downloads on this machine").reported()
             }
@@ -132,7 +137,7 @@ struct DirectDownload {
     }
 
     /// No haul owns the state: this process runs the downloads and stops when they are done.
-    private func runHere(_ engine: Engine, _ requests: [DownloadRequest]) async throws {
+    private func runHere(_ engine: Engine, _ requests: [DownloadRequest], sayingWhatIsHere: Bool) async throws {
         let adopted: Adopted
         do {
             if let concurrency { try await engine.perform(.setConcurrency(concurrency)) }
@@ -140,7 +145,7 @@ struct DirectDownload {
         } catch {
             throw Console.failure(error)
         }
-        if !quiet { Self.sayAlreadyHere(adopted.alreadyHere) }
+        if !quiet, sayingWhatIsHere { Self.sayAlreadyHere(adopted.alreadyHere) }
         var followed = FollowedDownloads(adopted.ids)
         let events = await engine.subscribe()
         await engine.focus(on: followed.ids)
@@ -191,7 +196,9 @@ struct DirectDownload {
     /// A daemon or a UI owns the state: it takes the downloads, and this process follows them
     /// until they are done (Ctrl-C stops following, not the downloads) or the owner leaves
     /// (unless this is the `last` owner it follows).
-    private func handOver(_ requests: [DownloadRequest], to owner: RemoteEngine, last: Bool) async throws
+    private func handOver(
+        _ requests: [DownloadRequest], to owner: RemoteEngine, last: Bool, sayingWhatIsHere: Bool
+    ) async throws
         -> FollowEnd
     {
         if !quiet {
@@ -207,7 +214,7 @@ struct DirectDownload {
             let attachment = try await owner.attach(ui: false)
             if let concurrency { try await owner.perform(.setConcurrency(concurrency)) }
             let adopted = try await Self.adopt(requests, known: attachment.snapshot.downloads.all, session: owner)
-            if !quiet { Self.sayAlreadyHere(adopted.alreadyHere) }
+            if !quiet, sayingWhatIsHere { Self.sayAlreadyHere(adopted.alreadyHere) }
             followed = FollowedDownloads(adopted.ids)
             // An owner that is itself a `haul URL` runs them now rather than after its own. A
             // haul too old to know the command runs them when it can.
