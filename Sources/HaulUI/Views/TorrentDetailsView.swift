@@ -67,7 +67,6 @@ enum TorrentDetailsView {
         return lines
     }
 
-    /// A file as the details and the files box list it: its mark, number (from 1) and safe path.
     /// When seeding ends: the torrent's own goal where it has one, else the saved settings'.
     static func seedingEnd(_ goal: SeedGoal?) -> String {
         var parts: [String] = []
@@ -77,6 +76,7 @@ enum TorrentDetailsView {
         return "until the seed ratio or time is reached\(own)"
     }
 
+    /// A file as the details and the files box list it: its mark, number (from 1) and safe path.
     static func fileName(_ file: TorrentDetails.File, index: Int, selected: Bool, glyphs: Glyphs) -> String {
         let mark = selected ? (glyphs == .unicode ? "☑" : "[x]") : (glyphs == .unicode ? "☐" : "[ ]")
         return "\(mark) \(index + 1). \(TerminalText.sanitize(file.path))"
