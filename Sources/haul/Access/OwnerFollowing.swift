@@ -56,12 +56,14 @@ enum OwnerNotes {
 extension EngineAccess {
     /// Opens the state again for a command whose owner `left` (nil the first time). An owner that
     /// is stopping may still greet for a moment: such a connection is dropped and tried again, for
-    /// up to 10 s, so the command waits for the state rather than following an owner on its way out.
-    static func open(_ options: StateOptions, after left: RemoteEngine?) async throws -> EngineAccess {
+    /// up to 10 s, so the command waits for the state rather than reaching an owner on its way out.
+    static func open(_ options: StateOptions, remote: ConnectOptions? = nil, after left: RemoteEngine?) async throws
+        -> EngineAccess
+    {
         let clock = options.clock
         let deadline = clock.now + .seconds(10)
         while true {
-            let access = try await open(options)
+            let access = try await open(options, remote: remote)
             guard let left, case .remote(let owner) = access, owner.pid == left.pid, clock.now < deadline else {
                 return access
             }
