@@ -71,7 +71,7 @@ struct AddPlan {
             request.seedGoal = command.seedGoal
             request.tries = command.tries
             // A torrent's connections are its peers.
-            request.connections = command.connectionCount
+            request.connections = command.peerCount
             requests.append(request)
         }
         for (index, entry) in entries.enumerated() {
@@ -84,6 +84,7 @@ struct AddPlan {
             request.tries = command.tries
             if command.noMirrors { request.ignoresMirrorHeaders = true }
             if request.isTorrent {
+                request.connections = command.peerCount
                 request.selectedFiles = selection
                 request.uploadLimit = uploadLimit
                 request.seedGoal = command.seedGoal
@@ -170,7 +171,10 @@ struct AddPlan {
                 speedLimit: command.limit.flatMap(Formatting.parseRate))
             request.sources = sources
             request.tries = command.tries
-            if request.isTorrent { request.seedGoal = command.seedGoal }
+            if request.isTorrent {
+                request.connections = command.peerCount
+                request.seedGoal = command.seedGoal
+            }
             try apply(entry, to: &request) { $0 }
             if let dir = entry.value("dir"), !request.directory.hasPrefix("/") {
                 throw InputError(

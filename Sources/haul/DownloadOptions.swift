@@ -126,6 +126,17 @@ struct DownloadOptions: ParsableArguments {
     var connectionCount: Int? { [connections, split].compactMap { $0 }.min() }
 
     @Option(
+        name: .customLong("bt-max-peers"),
+        help: ArgumentHelp(
+            "For a torrent: the most peers it connects to, up to 10000, 0 for no limit of its own, as in aria2c "
+                + "(without it, -x counts its peers).",
+            valueName: "n"))
+    var btMaxPeers: Int?
+
+    /// What a torrent's connections (its peers) are asked to be: `--bt-max-peers`, else `-x`.
+    var peerCount: Int? { btMaxPeers ?? connectionCount }
+
+    @Option(
         name: [.long, .customLong("limit-rate"), .customLong("max-download-limit")],
         help: ArgumentHelp(
             "Its own speed limit, e.g. 500K or 2M (--limit-rate as curl and wget take it, --max-download-limit as "
@@ -187,7 +198,7 @@ struct DownloadOptions: ParsableArguments {
         "--checksum-file", "--header", "-U", "--user-agent", "--referer", "--load-cookies", "--proxy", "--netrc-file",
         "--mirror", "-x", "--connections",
         "-s", "--split", "--limit", "--limit-rate", "--max-download-limit", "--upload-limit", "--select-file",
-        "--seed-ratio", "--seed-time", "-t", "--tries", "-m", "--max-tries",
+        "--seed-ratio", "--seed-time", "-t", "--tries", "-m", "--max-tries", "--bt-max-peers",
     ]
 
     /// The options that take no value.
@@ -206,6 +217,9 @@ struct DownloadOptions: ParsableArguments {
             throw ValidationError("--connections must be between 1 and 32")
         }
         if let tries, tries < 0 { throw ValidationError("--tries takes a number of attempts, or 0 for no limit") }
+        if let btMaxPeers, !(0...PeerLimit.most).contains(btMaxPeers) {
+            throw ValidationError("--bt-max-peers takes a number of peers up to \(PeerLimit.most), or 0 for no limit")
+        }
         if let split, !StateDocument.Settings.connectionRange.contains(split) {
             throw ValidationError("--split must be between 1 and 32")
         }

@@ -77,6 +77,24 @@ final class DirectDownloadValuesTests: XCTestCase {
     }
 
     /// `haul URL…` reads add's options into the same requests `haul add` makes, in the current
+    /// aria2c's `--bt-max-peers` caps a torrent's peers beyond `-x`'s 1-32, and leaves a file's
+    /// connections to `-x`.
+    func testBtMaxPeersIsATorrentsPeersAndLeavesAFilesConnectionsToX() throws {
+        let magnet = "magnet:?xt=urn:btih:\(String(repeating: "ab", count: 20))"
+        // 0 is no limit of the torrent's own (the add path makes it nil), as aria2's 0 is none.
+        for (given, peers) in [(["--bt-max-peers", "100"], 100), (["--bt-max-peers", "0"], nil), ([], 3)] {
+            let add = try AddCommand.parse(given + ["-x", "3", magnet, "http://h/a.iso"])
+            let plan = try AddPlan.make(urls: add.urls, add.download, environment: [:], defaultDirectory: "/tmp")
+            XCTAssertEqual(plan.requests.map(\.connections), [peers, 3] as [Int?], "\(given)")
+        }
+        let remote = try AddCommand.parse(["--bt-max-peers", "60", "-x", "2", magnet, "http://h/a.iso"])
+        let sent = try AddPlan.make(urls: remote.urls, remote.download, environment: [:], remote: true)
+        XCTAssertEqual(sent.requests.map(\.connections), [60, 2], "with --connect too")
+        for refused in ["10001", "-1"] {
+            XCTAssertThrowsError(try AddCommand.parse(["--bt-max-peers=\(refused)", magnet]), refused)
+        }
+    }
+
     /// folder unless `-d` names another.
     func testGetsOptionsMakeTheRequestsAddWouldMake() throws {
         let here = FileManager.default.temporaryDirectory.appendingPathComponent("haul-get-\(UUID().uuidString)").path
