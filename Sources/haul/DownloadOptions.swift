@@ -214,7 +214,8 @@ struct DownloadOptions: ParsableArguments {
                     + "with its certificate (or its CA's)")
         }
         if let connections, !StateDocument.Settings.connectionRange.contains(connections) {
-            throw ValidationError("--connections must be between 1 and 32")
+            let peers = connections > 32 ? "; a torrent's peers go up to \(PeerLimit.most) with --bt-max-peers" : ""
+            throw ValidationError("--connections must be between 1 and 32\(peers)")
         }
         if let tries, tries < 0 { throw ValidationError("--tries takes a number of attempts, or 0 for no limit") }
         if let btMaxPeers, !(0...PeerLimit.most).contains(btMaxPeers) {

@@ -252,7 +252,10 @@ final class CommandLineTests: NginxCLITestCase {
             ),
             (["add", "-i", "/dev/null", "-o", "x.bin"], 64, "-o names one file"),
             (["-o", "x.bin", "http://127.0.0.1/a", "http://127.0.0.1/b"], 64, "-o names one file"),
-            (["-x", "99", "http://127.0.0.1/x"], 64, "--connections must be between 1 and 32"),
+            (
+                ["-x", "99", "http://127.0.0.1/x"], 64,
+                "--connections must be between 1 and 32; a torrent's peers go up to 10000 with --bt-max-peers"
+            ),
             (["-x16", "-s99", "http://127.0.0.1/x"], 64, "--split must be between 1 and 32"),
             (["-j", "0", "http://127.0.0.1/x"], 64, "-j takes a number of downloads, 1 or more"),
             (["--limit", "fast", "http://127.0.0.1/x"], 64, "'fast' is not a speed limit; try 500K or 2M"),
