@@ -31,3 +31,22 @@ final class TorrentSettingsEngineTests: EngineTestCase {
         await engine.shutdown()
     }
 }
+
+/// The details a UI opens say which seed goal holds for a torrent: its own ratio or time over
+/// the saved settings', part by part.
+final class TorrentSeedGoalDetailsTests: EngineTestCase {
+    func testATorrentsDetailsCarryTheSeedGoalThatHoldsForIt() async throws {
+        let engine = try makeEngine()
+        var saved = TorrentSettings()
+        saved.seedRatio = 2
+        saved.seedMinutes = 90
+        try await engine.perform(.setTorrentSettings(saved))
+        var request = DownloadRequest(url: "zeros.torrent", directory: dir.path, paused: true)
+        request.metainfo = TorrentSessionTests.torrent()
+        request.seedGoal = SeedGoal(minutes: 30)
+        let id = try await engine.perform(.add([request]))[0]
+        let details = await engine.torrentDetails(id)
+        XCTAssertEqual(details?.seedingGoal, SeedGoal(ratio: 2, minutes: 30), "its own time, the saved ratio")
+        await engine.shutdown()
+    }
+}

@@ -141,7 +141,25 @@ final class RenderingTests: XCTestCase {
         XCTAssertFalse(saved.contains("its own"), saved)
         d.request.seedGoal = SeedGoal(ratio: 3, minutes: 45)
         let own = TorrentDetailsView.lines(for: d, details: nil, width: 100).map(\.0).joined(separator: "\n")
-        XCTAssertTrue(own.contains("(its own: ratio 3.00, 45 min)"), own)
+        XCTAssertTrue(own.contains("until ratio 3.00 (its own) or 45 min (its own)"), own)
+
+        // Once the engine has said which goal holds: the saved settings' parts are named too.
+        var details = TorrentDetails()
+        details.seedingGoal = SeedGoal(ratio: 3, minutes: 60)
+        d.request.seedGoal = SeedGoal(ratio: 3)
+        let told = TorrentDetailsView.lines(for: d, details: details, width: 100).map(\.0).joined(separator: "\n")
+        XCTAssertTrue(told.contains("until ratio 3.00 (its own) or 60 min"), told)
+        XCTAssertFalse(told.contains("60 min (its own)"), told)
+        d.request.seedGoal = nil
+        details.seedingGoal = SeedGoal(ratio: 1)
+        let saved1 = TorrentDetailsView.lines(for: d, details: details, width: 100).map(\.0).joined(separator: "\n")
+        XCTAssertTrue(saved1.contains("Seeding") && saved1.contains("until ratio 1.00"), saved1)
+        XCTAssertFalse(saved1.contains("its own"), saved1)
+
+        // Resumed by hand after it finished: it seeds until paused, whatever the goal.
+        d.torrent?.seedsUntilPaused = true
+        let byHand = TorrentDetailsView.lines(for: d, details: details, width: 100).map(\.0).joined(separator: "\n")
+        XCTAssertTrue(byHand.contains("until paused"), byHand)
     }
 
     func testADownloadBeforeItsFirstByteSaysItIsConnecting() {

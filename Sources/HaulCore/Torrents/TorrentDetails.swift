@@ -56,6 +56,9 @@ public struct TorrentDetails: Sendable, Equatable, Codable {
     /// One bit per piece, most significant first.
     public var pieces: [UInt8]
     public var pieceCount: Int
+    /// The ratio and time that end its seeding (its own over the saved settings); nil where the
+    /// engine does not say (aria2 over RPC).
+    public var seedingGoal: SeedGoal?
 
     public init(
         files: [File] = [], peers: [Peer] = [], trackers: [Tracker] = [], pieces: [UInt8] = [], pieceCount: Int = 0

@@ -242,9 +242,13 @@ extension Engine {
 
     /// Details of a running or seeding torrent; nil for any other download.
     public func torrentDetails(_ id: DownloadID) async -> TorrentDetails? {
-        if let session = torrents.session, let details = await session.details(id) { return details }
         guard let download = downloads[id], download.isTorrent else { return nil }
-        return Self.storedTorrentDetails(download, statePath: configuration.statePath)
+        var details: TorrentDetails?
+        if let session = torrents.session { details = await session.details(id) }
+        if details == nil { details = Self.storedTorrentDetails(download, statePath: configuration.statePath) }
+        let goal = (settings.torrents ?? TorrentSettings()).seeding(toward: download.request.seedGoal)
+        details?.seedingGoal = SeedGoal(ratio: goal.seedRatio, minutes: goal.seedMinutes)
+        return details
     }
 
     /// A torrent's files as the state folder beside `statePath` keeps them (as of its last resume

@@ -22,7 +22,9 @@ enum TorrentDetailsView {
         let up = torrent.uploadRate.map { ", \(arrow) \(Formatting.rate(Double($0)))" } ?? ""
         lines.append(line("Uploaded", "\(Formatting.bytes(torrent.uploaded)), ratio \(ratio)\(up)"))
         if torrent.seeding {
-            lines.append(line("Seeding", seedingEnd(d.request.seedGoal), Style(color: .green)))
+            let end = seedingEnd(
+                own: d.request.seedGoal, goal: details?.seedingGoal, untilPaused: torrent.seedsUntilPaused)
+            lines.append(line("Seeding", end, Style(color: .green)))
         }
         guard let details else {
             if d.state == .downloading || torrent.seeding {
@@ -67,13 +69,19 @@ enum TorrentDetailsView {
         return lines
     }
 
-    /// When seeding ends: the torrent's own goal where it has one, else the saved settings'.
-    static func seedingEnd(_ goal: SeedGoal?) -> String {
+    /// When seeding ends: at the `goal` the engine says holds, else at the torrent's `own` (until
+    /// the engine says), with its own parts marked; or when paused, for a torrent resumed by hand.
+    static func seedingEnd(own: SeedGoal?, goal: SeedGoal?, untilPaused: Bool) -> String {
+        if untilPaused { return "until paused (resumed by hand, past its seed goal)" }
+        guard let goal = goal ?? own, !goal.isEmpty else { return "until the seed ratio or time is reached" }
         var parts: [String] = []
-        if let ratio = goal?.ratio { parts.append("ratio \(Formatting.ratio(ratio))") }
-        if let minutes = goal?.minutes { parts.append("\(minutes) min") }
-        let own = parts.isEmpty ? "" : " (its own: \(parts.joined(separator: ", ")))"
-        return "until the seed ratio or time is reached\(own)"
+        if let ratio = goal.ratio {
+            parts.append("ratio \(Formatting.ratio(ratio))" + (own?.ratio != nil ? " (its own)" : ""))
+        }
+        if let minutes = goal.minutes {
+            parts.append("\(minutes) min" + (own?.minutes != nil ? " (its own)" : ""))
+        }
+        return "until " + parts.joined(separator: " or ")
     }
 
     /// A file as the details and the files box list it: its mark, number (from 1) and safe path.
