@@ -29,7 +29,8 @@ public actor Engine {
     /// What every transfer shares, made when the engine starts.
     var resources: TransferResources?
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Run at the start of ``shutdown()``, before it awaits anything (``whenShuttingDown(_:)``).
+    var shutdownActions: [@Sendable () -> Void] = []
     /// The only downloads this engine starts, when set (``focus(on:)``).
     var focus: Set<DownloadID>?
     /// The hosts whose small files share an HTTP/2 connection, which `-j` counts as one place.
@@ -209,11 +210,12 @@ public actor Engine {
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
-    /// Returns once ``shutdown()`` has begun: from then on the engine applies no command, and
-    /// whoever serves it stops taking new clients.
-    public func waitForShutdown() async {
-        if phase == .shutDown { return }
-        await withCheckedContinuation { shutdownWaiters.append($0) }
+    /// Runs `action` when ``shutdown()`` begins, before anything else can see the engine stop
+    /// (at once if it has): whoever serves the engine stops taking new clients there, so none
+    /// attaches to an engine that applies no command.
+    public func whenShuttingDown(_ action: @escaping @Sendable () -> Void) {
+        guard phase != .shutDown else { return action() }
+        shutdownActions.append(action)
     }
 
     public var isIdle: Bool { transfers.isEmpty && downloads.activeCount == 0 && downloads.heldCount == 0 }
@@ -223,9 +225,9 @@ public actor Engine {
     public func shutdown() async {
         guard phase != .shutDown else { return }
         phase = .shutDown
-        let shutdownWaiters = self.shutdownWaiters
-        self.shutdownWaiters = []
-        for waiter in shutdownWaiters { waiter.resume() }
+        let shutdownActions = self.shutdownActions
+        self.shutdownActions = []
+        for action in shutdownActions { action() }
         watches.cancelAll()
         rpc.finishAll()
         if settings.meteredUsage != nil || bandwidth.meteredCounter.used > 0 {

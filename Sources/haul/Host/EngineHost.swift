@@ -34,10 +34,7 @@ final class EngineHost: Sendable {
         }
         let hooks = DownloadHooks(flags: flags, environment: options.environment, log: log, output: hookOutput)
         let watching = await hooks.watch(engine)
-        Task {
-            await engine.waitForShutdown()
-            server.closeDoor()
-        }
+        await engine.whenShuttingDown { server.closeDoor() }
         let rpc = RPCHost(
             engine: engine, downloadDirectory: StatePaths.downloadDirectory(environment: options.environment), log: log,
             onShutdown: onShutdownRequest, passed: passed.first { $0.role == .rpc }?.fd)
