@@ -69,7 +69,7 @@ struct AddPlan {
             request.selectedFiles = selection
             request.uploadLimit = uploadLimit
             request.seedGoal = command.seedGoal
-            request.tries = command.tries
+            request.tries = command.attempts
             // A torrent's connections are its peers.
             request.connections = command.peerCount
             requests.append(request)
@@ -81,7 +81,7 @@ struct AddPlan {
                 checksum: checksum, allowMetered: command.allowMetered, paused: paused,
                 connections: command.connectionCount, speedLimit: speedLimit, cookieFile: cookieFile)
             request.sources = sources
-            request.tries = command.tries
+            request.tries = command.attempts
             if command.noMirrors { request.ignoresMirrorHeaders = true }
             if request.isTorrent {
                 request.connections = command.peerCount
@@ -112,7 +112,7 @@ struct AddPlan {
                 request.paused = paused
                 request.connections = command.connectionCount
                 request.speedLimit = speedLimit
-                request.tries = command.tries
+                request.tries = command.attempts
                 if command.noMirrors { request.ignoresMirrorHeaders = true }
                 requests.append(request)
             }
@@ -170,7 +170,7 @@ struct AddPlan {
                 checksum: checksum, paused: paused, connections: command.connectionCount,
                 speedLimit: command.limit.flatMap(Formatting.parseRate))
             request.sources = sources
-            request.tries = command.tries
+            request.tries = command.attempts
             if request.isTorrent {
                 request.connections = command.peerCount
                 request.seedGoal = command.seedGoal

@@ -80,9 +80,10 @@ struct DownloadOptions: ParsableArguments {
     var loadCookies: String?
 
     @Option(
-        name: .long,
+        name: [.long, .customLong("all-proxy")],
         help: ArgumentHelp(
-            "Its own proxy: http://host:port, socks5://host:port, socks5h://host:port, or none (see haul proxy).",
+            "Its own proxy: http://host:port, socks5://host:port, socks5h://host:port, or none (see haul proxy); "
+                + "--all-proxy as aria2c takes it.",
             valueName: "proxy"))
     var proxy: String?
 
@@ -157,6 +158,14 @@ struct DownloadOptions: ParsableArguments {
     var tries: Int?
 
     @Option(
+        name: .customLong("retry"),
+        help: ArgumentHelp("curl's: retries after the first attempt (--retry 3 is --tries 4).", valueName: "n"))
+    var retries: Int?
+
+    /// The most attempts asked for: `-t` (and its aliases), else curl's `--retry` and the first.
+    var attempts: Int? { tries ?? retries.map { $0 + 1 } }
+
+    @Option(
         name: .customLong("seed-ratio"),
         help: ArgumentHelp(
             "For a torrent: stop seeding it at this upload ratio, e.g. 2.0 (default: 'haul torrents').",
@@ -190,6 +199,10 @@ struct DownloadOptions: ParsableArguments {
     @Flag(name: [.customShort("k"), .customLong("insecure"), .customLong("no-check-certificate")], help: .hidden)
     var skipCertificateCheck = false
 
+    /// aria2c's `--check-certificate=false`, refused as `-k` is; `true` is what haul does anyway.
+    @Option(name: .customLong("check-certificate"), help: .hidden)
+    var checkCertificate: String?
+
     /// The options that take a value as the next word, by every name they have: `haul -o NAME URL`
     /// is read as `haul get …` only if the words before the URL are known to be options and values.
     static let namesWithValues: Set<String> = [
@@ -198,8 +211,13 @@ struct DownloadOptions: ParsableArguments {
         "--checksum-file", "--header", "-U", "--user-agent", "--referer", "--load-cookies", "--proxy", "--netrc-file",
         "--mirror", "-x", "--connections",
         "-s", "--split", "--limit", "--limit-rate", "--max-download-limit", "--upload-limit", "--select-file",
-        "--seed-ratio", "--seed-time", "-t", "--tries", "-m", "--max-tries", "--bt-max-peers",
+        "--seed-ratio", "--seed-time", "-t", "--tries", "-m", "--max-tries", "--bt-max-peers", "--all-proxy",
+        "--retry",
     ]
+
+    /// Options of other tools with a value, taken only to be refused or to change nothing, and
+    /// left out of the help.
+    static let hiddenNamesWithValues: Set<String> = ["--check-certificate"]
 
     /// The options that take no value.
     static let flagNames = Set(["--no-mirrors", "--allow-metered"]).union(refusedFlagNames)
@@ -208,7 +226,10 @@ struct DownloadOptions: ParsableArguments {
     static let refusedFlagNames: Set<String> = ["-k", "--insecure", "--no-check-certificate"]
 
     func validate() throws {
-        if skipCertificateCheck {
+        if let checkCertificate, !["true", "false"].contains(checkCertificate) {
+            throw ValidationError("--check-certificate takes true or false")
+        }
+        if skipCertificateCheck || checkCertificate == "false" {
             throw ValidationError(
                 "haul always checks https certificates; to trust a server's own, set SSL_CERT_FILE to a file "
                     + "with its certificate (or its CA's)")
@@ -218,6 +239,8 @@ struct DownloadOptions: ParsableArguments {
             throw ValidationError("--connections must be between 1 and 32\(peers)")
         }
         if let tries, tries < 0 { throw ValidationError("--tries takes a number of attempts, or 0 for no limit") }
+        if let retries, retries < 0 { throw ValidationError("--retry takes a number of retries, 0 or more") }
+        if tries != nil, retries != nil { throw ValidationError("give --tries or --retry, not both") }
         if let btMaxPeers, !(0...PeerLimit.most).contains(btMaxPeers) {
             throw ValidationError("--bt-max-peers takes a number of peers up to \(PeerLimit.most), or 0 for no limit")
         }

@@ -66,7 +66,13 @@ final class DirectDownloadValuesTests: XCTestCase {
             for word in words[..<value] { named.insert(word.trimmingCharacters(in: CharacterSet(charactersIn: ","))) }
         }
         XCTAssertFalse(named.isEmpty)
-        XCTAssertEqual(named, GetCommand.ownOptionsWithValues.union(GetCommand.rootOptionsWithValues))
+        XCTAssertEqual(
+            named,
+            GetCommand.ownOptionsWithValues.union(GetCommand.rootOptionsWithValues)
+                .subtracting(DownloadOptions.hiddenNamesWithValues))
+        for name in DownloadOptions.hiddenNamesWithValues {
+            XCTAssertEqual(GetCommand.arguments([name + "=true", "http://h/a"]).first, "get", name)
+        }
         for flag in DownloadOptions.flagNames.subtracting(DownloadOptions.refusedFlagNames) {
             XCTAssertNoThrow(try GetCommand.parse([flag, "http://h/a"]), flag)
         }
@@ -77,6 +83,27 @@ final class DirectDownloadValuesTests: XCTestCase {
     }
 
     /// `haul URL…` reads add's options into the same requests `haul add` makes, in the current
+    /// curl's `--retry N` (N more after the first), aria2c's `--all-proxy` and
+    /// `--check-certificate`.
+    func testCurlsRetryAndAria2csProxyAndCertificateOptions() throws {
+        let environment = ["HOME": "/nonexistent"]
+        func request(_ words: [String]) throws -> DownloadRequest? {
+            let get = try GetCommand.parse(words + ["http://h/a.iso"])
+            return try AddPlan.make(urls: get.urls, get.download, environment: environment, defaultDirectory: "/tmp")
+                .requests.first
+        }
+        XCTAssertEqual(try request(["--retry", "3"])?.tries, 4)
+        XCTAssertEqual(try request(["--retry", "0"])?.tries, 1, "no retry: the one attempt")
+        XCTAssertEqual(
+            try request(["--all-proxy", "socks5://127.0.0.1:1080"])?.proxy,
+            try request(["--proxy", "socks5://127.0.0.1:1080"])?.proxy)
+        XCTAssertNotNil(try request(["--all-proxy", "socks5://127.0.0.1:1080"])?.proxy)
+        XCTAssertNoThrow(try GetCommand.parse(["--check-certificate=true", "http://h/a.iso"]))
+        for refused in [["--check-certificate=false"], ["--check-certificate=no"], ["--retry", "2", "-t", "3"]] {
+            XCTAssertThrowsError(try GetCommand.parse(refused + ["http://h/a.iso"]), "\(refused)")
+        }
+    }
+
     /// aria2c's `--bt-max-peers` caps a torrent's peers beyond `-x`'s 1-32, and leaves a file's
     /// connections to `-x`.
     func testBtMaxPeersIsATorrentsPeersAndLeavesAFilesConnectionsToX() throws {

@@ -75,7 +75,10 @@ struct GetCommand: AsyncParsableCommand {
     static let rootFlags: Set<String> = ["--no-mouse", "--version", "-h", "--help"]
 
     /// This command's own options that take a value as the next word, by every name they have.
-    static let ownOptionsWithValues: Set<String> = DownloadOptions.namesWithValues.union(["-j", "--concurrency"])
+    static let ownOptionsWithValues: Set<String> = DownloadOptions.namesWithValues.union(
+        DownloadOptions.hiddenNamesWithValues
+    )
+    .union(["-j", "--concurrency"])
 
     /// This command's own flags, by every name they have.
     static let ownFlags: Set<String> = DownloadOptions.flagNames.union(QuietOption.names).union([
