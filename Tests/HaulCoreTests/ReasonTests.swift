@@ -62,16 +62,17 @@ final class ReasonTests: XCTestCase {
             "cannot connect to h:80: connection refused", "server-chosen text is cleaned")
     }
 
+    /// Counted in tries, as `-t` counts them: the fifth retry of five is the sixth try of six.
     func testARetryCountsDown() {
         let at = Date(timeIntervalSince1970: 1_000)
         let notice = Notice.retrying(because: .status(503), at: at, attempt: 5, of: 5)
         XCTAssertEqual(
             ReasonText.notice(notice, now: at.addingTimeInterval(-11)),
-            "server error (HTTP 503); retrying in 11s (attempt 5 of 5)")
+            "server error (HTTP 503); retrying in 11s (try 6 of 6)")
         XCTAssertEqual(
             ReasonText.notice(notice, now: at.addingTimeInterval(-3)),
-            "server error (HTTP 503); retrying in 3s (attempt 5 of 5)")
-        XCTAssertEqual(ReasonText.notice(notice, now: at), "server error (HTTP 503); retrying now (attempt 5 of 5)")
+            "server error (HTTP 503); retrying in 3s (try 6 of 6)")
+        XCTAssertEqual(ReasonText.notice(notice, now: at), "server error (HTTP 503); retrying now (try 6 of 6)")
         var d = Download(id: DownloadID(rawValue: "aaaaaa"), url: "http://h/a", directory: "/dl", queueOrder: 0)
         d.state = .downloading
         d.notice = notice

@@ -24,7 +24,7 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(endless.delay(beforeRetry: 10_000, retryAfter: nil, jitter: 1), .seconds(60))
         let notice = Notice.retrying(
             because: .status(503), at: Date(timeIntervalSince1970: 10), attempt: 7, of: endless.maxRetries)
-        XCTAssertTrue(ReasonText.notice(notice, now: nil).hasSuffix("retrying (attempt 7)"))
+        XCTAssertTrue(ReasonText.notice(notice, now: nil).hasSuffix("retrying (try 8)"))
     }
 
     func testRetryAfterIsHonoured() {

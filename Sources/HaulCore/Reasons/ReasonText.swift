@@ -55,8 +55,9 @@ public enum ReasonText {
     public static func notice(_ notice: Notice, now: Date?) -> String {
         switch notice {
         case .retrying(let why, let at, let attempt, let of):
-            // A download with no limit on its tries has no last attempt to name.
-            let count = of == Int.max ? "attempt \(attempt)" : "attempt \(attempt) of \(of)"
+            // Counted as `-t` counts tries: the first attempt and each retry. A download with no
+            // limit on its tries has no last one to name.
+            let count = of == Int.max ? "try \(attempt + 1)" : "try \(attempt + 1) of \(of + 1)"
             guard let now else { return "\(failure(why)); retrying (\(count))" }
             let wait = max(0, at.timeIntervalSince(now))
             let when = wait < 0.5 ? "retrying now" : "retrying in \(Formatting.duration(wait))"
