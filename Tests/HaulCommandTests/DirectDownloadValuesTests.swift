@@ -83,6 +83,25 @@ final class DirectDownloadValuesTests: XCTestCase {
     }
 
     /// `haul URL…` reads add's options into the same requests `haul add` makes, in the current
+    /// curl's `-C -` (haul always resumes), and its `-O` followed by another option: a flag that
+    /// names the file by its URL, as haul names it anyway.
+    func testCurlsContinueAtAndARemoteNameBeforeAnotherOption() throws {
+        let url = "http://h/a.iso"
+        for words in [
+            ["-L", "-O", "-C", "-", url], ["-LO", "-C", "-", url], ["-O", "-L", url], ["-C", "-", "-O", url],
+        ] {
+            let rewritten = GetCommand.arguments(words)
+            XCTAssertEqual(rewritten.first, "get", "\(words)")
+            let get = try GetCommand.parse(Array(rewritten.dropFirst()))
+            XCTAssertEqual(get.urls, [url], "\(words)")
+            XCTAssertNil(get.download.output, "\(words)")
+        }
+        XCTAssertEqual(
+            GetCommand.arguments(["-O", "-", url]), ["get", "-O", "-", url], "wget's stdout, refused later")
+        XCTAssertEqual(GetCommand.arguments(["-O", "b.iso", url]), ["get", "-O", "b.iso", url])
+        XCTAssertThrowsError(try GetCommand.parse(["-C", "100", url]), "an offset: haul resumes from its .part")
+    }
+
     /// curl's `--retry N` (N more after the first), aria2c's `--all-proxy` and
     /// `--check-certificate`.
     func testCurlsRetryAndAria2csProxyAndCertificateOptions() throws {

@@ -36,6 +36,12 @@ struct GetCommand: AsyncParsableCommand {
         help: "Taken as wget and aria2c take it; haul always resumes what an earlier run left.")
     var continuing = false
 
+    @Option(
+        name: [.customShort("C"), .customLong("continue-at")],
+        help: ArgumentHelp(
+            "Taken as curl takes '-C -'; haul always resumes where its own .part ends.", valueName: "-"))
+    var continueAt: String?
+
     @Flag(
         name: [.customShort("L"), .customLong("location")],
         help: "Taken as curl takes it; haul always follows redirects (up to 20).")
@@ -52,6 +58,10 @@ struct GetCommand: AsyncParsableCommand {
         urls = given
         try download.check(urls: urls)
         if let concurrency, concurrency < 1 { throw ValidationError("-j takes a number of downloads, 1 or more") }
+        if let continueAt, continueAt != "-" {
+            throw ValidationError(
+                "-C takes only '-': haul resumes where its own .part ends, and checks the rest is the same file")
+        }
         if connectOptions.connect != nil {
             throw ValidationError("'haul URL' downloads on this machine; 'haul add --connect' adds to another")
         }
@@ -78,7 +88,7 @@ struct GetCommand: AsyncParsableCommand {
     static let ownOptionsWithValues: Set<String> = DownloadOptions.namesWithValues.union(
         DownloadOptions.hiddenNamesWithValues
     )
-    .union(["-j", "--concurrency"])
+    .union(["-j", "--concurrency", "-C", "--continue-at"])
 
     /// This command's own flags, by every name they have.
     static let ownFlags: Set<String> = DownloadOptions.flagNames.union(QuietOption.names).union([
@@ -121,7 +131,7 @@ struct GetCommand: AsyncParsableCommand {
                 guard unknownFirst, arguments[index...].contains(where: { $0.contains("://") }) else {
                     return arguments
                 }
-                return [configuration.commandName ?? "get"] + arguments
+                return droppingBareRemoteName([configuration.commandName ?? "get"] + arguments)
             }
             ownOptionFirst = ownOptionFirst || unknownFirst
             break
@@ -129,6 +139,26 @@ struct GetCommand: AsyncParsableCommand {
         guard index < arguments.count || ownOptionFirst else { return arguments }
         var rewritten = arguments
         rewritten.insert(configuration.commandName ?? "get", at: ownOptionFirst ? 0 : index)
-        return rewritten
+        return droppingBareRemoteName(rewritten)
+    }
+
+    /// curl's `-O` takes no value: followed by another option (`-LO -C - URL`), it says only to
+    /// name the file by its URL, which haul does anyway, and is dropped. Followed by anything
+    /// else it is wget's `-O NAME` (or `-O URL`), and `-O -` is refused with its sentence.
+    static func droppingBareRemoteName(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        for (index, word) in arguments.enumerated() {
+            if word == "--" { return result + arguments[index...] }
+            let next = arguments.indices.contains(index + 1) ? arguments[index + 1] : ""
+            let flagFollows = next.hasPrefix("-") && next != "-"
+            // `-O`, or `-O` last in a cluster of curl's flags haul takes (`-LO`).
+            let cluster = word.hasPrefix("-") && !word.hasPrefix("--") && word.hasSuffix("O")
+            guard cluster, flagFollows, word.dropFirst().dropLast().allSatisfy({ "Lc".contains($0) }) else {
+                result.append(word)
+                continue
+            }
+            if word != "-O" { result.append(String(word.dropLast())) }
+        }
+        return result
     }
 }
