@@ -50,8 +50,10 @@ struct AddCommand: AsyncParsableCommand {
         }
 
         // An owner that began to stop took nothing ("the command was not applied"): the add goes
-        // to whoever has the state next, this command itself if no one.
+        // to whoever has the state next, this command itself if no one; an owner that never ends
+        // its stop is given up on, as a follower gives up on owners that keep leaving.
         var left: RemoteEngine?
+        var refusals = 0
         var access: EngineAccess
         var added: [(DownloadID, DownloadRequest)]
         while true {
@@ -61,8 +63,11 @@ struct AddCommand: AsyncParsableCommand {
                 added = try await add(plan.requests, to: engine, warning: left == nil)
                 break
             } catch {
-                if case .remote(let owner) = access, (error as? InputError) == .engineStopped {
+                if case .remote(let owner) = access, (error as? InputError) == .engineStopped,
+                    refusals < DirectDownload.mostHandOvers
+                {
                     left = owner
+                    refusals += 1
                     continue
                 }
                 try? await engine.save()
