@@ -405,6 +405,21 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(states.filter { $0 == "paused" }.count, 1, "the rest of the queue is left alone")
     }
 
+    /// wget's `-T N` (aria2c's `--timeout`): a server that stops sending mid-body fails the try
+    /// after N seconds, not the default 30.
+    func testTimeoutEndsAStalledTryAfterItsSeconds() async throws {
+        let server = try FaultServer { _, _ in
+            [.send(FaultServer.head(200, [("Content-Length", "100")]) + Array("hello".utf8)), .sleep(40)]
+        }
+        defer { server.stop() }
+        let stalled = try await haul(in: dir.subdirectory("work"), ["-T", "2", "-t", "1", server.url("slow.bin")])
+        XCTAssertEqual(stalled.status, 1, stalled.stdout + stalled.stderr)
+        XCTAssertTrue(stalled.stdout.contains("failed slow.bin: stalled: no data for 2 s"), stalled.stdout)
+        let refused = try await haul(in: dir.subdirectory("work"), ["--connect-timeout", "0", server.url("x")])
+        XCTAssertEqual(refused.status, 64, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("--connect-timeout takes a number of seconds, 1 or more"), refused.stderr)
+    }
+
     /// wget's `-t N` and aria2c's `--max-tries N` count every attempt: a port that refuses is
     /// asked N times, then the download fails.
     func testTriesCountEveryAttemptAsWgetAndAria2cCountThem() async throws {

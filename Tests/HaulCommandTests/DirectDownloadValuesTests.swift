@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HaulCore
+import HaulEngine
 import XCTest
 
 @testable import haul
@@ -100,6 +101,22 @@ final class DirectDownloadValuesTests: XCTestCase {
             GetCommand.arguments(["-O", "-", url]), ["get", "-O", "-", url], "wget's stdout, refused later")
         XCTAssertEqual(GetCommand.arguments(["-O", "b.iso", url]), ["get", "-O", "b.iso", url])
         XCTAssertThrowsError(try GetCommand.parse(["-C", "100", url]), "an offset: haul resumes from its .part")
+    }
+
+    /// wget's `-T` sets the stall and the connection timeouts; `--connect-timeout` the second.
+    func testTimeoutsReachTheEnginesConfiguration() throws {
+        var configuration = EngineConfiguration(statePath: "/tmp/state.json")
+        CommandTimeouts(timeout: 5, connectTimeout: nil).apply(to: &configuration)
+        XCTAssertEqual([configuration.stallTimeout, configuration.connectTimeout], [.seconds(5), .seconds(5)])
+        CommandTimeouts(timeout: 20, connectTimeout: 3).apply(to: &configuration)
+        XCTAssertEqual([configuration.stallTimeout, configuration.connectTimeout], [.seconds(20), .seconds(3)])
+        var untouched = EngineConfiguration(statePath: "/tmp/state.json")
+        XCTAssertTrue(CommandTimeouts(timeout: nil, connectTimeout: nil).isEmpty)
+        CommandTimeouts(timeout: nil, connectTimeout: nil).apply(to: &untouched)
+        XCTAssertEqual(untouched.stallTimeout, EngineConfiguration(statePath: "/tmp/state.json").stallTimeout)
+        let get = try GetCommand.parse(["-T", "7", "--connect-timeout", "2", "http://h/a.iso"])
+        XCTAssertEqual([get.timeout, get.connectTimeout], [7, 2])
+        XCTAssertEqual(GetCommand.arguments(["-T", "7", "http://h/a.iso"]).first, "get")
     }
 
     /// curl's `--retry N` (N more after the first), aria2c's `--all-proxy` and

@@ -1,4 +1,5 @@
 import HaulCore
+import HaulEngine
 import HaulRemote
 import Synchronization
 
@@ -57,13 +58,14 @@ extension EngineAccess {
     /// Opens the state again for a command whose owner `left` (nil the first time). An owner that
     /// is stopping may still greet for a moment: such a connection is dropped and tried again, for
     /// up to 10 s, so the command waits for the state rather than reaching an owner on its way out.
-    static func open(_ options: StateOptions, remote: ConnectOptions? = nil, after left: RemoteEngine?) async throws
-        -> EngineAccess
-    {
+    static func open(
+        _ options: StateOptions, remote: ConnectOptions? = nil, after left: RemoteEngine?,
+        configure: (inout EngineConfiguration) -> Void = { _ in }
+    ) async throws -> EngineAccess {
         let clock = options.clock
         let deadline = clock.now + .seconds(10)
         while true {
-            let access = try await open(options, remote: remote)
+            let access = try await open(options, remote: remote, configure: configure)
             guard let left, case .remote(let owner) = access, owner.pid == left.pid, clock.now < deadline else {
                 return access
             }

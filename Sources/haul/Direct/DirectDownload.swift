@@ -14,6 +14,8 @@ struct DirectDownload {
     let options: DownloadOptions
     /// How many run at once, saved as `haul run -j` saves it; nil keeps the saved number.
     let concurrency: Int?
+    /// `-T` and `--connect-timeout`, for the engine this command runs.
+    let timeouts: CommandTimeouts
     /// `-q`: only why a download failed is printed (see ``QuietOption``).
     let quiet: Bool
     let stateOptions: StateOptions
@@ -34,9 +36,14 @@ struct DirectDownload {
         while true {
             // After an owner left, what this command already fetched is not news: it said so.
             let firstRound = left == nil
-            switch try await EngineAccess.open(stateOptions, after: left) {
+            switch try await EngineAccess.open(stateOptions, after: left, configure: timeouts.apply) {
             case .local(let engine): return try await runHere(engine, requests, sayingWhatIsHere: firstRound)
             case .remote(let owner):
+                if firstRound, !timeouts.isEmpty, !quiet {
+                    Console.warn(
+                        "-T and --connect-timeout hold where this command runs the downloads itself; haul (pid "
+                            + "\(owner.pid), \(owner.kind.name)) keeps its own")
+                }
                 handOvers += 1
                 left = owner
                 guard

@@ -37,6 +37,21 @@ struct GetCommand: AsyncParsableCommand {
     var continuing = false
 
     @Option(
+        name: [.customShort("T"), .customLong("timeout")],
+        help: ArgumentHelp(
+            "Seconds without a byte, and to connect, before a try fails and is tried again (default 30 and 15); "
+                + "wget's -T, aria2c's --timeout. They hold where this command runs the downloads itself.",
+            valueName: "seconds"))
+    var timeout: Int?
+
+    @Option(
+        name: .customLong("connect-timeout"),
+        help: ArgumentHelp(
+            "Seconds to connect before a try fails (default 15), as curl and aria2c take it.",
+            valueName: "seconds"))
+    var connectTimeout: Int?
+
+    @Option(
         name: [.customShort("C"), .customLong("continue-at")],
         help: ArgumentHelp(
             "Taken as curl takes '-C -'; haul always resumes where its own .part ends.", valueName: "-"))
@@ -58,6 +73,10 @@ struct GetCommand: AsyncParsableCommand {
         urls = given
         try download.check(urls: urls)
         if let concurrency, concurrency < 1 { throw ValidationError("-j takes a number of downloads, 1 or more") }
+        if let timeout, timeout < 1 { throw ValidationError("-T takes a number of seconds, 1 or more") }
+        if let connectTimeout, connectTimeout < 1 {
+            throw ValidationError("--connect-timeout takes a number of seconds, 1 or more")
+        }
         if let continueAt, continueAt != "-" {
             throw ValidationError(
                 "-C takes only '-': haul resumes where its own .part ends, and checks the rest is the same file")
@@ -69,7 +88,8 @@ struct GetCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await DirectDownload(
-            urls: urls, options: download, concurrency: concurrency, quiet: quietOption.quiet,
+            urls: urls, options: download, concurrency: concurrency,
+            timeouts: CommandTimeouts(timeout: timeout, connectTimeout: connectTimeout), quiet: quietOption.quiet,
             stateOptions: stateOptions, hooks: hookOptions.hooks()
         ).run()
     }
@@ -88,7 +108,7 @@ struct GetCommand: AsyncParsableCommand {
     static let ownOptionsWithValues: Set<String> = DownloadOptions.namesWithValues.union(
         DownloadOptions.hiddenNamesWithValues
     )
-    .union(["-j", "--concurrency", "-C", "--continue-at"])
+    .union(["-j", "--concurrency", "-C", "--continue-at", "-T", "--timeout", "--connect-timeout"])
 
     /// This command's own flags, by every name they have.
     static let ownFlags: Set<String> = DownloadOptions.flagNames.union(QuietOption.names).union([
