@@ -54,7 +54,9 @@ struct DownloadOptions: ParsableArguments {
             valueName: "file"))
     var checksumFile: String?
 
-    @Option(name: .long, help: ArgumentHelp("A request header, 'Name: value' (repeatable).", valueName: "header"))
+    @Option(
+        name: [.customShort("H"), .long],
+        help: ArgumentHelp("A request header, 'Name: value' (repeatable; -H as curl takes it).", valueName: "header"))
     var header: [String] = []
 
     @Option(
@@ -152,10 +154,10 @@ struct DownloadOptions: ParsableArguments {
     @Option(
         name: [.customShort("t"), .customLong("tries"), .customShort("m"), .customLong("max-tries")],
         help: ArgumentHelp(
-            "The most attempts in all before it fails, 0 for no limit (default 6: one and five retries); -t and "
-                + "--tries as wget takes them, -m and --max-tries as aria2c does.",
+            "The most attempts in all before it fails, 0 or inf for no limit (default 6: one and five retries); -t "
+                + "and --tries as wget takes them, -m and --max-tries as aria2c does.",
             valueName: "n"))
-    var tries: Int?
+    var tries: TryLimit?
 
     @Option(
         name: .customLong("retry"),
@@ -163,7 +165,7 @@ struct DownloadOptions: ParsableArguments {
     var retries: Int?
 
     /// The most attempts asked for: `-t` (and its aliases), else curl's `--retry` and the first.
-    var attempts: Int? { tries ?? retries.map { $0 + 1 } }
+    var attempts: Int? { tries?.attempts ?? retries.map { $0 + 1 } }
 
     @Option(
         name: .customLong("seed-ratio"),
@@ -208,7 +210,8 @@ struct DownloadOptions: ParsableArguments {
     static let namesWithValues: Set<String> = [
         "-i", "--input-file", "-d", "-P", "--directory", "--dir", "--directory-prefix", "-o", "-O", "--output",
         "--out", "--output-document", "--checksum", "--sha256", "--max-connection-per-server",
-        "--checksum-file", "--header", "-U", "--user-agent", "--referer", "--load-cookies", "--proxy", "--netrc-file",
+        "--checksum-file", "--header", "-H", "-U", "--user-agent", "--referer", "--load-cookies", "--proxy",
+        "--netrc-file",
         "--mirror", "-x", "--connections",
         "-s", "--split", "--limit", "--limit-rate", "--max-download-limit", "--upload-limit", "--select-file",
         "--seed-ratio", "--seed-time", "-t", "--tries", "-m", "--max-tries", "--bt-max-peers", "--all-proxy",
@@ -238,7 +241,9 @@ struct DownloadOptions: ParsableArguments {
             let peers = connections > 32 ? "; a torrent's peers go up to \(PeerLimit.most) with --bt-max-peers" : ""
             throw ValidationError("--connections must be between 1 and 32\(peers)")
         }
-        if let tries, tries < 0 { throw ValidationError("--tries takes a number of attempts, or 0 for no limit") }
+        if let tries, tries.attempts < 0 {
+            throw ValidationError("--tries takes a number of attempts, or 0 for no limit")
+        }
         if let retries, retries < 0 { throw ValidationError("--retry takes a number of retries, 0 or more") }
         if tries != nil, retries != nil { throw ValidationError("give --tries or --retry, not both") }
         if let btMaxPeers, !(0...PeerLimit.most).contains(btMaxPeers) {

@@ -61,7 +61,7 @@ struct RunCommand: AsyncParsableCommand {
             await RunReporter(
                 interactive: Console.stdoutIsTerminal, downloads: known, network: network,
                 clock: stateOptions.wallClock,
-                quiet: quietOption.quiet
+                quiet: quietOption.quiet, brief: quietOption.brief
             ).consume(events)
         }
         let host = await EngineHost.start(
@@ -117,7 +117,7 @@ struct RunCommand: AsyncParsableCommand {
             let printing = Task {
                 await RunReporter(
                     interactive: Console.stdoutIsTerminal, downloads: before, network: attachment.snapshot.network,
-                    clock: stateOptions.wallClock, quiet: quietOption.quiet
+                    clock: stateOptions.wallClock, quiet: quietOption.quiet, brief: quietOption.brief
                 ).consume(attachment.events)
             }
             do {

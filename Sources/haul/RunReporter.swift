@@ -13,6 +13,8 @@ final class RunReporter {
     private let interactive: Bool
     /// `-q`: only the lines that say why a download failed, on standard error.
     private let quiet: Bool
+    /// `-nv`: no live lines and no line when a download starts.
+    private let brief: Bool
     /// The daemon under systemd: every line goes to standard error with its journal priority.
     private let journal: Bool
     private var names: [DownloadID: String] = [:]
@@ -47,10 +49,11 @@ final class RunReporter {
 
     init(
         interactive: Bool, downloads: [Download], network: NetworkStatus?, clock: WallClock, journal: Bool = false,
-        quiet: Bool = false
+        quiet: Bool = false, brief: Bool = false
     ) {
-        self.interactive = interactive && !quiet
+        self.interactive = interactive && !quiet && !brief
         self.quiet = quiet
+        self.brief = brief
         self.clock = clock
         self.journal = journal && !interactive
         self.network = network
@@ -102,7 +105,7 @@ final class RunReporter {
                 if d.isTorrent { torrents.insert(d.id) }
                 mustDraw = true
                 let shown = name()
-                if !interactive { log(d.id, " started ", shown) }
+                if !interactive, !brief { log(d.id, " started ", shown) }
             case .downloading:
                 active[d.id]?.totalBytes = d.totalBytes
                 if d.fileName != nil { _ = name() }

@@ -405,6 +405,28 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(states.filter { $0 == "paused" }.count, 1, "the rest of the queue is left alone")
     }
 
+    /// wget's `-nc`: a file already in the folder is left alone and not fetched; `-nv`: a line
+    /// per finished file, none when one starts.
+    func testNoClobberLeavesAFileThatIsHereAndNoVerboseSaysOnlyWhatFinished() async throws {
+        try TestFiles.random(www + "/a.bin", size: 100_000)
+        try TestFiles.random(www + "/b.bin", size: 100_000)
+        let cwd = dir.subdirectory("work")
+        try "mine".write(toFile: cwd + "/a.bin", atomically: true, encoding: .utf8)
+        let result = try await haul(in: cwd, ["-nc", "-nv", nginx.url("a.bin"), nginx.url("b.bin")])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try String(contentsOfFile: cwd + "/a.bin", encoding: .utf8), "mine")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cwd + "/a (1).bin"), "no copy beside it")
+        XCTAssertTrue(sameFile(www + "/b.bin", cwd + "/b.bin"))
+        XCTAssertTrue(result.stdout.contains("\(cwd)/a.bin is here already: not fetched (-nc)"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("finished \(cwd)/b.bin"), result.stdout)
+        XCTAssertFalse(result.stdout.contains(" started "), result.stdout)
+        XCTAssertEqual(nginx.accessLog().map(\.uri), ["/b.bin"], "a.bin was not asked for")
+        // Everything here already: nothing is fetched, and that is a success.
+        let again = try await haul(in: cwd, ["--no-clobber", nginx.url("b.bin")])
+        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+        XCTAssertEqual(nginx.accessLog().count, 1, "no request")
+    }
+
     /// wget's `-T N` (aria2c's `--timeout`): a server that stops sending mid-body fails the try
     /// after N seconds, not the default 30.
     func testTimeoutEndsAStalledTryAfterItsSeconds() async throws {

@@ -140,6 +140,48 @@ final class DirectDownloadValuesTests: XCTestCase {
         }
     }
 
+    /// wget's `-t inf`, `-nc` and `-nv`, and curl's `-H`.
+    func testWgetsInfiniteTriesNoClobberAndNoVerboseAndCurlsH() throws {
+        func request(_ words: [String]) throws -> DownloadRequest? {
+            let get = try GetCommand.parse(words + ["http://h/a.iso"])
+            return try AddPlan.make(urls: get.urls, get.download, environment: [:], defaultDirectory: "/tmp")
+                .requests.first
+        }
+        XCTAssertEqual(try request(["-t", "inf"])?.tries, 0, "no limit, as -t 0")
+        XCTAssertEqual(try request(["--tries=inf"])?.tries, 0)
+        XCTAssertEqual(try request(["-t", "3"])?.tries, 3)
+        XCTAssertThrowsError(try GetCommand.parse(["-t", "many", "http://h/a.iso"]))
+        XCTAssertEqual(try request(["-H", "X-A: 1"])?.headers.map(\.name), ["X-A"])
+        for words in [["-nc"], ["--no-clobber"], ["-nv"], ["--no-verbose"], ["-nc", "-nv", "-q"]] {
+            XCTAssertEqual(GetCommand.arguments(words + ["http://h/a.iso"]).first, "get", "\(words)")
+        }
+        let get = try GetCommand.parse(["-nc", "-nv", "http://h/a.iso"])
+        XCTAssertTrue(get.noClobber)
+        XCTAssertTrue(get.quietOption.brief)
+        XCTAssertFalse(get.quietOption.quiet)
+        XCTAssertTrue(try RunCommand.parse(["-nv"]).quietOption.brief, "haul run -nv, too")
+    }
+
+    /// `-nc` looks for a file by the name known before the server answers, and leaves a second
+    /// URL of the same name alone as it would the file the first one makes.
+    func testNoClobberFetchesOnlyWhatIsNotHereByItsPlannedName() {
+        var named = DownloadRequest(url: "http://h/x/a.iso", directory: "/d", requestedName: "b.iso")
+        XCTAssertEqual(NoClobber.plannedPath(of: named), "/d/b.iso")
+        named.requestedName = nil
+        XCTAssertEqual(NoClobber.plannedPath(of: named), "/d/a.iso")
+        XCTAssertEqual(NoClobber.plannedPath(of: DownloadRequest(url: "http://h/", directory: "/d/")), "/d/download")
+        let magnet = DownloadRequest(url: "magnet:?xt=urn:btih:\(String(repeating: "ab", count: 20))", directory: "/d")
+        XCTAssertNil(NoClobber.plannedPath(of: magnet), "a torrent checks its own files")
+        let requests = [
+            DownloadRequest(url: "http://h/a.iso", directory: "/d"),
+            DownloadRequest(url: "http://h/b.iso", directory: "/d"),
+            DownloadRequest(url: "http://mirror/b.iso", directory: "/d"), magnet,
+        ]
+        let (fetched, present) = NoClobber.split(requests) { $0 == "/d/a.iso" }
+        XCTAssertEqual(fetched.map(\.url), ["http://h/b.iso", magnet.url])
+        XCTAssertEqual(present, ["/d/a.iso", "/d/b.iso"])
+    }
+
     /// aria2c's `--bt-max-peers` caps a torrent's peers beyond `-x`'s 1-32, and leaves a file's
     /// connections to `-x`.
     func testBtMaxPeersIsATorrentsPeersAndLeavesAFilesConnectionsToX() throws {

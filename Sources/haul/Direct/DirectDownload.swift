@@ -18,15 +18,27 @@ struct DirectDownload {
     let timeouts: CommandTimeouts
     /// `-q`: only why a download failed is printed (see ``QuietOption``).
     let quiet: Bool
+    /// `-nv`: no live lines, and no line when a download starts.
+    let brief: Bool
+    /// `-nc`: a URL whose file is already here is not fetched (see ``NoClobber``).
+    let noClobber: Bool
     let stateOptions: StateOptions
     let hooks: ProcessHooks
 
     func run() async throws {
-        let requests: [DownloadRequest]
+        var requests: [DownloadRequest]
         do throws(InputError) {
             requests = try resolvedRequests()
         } catch {
             throw error.reported()
+        }
+        if noClobber {
+            let present: [String]
+            (requests, present) = NoClobber.split(requests) { FileManager.default.fileExists(atPath: $0) }
+            if !quiet {
+                for path in present { Console.out("\(TerminalText.sanitize(path)) is here already: not fetched (-nc)") }
+            }
+            guard !requests.isEmpty else { return }
         }
         Engine.warmUpNetworking()
         // An owner that leaves before the downloads are done hands them back: the state is
@@ -166,7 +178,7 @@ struct DirectDownload {
             await RunReporter(
                 interactive: Console.stdoutIsTerminal, downloads: known, network: network,
                 clock: stateOptions.wallClock,
-                quiet: quiet
+                quiet: quiet, brief: brief
             ).consume(shown)
         }
         let host = await EngineHost.start(
@@ -234,7 +246,7 @@ struct DirectDownload {
             let printing = Task {
                 await RunReporter(
                     interactive: Console.stdoutIsTerminal, downloads: known, network: network,
-                    clock: stateOptions.wallClock, quiet: quiet
+                    clock: stateOptions.wallClock, quiet: quiet, brief: brief
                 ).consume(shown)
             }
             if !followed.allDone {

@@ -36,6 +36,11 @@ struct GetCommand: AsyncParsableCommand {
         help: "Taken as wget and aria2c take it; haul always resumes what an earlier run left.")
     var continuing = false
 
+    @Flag(
+        name: [.customLong("nc", withSingleDash: true), .customLong("no-clobber")],
+        help: "Skip a URL whose file is already in its folder, by the name -o or the URL gives it (as wget -nc).")
+    var noClobber = false
+
     @Option(
         name: [.customShort("T"), .customLong("timeout")],
         help: ArgumentHelp(
@@ -90,7 +95,7 @@ struct GetCommand: AsyncParsableCommand {
         try await DirectDownload(
             urls: urls, options: download, concurrency: concurrency,
             timeouts: CommandTimeouts(timeout: timeout, connectTimeout: connectTimeout), quiet: quietOption.quiet,
-            stateOptions: stateOptions, hooks: hookOptions.hooks()
+            brief: quietOption.brief, noClobber: noClobber, stateOptions: stateOptions, hooks: hookOptions.hooks()
         ).run()
     }
 
@@ -112,7 +117,7 @@ struct GetCommand: AsyncParsableCommand {
 
     /// This command's own flags, by every name they have.
     static let ownFlags: Set<String> = DownloadOptions.flagNames.union(QuietOption.names).union([
-        "-c", "--continue", "-L", "--location",
+        "-c", "--continue", "-L", "--location", "-nc", "--no-clobber",
     ])
 
     /// A torrent or Metalink file by its name, or any file that exists: `get` says what it makes
