@@ -162,6 +162,26 @@ final class DirectDownloadValuesTests: XCTestCase {
         XCTAssertTrue(try RunCommand.parse(["-nv"]).quietOption.brief, "haul run -nv, too")
     }
 
+    /// curl's `-f`, `-s`, `-S`, `-L` and `-O` as scripts write them (`curl -fsSLO URL`); aria2c's
+    /// `-s N` stays the split.
+    func testCurlsSilentFailAndShowErrorFlagsAsScriptsClusterThem() throws {
+        let url = "https://example.org/a.iso"
+        XCTAssertEqual(GetCommand.arguments(["-fsSL", url]), ["get", "-q", "-L", url])
+        XCTAssertEqual(GetCommand.arguments(["-fsSL", url, "-o", "b.iso"]), ["get", "-q", "-L", url, "-o", "b.iso"])
+        XCTAssertEqual(GetCommand.arguments(["-sSLO", url]), ["get", "-q", "-L", "-O", url])
+        XCTAssertEqual(GetCommand.arguments(["-s", url]), ["get", "-q", url], "curl's silent")
+        XCTAssertEqual(GetCommand.arguments(["-f", "-L", url]), ["get", "-L", url])
+        XCTAssertEqual(GetCommand.arguments(["-s", "4", url]), ["get", "-s", "4", url], "aria2c's split")
+        XCTAssertEqual(GetCommand.arguments(["-LO", "-fsS", url]), ["get", "-L", "-q", url])
+        XCTAssertEqual(GetCommand.arguments(["-q", "--", "-fsSL"]), ["-q", "--", "-fsSL"])
+        for words in [["-fsSL", url], ["-fsSLO", url], ["-s", url], ["-sS", "-o", "b.iso", url]] {
+            let get = try GetCommand.parse(Array(GetCommand.arguments(words).dropFirst()))
+            XCTAssertEqual(get.urls, [url], "\(words)")
+            XCTAssertTrue(get.quietOption.quiet, "\(words)")
+        }
+        XCTAssertEqual(try GetCommand.parse(["-s", "4", url]).download.split, 4)
+    }
+
     /// `-nc` looks for a file by the name known before the server answers, and leaves a second
     /// URL of the same name alone as it would the file the first one makes.
     func testNoClobberFetchesOnlyWhatIsNotHereByItsPlannedName() {

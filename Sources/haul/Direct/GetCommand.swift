@@ -156,7 +156,7 @@ struct GetCommand: AsyncParsableCommand {
                 guard unknownFirst, arguments[index...].contains(where: { $0.contains("://") }) else {
                     return arguments
                 }
-                return droppingBareRemoteName([configuration.commandName ?? "get"] + arguments)
+                return droppingBareRemoteName(readingCurlsFlags([configuration.commandName ?? "get"] + arguments))
             }
             ownOptionFirst = ownOptionFirst || unknownFirst
             break
@@ -164,7 +164,30 @@ struct GetCommand: AsyncParsableCommand {
         guard index < arguments.count || ownOptionFirst else { return arguments }
         var rewritten = arguments
         rewritten.insert(configuration.commandName ?? "get", at: ownOptionFirst ? 0 : index)
-        return droppingBareRemoteName(rewritten)
+        return droppingBareRemoteName(readingCurlsFlags(rewritten))
+    }
+
+    /// curl's flags that take no value, alone or as scripts cluster them (`-fsSL`, `-sSLO`): `-s`
+    /// (silent) is `-q`; `-L` and `-O` stay; `-f` and `-S` go, as haul fails on an HTTP error and
+    /// always says why. A bare `-s` before a number is aria2c's `--split` and stays.
+    static func readingCurlsFlags(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        for (index, word) in arguments.enumerated() {
+            if word == "--" { return result + arguments[index...] }
+            let letters = word.hasPrefix("-") && !word.hasPrefix("--") ? word.dropFirst() : ""
+            let next = arguments.indices.contains(index + 1) ? arguments[index + 1] : ""
+            let split = letters == "s" && Int(next) != nil
+            guard !letters.isEmpty, letters.allSatisfy({ "fsSLO".contains($0) }), letters != "L", letters != "O", !split
+            else {
+                result.append(word)
+                continue
+            }
+            if letters.contains("s") { result.append("-q") }
+            if letters.contains("L") { result.append("-L") }
+            // Last: `-O URL` names the file by its URL, and `-O` before an option is dropped.
+            if letters.contains("O") { result.append("-O") }
+        }
+        return result
     }
 
     /// curl's `-O` takes no value: followed by another option (`-LO -C - URL`), it says only to
