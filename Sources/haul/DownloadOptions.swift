@@ -68,9 +68,32 @@ struct DownloadOptions: ParsableArguments {
         name: .long, help: ArgumentHelp("The Referer header to send, as wget, curl and aria2c do.", valueName: "url"))
     var referer: String?
 
-    /// The headers asked for: `--header`, then `--user-agent` and `--referer` as the headers they are.
+    @Option(
+        name: [.customShort("u"), .customLong("user"), .customLong("http-user")],
+        help: ArgumentHelp(
+            "A login for the URL's host, sent as HTTP Basic to that host only: curl's -u USER:PASSWORD, or wget's "
+                + "--user and aria2c's --http-user with --password.",
+            valueName: "user[:password]"))
+    var user: String?
+
+    @Option(
+        name: [.customLong("password"), .customLong("http-password"), .customLong("http-passwd")],
+        help: ArgumentHelp("The password of --user, as wget and aria2c take it.", valueName: "password"))
+    var password: String?
+
+    /// The headers asked for: `--header`, then `--user-agent`, `--referer` and `--user` as the
+    /// headers they are.
     var headerLines: [String] {
         header + (userAgent.map { ["User-Agent: \($0)"] } ?? []) + (referer.map { ["Referer: \($0)"] } ?? [])
+            + (login.map { ["Authorization: \($0.basicAuthorization)"] } ?? [])
+    }
+
+    /// `--user` and `--password` together; nil without `--user`.
+    var login: BasicLogin? {
+        guard let user else { return nil }
+        if let password { return BasicLogin(user: user, password: password) }
+        guard let colon = user.firstIndex(of: ":") else { return nil }
+        return BasicLogin(user: String(user[..<colon]), password: String(user[user.index(after: colon)...]))
     }
 
     @Option(
@@ -210,7 +233,8 @@ struct DownloadOptions: ParsableArguments {
     static let namesWithValues: Set<String> = [
         "-i", "--input-file", "-d", "-P", "--directory", "--dir", "--directory-prefix", "-o", "-O", "--output",
         "--out", "--output-document", "--checksum", "--sha256", "--max-connection-per-server",
-        "--checksum-file", "--header", "-H", "-U", "--user-agent", "--referer", "--load-cookies", "--proxy",
+        "--checksum-file", "--header", "-H", "-u", "--user", "--http-user", "--password", "--http-password",
+        "--http-passwd", "-U", "--user-agent", "--referer", "--load-cookies", "--proxy",
         "--netrc-file",
         "--mirror", "-x", "--connections",
         "-s", "--split", "--limit", "--limit-rate", "--max-download-limit", "--upload-limit", "--select-file",
@@ -240,6 +264,13 @@ struct DownloadOptions: ParsableArguments {
         if let connections, !StateDocument.Settings.connectionRange.contains(connections) {
             let peers = connections > 32 ? "; a torrent's peers go up to \(PeerLimit.most) with --bt-max-peers" : ""
             throw ValidationError("--connections must be between 1 and 32\(peers)")
+        }
+        if user != nil, login == nil {
+            throw ValidationError("give the password too: -u USER:PASSWORD, or --user USER --password PASSWORD")
+        }
+        if password != nil, user == nil { throw ValidationError("--password goes with --user USER") }
+        if login != nil, header.contains(where: { $0.lowercased().hasPrefix("authorization:") }) {
+            throw ValidationError("give --user or an Authorization header, not both")
         }
         if let tries, tries.attempts < 0 {
             throw ValidationError("--tries takes a number of attempts, or 0 for no limit")

@@ -64,6 +64,27 @@ final class NetrcTests: CLITestCase {
         XCTAssertTrue(elsewhere.credentialsLog().allSatisfy { $0.contains("|-|") }, "\(elsewhere.credentialsLog())")
     }
 
+    /// curl's `-u USER:PASSWORD`, wget's `--user` and `--password`: the same rule as a netrc login.
+    func testALoginOnTheCommandLineGoesToTheNamedHostOnly() async throws {
+        let got = try await haul("-u", "u:p@ss w%41", "-d", downloads, origin.url("private/file.bin"))
+        XCTAssertEqual(got.status, 0, got.stdout + got.stderr)
+        XCTAssertTrue(sameFile(www + "/file.bin", downloads + "/file.bin"))
+        XCTAssertTrue(origin.credentialsLog().contains { $0.hasPrefix("/private/file.bin|Basic ") })
+        XCTAssertFalse(got.stdout.contains("p@ss") || got.stdout.contains("w%41"), got.stdout)
+
+        // Redirected to another host, which asks for a login: it gets none, and the download fails.
+        let add = try await haul("add", "--user", "u", "--password", "p@ss w%41", "-o", "away.bin", origin.url("away"))
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let run = try await haul("run")
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertFalse(elsewhere.credentialsLog().isEmpty)
+        XCTAssertTrue(elsewhere.credentialsLog().allSatisfy { $0.contains("|-|") }, "\(elsewhere.credentialsLog())")
+
+        let half = try await haul("add", "-u", "u", origin.url("private/file.bin"))
+        XCTAssertEqual(half.status, 64, half.stderr)
+        XCTAssertTrue(half.stderr.contains("give the password too: -u USER:PASSWORD"), half.stderr)
+    }
+
     func testANetrcOthersCanReadIsRefusedWithOneLine() async throws {
         try writeNetrc(mode: 0o644)
         let add = try await haul("add", origin.url("private/file.bin"))
