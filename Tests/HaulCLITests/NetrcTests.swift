@@ -80,6 +80,13 @@ final class NetrcTests: CLITestCase {
         XCTAssertFalse(elsewhere.credentialsLog().isEmpty)
         XCTAssertTrue(elsewhere.credentialsLog().allSatisfy { $0.contains("|-|") }, "\(elsewhere.credentialsLog())")
 
+        // aria2's options in an input file (as its RPC takes them): the same login.
+        try "\(origin.url("private/file.bin?list"))\n  http-user=u\n  http-passwd=p@ss w%41\n  out=listed.bin\n"
+            .write(toFile: dir.path + "/list.txt", atomically: true, encoding: .utf8)
+        let listed = try await haul("-i", dir.path + "/list.txt", "-d", downloads)
+        XCTAssertEqual(listed.status, 0, listed.stdout + listed.stderr)
+        XCTAssertTrue(sameFile(www + "/file.bin", downloads + "/listed.bin"))
+
         let half = try await haul("add", "-u", "u", origin.url("private/file.bin"))
         XCTAssertEqual(half.status, 64, half.stderr)
         XCTAssertTrue(half.stderr.contains("give the password too: -u USER:PASSWORD"), half.stderr)

@@ -7,7 +7,7 @@ public enum Aria2Options {
     public static let honoured: Set<String> = [
         "dir", "out", "checksum", "header", "referer", "user-agent", "split", "max-connection-per-server",
         "max-download-limit", "max-upload-limit", "pause", "all-proxy", "select-file", "bt-max-peers",
-        "seed-ratio", "seed-time", "max-tries",
+        "seed-ratio", "seed-time", "max-tries", "http-user", "http-passwd",
     ]
 
     /// An option whose value cannot be used, and why.
@@ -27,6 +27,14 @@ public enum Aria2Options {
             } catch {
                 throw Problem(option: name, message: error.message)
             }
+        }
+        // A login is its two options together: the user, and the password (none if not given).
+        if let user = options.last(where: { $0.name == "http-user" })?.value, !request.isTorrent,
+            !request.headers.contains(where: { $0.name.lowercased() == "authorization" })
+        {
+            let password = options.last { $0.name == "http-passwd" }?.value ?? ""
+            let login = BasicLogin(user: user, password: password)
+            request.headers.append(RequestHeader(name: "Authorization", value: login.basicAuthorization))
         }
         // A torrent's connections are its peers, which only `bt-max-peers` counts, as in aria2.
         if request.isTorrent {
