@@ -17,10 +17,11 @@ struct DownloadOptions: ParsableArguments {
     @Option(
         name: [
             .customShort("d"), .customShort("P"), .long, .customLong("dir"), .customLong("directory-prefix"),
+            .customLong("output-dir"),
         ],
         help: ArgumentHelp(
             "Directory to save into (created if missing); -P and --directory-prefix as wget takes them, --dir as "
-                + "aria2c does.",
+                + "aria2c does, --output-dir as curl does.",
             valueName: "dir"))
     var directory: String?
 
@@ -231,7 +232,8 @@ struct DownloadOptions: ParsableArguments {
     /// The options that take a value as the next word, by every name they have: `haul -o NAME URL`
     /// is read as `haul get …` only if the words before the URL are known to be options and values.
     static let namesWithValues: Set<String> = [
-        "-i", "--input-file", "-d", "-P", "--directory", "--dir", "--directory-prefix", "-o", "-O", "--output",
+        "-i", "--input-file", "-d", "-P", "--directory", "--dir", "--directory-prefix", "--output-dir", "-o", "-O",
+        "--output",
         "--out", "--output-document", "--checksum", "--sha256", "--max-connection-per-server",
         "--checksum-file", "--header", "-H", "-u", "--user", "--http-user", "--password", "--http-password",
         "--http-passwd", "-U", "--user-agent", "--referer", "--load-cookies", "--proxy",

@@ -160,6 +160,11 @@ final class DirectDownloadValuesTests: XCTestCase {
         XCTAssertTrue(get.quietOption.brief)
         XCTAssertFalse(get.quietOption.quiet)
         XCTAssertTrue(try RunCommand.parse(["-nv"]).quietOption.brief, "haul run -nv, too")
+        // What haul does anyway: curl's --compressed, --create-dirs and --output-dir, wget's
+        // --content-disposition.
+        let curl = ["--compressed", "--create-dirs", "--output-dir", "isos", "--content-disposition"]
+        XCTAssertEqual(GetCommand.arguments(curl + ["http://h/a.iso"]).first, "get")
+        XCTAssertEqual(try request(curl)?.directory.hasSuffix("/isos"), true)
     }
 
     /// curl's `-f`, `-s`, `-S`, `-L` and `-O` as scripts write them (`curl -fsSLO URL`); aria2c's

@@ -67,6 +67,13 @@ struct GetCommand: AsyncParsableCommand {
         help: "Taken as curl takes it; haul always follows redirects (up to 20).")
     var followingRedirects = false
 
+    @Flag(
+        name: [.customLong("content-disposition"), .customLong("create-dirs"), .customLong("compressed")],
+        help: ArgumentHelp(
+            "Taken as wget and curl take them; haul does what they ask anyway: names a file as the server does, "
+                + "makes its folders, and keeps the file as the server has it."))
+    var askedAnyway = false
+
     @OptionGroup var quietOption: QuietOption
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var stateOptions: StateOptions
@@ -117,7 +124,8 @@ struct GetCommand: AsyncParsableCommand {
 
     /// This command's own flags, by every name they have.
     static let ownFlags: Set<String> = DownloadOptions.flagNames.union(QuietOption.names).union([
-        "-c", "--continue", "-L", "--location", "-nc", "--no-clobber",
+        "-c", "--continue", "-L", "--location", "-nc", "--no-clobber", "--content-disposition", "--create-dirs",
+        "--compressed",
     ])
 
     /// A torrent or Metalink file by its name, or any file that exists: `get` says what it makes
