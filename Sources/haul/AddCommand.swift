@@ -49,31 +49,17 @@ struct AddCommand: AsyncParsableCommand {
             throw error.reported()
         }
 
-        // An owner that began to stop took nothing ("the command was not applied"): the add goes
-        // to whoever has the state next, this command itself if no one; an owner that never ends
-        // its stop is given up on, as a follower gives up on owners that keep leaving.
-        var left: RemoteEngine?
-        var refusals = 0
-        var access: EngineAccess
-        var added: [(DownloadID, DownloadRequest)]
-        while true {
-            access = try await EngineAccess.open(stateOptions, remote: connectOptions, after: left)
-            let engine = access.session
-            do {
-                added = try await add(plan.requests, to: engine, warning: left == nil)
-                break
-            } catch {
-                if case .remote(let owner) = access, (error as? InputError) == .engineStopped,
-                    refusals < DirectDownload.mostHandOvers
-                {
-                    left = owner
-                    refusals += 1
-                    continue
-                }
-                try? await engine.save()
-                throw Console.failure(error)
-            }
+        // An owner that began to stop takes nothing: the add goes to whoever has the state next,
+        // this command itself if no one.
+        let engine = try await EngineAccess.session(stateOptions, remote: connectOptions)
+        let added: [(DownloadID, DownloadRequest)]
+        do {
+            added = try await add(plan.requests, to: engine)
+        } catch {
+            try? await engine.save()
+            throw Console.failure(error)
         }
+        let access = await engine.access
         printAdded(added)
         if case .remote(let owner) = access, !paused { OwnerNotes.sayRunsUntilItsOwnAreDone(owner) }
         guard case .local(let local) = access, !paused else { return }
@@ -93,37 +79,30 @@ struct AddCommand: AsyncParsableCommand {
 
     /// Adds `requests` in one command, after a warning for each URL already in the list or given
     /// twice.
-    private func add(_ requests: [DownloadRequest], to engine: any EngineSession, warning: Bool) async throws
+    private func add(_ requests: [DownloadRequest], to engine: any EngineSession) async throws
         -> [(DownloadID, DownloadRequest)]
     {
-        if warning {
-            // The URLs asked for, looked up in one pass over the list (not a table of every URL in it).
-            let asked = Set(requests.map(\.url))
-            var existing: [String: DownloadID] = [:]
-            try await engine.snapshot().downloads.forEachDownload { d in
-                if asked.contains(d.url) { existing[d.url] = d.id }
-            }
-            var seen = Set<String>()
-            for url in requests.map(\.url) {
-                if let duplicate = existing[url] {
-                    Console.warn(
-                        "\(TerminalText.sanitize(url)) is already in the list as \(duplicate); adding it again")
-                } else if !seen.insert(url).inserted {
-                    Console.warn("\(TerminalText.sanitize(url)) is given more than once; adding it each time")
-                }
+        // The URLs asked for, looked up in one pass over the list (not a table of every URL in it).
+        let asked = Set(requests.map(\.url))
+        var existing: [String: DownloadID] = [:]
+        try await engine.snapshot().downloads.forEachDownload { d in
+            if asked.contains(d.url) { existing[d.url] = d.id }
+        }
+        var seen = Set<String>()
+        for url in requests.map(\.url) {
+            if let duplicate = existing[url] {
+                Console.warn(
+                    "\(TerminalText.sanitize(url)) is already in the list as \(duplicate); adding it again")
+            } else if !seen.insert(url).inserted {
+                Console.warn("\(TerminalText.sanitize(url)) is given more than once; adding it each time")
             }
         }
         // One command: all are added or none, and a daemon gets one message, not one per URL.
         let ids = try await engine.perform(.add(requests))
         // The add is journaled and synced either way. A long list is left there for the next
         // haul that opens the state to fold in, rather than rewriting a large state file now;
-        // a few are saved into the state file at once, as every other command saves. An owner
-        // that began to stop in between saves it as it stops: the add must not be sent again.
-        if ids.count < Self.batchLeftToTheJournal {
-            do {
-                try await engine.save()
-            } catch let error as InputError where error == .engineStopped {}
-        }
+        // a few are saved into the state file at once, as every other command saves.
+        if ids.count < Self.batchLeftToTheJournal { try await engine.save() }
         return Array(zip(ids, requests))
     }
 

@@ -36,7 +36,7 @@ struct ConnectionsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+        let engine = try await EngineAccess.session(stateOptions, remote: connectOptions)
         let line: String
         if let pattern = self.for {
             guard let count, ids.isEmpty else { throw InputError("say 'haul connections N --for PATTERN'").reported() }

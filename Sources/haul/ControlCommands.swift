@@ -1,6 +1,5 @@
 import ArgumentParser
 import HaulCore
-import HaulRemote
 
 /// `ID…` or `--all`, shared by the commands that act on existing downloads.
 struct SelectionArguments: ParsableArguments {
@@ -25,12 +24,6 @@ struct SelectionArguments: ParsableArguments {
     }
 }
 
-/// An owner that began to stop refused a command before any of it was applied.
-struct OwnerStoppedFirst: Error {
-    let owner: RemoteEngine
-    let error: InputError
-}
-
 /// Opens the engine, applies one command, saves, and prints the outcome per download.
 protocol ControlCommand: AsyncParsableCommand {
     var selection: SelectionArguments { get }
@@ -50,36 +43,13 @@ extension ControlCommand {
     var appliesTheRestWhenRefused: Bool { false }
 
     func run() async throws {
-        // An owner that began to stop applied nothing ("the command was not applied"): the
-        // command goes to whoever has the state next, this command itself if no one, as an add
-        // does; an owner that never ends its stop is given up on.
-        var left: RemoteEngine?
-        var refusals = 0
-        while true {
-            let access = try await EngineAccess.open(stateOptions, remote: connectOptions, after: left)
-            do {
-                return try await apply(through: access)
-            } catch let stopped as OwnerStoppedFirst where refusals < DirectDownload.mostHandOvers {
-                left = stopped.owner
-                refusals += 1
-            } catch let stopped as OwnerStoppedFirst {
-                throw Console.failure(stopped.error)
-            }
-        }
-    }
-
-    /// The command applied through `access`, and a line printed for each download it touched.
-    /// Throws ``OwnerStoppedFirst`` when an owner that began to stop refused it before any of
-    /// it was applied.
-    private func apply(through access: EngineAccess) async throws {
-        let engine = access.session
+        let engine = try await EngineAccess.session(stateOptions, remote: connectOptions)
         var ids: [DownloadID] = []
         // Only the downloads the command touched are kept: with 100,000 in the state, two whole
         // lists and their dictionaries were most of the command's time and memory.
         var before: [DownloadID: Download] = [:]
         var now: [DownloadID: Download] = [:]
         var refusal: InputError?
-        var applied = false
         do {
             var downloads = try await engine.snapshot().downloads.all
             let selected = try selection.selection(among: downloads)
@@ -91,26 +61,18 @@ extension ControlCommand {
                     refusal = error
                     ids = named
                 }
-                applied = true
             }
             let touched = Set(ids)
             for d in downloads where touched.contains(d.id) { before[d.id] = d }
             downloads = []
-            // An owner that began to stop once the command was applied saves it as it stops; what
-            // it came to is read from whoever has the state after it.
-            var current = engine
-            do {
-                try await engine.save()
-                current = try await Self.downloadsRead(engine, touched, into: &now)
-            } catch let error as InputError where error == .engineStopped {
-                guard case .remote(let owner) = access else { throw error }
-                let next = try await EngineAccess.open(stateOptions, remote: connectOptions, after: owner).session
-                current = try await Self.downloadsRead(next, touched, into: &now)
-            }
-            if self is ResumeCommand || self is RetryCommand, case .remote(let owner) = access, !ids.isEmpty {
+            try await engine.save()
+            for d in try await engine.snapshot().downloads.all where touched.contains(d.id) { now[d.id] = d }
+            if self is ResumeCommand || self is RetryCommand, case .remote(let owner) = await engine.access,
+                !ids.isEmpty
+            {
                 OwnerNotes.sayRunsUntilItsOwnAreDone(owner)
             }
-            if self is ResumeCommand, try await current.refreshedNetworkStatus().isMetered {
+            if self is ResumeCommand, try await engine.refreshedNetworkStatus().isMetered {
                 let held = now.values.filter { before[$0.id]?.state.isPaused == true && !$0.allowMetered }.count
                 if held > 0 {
                     Console.warn(
@@ -119,9 +81,6 @@ extension ControlCommand {
                     )
                 }
             }
-        } catch let error as InputError where error == .engineStopped && !applied {
-            guard case .remote(let owner) = access else { throw Console.failure(error) }
-            throw OwnerStoppedFirst(owner: owner, error: error)
         } catch {
             throw Console.failure(error)
         }
@@ -130,14 +89,6 @@ extension ControlCommand {
             Console.out(describe(old: old, new: now[id]))
         }
         if let refusal { throw Console.failure(refusal) }
-    }
-
-    /// The `touched` downloads as `engine` has them now, put in `now`; returns `engine`.
-    private static func downloadsRead(
-        _ engine: any EngineSession, _ touched: Set<DownloadID>, into now: inout [DownloadID: Download]
-    ) async throws -> any EngineSession {
-        for d in try await engine.snapshot().downloads.all where touched.contains(d.id) { now[d.id] = d }
-        return engine
     }
 
     func describe(old: Download, new: Download?) -> String { describeOutcome(old: old, new: new) }

@@ -30,7 +30,7 @@ struct CookiesCommand: AsyncParsableCommand {
                 throw error.reported()
             }
         }
-        let engine = try await EngineAccess.open(stateOptions).session
+        let engine = try await EngineAccess.session(stateOptions)
         let current: String?
         do {
             if let path {

@@ -23,7 +23,7 @@ struct FilesCommand: AsyncParsableCommand {
     @OptionGroup var connectOptions: ConnectOptions
 
     func run() async throws {
-        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+        let engine = try await EngineAccess.session(stateOptions, remote: connectOptions)
         do {
             let known = try await engine.snapshot().downloads.all
             let target = try DownloadSelector.resolve([id], among: known.map(\.id))[0]

@@ -28,7 +28,7 @@ struct HooksCommand: AsyncParsableCommand {
 
     func run() async throws {
         let given = try hookOptions.hooks()
-        let engine = try await EngineAccess.open(stateOptions).session
+        let engine = try await EngineAccess.session(stateOptions)
         do {
             if clear {
                 try await engine.perform(.setHooks(nil))

@@ -36,7 +36,7 @@ struct HostsCommand: AsyncParsableCommand {
         do { headers = try header.map { text throws(InputError) in try RequestHeader.parse(text) } } catch {
             throw error.reported()
         }
-        let engine = try await EngineAccess.open(stateOptions).session
+        let engine = try await EngineAccess.session(stateOptions)
         do {
             if let pattern = self.for, clear || !headers.isEmpty {
                 try await Self.change(pattern, on: engine) { rule in

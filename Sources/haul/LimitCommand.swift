@@ -68,7 +68,7 @@ struct LimitCommand: AsyncParsableCommand {
             }
             window = parsed
         }
-        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+        let engine = try await EngineAccess.session(stateOptions, remote: connectOptions)
         if upload { return try await setUploadLimit(rate, on: engine) }
         if let pattern = self.for {
             guard let rate, ids.isEmpty, during == nil else {

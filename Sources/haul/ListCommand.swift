@@ -25,7 +25,7 @@ struct ListCommand: AsyncParsableCommand {
         let downloads: DownloadList
         let proxies: ProxySettings?
         if connectOptions.connect != nil {
-            let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+            let engine = try await EngineAccess.session(stateOptions, remote: connectOptions)
             do {
                 downloads = try await engine.snapshot().downloads
             } catch {

@@ -58,7 +58,7 @@ struct MeteredCommand: AsyncParsableCommand {
                     .reported()
             }
         }
-        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+        let engine = try await EngineAccess.session(stateOptions, remote: connectOptions)
         var line: String
         do {
             if let mode { try await engine.perform(.setMeteredMode(mode)) }

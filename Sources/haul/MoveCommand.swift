@@ -27,7 +27,7 @@ struct MoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let place = QueueMove(rawValue: words.last!.lowercased())!
-        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+        let engine = try await EngineAccess.session(stateOptions, remote: connectOptions)
         var lines: [String] = []
         do {
             let known = try await engine.snapshot().downloads.all.map(\.id)

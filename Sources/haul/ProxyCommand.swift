@@ -39,7 +39,7 @@ struct ProxyCommand: AsyncParsableCommand {
         if let proxy {
             do { choice = try ProxyChoice(parsing: proxy) } catch { throw error.reported() }
         }
-        let engine = try await EngineAccess.open(stateOptions).session
+        let engine = try await EngineAccess.session(stateOptions)
         do {
             var settings = try await engine.snapshot().proxies ?? ProxySettings()
             if choice != nil || unset {

@@ -60,7 +60,7 @@ struct RPCCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directories = try allowedDirectories()
-        let engine = try await EngineAccess.open(stateOptions).session
+        let engine = try await EngineAccess.session(stateOptions)
         do {
             let snapshot = try await engine.snapshot()
             switch toggle {

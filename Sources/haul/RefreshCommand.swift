@@ -22,7 +22,7 @@ struct RefreshCommand: AsyncParsableCommand {
     @OptionGroup var connectOptions: ConnectOptions
 
     func run() async throws {
-        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+        let engine = try await EngineAccess.session(stateOptions, remote: connectOptions)
         let line: String
         do {
             let known = try await engine.snapshot().downloads.all.map(\.id)

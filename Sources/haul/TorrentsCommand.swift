@@ -60,7 +60,7 @@ struct TorrentsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let engine = try await EngineAccess.open(stateOptions, remote: connectOptions).session
+        let engine = try await EngineAccess.session(stateOptions, remote: connectOptions)
         if !ids.isEmpty { return try await setGoal(on: engine) }
         do {
             let current = try await engine.snapshot().torrents ?? TorrentSettings()

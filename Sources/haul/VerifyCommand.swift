@@ -21,7 +21,7 @@ struct VerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let downloads: [Download]
         do {
-            let engine = try await EngineAccess.open(stateOptions).session
+            let engine = try await EngineAccess.session(stateOptions)
             let all = try await engine.snapshot().downloads.all
             if ids.isEmpty {
                 downloads = all.filter { $0.state == .finished && ($0.checksum != nil || $0.isTorrent) }
