@@ -135,7 +135,7 @@ struct DownloadOptions: ParsableArguments {
     var noMirrors = false
 
     @Option(
-        name: [.customShort("x"), .long, .customLong("max-connection-per-server")],
+        name: [.customShort("x", allowingJoined: true), .long, .customLong("max-connection-per-server")],
         help: ArgumentHelp(
             "Most connections per file, 1-32 (default: 'haul connections', 8). Servers that serve ranges get "
                 + "several; others one. A torrent's are its peers (at least 2).",
@@ -143,7 +143,7 @@ struct DownloadOptions: ParsableArguments {
     var connections: Int?
 
     @Option(
-        name: [.customShort("s"), .long],
+        name: [.customShort("s", allowingJoined: true), .long],
         help: ArgumentHelp(
             "aria2c's --split: most pieces fetched at once; with -x, the fewer of the two holds, as in aria2c.",
             valueName: "n"))
@@ -229,6 +229,15 @@ struct DownloadOptions: ParsableArguments {
     @Option(name: .customLong("check-certificate"), help: .hidden)
     var checkCertificate: String?
 
+    /// aria2c's `-k`/`--min-split-size` (``GetCommand/readingAria2csMinSplitSize(_:)`` makes
+    /// `-k 1M` this): haul sizes a file's pieces itself, so it changes nothing.
+    @Option(name: .customLong("min-split-size"), help: .hidden)
+    var minSplitSize: String?
+
+    /// aria2c's `--file-allocation`: haul writes each piece where it belongs whatever is chosen.
+    @Option(name: .customLong("file-allocation"), help: .hidden)
+    var fileAllocation: String?
+
     /// The options that take a value as the next word, by every name they have: `haul -o NAME URL`
     /// is read as `haul get …` only if the words before the URL are known to be options and values.
     static let namesWithValues: Set<String> = [
@@ -246,7 +255,7 @@ struct DownloadOptions: ParsableArguments {
 
     /// Options of other tools with a value, taken only to be refused or to change nothing, and
     /// left out of the help.
-    static let hiddenNamesWithValues: Set<String> = ["--check-certificate"]
+    static let hiddenNamesWithValues: Set<String> = ["--check-certificate", "--min-split-size", "--file-allocation"]
 
     /// The options that take no value.
     static let flagNames = Set(["--no-mirrors", "--allow-metered"]).union(refusedFlagNames)
@@ -255,6 +264,12 @@ struct DownloadOptions: ParsableArguments {
     static let refusedFlagNames: Set<String> = ["-k", "--insecure", "--no-check-certificate"]
 
     func validate() throws {
+        if let minSplitSize, !GetCommand.isAria2Size(minSplitSize) {
+            throw ValidationError("--min-split-size takes a size, e.g. 1M")
+        }
+        if let fileAllocation, !["none", "prealloc", "trunc", "falloc"].contains(fileAllocation) {
+            throw ValidationError("--file-allocation takes none, prealloc, trunc or falloc")
+        }
         if let checkCertificate, !["true", "false"].contains(checkCertificate) {
             throw ValidationError("--check-certificate takes true or false")
         }

@@ -17,7 +17,7 @@ struct RunCommand: AsyncParsableCommand {
     )
 
     @Option(
-        name: [.customShort("j"), .long],
+        name: [.customShort("j", allowingJoined: true), .long],
         help: ArgumentHelp(
             "How many downloads run at once (saved for next time); up to 8 small files of an HTTP/2 host "
                 + "share one place.", valueName: "n"))

@@ -187,6 +187,32 @@ final class DirectDownloadValuesTests: XCTestCase {
         XCTAssertEqual(try GetCommand.parse(["-s", "4", url]).download.split, 4)
     }
 
+    /// aria2c as scripts run it: `-x16 -s16 -k1M`, `--file-allocation`, `--max-concurrent-downloads`.
+    /// `-k` before anything but a size is still curl's `--insecure`, refused.
+    func testAria2csMinSplitSizeFileAllocationAndConcurrentDownloads() throws {
+        let url = "https://example.org/a.iso"
+        XCTAssertEqual(GetCommand.arguments(["-k", "1M", url]), ["get", "--min-split-size=1M", url])
+        XCTAssertEqual(
+            GetCommand.arguments(["-x16", "-s16", "-k1M", url]), ["get", "-x16", "-s16", "--min-split-size=1M", url])
+        XCTAssertEqual(
+            GetCommand.arguments(["-x", "16", "-s", "16", "-k", "20M", url]),
+            ["get", "-x", "16", "-s", "16", "--min-split-size=20M", url])
+        XCTAssertEqual(GetCommand.arguments(["-k", url]), ["get", "-k", url], "curl's -k")
+        XCTAssertEqual(GetCommand.arguments(["add", "-k", "1M", url]), ["add", "--min-split-size=1M", url])
+        XCTAssertEqual(GetCommand.arguments(["--", "-k", "1M"]), ["--", "-k", "1M"])
+        for words in [["-x16", "-s16", "-k1M"], ["--file-allocation=none", "--max-concurrent-downloads", "5"]] {
+            let get = try GetCommand.parse(Array(GetCommand.arguments(words + [url]).dropFirst()))
+            XCTAssertEqual(get.urls, [url], "\(words)")
+        }
+        XCTAssertEqual(try GetCommand.parse(["--max-concurrent-downloads", "5", url]).concurrency, 5)
+        XCTAssertEqual(try GetCommand.parse(["-x16", "-s16", "--min-split-size=1M", url]).download.split, 16)
+        XCTAssertThrowsError(try GetCommand.parse(["-k", url]), "curl's -k is refused with its sentence")
+        XCTAssertThrowsError(try GetCommand.parse(["--min-split-size=big", url]))
+        XCTAssertThrowsError(try GetCommand.parse(["--file-allocation=maybe", url]))
+        XCTAssertTrue(GetCommand.isAria2Size("1048576") && GetCommand.isAria2Size("512k"))
+        XCTAssertFalse(GetCommand.isAria2Size("M") || GetCommand.isAria2Size("") || GetCommand.isAria2Size("1G"))
+    }
+
     /// `-nc` looks for a file by the name known before the server answers, and leaves a second
     /// URL of the same name alone as it would the file the first one makes.
     func testNoClobberFetchesOnlyWhatIsNotHereByItsPlannedName() {

@@ -26,7 +26,7 @@ struct GetCommand: AsyncParsableCommand {
     @OptionGroup var download: DownloadOptions
 
     @Option(
-        name: [.customShort("j"), .long],
+        name: [.customShort("j", allowingJoined: true), .long, .customLong("max-concurrent-downloads")],
         help: ArgumentHelp(
             "How many downloads run at once (saved for next time, as 'haul run -j' saves it).", valueName: "n"))
     var concurrency: Int?
@@ -120,7 +120,10 @@ struct GetCommand: AsyncParsableCommand {
     static let ownOptionsWithValues: Set<String> = DownloadOptions.namesWithValues.union(
         DownloadOptions.hiddenNamesWithValues
     )
-    .union(["-j", "--concurrency", "-C", "--continue-at", "-T", "--timeout", "--connect-timeout"])
+    .union([
+        "-j", "--concurrency", "--max-concurrent-downloads", "-C", "--continue-at", "-T", "--timeout",
+        "--connect-timeout",
+    ])
 
     /// This command's own flags, by every name they have.
     static let ownFlags: Set<String> = DownloadOptions.flagNames.union(QuietOption.names).union([
@@ -140,7 +143,8 @@ struct GetCommand: AsyncParsableCommand {
     /// name; at the front when an option only this command has comes first (`haul -o NAME URL`,
     /// `haul -i FILE`), or one the root does not have comes before a URL (`haul -N x URL` is
     /// told what `haul URL` takes).
-    static func arguments(_ arguments: [String]) -> [String] {
+    static func arguments(_ given: [String]) -> [String] {
+        let arguments = readingAria2csMinSplitSize(given)
         var index = 0
         var ownOptionFirst = false
         var unknownFirst = false
@@ -173,6 +177,36 @@ struct GetCommand: AsyncParsableCommand {
         var rewritten = arguments
         rewritten.insert(configuration.commandName ?? "get", at: ownOptionFirst ? 0 : index)
         return droppingBareRemoteName(readingCurlsFlags(rewritten))
+    }
+
+    /// aria2c's `-k SIZE` and `-kSIZE` (`aria2c -x16 -s16 -k1M URL`) as `--min-split-size=SIZE`:
+    /// `-k` is curl's `--insecure` only where no size follows it.
+    static func readingAria2csMinSplitSize(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "--" { return result + arguments[index...] }
+            let next = arguments.indices.contains(index + 1) ? arguments[index + 1] : ""
+            if word == "-k", isAria2Size(next) {
+                result.append("--min-split-size=" + next)
+                index += 2
+                continue
+            }
+            if word.hasPrefix("-k"), case let size = String(word.dropFirst(2)), isAria2Size(size) {
+                result.append("--min-split-size=" + size)
+            } else {
+                result.append(word)
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// A size as aria2c writes one: digits, then K or M (either case) or nothing.
+    static func isAria2Size(_ text: String) -> Bool {
+        let digits = text.last.map { "KkMm".contains($0) } == true ? text.dropLast() : Substring(text)
+        return !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
     }
 
     /// curl's flags that take no value, alone or as scripts cluster them (`-fsSL`, `-sSLO`): `-s`
