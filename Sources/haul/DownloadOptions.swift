@@ -27,14 +27,18 @@ struct DownloadOptions: ParsableArguments {
 
     @Option(
         name: [
-            .customShort("o"), .customShort("O"), .long, .customLong("out"), .customLong("output-document"),
+            .customShort("o"), .customShort("O"), .customLong("output"), .customLong("out"), .customLong("output-document"),
         ],
         help: ArgumentHelp(
             "File name to save as (one URL only); a path saves it in that folder, under -d if given (-O and "
                 + "--output-document as wget takes them, --out as aria2c does; a URL after -O is the URL, as curl "
                 + "takes it).",
             valueName: "name"))
-    var output: String?
+    var outputWords: [String] = []
+
+    /// The file name asked for: `-o`'s, once ``takeURLGivenAsName(into:)`` has taken curl's
+    /// `-O URL`s out.
+    var output: String? { outputWords.first }
 
     @Option(
         name: .long,
@@ -317,15 +321,17 @@ struct DownloadOptions: ParsableArguments {
 
     /// The rules that depend on the URLs given beside the options.
     /// curl's `-O` (`--remote-name`) takes no value: a URL after it is a URL to save under its own
-    /// name, as haul saves every download, and moves to `urls`. A name is never a URL.
+    /// name, as haul saves every download, and moves to `urls`, each one of several
+    /// (`-O URL1 -O URL2`). A name is never a URL.
     mutating func takeURLGivenAsName(into urls: inout [String]) {
-        guard let output, output.contains("://") || MagnetLink.isMagnet(output) else { return }
-        urls.insert(output, at: 0)
-        self.output = nil
+        let given = outputWords.filter { $0.contains("://") || MagnetLink.isMagnet($0) }
+        urls.insert(contentsOf: given, at: 0)
+        outputWords.removeAll { $0.contains("://") || MagnetLink.isMagnet($0) }
     }
 
     func check(urls: [String]) throws {
         if urls.isEmpty && inputFile == nil { throw ValidationError("give at least one URL (or -i FILE)") }
+        if outputWords.count > 1 { throw ValidationError("-o names one file; give it once, with one URL") }
         if output != nil && (urls.count > 1 || inputFile != nil) {
             throw ValidationError("-o names one file; give one URL with it")
         }

@@ -70,7 +70,7 @@ final class DirectDownloadValuesTests: XCTestCase {
         XCTAssertEqual(
             named,
             GetCommand.ownOptionsWithValues.union(GetCommand.rootOptionsWithValues)
-                .subtracting(DownloadOptions.hiddenNamesWithValues))
+                .subtracting(DownloadOptions.hiddenNamesWithValues).subtracting(QuietOption.hiddenNamesWithValues))
         for name in DownloadOptions.hiddenNamesWithValues {
             XCTAssertEqual(GetCommand.arguments([name + "=true", "http://h/a"]).first, "get", name)
         }
@@ -160,6 +160,18 @@ final class DirectDownloadValuesTests: XCTestCase {
         XCTAssertTrue(get.quietOption.brief)
         XCTAssertFalse(get.quietOption.quiet)
         XCTAssertTrue(try RunCommand.parse(["-nv"]).quietOption.brief, "haul run -nv, too")
+        // wget's -q --show-progress: the live lines, nothing else asked to be quiet.
+        XCTAssertFalse(try GetCommand.parse(["-q", "--show-progress", "http://h/a.iso"]).quietOption.quiet)
+        XCTAssertTrue(try GetCommand.parse(["-q", "http://h/a.iso"]).quietOption.quiet)
+        // Progress styles (haul draws its own), curl's -Z and --parallel-max, aria2c's -Z.
+        for words in [
+            ["--progress=bar:force:noscroll"], ["--progress", "dot"], ["--progress-bar"], ["-Z"],
+            ["--parallel", "--parallel-max", "8"], ["--force-sequential"],
+        ] {
+            XCTAssertEqual(GetCommand.arguments(words + ["http://h/a.iso"]).first, "get", "\(words)")
+            XCTAssertNoThrow(try GetCommand.parse(words + ["http://h/a.iso"]), "\(words)")
+        }
+        XCTAssertEqual(try GetCommand.parse(["--parallel-max", "8", "http://h/a.iso"]).concurrency, 8)
         // What haul does anyway: curl's --compressed, --create-dirs and --output-dir, wget's
         // --content-disposition.
         let curl = ["--compressed", "--create-dirs", "--output-dir", "isos", "--content-disposition"]
@@ -275,12 +287,16 @@ final class DirectDownloadValuesTests: XCTestCase {
         // curl's -L and -O (no value: the remote name, as haul names every download).
         for words in [
             ["-LO", "http://h/a.iso"], ["-L", "-O", "http://h/a.iso"], ["-O", "http://h/a.iso", "http://h/b"],
+            ["-O", "http://h/a.iso", "-O", "http://h/b"],
         ] {
             XCTAssertEqual(GetCommand.arguments(words).first, "get", "\(words)")
             let curl = try GetCommand.parse(words)
             XCTAssertEqual(curl.urls, Array(words.filter { $0.hasPrefix("http") }), "\(words)")
             XCTAssertNil(curl.download.output, "\(words)")
         }
+        let two = try AddCommand.parse(["-O", "http://h/a.iso", "-O", "http://h/b"])
+        XCTAssertEqual(two.urls, ["http://h/a.iso", "http://h/b"], "haul add too: each -O URL is fetched")
+        XCTAssertThrowsError(try GetCommand.parse(["-o", "a.iso", "-o", "b.iso", "http://h/a.iso"]), "one name")
         let magnet = try AddCommand.parse(["-O", "magnet:?xt=urn:btih:\(String(repeating: "ab", count: 20))"])
         XCTAssertEqual(magnet.urls.count, 1)
         XCTAssertNil(magnet.download.output)

@@ -26,7 +26,10 @@ struct GetCommand: AsyncParsableCommand {
     @OptionGroup var download: DownloadOptions
 
     @Option(
-        name: [.customShort("j", allowingJoined: true), .long, .customLong("max-concurrent-downloads")],
+        name: [
+            .customShort("j", allowingJoined: true), .long, .customLong("max-concurrent-downloads"),
+            .customLong("parallel-max"),
+        ],
         help: ArgumentHelp(
             "How many downloads run at once (saved for next time, as 'haul run -j' saves it).", valueName: "n"))
     var concurrency: Int?
@@ -66,6 +69,11 @@ struct GetCommand: AsyncParsableCommand {
         name: [.customShort("L"), .customLong("location")],
         help: "Taken as curl takes it; haul always follows redirects (up to 20).")
     var followingRedirects = false
+
+    @Flag(
+        name: [.customShort("Z"), .customLong("parallel"), .customLong("force-sequential")],
+        help: "Taken as curl and aria2c take it: each URL is a file of its own, -j of them at once.")
+    var eachURLItsOwn = false
 
     @Flag(
         name: [.customLong("content-disposition"), .customLong("create-dirs"), .customLong("compressed")],
@@ -120,14 +128,16 @@ struct GetCommand: AsyncParsableCommand {
     static let ownOptionsWithValues: Set<String> = DownloadOptions.namesWithValues.union(
         DownloadOptions.hiddenNamesWithValues
     )
+    .union(QuietOption.hiddenNamesWithValues)
     .union([
-        "-j", "--concurrency", "--max-concurrent-downloads", "-C", "--continue-at", "-T", "--timeout",
+        "-j", "--concurrency", "--max-concurrent-downloads", "--parallel-max", "-C", "--continue-at", "-T", "--timeout",
         "--connect-timeout",
     ])
 
     /// This command's own flags, by every name they have.
     static let ownFlags: Set<String> = DownloadOptions.flagNames.union(QuietOption.names).union([
-        "-c", "--continue", "-L", "--location", "-nc", "--no-clobber", "--content-disposition", "--create-dirs",
+        "-c", "--continue", "-L", "--location", "-nc", "--no-clobber", "-Z", "--parallel", "--force-sequential",
+        "--content-disposition", "--create-dirs",
         "--compressed",
     ])
 
