@@ -27,7 +27,8 @@ struct DownloadOptions: ParsableArguments {
 
     @Option(
         name: [
-            .customShort("o"), .customShort("O"), .customLong("output"), .customLong("out"), .customLong("output-document"),
+            .customShort("o"), .customShort("O"), .customLong("output"), .customLong("out"),
+            .customLong("output-document"),
         ],
         help: ArgumentHelp(
             "File name to save as (one URL only); a path saves it in that folder, under -d if given (-O and "
