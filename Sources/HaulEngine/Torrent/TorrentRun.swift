@@ -166,7 +166,7 @@ struct TorrentRun {
         if wanted == 0, let details = await transfer.session.details(id) {
             wanted = details.files.reduce(Int64(0)) { $0 + ($1.selected ? $1.size : 0) }
         }
-        _ = await transfer.saveResumeData(onlyIfModified: false)
+        await transfer.saveResumeDataOfAFinishedTorrent(selection: transfer.start.download.request.selectedFiles)
         await reports.progress(TransferProgress(received: wanted, connections: nil))
         await reports.ended(.finished(fileName: name ?? "", size: wanted))
         return true

@@ -132,11 +132,17 @@ actor TorrentSession {
 
     /// Asks for resume data: a ``TorrentEvent/resumeData(_:)`` or
     /// ``TorrentEvent/resumeDataFailed(_:)`` answers it, after the answers to the requests still
-    /// owed, whose count this returns; nil when the torrent is not in the session.
-    func saveResumeData(_ id: DownloadID, onlyIfModified: Bool) -> Int? {
+    /// owed, whose count this returns; nil when the torrent is not in the session. With `owner`,
+    /// the torrent's events go to it from now on, in the same step: an answer delivered between a
+    /// separate reassignment and the request would be counted as owed and also reach `owner`,
+    /// which would then take an earlier request's answer for its own.
+    func saveResumeData(
+        _ id: DownloadID, onlyIfModified: Bool, answeringTo owner: (@Sendable (TorrentEvent) -> Void)? = nil
+    ) -> Int? {
         guard let session, let n = numbers[id], owners[n] != nil,
             haul_bt_save_resume(session, n, onlyIfModified ? 1 : 0) != 0
         else { return nil }
+        if let owner { owners[n] = owner }
         let earlier = resumeAnswersOwed[n, default: 0]
         resumeAnswersOwed[n] = earlier + 1
         return earlier

@@ -139,14 +139,34 @@ struct TorrentTransfer: Transfer {
         await Self.saveResumeData(of: start.download, session: session, store: store, onlyIfModified: onlyIfModified)
     }
 
+    /// The resume data of a torrent that just finished, asked again until it has every wanted
+    /// file whole, for a few seconds at most. libtorrent calls a torrent finished once every
+    /// wanted piece passed its check, but counts a piece in its resume data only once it is also
+    /// written: data asked in between leaves the last pieces out, and the next run (to seed, or
+    /// `haul files`) would take them for missing.
+    func saveResumeDataOfAFinishedTorrent(selection: FileSelection?) async {
+        let infoHash = TorrentRun.infoHash(start.download)
+        for _ in 0..<Self.finishedSaveTries {
+            _ = await saveResumeData(onlyIfModified: false)
+            let files = TorrentDetails(stored: store, infoHash: infoHash, selection: selection)?.files ?? []
+            if files.allSatisfy({ !$0.selected || $0.done == $0.size }) { return }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Tries of ``saveResumeDataOfAFinishedTorrent(selection:)``, 100 ms apart.
+    static let finishedSaveTries = 30
+
     /// The same for any torrent in `session`; its events go to this call from now on.
     static func saveResumeData(
         of download: Download, session: TorrentSession, store: TorrentStore, onlyIfModified: Bool
     ) async -> Bool {
         let id = download.id
         let (events, continuation) = AsyncStream.makeStream(of: TorrentEvent.self)
-        await session.reassign(id, to: { continuation.yield($0) })
-        guard let earlier = await session.saveResumeData(id, onlyIfModified: onlyIfModified) else { return false }
+        guard
+            let earlier = await session.saveResumeData(
+                id, onlyIfModified: onlyIfModified, answeringTo: { continuation.yield($0) })
+        else { return false }
         let timeout = Task {
             try? await Task.sleep(for: .seconds(5))
             continuation.finish()
