@@ -295,6 +295,14 @@ final class RunReporter {
             summaryLine(downloads, failedIDs: failedIDs, interrupted: interrupted, goingOnIn: owner) + "\n")
     }
 
+    /// The same of downloads in these `states`.
+    static func summary(
+        states: [DownloadState], failedIDs: Set<DownloadID>, interrupted: Bool, goingOnIn owner: String? = nil
+    ) {
+        FileHandleWriter.stdout(
+            summaryLine(states: states, failedIDs: failedIDs, interrupted: interrupted, goingOnIn: owner) + "\n")
+    }
+
     /// "done: 3 finished, 1 failed" or "interrupted; progress saved: …", without the newline.
     /// `owner`: the haul that runs the downloads, when this command only followed them; a Ctrl-C
     /// then stopped the following, not the downloads, and the line says so.
@@ -302,15 +310,39 @@ final class RunReporter {
         _ downloads: [Download], failedIDs: Set<DownloadID>, interrupted: Bool, goingOnIn owner: String? = nil
     ) -> String {
         // Counted in one pass (a `filter` per state copied every download it kept).
-        var (finished, waiting, paused) = (0, 0, 0)
-        for i in downloads.indices {
-            switch downloads[i].state {
+        var tally = StateCount()
+        for i in downloads.indices { tally.add(downloads[i].state) }
+        return summaryLine(tally, failedIDs: failedIDs, interrupted: interrupted, goingOnIn: owner)
+    }
+
+    /// The same of downloads in these `states`.
+    static func summaryLine(
+        states: [DownloadState], failedIDs: Set<DownloadID>, interrupted: Bool, goingOnIn owner: String? = nil
+    ) -> String {
+        var tally = StateCount()
+        for state in states { tally.add(state) }
+        return summaryLine(tally, failedIDs: failedIDs, interrupted: interrupted, goingOnIn: owner)
+    }
+
+    /// Downloads by the states the summary names.
+    private struct StateCount {
+        var finished = 0
+        var waiting = 0
+        var paused = 0
+
+        mutating func add(_ state: DownloadState) {
+            switch state {
             case .finished: finished += 1
             case .waiting, .downloading: waiting += 1
             case .paused: paused += 1
             case .failed: break
             }
         }
+    }
+
+    private static func summaryLine(
+        _ tally: StateCount, failedIDs: Set<DownloadID>, interrupted: Bool, goingOnIn owner: String?
+    ) -> String {
         // Put together by hand and written, not printed: `print` and `[String].joined` look up
         // protocol conformances at run time (scans of every conformance record), on the path
         // between the last file and the exit.
@@ -319,10 +351,10 @@ final class RunReporter {
             followedOnly
             ? "stopped following; " + (owner ?? "") + " goes on: "
             : interrupted ? "interrupted; progress saved: " : "done: "
-        line += String(finished) + " finished"
+        line += String(tally.finished) + " finished"
         if !failedIDs.isEmpty { line += ", " + String(failedIDs.count) + " failed" }
-        if paused > 0 { line += ", " + String(paused) + " paused" }
-        if waiting > 0 { line += ", " + String(waiting) + (followedOnly ? " to go" : " left to resume") }
+        if tally.paused > 0 { line += ", " + String(tally.paused) + " paused" }
+        if tally.waiting > 0 { line += ", " + String(tally.waiting) + (followedOnly ? " to go" : " left to resume") }
         return line
     }
 }

@@ -427,6 +427,28 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertEqual(nginx.accessLog().count, 1, "no request")
     }
 
+    /// curl's `--max-time N`: the command stops after N seconds as Ctrl-C stops it (the bytes
+    /// kept), says why, and exits 1; the same command without it goes on from there.
+    func testMaxTimeStopsTheCommandAndKeepsTheBytes() async throws {
+        try TestFiles.random(www + "/movie.bin", size: 3_000_000)
+        let cwd = dir.subdirectory("work")
+        let url = nginx.url("slow/movie.bin")
+        let started = Date()
+        let stopped = try await haul(in: cwd, ["--max-time", "2", "-x", "1", url])
+        XCTAssertEqual(stopped.status, 1, stopped.stdout + stopped.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20, "3 MB at 400 KB/s takes 7 s or more")
+        XCTAssertTrue(stopped.stderr.contains("--max-time: 2 s passed; stopped as Ctrl-C stops"), stopped.stderr)
+        XCTAssertTrue(
+            stopped.stdout.contains("interrupted; progress saved: 0 finished, 1 left to resume"), stopped.stdout)
+        let kept = try XCTUnwrap(fileSize(cwd + "/movie.bin.part"))
+        XCTAssertGreaterThan(kept, 0)
+        let resumed = try await haul(in: cwd, ["-x", "1", url])
+        XCTAssertEqual(resumed.status, 0, resumed.stdout + resumed.stderr)
+        XCTAssertTrue(sameFile(www + "/movie.bin", cwd + "/movie.bin"))
+        let ranges = nginx.accessLog().filter { $0.uri == "/slow/movie.bin" }.compactMap(\.range)
+        XCTAssertFalse(ranges.isEmpty, "the rerun asked for the rest only")
+    }
+
     /// wget's `-T N` (aria2c's `--timeout`): a server that stops sending mid-body fails the try
     /// after N seconds, not the default 30.
     func testTimeoutEndsAStalledTryAfterItsSeconds() async throws {

@@ -28,6 +28,22 @@ final class RunSummaryTests: XCTestCase {
             "done: 1 finished, 1 failed, 1 paused, 2 left to resume")
     }
 
+    /// A follower that stopped counts the states the events gave, not those it started from.
+    func testTheStatesAloneMakeTheSameLine() {
+        let states: [DownloadState] = [.finished, .waiting, .paused(by: .user)]
+        XCTAssertEqual(
+            RunReporter.summaryLine(
+                states: states, failedIDs: [], interrupted: true, goingOnIn: "haul (pid 7, daemon)"),
+            "stopped following; haul (pid 7, daemon) goes on: 1 finished, 1 paused, 1 to go")
+        var followed = FollowedDownloads([DownloadID(rawValue: "d1")])
+        let started = download("d1", .downloading)
+        followed.apply([started])
+        var finished = started
+        finished.state = .finished
+        followed.apply(.updated(finished))
+        XCTAssertEqual(followed.latestStates(of: [started]), [.finished])
+    }
+
     func testAnInterruptedRunSaysItsProgressIsSaved() {
         let all = [download("c1", .waiting)]
         XCTAssertEqual(

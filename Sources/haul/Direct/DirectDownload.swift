@@ -22,6 +22,8 @@ struct DirectDownload {
     let brief: Bool
     /// `-nc`: a URL whose file is already here is not fetched (see ``NoClobber``).
     let noClobber: Bool
+    /// `--max-time`: when the command stops, wherever the downloads run.
+    let deadline: CommandDeadline?
     let stateOptions: StateOptions
     let hooks: ProcessHooks
 
@@ -185,6 +187,7 @@ struct DirectDownload {
             engine, options: stateOptions, kind: .get, hooks: hooks, log: { Console.warn($0) },
             hookOutput: { Console.note($0) }, onShutdownRequest: { Task { await engine.shutdown() } })
         let termination = Signals.onTermination { _ in Task { await engine.shutdown() } }
+        let timer = deadline?.watch { await engine.shutdown() }
         await engine.start()
         let watching = Task { [followed] in
             var followed = followed
@@ -197,6 +200,8 @@ struct DirectDownload {
         }
         let outcome = await watching.value
         let interrupted = !outcome.allDone
+        timer?.cancel()
+        let timedOut = await timer?.value ?? false
         await engine.shutdown()
         sender.finish()
         await host.stop()
@@ -205,10 +210,11 @@ struct DirectDownload {
         let followedAtEnd = outcome.ids
         if !quiet {
             let all = await engine.allDownloads.filter { followedAtEnd.contains($0.id) }
+            if interrupted, timedOut, let deadline { Console.warn(deadline.sentence) }
             RunReporter.summary(all, failedIDs: outcome.failed, interrupted: interrupted)
             RunReporter.noteSeeding(all, under: await engine.snapshot().torrents)
         }
-        if interrupted { throw ExitStatus.interrupted }
+        if interrupted { throw timedOut ? ExitStatus.downloadFailed : ExitStatus.interrupted }
         if !outcome.failed.isEmpty { throw ExitStatus.downloadFailed }
     }
 
@@ -227,8 +233,14 @@ struct DirectDownload {
         }
         let (stop, termination) = FollowStop.watching(owner)
         defer { termination.cancel() }
+        let timer = deadline?.watch {
+            stop.ask()
+            owner.close()
+        }
+        defer { timer?.cancel() }
         var followed: FollowedDownloads
         var interrupted = false
+        var timedOut = false
         do {
             let attachment = try await owner.attach(ui: false)
             if let concurrency { try await owner.perform(.setConcurrency(concurrency)) }
@@ -272,9 +284,15 @@ struct DirectDownload {
             let all = interrupted ? known : try await owner.snapshot().downloads.all
             owner.close()
             let followedAtEnd = followed.ids
+            timer?.cancel()
+            timedOut = await timer?.value ?? false
+            if !quiet, interrupted, timedOut, let deadline { Console.warn(deadline.sentence) }
             if !quiet {
+                // Stopped following, the states the events gave are as new as the owner's.
+                let shown = all.filter { followedAtEnd.contains($0.id) }
                 RunReporter.summary(
-                    all.filter { followedAtEnd.contains($0.id) }, failedIDs: followed.failed, interrupted: interrupted,
+                    states: interrupted ? followed.latestStates(of: shown) : shown.map(\.state),
+                    failedIDs: followed.failed, interrupted: interrupted,
                     goingOnIn: "haul (pid \(owner.pid), \(owner.kind.name))")
             }
         } catch {
@@ -284,7 +302,7 @@ struct DirectDownload {
             }
             throw Console.failure(error)
         }
-        if interrupted { throw ExitStatus.interrupted }
+        if interrupted { throw timedOut ? ExitStatus.downloadFailed : ExitStatus.interrupted }
         if !followed.failed.isEmpty { throw ExitStatus.downloadFailed }
         return .done
     }

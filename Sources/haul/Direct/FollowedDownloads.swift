@@ -96,6 +96,11 @@ struct FollowedDownloads: Sendable {
     /// Every download is done with: nothing of these is left to fetch here.
     var allDone: Bool { notDone == 0 }
 
+    /// The states of `downloads` as the events since gave them.
+    func latestStates(of downloads: [Download]) -> [DownloadState] {
+        downloads.map { (states[$0.id] ?? nil) ?? $0.state }
+    }
+
     /// The downloads that failed.
     var failed: Set<DownloadID> { Set(states.compactMap { $0.value?.isFailed == true ? $0.key : nil }) }
 }

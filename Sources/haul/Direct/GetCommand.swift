@@ -60,6 +60,14 @@ struct GetCommand: AsyncParsableCommand {
     var connectTimeout: Int?
 
     @Option(
+        name: .customLong("max-time"),
+        help: ArgumentHelp(
+            "Seconds this command runs at most, as curl takes it; then it stops as Ctrl-C does (every byte kept, "
+                + "the same command resumes) with exit code 1.",
+            valueName: "seconds"))
+    var maxTime: Int?
+
+    @Option(
         name: [.customShort("C"), .customLong("continue-at")],
         help: ArgumentHelp(
             "Taken as curl takes '-C -'; haul always resumes where its own .part ends.", valueName: "-"))
@@ -97,6 +105,7 @@ struct GetCommand: AsyncParsableCommand {
         if let connectTimeout, connectTimeout < 1 {
             throw ValidationError("--connect-timeout takes a number of seconds, 1 or more")
         }
+        if let maxTime, maxTime < 1 { throw ValidationError("--max-time takes a number of seconds, 1 or more") }
         if let continueAt, continueAt != "-" {
             throw ValidationError(
                 "-C takes only '-': haul resumes where its own .part ends, and checks the rest is the same file")
@@ -110,7 +119,8 @@ struct GetCommand: AsyncParsableCommand {
         try await DirectDownload(
             urls: urls, options: download, concurrency: concurrency,
             timeouts: CommandTimeouts(timeout: timeout, connectTimeout: connectTimeout), quiet: quietOption.quiet,
-            brief: quietOption.brief, noClobber: noClobber, stateOptions: stateOptions, hooks: hookOptions.hooks()
+            brief: quietOption.brief, noClobber: noClobber, deadline: maxTime.map(CommandDeadline.init(seconds:)),
+            stateOptions: stateOptions, hooks: hookOptions.hooks()
         ).run()
     }
 }

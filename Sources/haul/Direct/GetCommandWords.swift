@@ -24,7 +24,7 @@ extension GetCommand {
     .union(QuietOption.hiddenNamesWithValues)
     .union([
         "-j", "--concurrency", "--max-concurrent-downloads", "--parallel-max", "-C", "--continue-at", "-T", "--timeout",
-        "--connect-timeout",
+        "--connect-timeout", "--max-time",
     ])
 
     /// This command's own flags, by every name they have.
