@@ -2,7 +2,6 @@ import ArgumentParser
 import FoundationEssentials
 import HaulCore
 import HaulEngine
-import HaulRemote
 import HaulStore
 
 struct AddCommand: AsyncParsableCommand {
