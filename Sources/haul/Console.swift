@@ -16,8 +16,13 @@ enum Console {
     static func out(_ line: String, terminator: String = "\n") {
         if let capture { return capture.add(line + terminator, isError: false) }
         if journal { return FileHandleWriter.stderr(JournalStream.Priority.info.prefix + line + terminator) }
+        if outputIsTheBody.withLock({ $0 }) { return FileHandleWriter.stderr(line + terminator) }
         print(line, terminator: terminator)
     }
+
+    /// Set by `haul URL -o -`, whose standard output is the file's bytes: every line goes to
+    /// standard error, so nothing but the file reaches the reader.
+    static let outputIsTheBody = Mutex(false)
 
     static func error(_ message: String) {
         FileHandleWriter.stderr("\(JournalStream.prefix(.error))haul: \(message)\n")

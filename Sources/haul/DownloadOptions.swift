@@ -33,7 +33,7 @@ struct DownloadOptions: ParsableArguments {
         help: ArgumentHelp(
             "File name to save as (one URL only); a path saves it in that folder, under -d if given (-O and "
                 + "--output-document as wget takes them, --out as aria2c does; a URL after -O is the URL, as curl "
-                + "takes it).",
+                + "takes it); '-' on 'haul URL' streams one file to standard output and keeps nothing.",
             valueName: "name"))
     var outputWords: [String] = []
 

@@ -12,7 +12,8 @@ struct OutputPath: Equatable {
     init(_ text: String) throws(InputError) {
         if text == "-" {
             throw InputError(
-                "-o - (standard output) cannot be used: downloads go into files that can resume; give a file name")
+                "-o - (standard output) is for 'haul URL -o -'; here downloads go into files that can resume: give a "
+                    + "file name")
         }
         guard text.contains("/") else {
             (folder, name) = (nil, text)

@@ -26,6 +26,10 @@ enum Signals {
         Relay.shared.add(handler)
     }
 
+    /// Runs every registered handler as Ctrl-C would: for a stop the command decides itself (the
+    /// reader of its standard output is gone). Nothing happens when no one watches.
+    static func stopAsInterrupted() { Relay.shared.deliver(SIGINT) }
+
     /// A registered handler; ``cancel()`` removes it.
     final class TerminationWatch: Sendable {
         fileprivate let key: Int
@@ -63,10 +67,7 @@ enum Signals {
                 while true {
                     let n = bytes.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
                     guard n > 0 else { return }
-                    let current = Relay.shared.handlers.withLock { Array($0.byKey.values) }
-                    for signo in bytes.prefix(n) {
-                        for handler in current { handler(Int32(signo)) }
-                    }
+                    for signo in bytes.prefix(n) { Relay.shared.deliver(Int32(signo)) }
                 }
             }
             source.resume()
@@ -103,6 +104,10 @@ enum Signals {
                 return state.next
             }
             return TerminationWatch(key: key)
+        }
+
+        func deliver(_ signo: Int32) {
+            for handler in handlers.withLock({ Array($0.byKey.values) }) { handler(signo) }
         }
 
         func remove(_ key: Int) {

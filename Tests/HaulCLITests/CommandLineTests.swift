@@ -265,8 +265,13 @@ final class CommandLineTests: NginxCLITestCase {
             (["add", "-i", badList], 2, "line 4: 'not a url' is not a valid URL"),
             (["add", "-i", escapingList], 2, "line 3, out=: '../../x.bin' leads out of the download's folder"),
             (
-                ["-O", "-", "http://127.0.0.1/x"], 2,
-                "haul: -o - (standard output) cannot be used: downloads go into files"
+                ["add", "-O", "-", "http://127.0.0.1/x"], 2,
+                "haul: -o - (standard output) is for 'haul URL -o -'; here downloads go into files"
+            ),
+            (["-qO-", "http://127.0.0.1/x", "http://127.0.0.1/y"], 64, "-o names one file; give one URL with it"),
+            (
+                ["-O", "-", "magnet:?xt=urn:btih:" + String(repeating: "a", count: 40)], 64,
+                "a torrent's or a Metalink's"
             ),
             (["-k", "https://127.0.0.1/x"], 64, "haul always checks https certificates; to trust a server's own"),
             (["add", "--no-check-certificate", "https://127.0.0.1/x"], 64, "set SSL_CERT_FILE"),

@@ -449,6 +449,49 @@ final class DirectDownloadTests: NginxCLITestCase {
         XCTAssertFalse(ranges.isEmpty, "the rerun asked for the rest only")
     }
 
+    /// wget's `-qO-` and curl's `-o -`: the bytes go to standard output as they arrive (the reader
+    /// has some before the file is whole), nothing else does, and nothing is left behind: no
+    /// download in the state, no folder under `$TMPDIR`. A reader that leaves stops the download.
+    func testStandardOutputStreamsTheFileAndLeavesNothingBehind() async throws {
+        try TestFiles.random(www + "/movie.bin", size: 3_000_000)
+        let cwd = dir.subdirectory("work")
+        let temporary = dir.subdirectory("tmp")
+        let env = ["TMPDIR": temporary]
+        let piped = dir.path + "/piped.bin"
+        let child = try ChildProcess(
+            "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", cwd, HaulBinary.path, "-qO-", nginx.url("slow/movie.bin")],
+            environment: environment(env), stdout: piped, stderr: dir.path + "/piped.err")
+        try await waitUntil { (self.fileSize(piped) ?? 0) > 300_000 }
+        XCTAssertLessThan(fileSize(piped) ?? 0, 3_000_000, "bytes came before the file was whole")
+        let status = await child.wait()
+        XCTAssertEqual(status, 0, (try? String(contentsOfFile: dir.path + "/piped.err", encoding: .utf8)) ?? "")
+        XCTAssertTrue(sameFile(www + "/movie.bin", piped))
+        XCTAssertEqual(try String(contentsOfFile: dir.path + "/piped.err", encoding: .utf8), "", "nothing but the file")
+
+        let curls = try await haul(in: cwd, ["-fsSL", nginx.url("missing.bin"), "-o", "-"], env: env)
+        XCTAssertEqual(curls.status, 1)
+        XCTAssertEqual(curls.stdout, "", "a failure says why on standard error only")
+        XCTAssertTrue(curls.stderr.contains("failed missing.bin: not found on the server (HTTP 404)"), curls.stderr)
+
+        try TestFiles.random(www + "/long.bin", size: 20_000_000)
+        let reader = try await ChildProcess.run(
+            "/bin/sh",
+            [
+                "-c", "cd \"$0\" && (\"$1\" -qO- \"$2\"; echo $? > status) | head -c 1000 > head.bin", cwd,
+                HaulBinary.path, nginx.url("slow/long.bin"),
+            ], environment: environment(env), in: cwd, timeout: 60)
+        XCTAssertEqual(reader.status, 0, reader.stderr)
+        XCTAssertEqual(try String(contentsOfFile: cwd + "/status", encoding: .utf8), "1\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cwd + "/head.bin")).count, 1000)
+        let sent = nginx.accessLog().filter { $0.uri == "/slow/long.bin" }.map(\.bytesSent).reduce(0, +)
+        XCTAssertLessThan(sent, 20_000_000, "the download stopped when its reader left")
+
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary), [])
+        let listed = try await haul(in: cwd, ["ls"])
+        XCTAssertTrue(listed.stdout.contains("no downloads"), listed.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cwd).sorted(), ["head.bin", "status"])
+    }
+
     /// wget's `-T N` (aria2c's `--timeout`): a server that stops sending mid-body fails the try
     /// after N seconds, not the default 30.
     func testTimeoutEndsAStalledTryAfterItsSeconds() async throws {

@@ -199,6 +199,26 @@ final class DirectDownloadValuesTests: XCTestCase {
         XCTAssertEqual(try GetCommand.parse(["-s", "4", url]).download.split, 4)
     }
 
+    /// Standard output as wget's and curl's users write it: `-O-`, `-qO-`, `-qO -`, `-sSLo-`,
+    /// `-o -`; a cluster that only ends in `o` before another word stays as it is.
+    func testStandardOutputJoinedOrClusteredIsDashOAndADash() throws {
+        let url = "https://example.org/a.sh"
+        XCTAssertEqual(GetCommand.arguments(["-qO-", url]), ["get", "-q", "-o", "-", url])
+        XCTAssertEqual(GetCommand.arguments(["-O-", url]), ["get", "-o", "-", url])
+        XCTAssertEqual(GetCommand.arguments(["-qO", "-", url]), ["get", "-q", "-o", "-", url])
+        XCTAssertEqual(GetCommand.arguments(["-fsSL", url, "-o-"]), ["get", "-q", "-L", url, "-o", "-"])
+        XCTAssertEqual(GetCommand.arguments(["-sSLo-", url]), ["get", "-q", "-L", "-o", "-", url])
+        XCTAssertEqual(GetCommand.arguments(["-o", "-", url]), ["get", "-o", "-", url])
+        XCTAssertEqual(GetCommand.arguments(["-xo-", url]), ["get", "-xo-", url], "not flags haul reads as curl's")
+        for words in [["-qO-", url], ["-sSL", url, "-o", "-"], ["-O", "-", url]] {
+            let get = try GetCommand.parse(Array(GetCommand.arguments(words).dropFirst()))
+            XCTAssertEqual(get.urls, [url], "\(words)")
+            XCTAssertEqual(get.download.output, "-", "\(words)")
+        }
+        XCTAssertThrowsError(try GetCommand.parse(["-o", "-", url + ".torrent"]))
+        XCTAssertThrowsError(try GetCommand.parse(["-o", "-", "ftp://example.org/a"]))
+    }
+
     /// aria2c as scripts run it: `-x16 -s16 -k1M`, `--file-allocation`, `--max-concurrent-downloads`.
     /// `-k` before anything but a size is still curl's `--insecure`, refused.
     func testAria2csMinSplitSizeFileAllocationAndConcurrentDownloads() throws {
@@ -341,7 +361,7 @@ final class DirectDownloadValuesTests: XCTestCase {
         let plain = try request(["-O", "b.iso", "http://h/a.iso"])
         XCTAssertEqual([plain.directory, plain.requestedName], [here + "/cwd", "b.iso"])
         for (bad, sentence) in [
-            ("-", "(standard output) cannot be used"), ("sub/", "names a folder"),
+            ("-", "(standard output) is for 'haul URL -o -'"), ("sub/", "names a folder"),
             ("sub/.hidden", "is not a plain file name"),
         ] {
             XCTAssertThrowsError(try request(["-O", bad, "http://h/a.iso"]), bad) { error in

@@ -100,6 +100,11 @@ struct GetCommand: AsyncParsableCommand {
         download.takeURLGivenAsName(into: &given)
         urls = given
         try download.check(urls: urls)
+        if download.output == "-" {
+            do throws(InputError) { try StandardOutputDownload.check(urls) } catch {
+                throw ValidationError(error.message)
+            }
+        }
         if let concurrency, concurrency < 1 { throw ValidationError("-j takes a number of downloads, 1 or more") }
         if let timeout, timeout < 1 { throw ValidationError("-T takes a number of seconds, 1 or more") }
         if let connectTimeout, connectTimeout < 1 {
@@ -116,6 +121,14 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if download.output == "-", let url = urls.first {
+            return try await StandardOutputDownload(
+                url: url, options: download,
+                timeouts: CommandTimeouts(timeout: timeout, connectTimeout: connectTimeout),
+                deadline: maxTime.map(CommandDeadline.init(seconds:)), stateOptions: stateOptions,
+                hooks: hookOptions.hooks()
+            ).run()
+        }
         try await DirectDownload(
             urls: urls, options: download, concurrency: concurrency,
             timeouts: CommandTimeouts(timeout: timeout, connectTimeout: connectTimeout), quiet: quietOption.quiet,

@@ -46,7 +46,7 @@ extension GetCommand {
     /// `haul -i FILE`), or one the root does not have comes before a URL (`haul -N x URL` is
     /// told what `haul URL` takes).
     static func arguments(_ given: [String]) -> [String] {
-        let arguments = readingAria2csMinSplitSize(given)
+        let arguments = readingStandardOutput(readingAria2csMinSplitSize(given))
         var index = 0
         var ownOptionFirst = false
         var unknownFirst = false
@@ -101,6 +101,28 @@ extension GetCommand {
                 result.append(word)
             }
             index += 1
+        }
+        return result
+    }
+
+    /// Standard output as wget and curl users name it, joined or clustered (`-O-`, `-qO-`,
+    /// `-sSLo-`, `-qO -`), as `-o -` after the cluster's other flags.
+    static func readingStandardOutput(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        for (index, word) in arguments.enumerated() {
+            if word == "--" { return result + arguments[index...] }
+            let next = arguments.indices.contains(index + 1) ? arguments[index + 1] : ""
+            let letters = word.hasPrefix("-") && !word.hasPrefix("--") ? word.dropFirst() : ""
+            let joined = letters.hasSuffix("O-") || letters.hasSuffix("o-")
+            let clustered = letters.count > 1 && (letters.hasSuffix("O") || letters.hasSuffix("o")) && next == "-"
+            let others = letters.dropLast(joined ? 2 : 1)
+            guard joined || clustered, others.allSatisfy({ "qfsSL".contains($0) }) else {
+                result.append(word)
+                continue
+            }
+            if !others.isEmpty { result.append("-" + others) }
+            result.append("-o")
+            if joined { result.append("-") }
         }
         return result
     }
