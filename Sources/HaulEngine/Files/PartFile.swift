@@ -106,18 +106,13 @@ final class PartFile {
         fd = -1
     }
 
-    /// How many bytes from the start of the file at `path` are data: its size, or where its
-    /// first hole begins (bytes written out of order, or lost in a power cut, leave holes);
-    /// nil when there is no file. A file system without holes reports its size.
+    /// How many bytes from the start of the file at `path` are data (``ContiguousData``); nil
+    /// when there is no file.
     static func contiguousSize(at path: String) -> Int64? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { Glibc.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        let seekHole: Int32 = 4 // SEEK_HOLE, which Glibc's module leaves out (a GNU extension)
-        let hole = lseek(fd, 0, seekHole)
-        return hole >= 0 ? min(Int64(hole), Int64(info.st_size)) : Int64(info.st_size)
+        return ContiguousData.size(of: fd)
     }
 
     /// The size of the file at `path`, or nil when there is none.

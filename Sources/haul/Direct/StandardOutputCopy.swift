@@ -1,13 +1,15 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import HaulEngine
 import Synchronization
 
 /// `haul URL -o -`: the one file of the download's private folder, written to standard output as
 /// it grows, the `.part` first and then the finished file (a rename keeps the open file).
 ///
 /// The download runs with one connection, so the file grows from its start and its size is what
-/// is written; a byte is never written to the reader twice or out of order. The copy runs on a
+/// is written; the copy also stops at the file's first hole. A byte is never written to the
+/// reader twice or out of order. The copy runs on a
 /// thread of its own: a slow reader blocks it, never one of Swift's cooperative threads.
 final class StandardOutputCopy: Sendable {
     enum Outcome: Equatable {
@@ -67,8 +69,11 @@ final class StandardOutputCopy: Sendable {
                 var info = stat()
                 guard fstat(fd, &info) == 0 else { return .failed("cannot read the downloaded file") }
                 if info.st_size < sent { return .startedOver(sent: Int64(sent)) }
-                while sent < info.st_size {
-                    let n = pread(fd, buffer.baseAddress, min(buffer.count, info.st_size - sent), sent)
+                // Only up to the first hole: a file whose server made it a torrent or a Metalink
+                // is written in pieces, and a hole is bytes not written yet, not zeros.
+                let written = min(Int(ContiguousData.size(of: fd) ?? 0), info.st_size)
+                while sent < written {
+                    let n = pread(fd, buffer.baseAddress, min(buffer.count, written - sent), sent)
                     if n < 0, errno == EINTR { continue }
                     guard n > 0 else { return .failed("cannot read the downloaded file") }
                     guard FileHandleWriter.stdout(UnsafeRawBufferPointer(rebasing: buffer[..<n])) else {
