@@ -14,7 +14,7 @@ import Synchronization
 final class StandardOutputCopy: Sendable {
     enum Outcome: Equatable {
         /// Every byte of the file went out.
-        case copied(bytes: Int64)
+        case copied
         /// The reader closed its end (`| head`).
         case readerGone
         /// The file became shorter than what was already written: the download started over.
@@ -87,7 +87,7 @@ final class StandardOutputCopy: Sendable {
                     sent += n
                 }
             }
-            if last { return fd >= 0 ? .copied(bytes: Int64(sent)) : .notOneFile }
+            if last { return fd >= 0 ? .copied : .notOneFile }
             usleep(Self.pause)
         }
     }
